@@ -1,0 +1,225 @@
+// cpu::Executor: runs one-source functors and the parallel primitives (scan, radix sort,
+// segmented reduce, compaction) on the host with OpenMP. It is the reference backend.
+#pragma once
+
+#include "linalg/array.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include <omp.h>
+
+namespace spmesh::linalg::cpu {
+
+class Executor {
+public:
+  using space = Host;
+
+  // threads = 0 uses OpenMP's default (OMP_NUM_THREADS or all cores).
+  explicit Executor(int threads = 0) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
+
+  int threads() const { return threads_; }
+  void synchronize() const {}
+
+  // One element of executor memory, read or written from the host.
+  template <class T>
+  T read(const T* p) const { return *p; }
+  template <class T>
+  void write(T* p, T v) const { *p = v; }
+
+  // f(i) for i in [0, n), in parallel. Loops shorter than `grain` stay on the calling thread.
+  template <class F>
+  void for_each(index_t n, F f) const {
+    if (n <= 0) return;
+    if (n < grain || threads_ == 1) {
+      for (index_t i = 0; i < n; ++i) f(i);
+      return;
+    }
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (index_t i = 0; i < n; ++i) f(i);
+  }
+
+  // out[i] = in[0] + ... + in[i-1]; returns the total. in == out is allowed.
+  template <class T>
+  T exclusive_scan(const T* in, T* out, index_t n) const {
+    if (n <= 0) return T(0);
+    const int blocks = block_count(n);
+    std::vector<T> sums(blocks + 1, T(0));
+    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+      T s(0);
+      for (index_t i = lo; i < hi; ++i) s += in[i];
+      sums[b + 1] = s;
+    });
+    for (int b = 0; b < blocks; ++b) sums[b + 1] += sums[b];
+    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+      T s = sums[b];
+      for (index_t i = lo; i < hi; ++i) {
+        T v = in[i];
+        out[i] = s;
+        s += v;
+      }
+    });
+    return sums[blocks];
+  }
+
+  // Stable ascending LSD radix sort of (key, value) pairs on the low `key_bits` bits of the
+  // keys, which must be non-negative. Stable, so the result is unique and deterministic.
+  template <class K, class V>
+  void sort_pairs(K* keys, V* values, index_t n, int key_bits = 8 * sizeof(K)) const {
+    radix_sort<K, V, true>(keys, values, n, key_bits);
+  }
+  template <class K>
+  void sort_keys(K* keys, index_t n, int key_bits = 8 * sizeof(K)) const {
+    radix_sort<K, char, false>(keys, nullptr, n, key_bits);
+  }
+
+  // out[s] = reduction of in[offsets[s] .. offsets[s+1]) in order; empty segments get the
+  // reduction's identity.
+  template <class T, class Reduce>
+  void segmented_reduce(const T* in, const index_t* offsets, index_t segments, T* out,
+                        Reduce r) const {
+    for_each(segments, [=](index_t s) {
+      index_t lo = offsets[s], hi = offsets[s + 1];
+      if (lo == hi) {
+        out[s] = r.template identity<T>();
+        return;
+      }
+      T acc = in[lo];
+      for (index_t p = lo + 1; p < hi; ++p) acc = r(acc, in[p]);
+      out[s] = acc;
+    });
+  }
+
+  // Copies the elements for which pred(i) holds (i = position) to out, keeping their order;
+  // returns how many. The positional predicate covers flags, values and run heads alike.
+  template <class T, class Pred>
+  index_t select_if(const T* in, index_t n, T* out, Pred pred) const {
+    if (n <= 0) return 0;
+    const int blocks = block_count(n);
+    std::vector<index_t> counts(blocks + 1, 0);
+    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+      index_t c = 0;
+      for (index_t i = lo; i < hi; ++i) c += pred(i) ? 1 : 0;
+      counts[b + 1] = c;
+    });
+    for (int b = 0; b < blocks; ++b) counts[b + 1] += counts[b];
+    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+      index_t w = counts[b];
+      for (index_t i = lo; i < hi; ++i)
+        if (pred(i)) out[w++] = in[i];
+    });
+    return counts[blocks];
+  }
+
+  // How many i in [0, n) satisfy pred(i).
+  template <class Pred>
+  index_t count_if(index_t n, Pred pred) const {
+    if (n <= 0) return 0;
+    const int blocks = block_count(n);
+    std::vector<index_t> counts(blocks, 0);
+    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+      for (index_t i = lo; i < hi; ++i) counts[b] += pred(i) ? 1 : 0;
+    });
+    index_t total = 0;
+    for (index_t c : counts) total += c;
+    return total;
+  }
+
+  // Removes consecutive duplicates; returns the count kept.
+  template <class K>
+  index_t unique(const K* in, index_t n, K* out) const {
+    return select_if(in, n, out, [=](index_t i) { return i == 0 || !(in[i] == in[i - 1]); });
+  }
+
+  // For each run of equal consecutive keys: one key and the in-order reduction of its values.
+  // Returns the number of runs.
+  template <class K, class V, class Reduce>
+  index_t reduce_by_key(const K* keys, const V* values, index_t n, K* out_keys, V* out_values,
+                        Reduce r) const {
+    if (n <= 0) return 0;
+    std::vector<index_t> positions(n);
+    for_each(n, [&](index_t i) { positions[i] = i; });
+    std::vector<index_t> heads(static_cast<std::size_t>(n) + 1);
+    index_t runs = select_if(positions.data(), n, heads.data(),
+                             [=](index_t i) { return i == 0 || !(keys[i] == keys[i - 1]); });
+    heads[runs] = n;
+    segmented_reduce(values, heads.data(), runs, out_values, r);
+    for_each(runs, [&](index_t s) { out_keys[s] = keys[heads[s]]; });
+    return runs;
+  }
+
+private:
+  static constexpr index_t grain = 2048;
+
+  int block_count(index_t n) const {
+    return n < 4 * grain ? 1 : std::min<int>(threads_ * 4, static_cast<int>(n / grain));
+  }
+
+  // f(b, lo, hi) over `blocks` equal slices of [0, n), one slice per iteration.
+  template <class F>
+  void parallel_blocks(index_t n, int blocks, F&& f) const {
+#pragma omp parallel for schedule(static) num_threads(threads_) if (blocks > 1)
+    for (int b = 0; b < blocks; ++b) {
+      index_t lo = static_cast<index_t>(static_cast<std::int64_t>(n) * b / blocks);
+      index_t hi = static_cast<index_t>(static_cast<std::int64_t>(n) * (b + 1) / blocks);
+      f(b, lo, hi);
+    }
+  }
+
+  template <class K, class V, bool with_values>
+  void radix_sort(K* keys, V* values, index_t n, int key_bits) const {
+    static_assert(std::is_integral_v<K>, "radix sort keys are integers");
+    using U = std::make_unsigned_t<K>;
+    if (n <= 1 || key_bits <= 0) return;
+    constexpr int digit_bits = 8, radix = 1 << digit_bits;
+    const int passes = (std::min<int>(key_bits, 8 * sizeof(K)) + digit_bits - 1) / digit_bits;
+    const int blocks = block_count(n);
+    std::vector<K> key_tmp(n);
+    std::vector<V> value_tmp(with_values ? n : 0);
+    K *k_in = keys, *k_out = key_tmp.data();
+    V *v_in = values, *v_out = value_tmp.data();
+    std::vector<index_t> hist(static_cast<std::size_t>(blocks) * radix);
+    for (int pass = 0; pass < passes; ++pass) {
+      const int shift = pass * digit_bits;
+      auto digit = [shift](K k) { return static_cast<int>((static_cast<U>(k) >> shift) & (radix - 1)); };
+      std::fill(hist.begin(), hist.end(), 0);
+      parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+        index_t* h = &hist[static_cast<std::size_t>(b) * radix];
+        for (index_t i = lo; i < hi; ++i) ++h[digit(k_in[i])];
+      });
+      // Digit-major, block-minor prefix: keeps equal digits in input order (stability).
+      index_t sum = 0;
+      for (int d = 0; d < radix; ++d)
+        for (int b = 0; b < blocks; ++b) {
+          index_t c = hist[static_cast<std::size_t>(b) * radix + d];
+          hist[static_cast<std::size_t>(b) * radix + d] = sum;
+          sum += c;
+        }
+      parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+        index_t* h = &hist[static_cast<std::size_t>(b) * radix];
+        for (index_t i = lo; i < hi; ++i) {
+          index_t dst = h[digit(k_in[i])]++;
+          k_out[dst] = k_in[i];
+          if constexpr (with_values) v_out[dst] = v_in[i];
+        }
+      });
+      std::swap(k_in, k_out);
+      if constexpr (with_values) std::swap(v_in, v_out);
+    }
+    if (k_in != keys) {
+      std::memcpy(keys, k_in, sizeof(K) * n);
+      if constexpr (with_values) std::memcpy(values, v_in, sizeof(V) * n);
+    }
+  }
+
+  int threads_;
+};
+
+}  // namespace spmesh::linalg::cpu
+
+namespace spmesh {
+namespace cpu = linalg::cpu;
+}

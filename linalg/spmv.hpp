@@ -1,0 +1,187 @@
+// Mapped SpMV and SpMM (design.md "Action maps"): y_i = reduce_j map(a_ij, i, j) * x_j.
+// One gather kernel serves both directions: spmv/spmm walk the rows of a CSR matrix,
+// spmv_t/spmm_t walk the columns of a CSC or mesh matrix to compute y = A^T x. Either way
+// each output row is written by one thread in a fixed order: no atomics, same bits every run.
+#pragma once
+
+#include "linalg/formats.hpp"
+#include "linalg/maps.hpp"
+#include "linalg/mesh_matrix.hpp"
+
+#include <string>
+
+namespace spmesh::linalg {
+
+namespace detail {
+
+// Output line o of the gather: y(o, :) = reduce over the stored entries p of line o of
+// map(value, i, j) * x(index(p), :). `transposed` says whether o is a column (y = A^T x).
+template <class View, class Map, class Reduce, class T, int K>
+struct Gather {
+  View A;
+  Map map;
+  Reduce reduce;
+  const T* x;
+  T* y;
+  index_t k;  // columns of x and y; equals K when K > 0
+  bool transposed;
+
+  SPMESH_HD T weight(index_t o, index_t p) const {
+    const index_t j = A.index(p);
+    return static_cast<T>(transposed ? map(A.value(o, p), j, o) : map(A.value(o, p), o, j));
+  }
+
+  SPMESH_HD void operator()(index_t o) const {
+    const index_t lo = A.begin(o), hi = A.end(o);
+    const index_t width = K > 0 ? K : k;
+    if (lo == hi) {
+      for (index_t c = 0; c < width; ++c) y[o * width + c] = reduce.template identity<T>();
+      return;
+    }
+    // Fixed-width blocks of 4 columns keep the accumulators in registers for any k.
+    constexpr int B = K > 0 ? K : 4;
+    for (index_t c0 = 0; c0 < width; c0 += B) {
+      const int nc = K > 0 ? K : (width - c0 < B ? width - c0 : B);
+      T acc[B];
+      {
+        const T w = weight(o, lo);
+        const T* xj = x + static_cast<std::int64_t>(A.index(lo)) * width + c0;
+        for (int c = 0; c < nc; ++c) acc[c] = w * xj[c];
+      }
+      for (index_t p = lo + 1; p < hi; ++p) {
+        const T w = weight(o, p);
+        const T* xj = x + static_cast<std::int64_t>(A.index(p)) * width + c0;
+        for (int c = 0; c < nc; ++c) acc[c] = reduce(acc[c], w * xj[c]);
+      }
+      T* yo = y + static_cast<std::int64_t>(o) * width + c0;
+      for (int c = 0; c < nc; ++c) yo[c] = acc[c];
+    }
+  }
+};
+
+template <class Exec, class View, class Map, class Reduce, class T>
+void gather(Exec& exec, const View& A, const T* x, T* y, index_t k, bool transposed, Map map,
+            Reduce reduce) {
+  switch (k) {
+    case 1: exec.for_each(A.outer, Gather<View, Map, Reduce, T, 1>{A, map, reduce, x, y, k, transposed}); break;
+    case 2: exec.for_each(A.outer, Gather<View, Map, Reduce, T, 2>{A, map, reduce, x, y, k, transposed}); break;
+    case 3: exec.for_each(A.outer, Gather<View, Map, Reduce, T, 3>{A, map, reduce, x, y, k, transposed}); break;
+    case 4: exec.for_each(A.outer, Gather<View, Map, Reduce, T, 4>{A, map, reduce, x, y, k, transposed}); break;
+    default: exec.for_each(A.outer, Gather<View, Map, Reduce, T, 0>{A, map, reduce, x, y, k, transposed}); break;
+  }
+}
+
+inline void check_shape(const char* op, const char* what, index_t got_rows, index_t got_cols,
+                        index_t want_rows, index_t want_cols) {
+  if (got_rows != want_rows || got_cols != want_cols)
+    throw DimensionError(std::string(op) + ": " + what + " is " + std::to_string(got_rows) +
+                         " x " + std::to_string(got_cols) + ", expected " +
+                         std::to_string(want_rows) + " x " + std::to_string(want_cols));
+}
+
+template <class Matrix>
+concept ColumnMajorMatrix = (requires { requires Matrix::major == Major::column; }) ||
+                            (requires { requires Matrix::column_major; });
+
+// Rows and columns of any stored matrix (compressed or mesh).
+template <class Matrix>
+index_t rows_of(const Matrix& A) {
+  if constexpr (requires { A.rows(); }) return A.rows();
+  else return A.rows;
+}
+template <class Matrix>
+index_t cols_of(const Matrix& A) {
+  if constexpr (requires { A.cols(); }) return A.cols();
+  else return A.cols;
+}
+
+}  // namespace detail
+
+// A map for SpMV: a functor of (value, i, j). Excludes arrays, so output-argument overloads
+// and returning overloads never collide.
+template <class Map>
+concept ValueMap = requires(const Map& m) { m(0, index_t{}, index_t{}); };
+
+// ---- y = A x, A in CSR ------------------------------------------------------------------------
+
+// Y (rows(A) x k) = A X, X (cols(A) x k): each column of X multiplied by the mapped A.
+template <class Exec, class TA, class T, class S, ValueMap Map = map::Identity,
+          class Reduce = reduce::Sum>
+void spmm(Exec& exec, const Csr<TA, S>& A, const Dense<T, S>& X, Dense<T, S>& Y, Map map = {},
+          Reduce reduce = {}) {
+  detail::check_shape("spmm", "X", X.rows, X.cols, A.cols, X.cols);
+  detail::check_shape("spmm", "Y", Y.rows, Y.cols, A.rows, X.cols);
+  detail::check_map(map, A.rows, A.cols, "spmm");
+  detail::gather(exec, A.view(), X.data.data(), Y.data.data(), X.cols, false, map, reduce);
+}
+
+template <class Exec, class TA, class T, class S, ValueMap Map = map::Identity,
+          class Reduce = reduce::Sum>
+void spmv(Exec& exec, const Csr<TA, S>& A, const Array<T, S>& x, Array<T, S>& y, Map map = {},
+          Reduce reduce = {}) {
+  detail::check_shape("spmv", "x", x.size(), 1, A.cols, 1);
+  detail::check_shape("spmv", "y", y.size(), 1, A.rows, 1);
+  detail::check_map(map, A.rows, A.cols, "spmv");
+  detail::gather(exec, A.view(), x.data(), y.data(), 1, false, map, reduce);
+}
+
+// ---- y = A^T x, A stored by columns (CSC, MeshMatrix, ReducedMeshMatrix) -----------------------
+
+template <class Exec, detail::ColumnMajorMatrix Matrix, class T, class S,
+          ValueMap Map = map::Identity, class Reduce = reduce::Sum>
+void spmm_t(Exec& exec, const Matrix& A, const Dense<T, S>& X, Dense<T, S>& Y, Map map = {},
+            Reduce reduce = {}) {
+  const index_t rows = detail::rows_of(A), cols = detail::cols_of(A);
+  detail::check_shape("spmm_t", "X", X.rows, X.cols, rows, X.cols);
+  detail::check_shape("spmm_t", "Y", Y.rows, Y.cols, cols, X.cols);
+  detail::check_map(map, rows, cols, "spmm_t");
+  detail::gather(exec, A.view(), X.data.data(), Y.data.data(), X.cols, true, map, reduce);
+}
+
+template <class Exec, detail::ColumnMajorMatrix Matrix, class T, class S,
+          ValueMap Map = map::Identity, class Reduce = reduce::Sum>
+void spmv_t(Exec& exec, const Matrix& A, const Array<T, S>& x, Array<T, S>& y, Map map = {},
+            Reduce reduce = {}) {
+  const index_t rows = detail::rows_of(A), cols = detail::cols_of(A);
+  detail::check_shape("spmv_t", "x", x.size(), 1, rows, 1);
+  detail::check_shape("spmv_t", "y", y.size(), 1, cols, 1);
+  detail::check_map(map, rows, cols, "spmv_t");
+  detail::gather(exec, A.view(), x.data(), y.data(), 1, true, map, reduce);
+}
+
+// ---- returning forms: allocate the output in the executor's memory space -------------------------
+
+template <class Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
+          class Reduce = reduce::Sum>
+Array<T, S> spmv(Exec& exec, const Matrix& A, const Array<T, S>& x, Map map = {},
+                 Reduce reduce = {}) {
+  Array<T, S> y(detail::rows_of(A));
+  spmv(exec, A, x, y, map, reduce);
+  return y;
+}
+template <class Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
+          class Reduce = reduce::Sum>
+Array<T, S> spmv_t(Exec& exec, const Matrix& A, const Array<T, S>& x, Map map = {},
+                   Reduce reduce = {}) {
+  Array<T, S> y(detail::cols_of(A));
+  spmv_t(exec, A, x, y, map, reduce);
+  return y;
+}
+template <class Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
+          class Reduce = reduce::Sum>
+Dense<T, S> spmm(Exec& exec, const Matrix& A, const Dense<T, S>& X, Map map = {},
+                 Reduce reduce = {}) {
+  Dense<T, S> Y(detail::rows_of(A), X.cols);
+  spmm(exec, A, X, Y, map, reduce);
+  return Y;
+}
+template <class Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
+          class Reduce = reduce::Sum>
+Dense<T, S> spmm_t(Exec& exec, const Matrix& A, const Dense<T, S>& X, Map map = {},
+                   Reduce reduce = {}) {
+  Dense<T, S> Y(detail::cols_of(A), X.cols);
+  spmm_t(exec, A, X, Y, map, reduce);
+  return Y;
+}
+
+}  // namespace spmesh::linalg

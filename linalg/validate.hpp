@@ -1,0 +1,58 @@
+// Structural checks for matrices built from outside data: offsets that never decrease and
+// indices inside the matrix. Errors say which line and which index.
+#pragma once
+
+#include "linalg/formats.hpp"
+#include "linalg/mesh_matrix.hpp"
+
+#include <string>
+
+namespace spmesh::linalg {
+
+namespace detail {
+template <class Exec, class View>
+void validate_view(Exec& exec, const View& A, const char* what, const char* line_name) {
+  const index_t outer = A.outer, inner = A.inner;
+  const index_t bad = exec.count_if(outer, [=] SPMESH_HD(index_t o) {
+    if (A.end(o) < A.begin(o)) return true;
+    for (index_t p = A.begin(o); p < A.end(o); ++p)
+      if (A.index(p) < 0 || A.index(p) >= inner) return true;
+    return false;
+  });
+  if (bad == 0) return;
+  // Slow path, host only: name the first bad line.
+  for (index_t o = 0; o < outer; ++o) {
+    if (A.end(o) < A.begin(o))
+      throw InputError(std::string(what) + ": " + line_name + " " + std::to_string(o) +
+                       " has decreasing offsets");
+    for (index_t p = A.begin(o); p < A.end(o); ++p)
+      if (A.index(p) < 0 || A.index(p) >= inner)
+        throw InputError(std::string(what) + ": " + line_name + " " + std::to_string(o) +
+                         " holds index " + std::to_string(A.index(p)) + ", outside [0, " +
+                         std::to_string(inner) + ")");
+  }
+}
+}  // namespace detail
+
+// Throws InputError naming the first bad row/column (host matrices).
+template <class Exec, class T, Major M>
+void validate(Exec& exec, const Compressed<T, M, Host>& A) {
+  if (exec.read(A.offsets.data()) != 0 || exec.read(A.offsets.data() + A.outer()) != A.nnz())
+    throw InputError("sparse matrix " + A.shape() + ": offsets must run from 0 to nnz = " +
+                     std::to_string(A.nnz()));
+  detail::validate_view(exec, A.view(), "sparse matrix", M == Major::row ? "row" : "column");
+}
+
+template <class Exec>
+void validate(Exec& exec, const MeshMatrix<Host>& M) {
+  if (M.offsets.size() == 0 || M.offsets[0] != 0 || M.offsets[M.faces] != M.nnz())
+    throw InputError("mesh matrix: offsets must run from 0 to nnz = " + std::to_string(M.nnz()));
+  detail::validate_view(exec, M.view(), "mesh matrix", "face");
+}
+
+template <class Exec>
+void validate(Exec& exec, const ReducedMeshMatrix<Host>& M) {
+  detail::validate_view(exec, M.view(), "mesh matrix", "face");
+}
+
+}  // namespace spmesh::linalg

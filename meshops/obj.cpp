@@ -1,0 +1,165 @@
+// OBJ parser: one pass over the lines, errors carry file:line.
+#include "meshops/obj.hpp"
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+
+namespace spmesh::meshops {
+
+namespace {
+
+
+
+class Parser {
+public:
+  explicit Parser(std::string name) : name_(std::move(name)) {}
+
+  PolyMesh parse(std::string_view text) {
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+      std::size_t end = text.find('\n', pos);
+      if (end == std::string_view::npos) end = text.size();
+      ++line_;
+      statement(text.substr(pos, end - pos));
+      pos = end + 1;
+    }
+    return finish();
+  }
+
+private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(name_ + ":" + std::to_string(line_) + ": " + what);
+  }
+
+  // Splits off the next whitespace-separated token; empty when none is left.
+  static std::string_view next(std::string_view& s) {
+    std::size_t b = s.find_first_not_of(" \t\r\f\v");
+    if (b == std::string_view::npos) return s = {}, std::string_view{};
+    std::size_t e = s.find_first_of(" \t\r\f\v", b);
+    if (e == std::string_view::npos) e = s.size();
+    std::string_view tok = s.substr(b, e - b);
+    s.remove_prefix(e);
+    return tok;
+  }
+
+  template <class N>
+  N number(std::string_view tok, const char* what) const {
+    N v{};
+    auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+    if (ec != std::errc() || p != tok.data() + tok.size())
+      fail("bad " + std::string(what) + " '" + std::string(tok) + "'");
+    return v;
+  }
+
+  void statement(std::string_view s) {
+    if (std::size_t hash = s.find('#'); hash != std::string_view::npos) s = s.substr(0, hash);
+    std::string_view kind = next(s);
+    if (kind == "v") vertex(s);
+    else if (kind == "f") face(s);
+    else if (kind == "t") tag(s);
+    // vt, vn, g, o, s, usemtl, mtllib, l, p, ... carry nothing spmesh uses yet.
+  }
+
+  void vertex(std::string_view s) {
+    for (int c = 0; c < 3; ++c) {
+      std::string_view tok = next(s);
+      if (tok.empty()) fail("vertex has " + std::to_string(c) + " coordinates, expected 3");
+      positions_.push_back(number<double>(tok, "coordinate"));
+    }
+  }
+
+  void face(std::string_view s) {
+    const index_t vertices = static_cast<index_t>(positions_.size() / 3);
+    std::size_t first = indices_.size();
+    for (std::string_view tok = next(s); !tok.empty(); tok = next(s)) {
+      std::string_view v = tok.substr(0, tok.find('/'));  // v, v/vt, v//vn, v/vt/vn
+      long long i = number<long long>(v, "vertex index");
+      if (i == 0) fail("vertex index 0 (OBJ indices start at 1)");
+      // Negative indices count back from the last vertex read so far.
+      long long resolved = i > 0 ? i - 1 : vertices + i;
+      if (resolved < 0) fail("relative index " + std::to_string(i) + " reaches before the first vertex");
+      if (resolved >= max_index) fail("vertex index " + std::to_string(i) + " exceeds the 32-bit limit");
+      indices_.push_back(static_cast<index_t>(resolved));
+    }
+    std::size_t order = indices_.size() - first;
+    if (order < 3) fail("face has " + std::to_string(order) + " vertices, needs at least 3");
+    offsets_.push_back(static_cast<index_t>(indices_.size()));
+    face_lines_.push_back(line_);
+  }
+
+  // t name ints/floats/strings arg... (OpenSubdiv's tag syntax)
+  void tag(std::string_view s) {
+    Tag t;
+    t.line = line_;
+    t.name = std::string(next(s));
+    std::string_view counts = next(s);
+    if (t.name.empty() || counts.empty()) fail("tag needs a name and 'ints/floats/strings' counts");
+    int n[3] = {0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+      std::size_t slash = counts.find('/');
+      std::string_view part = counts.substr(0, slash);
+      if (part.empty() || (k < 2 && slash == std::string_view::npos))
+        fail("tag counts '" + std::string(counts) + "' are not 'ints/floats/strings'");
+      n[k] = number<int>(part, "tag count");
+      counts = slash == std::string_view::npos ? std::string_view{} : counts.substr(slash + 1);
+    }
+    auto arg = [&](const char* what) {
+      std::string_view tok = next(s);
+      if (tok.empty()) fail("tag '" + t.name + "' is missing " + what + " arguments");
+      return tok;
+    };
+    for (int k = 0; k < n[0]; ++k) t.ints.push_back(number<int>(arg("integer"), "tag integer"));
+    for (int k = 0; k < n[1]; ++k) t.floats.push_back(number<double>(arg("float"), "tag float"));
+    for (int k = 0; k < n[2]; ++k) t.strings.emplace_back(arg("string"));
+    if (!next(s).empty()) fail("tag '" + t.name + "' has more arguments than its counts say");
+    tags_.push_back(std::move(t));
+  }
+
+  PolyMesh finish() {
+    const index_t vertices = static_cast<index_t>(positions_.size() / 3);
+    if (vertices == 0) throw InputError(name_ + ": no vertices (empty or not an OBJ file)");
+    if (face_lines_.empty()) throw InputError(name_ + ": no faces");
+    for (std::size_t f = 0; f < face_lines_.size(); ++f)
+      for (index_t p = offsets_[f]; p < offsets_[f + 1]; ++p)
+        if (indices_[p] >= vertices)
+          throw InputError(name_ + ":" + std::to_string(face_lines_[f]) + ": vertex index " +
+                           std::to_string(indices_[p] + 1) + " out of range (the file has " +
+                           std::to_string(vertices) + " vertices)");
+    PolyMesh mesh;
+    mesh.positions = linalg::Dense<double>(vertices, 3, linalg::Array<double>(positions_));
+    mesh.M = linalg::MeshMatrix<>(vertices, linalg::Array<index_t>(offsets_),
+                                  linalg::Array<index_t>(indices_));
+    mesh.tags = std::move(tags_);
+    mesh.source = name_;
+    return mesh;
+  }
+
+  std::string name_;
+  int line_ = 0;
+  std::vector<double> positions_;
+  std::vector<index_t> offsets_{0}, indices_;
+  std::vector<int> face_lines_;
+  std::vector<Tag> tags_;
+};
+
+}  // namespace
+
+PolyMesh parse_obj(const std::string& text, const std::string& name) {
+  return Parser(name).parse(text);
+}
+
+PolyMesh read_obj(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory, not a mesh file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(path + ": read error");
+  return parse_obj(text.str(), path);
+}
+
+}  // namespace spmesh::meshops

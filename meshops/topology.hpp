@@ -1,0 +1,98 @@
+// Mesh connectivity as mapped products on the mesh matrix M (paper section 3.2):
+// face orders (Eq. 5), incident-face counts (Eq. 15), the edge matrix E (Eq. 8), the oriented
+// face adjacency F (Eq. 12, 13), the edge enumeration from E's upper triangle, vertex
+// valences and boundary edges. Backend-neutral: every step is a linalg call on `exec`.
+#pragma once
+
+#include "linalg/convert.hpp"
+#include "linalg/maps.hpp"
+#include "linalg/mesh_matrix.hpp"
+#include "linalg/mmt.hpp"
+#include "linalg/spmv.hpp"
+
+namespace spmesh::meshops {
+
+
+
+// Eq. 5: c = M^T 1, val -> 1. The order of every face.
+template <class Exec, class MeshMatrixT>
+auto face_orders(Exec& exec, const MeshMatrixT& M) {
+  using S = typename Exec::space;
+  linalg::Array<index_t, S> ones(M.vertices), c(M.faces);
+  index_t* o = ones.data();
+  exec.for_each(M.vertices, [=] SPMESH_HD(index_t i) { o[i] = 1; });
+  linalg::spmv_t(exec, M, ones, c, linalg::map::constant(index_t(1)));
+  return c;
+}
+
+// Eq. 15: n = M 1, val -> 1. The number of faces around every vertex (M taken by rows).
+template <class Exec>
+auto incident_faces(Exec& exec, const linalg::Csr<index_t, typename Exec::space>& M_rows) {
+  using S = typename Exec::space;
+  linalg::Array<index_t, S> ones(M_rows.cols), n(M_rows.rows);
+  index_t* o = ones.data();
+  exec.for_each(M_rows.cols, [=] SPMESH_HD(index_t i) { o[i] = 1; });
+  linalg::spmv(exec, M_rows, ones, n, linalg::map::constant(index_t(1)));
+  return n;
+}
+
+// Eq. 8: E = M M^T {Q_c + Q_c^(c-1)}[lambda], lambda -> 1. E(i,j) is the number of face sides
+// joining i and j: 1 on a boundary edge, 2 on an interior manifold edge, more on a
+// non-manifold edge. Symmetric; its non-zeros are the mesh's edges, twice.
+template <class Exec, class MeshMatrixT>
+auto edge_matrix(Exec& exec, const MeshMatrixT& M) {
+  return linalg::mmt(exec, M, linalg::Circulant{1, -1},
+                     [] SPMESH_HD(const linalg::Collision&) { return index_t(1); });
+}
+
+// Eq. 12, 13: F = M M^T {Q_c}[gamma], gamma(i, j, k) = k. F(i,j) is the face in which vertex j
+// follows vertex i, so the faces on edge {i, j} are F(i,j) and F(j,i). Where several faces
+// hold the same oriented edge (non-manifold or inconsistently oriented input) the
+// lowest-numbered one is kept.
+template <class Exec, class MeshMatrixT>
+auto oriented_adjacency(Exec& exec, const MeshMatrixT& M) {
+  return linalg::mmt(exec, M, linalg::Circulant{1},
+                     [] SPMESH_HD(const linalg::Collision& c) { return c.k; },
+                     linalg::reduce::First{});
+}
+
+// The edges of a mesh, enumerated in the order of E's upper-triangular non-zeros (row-major):
+// edge e joins from[e] < to[e] and lies on sides[e] face sides (1 = boundary).
+template <class Space>
+struct Edges {
+  linalg::Array<index_t, Space> from, to, sides;
+  index_t count() const { return from.size(); }
+};
+
+template <class Exec>
+Edges<typename Exec::space> enumerate_edges(Exec& exec,
+                                           const linalg::Csr<index_t, typename Exec::space>& E) {
+  using S = typename Exec::space;
+  const auto e = E.view();
+  linalg::Array<index_t, S> row_of(E.nnz());
+  index_t* ro = row_of.data();
+  exec.for_each(E.rows, [=] SPMESH_HD(index_t i) {
+    for (index_t p = e.begin(i); p < e.end(i); ++p) ro[p] = i;
+  });
+  auto upper = [=] SPMESH_HD(index_t p) { return ro[p] < e.indices[p]; };
+  const index_t n = exec.count_if(E.nnz(), upper);
+  Edges<S> out{linalg::Array<index_t, S>(n), linalg::Array<index_t, S>(n),
+               linalg::Array<index_t, S>(n)};
+  exec.select_if(ro, E.nnz(), out.from.data(), upper);
+  exec.select_if(E.indices.data(), E.nnz(), out.to.data(), upper);
+  exec.select_if(E.values.data(), E.nnz(), out.sides.data(), upper);
+  return out;
+}
+
+// Vertex valences: the number of edges at each vertex, n = E 1 with val -> 1.
+template <class Exec>
+auto valences(Exec& exec, const linalg::Csr<index_t, typename Exec::space>& E) {
+  using S = typename Exec::space;
+  linalg::Array<index_t, S> ones(E.cols), n(E.rows);
+  index_t* o = ones.data();
+  exec.for_each(E.cols, [=] SPMESH_HD(index_t i) { o[i] = 1; });
+  linalg::spmv(exec, E, ones, n, linalg::map::constant(index_t(1)));
+  return n;
+}
+
+}  // namespace spmesh::meshops
