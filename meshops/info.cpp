@@ -20,6 +20,9 @@ MeshInfo mesh_info(linalg::cpu::Executor& exec, const PolyMesh& mesh) {
     info.boundary_edges += edges.sides[e] == 1;
     info.nonmanifold_edges += edges.sides[e] > 2;
   }
+  for (index_t i = 0; i < E.rows; ++i)  // E's diagonal counts sides joining i to itself
+    for (index_t p = E.offsets[i]; p < E.offsets[i + 1]; ++p)
+      info.degenerate_sides += E.indices[p] == i ? E.values[p] / 2 : 0;  // both directions
   for (index_t f = 0; f < info.faces; ++f) ++info.face_orders[c[f]];
   for (index_t v = 0; v < info.vertices; ++v) {
     ++info.valences[n[v]];
@@ -44,6 +47,8 @@ std::string format_info(const MeshInfo& info, const std::string& name) {
     out += fmt::format("non-manifold    {} edges on more than two faces\n", info.nonmanifold_edges);
   if (info.isolated_vertices > 0)
     out += fmt::format("isolated        {} vertices on no face\n", info.isolated_vertices);
+  if (info.degenerate_sides > 0)
+    out += fmt::format("degenerate      {} face sides join a vertex to itself\n", info.degenerate_sides);
   out += fmt::format("face orders     {}   (order:faces)\n", histogram(info.face_orders));
   out += fmt::format("valences        {}   (edges at a vertex:vertices)\n", histogram(info.valences));
   return out;

@@ -14,6 +14,7 @@ struct MeshInfo {
   index_t boundary_edges = 0;     // edges on exactly one face side
   index_t nonmanifold_edges = 0;  // edges on more than two face sides
   index_t isolated_vertices = 0;  // vertices on no face
+  index_t degenerate_sides = 0;   // face sides from a vertex to itself (repeated vertex)
   std::map<index_t, index_t> face_orders;  // order -> number of faces
   std::map<index_t, index_t> valences;     // edges at a vertex -> vertices
 

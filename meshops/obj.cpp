@@ -97,12 +97,13 @@ private:
     t.name = std::string(next(s));
     std::string_view counts = next(s);
     if (t.name.empty() || counts.empty()) fail("tag needs a name and 'ints/floats/strings' counts");
+    const std::string all_counts(counts);
     int n[3] = {0, 0, 0};
     for (int k = 0; k < 3; ++k) {
       std::size_t slash = counts.find('/');
       std::string_view part = counts.substr(0, slash);
       if (part.empty() || (k < 2 && slash == std::string_view::npos))
-        fail("tag counts '" + std::string(counts) + "' are not 'ints/floats/strings'");
+        fail("tag counts '" + all_counts + "' are not 'ints/floats/strings'");
       n[k] = number<int>(part, "tag count");
       counts = slash == std::string_view::npos ? std::string_view{} : counts.substr(slash + 1);
     }

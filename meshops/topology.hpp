@@ -84,14 +84,17 @@ Edges<typename Exec::space> enumerate_edges(Exec& exec,
   return out;
 }
 
-// Vertex valences: the number of edges at each vertex, n = E 1 with val -> 1.
+// Vertex valences: the number of edges at each vertex, n = E 1 with val_ij -> (i != j): a side
+// from a vertex to itself (a face with a repeated vertex) is no edge.
 template <class Exec>
 auto valences(Exec& exec, const linalg::Csr<index_t, typename Exec::space>& E) {
   using S = typename Exec::space;
   linalg::Array<index_t, S> ones(E.cols), n(E.rows);
   index_t* o = ones.data();
   exec.for_each(E.cols, [=] SPMESH_HD(index_t i) { o[i] = 1; });
-  linalg::spmv(exec, E, ones, n, linalg::map::constant(index_t(1)));
+  linalg::spmv(exec, E, ones, n, linalg::map::function([] SPMESH_HD(index_t, index_t i, index_t j) {
+                 return index_t(i != j ? 1 : 0);
+               }));
   return n;
 }
 
