@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 
 namespace spmesh::linalg {
 
@@ -39,12 +40,17 @@ struct Collision {
   index_t i, j, k, slot_i, slot_j, order;
 };
 
+// The value type a collision function produces.
+template <class Collide>
+using collide_t = decltype(detail::as_emit(std::declval<Collide>()(Collision{})).value);
+
 // A = M M^T {Q}[collide]: collide(Collision) returns a value or an Emit<R>; contributions to
 // one A(i,j) are combined by `reduce` in face order, then slot order, then power order.
 template <class Exec, class MeshMatrixT, class Collide, class Reduce = reduce::Sum>
-auto mmt(Exec& exec, const MeshMatrixT& M, Circulant Q, Collide collide, Reduce reduce = {}) {
+Csr<collide_t<Collide>, typename Exec::space> mmt(Exec& exec, const MeshMatrixT& M, Circulant Q,
+                                                  Collide collide, Reduce reduce = {}) {
   using S = typename Exec::space;
-  using R = decltype(detail::as_emit(collide(Collision{})).value);
+  using R = collide_t<Collide>;
   const auto m = M.view();
   const index_t n = M.vertices;
   const index_t slots = checked_index(static_cast<std::int64_t>(M.nnz()) * Q.count,

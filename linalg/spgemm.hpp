@@ -55,7 +55,8 @@ Array<index_t, typename Exec::space> product_offsets(Exec& exec, const Compresse
 // Symbolic phase: the pattern of C = A B under `map` (entries where some collision emits).
 // Returns C with sorted unique columns per row and unfilled values.
 template <class Exec, class TA, class TB, class S, class Map = map::Multiply>
-auto spgemm_symbolic(Exec& exec, const Csr<TA, S>& A, const Csr<TB, S>& B, Map map = {}) {
+Csr<collision_t<Map, TA, TB>, S> spgemm_symbolic(Exec& exec, const Csr<TA, S>& A,
+                                                 const Csr<TB, S>& B, Map map = {}) {
   using R = collision_t<Map, TA, TB>;
   detail::check_product("spgemm", A.rows, A.cols, B.rows, B.cols);
   const auto a = A.view();

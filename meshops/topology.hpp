@@ -16,7 +16,7 @@ namespace spmesh::meshops {
 
 // Eq. 5: c = M^T 1, val -> 1. The order of every face.
 template <class Exec, class MeshMatrixT>
-auto face_orders(Exec& exec, const MeshMatrixT& M) {
+linalg::Array<index_t, typename Exec::space> face_orders(Exec& exec, const MeshMatrixT& M) {
   using S = typename Exec::space;
   linalg::Array<index_t, S> ones(M.vertices), c(M.faces);
   index_t* o = ones.data();
@@ -27,7 +27,8 @@ auto face_orders(Exec& exec, const MeshMatrixT& M) {
 
 // Eq. 15: n = M 1, val -> 1. The number of faces around every vertex (M taken by rows).
 template <class Exec>
-auto incident_faces(Exec& exec, const linalg::Csr<index_t, typename Exec::space>& M_rows) {
+linalg::Array<index_t, typename Exec::space> incident_faces(
+    Exec& exec, const linalg::Csr<index_t, typename Exec::space>& M_rows) {
   using S = typename Exec::space;
   linalg::Array<index_t, S> ones(M_rows.cols), n(M_rows.rows);
   index_t* o = ones.data();
@@ -40,7 +41,7 @@ auto incident_faces(Exec& exec, const linalg::Csr<index_t, typename Exec::space>
 // joining i and j: 1 on a boundary edge, 2 on an interior manifold edge, more on a
 // non-manifold edge. Symmetric; its non-zeros are the mesh's edges, twice.
 template <class Exec, class MeshMatrixT>
-auto edge_matrix(Exec& exec, const MeshMatrixT& M) {
+linalg::Csr<index_t, typename Exec::space> edge_matrix(Exec& exec, const MeshMatrixT& M) {
   return linalg::mmt(exec, M, linalg::Circulant{1, -1},
                      [] SPMESH_HD(const linalg::Collision&) { return index_t(1); });
 }
@@ -50,7 +51,7 @@ auto edge_matrix(Exec& exec, const MeshMatrixT& M) {
 // hold the same oriented edge (non-manifold or inconsistently oriented input) the
 // lowest-numbered one is kept.
 template <class Exec, class MeshMatrixT>
-auto oriented_adjacency(Exec& exec, const MeshMatrixT& M) {
+linalg::Csr<index_t, typename Exec::space> oriented_adjacency(Exec& exec, const MeshMatrixT& M) {
   return linalg::mmt(exec, M, linalg::Circulant{1},
                      [] SPMESH_HD(const linalg::Collision& c) { return c.k; },
                      linalg::reduce::First{});
@@ -87,7 +88,8 @@ Edges<typename Exec::space> enumerate_edges(Exec& exec,
 // Vertex valences: the number of edges at each vertex, n = E 1 with val_ij -> (i != j): a side
 // from a vertex to itself (a face with a repeated vertex) is no edge.
 template <class Exec>
-auto valences(Exec& exec, const linalg::Csr<index_t, typename Exec::space>& E) {
+linalg::Array<index_t, typename Exec::space> valences(
+    Exec& exec, const linalg::Csr<index_t, typename Exec::space>& E) {
   using S = typename Exec::space;
   linalg::Array<index_t, S> ones(E.cols), n(E.rows);
   index_t* o = ones.data();
