@@ -23,7 +23,7 @@ struct Host {
     if (!p) throw CapacityError("host allocation of " + std::to_string(bytes) + " bytes failed");
     return p;
   }
-  static void deallocate(void* p) { std::free(p); }
+  static void deallocate(void* p, std::size_t /*bytes*/) { std::free(p); }
 };
 
 // Move-only so that copies are always explicit (clone()); elements are left uninitialised
@@ -56,13 +56,13 @@ public:
   Array(Array&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr, o.size_ = 0; }
   Array& operator=(Array&& o) noexcept {
     if (this != &o) {
-      Space::deallocate(data_);
+      Space::deallocate(data_, bytes_for(size_));
       data_ = o.data_, size_ = o.size_;
       o.data_ = nullptr, o.size_ = 0;
     }
     return *this;
   }
-  ~Array() { Space::deallocate(data_); }
+  ~Array() { Space::deallocate(data_, bytes_for(size_)); }
 
   T* data() { return data_; }
   const T* data() const { return data_; }

@@ -1,0 +1,189 @@
+// cuda::Executor: runs one-source SPMESH_HD functors as kernels on a stream and provides the
+// same primitives as cpu::Executor on CUB (scan, radix sort, compaction, counting), with a
+// reusable temp-storage buffer. Compile with nvcc (--extended-lambda --expt-relaxed-constexpr).
+#pragma once
+
+#include "linalg/cuda/memory.hpp"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace spmesh::linalg::cuda {
+
+namespace detail {
+template <class F>
+__global__ void for_each_kernel(index_t n, F f) {
+  const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) f(i);
+}
+}  // namespace detail
+
+class Executor {
+public:
+  using space = Device;
+
+  explicit Executor(int device = 0) : device_(device) {
+    check(cudaSetDevice(device_), "cudaSetDevice");
+    // A blocking stream: it orders itself with the legacy default stream that device memory
+    // is allocated and freed on (see Device in memory.hpp).
+    check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+  }
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+  ~Executor() {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+
+  cudaStream_t stream() const { return stream_; }
+  void synchronize() const { check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+
+  template <class T>
+  T read(const T* p) const {
+    T v;
+    check(cudaMemcpyAsync(&v, p, sizeof(T), cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync (read)");
+    synchronize();
+    return v;
+  }
+  template <class T>
+  void write(T* p, T v) const {
+    check(cudaMemcpyAsync(p, &v, sizeof(T), cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync (write)");
+    synchronize();
+  }
+
+  // f(i) for i in [0, n), one thread each.
+  template <class F>
+  void for_each(index_t n, F f) {
+    if (n <= 0) return;
+    constexpr int block = 256;
+    detail::for_each_kernel<<<(n + block - 1) / block, block, 0, stream_>>>(n, f);
+    check(cudaGetLastError(), "for_each kernel launch");
+  }
+
+  template <class T>
+  T exclusive_scan(const T* in, T* out, index_t n) {
+    if (n <= 0) return T(0);
+    const T last = read(in + n - 1);  // before an in-place scan overwrites it
+    std::size_t bytes = 0;
+    check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream_), "cub::DeviceScan");
+    check(cub::DeviceScan::ExclusiveSum(temp(bytes), bytes, in, out, n, stream_), "cub::DeviceScan");
+    return read(out + n - 1) + last;
+  }
+
+  template <class K, class V>
+  void sort_pairs(K* keys, V* values, index_t n, int key_bits = 8 * sizeof(K)) {
+    if (n <= 1) return;
+    using U = std::make_unsigned_t<K>;
+    DeviceArray<K> key_tmp(n);
+    DeviceArray<V> value_tmp(n);
+    cub::DoubleBuffer<U> kb(reinterpret_cast<U*>(keys), reinterpret_cast<U*>(key_tmp.data()));
+    cub::DoubleBuffer<V> vb(values, value_tmp.data());
+    const int bits = key_bits < int(8 * sizeof(K)) ? key_bits : int(8 * sizeof(K));
+    std::size_t bytes = 0;
+    check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kb, vb, n, 0, bits, stream_), "cub::DeviceRadixSort");
+    check(cub::DeviceRadixSort::SortPairs(temp(bytes), bytes, kb, vb, n, 0, bits, stream_), "cub::DeviceRadixSort");
+    if (kb.Current() != reinterpret_cast<U*>(keys)) {
+      check(cudaMemcpyAsync(keys, kb.Current(), sizeof(K) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
+      check(cudaMemcpyAsync(values, vb.Current(), sizeof(V) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
+    }
+    synchronize();  // the temporaries die at return
+  }
+
+  template <class K>
+  void sort_keys(K* keys, index_t n, int key_bits = 8 * sizeof(K)) {
+    if (n <= 1) return;
+    using U = std::make_unsigned_t<K>;
+    DeviceArray<K> key_tmp(n);
+    cub::DoubleBuffer<U> kb(reinterpret_cast<U*>(keys), reinterpret_cast<U*>(key_tmp.data()));
+    const int bits = key_bits < int(8 * sizeof(K)) ? key_bits : int(8 * sizeof(K));
+    std::size_t bytes = 0;
+    check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, kb, n, 0, bits, stream_), "cub::DeviceRadixSort");
+    check(cub::DeviceRadixSort::SortKeys(temp(bytes), bytes, kb, n, 0, bits, stream_), "cub::DeviceRadixSort");
+    if (kb.Current() != reinterpret_cast<U*>(keys))
+      check(cudaMemcpyAsync(keys, kb.Current(), sizeof(K) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
+    synchronize();
+  }
+
+  // One thread per segment, in order: the same bits as the CPU backend.
+  template <class T, class Reduce>
+  void segmented_reduce(const T* in, const index_t* offsets, index_t segments, T* out, Reduce r) {
+    for_each(segments, [=] __device__(index_t s) {
+      const index_t lo = offsets[s], hi = offsets[s + 1];
+      if (lo == hi) {
+        out[s] = r.template identity<T>();
+        return;
+      }
+      T acc = in[lo];
+      for (index_t p = lo + 1; p < hi; ++p) acc = r(acc, in[p]);
+      out[s] = acc;
+    });
+  }
+
+  template <class Pred>
+  index_t count_if(index_t n, Pred pred) {
+    if (n <= 0) return 0;
+    DeviceArray<index_t> flags(n), count(1);
+    index_t* f = flags.data();
+    for_each(n, [=] __device__(index_t i) { f[i] = pred(i) ? 1 : 0; });
+    std::size_t bytes = 0;
+    check(cub::DeviceReduce::Sum(nullptr, bytes, f, count.data(), n, stream_), "cub::DeviceReduce");
+    check(cub::DeviceReduce::Sum(temp(bytes), bytes, f, count.data(), n, stream_), "cub::DeviceReduce");
+    return read(count.data());
+  }
+
+  template <class T, class Pred>
+  index_t select_if(const T* in, index_t n, T* out, Pred pred) {
+    if (n <= 0) return 0;
+    DeviceArray<char> flags(n);
+    DeviceArray<index_t> count(1);
+    char* f = flags.data();
+    for_each(n, [=] __device__(index_t i) { f[i] = pred(i) ? 1 : 0; });
+    std::size_t bytes = 0;
+    check(cub::DeviceSelect::Flagged(nullptr, bytes, in, f, out, count.data(), n, stream_), "cub::DeviceSelect");
+    check(cub::DeviceSelect::Flagged(temp(bytes), bytes, in, f, out, count.data(), n, stream_), "cub::DeviceSelect");
+    return read(count.data());
+  }
+
+  template <class K>
+  index_t unique(const K* in, index_t n, K* out) {
+    return select_if(in, n, out, [=] __device__(index_t i) { return i == 0 || !(in[i] == in[i - 1]); });
+  }
+
+  template <class K, class V, class Reduce>
+  index_t reduce_by_key(const K* keys, const V* values, index_t n, K* out_keys, V* out_values,
+                        Reduce r) {
+    if (n <= 0) return 0;
+    DeviceArray<index_t> positions(n), heads(n + 1);
+    index_t *pos = positions.data(), *hd = heads.data();
+    for_each(n, [=] __device__(index_t i) { pos[i] = i; });
+    const index_t runs = select_if(pos, n, hd, [=] __device__(index_t i) {
+      return i == 0 || !(keys[i] == keys[i - 1]);
+    });
+    write(hd + runs, n);
+    segmented_reduce(values, hd, runs, out_values, r);
+    for_each(runs, [=] __device__(index_t s) { out_keys[s] = keys[hd[s]]; });
+    synchronize();
+    return runs;
+  }
+
+private:
+  // CUB temp storage, grown on demand and reused across calls.
+  void* temp(std::size_t bytes) {
+    if (bytes > static_cast<std::size_t>(temp_.size())) temp_ = DeviceArray<char>(checked_index(static_cast<std::int64_t>(bytes), "CUB temp storage"));
+    return temp_.data();
+  }
+
+  int device_ = 0;
+  cudaStream_t stream_ = nullptr;
+  DeviceArray<char> temp_;
+};
+
+}  // namespace spmesh::linalg::cuda
+
+namespace spmesh {
+namespace cuda = linalg::cuda;
+}

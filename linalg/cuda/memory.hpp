@@ -1,0 +1,146 @@
+// Device memory for the CUDA backend: the Device space of Array, checked CUDA calls, and
+// explicit host <-> device transfers of arrays and matrices. Host code only (g++ or nvcc).
+#pragma once
+
+#include "linalg/array.hpp"
+#include "linalg/formats.hpp"
+#include "linalg/mesh_matrix.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+
+namespace spmesh::linalg::cuda {
+
+// A failed CUDA call; the message names the call and CUDA's explanation.
+class CudaError : public Error {
+public:
+  using Error::Error;
+};
+
+inline void check(cudaError_t status, const char* call) {
+  if (status == cudaSuccess) return;
+  cudaGetLastError();  // clear a sticky-free error so later calls are not blamed
+  throw CudaError(std::string(call) + ": " + cudaGetErrorName(status) + " (" +
+                  cudaGetErrorString(status) + ")");
+}
+
+// Whether a usable GPU is present (tests skip by name when not).
+inline bool device_available() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return n > 0;
+}
+
+}  // namespace spmesh::linalg::cuda
+
+namespace spmesh::linalg {
+
+// GPU global memory from CUDA's stream-ordered pool (cudaMallocAsync on the legacy default
+// stream, which orders itself with every blocking stream such as cuda::Executor's): freed
+// blocks stay cached in the pool, so the many short-lived temporaries of an operation cost no
+// cudaMalloc/cudaFree round trips, and a block is reused only after the work that used it.
+// Allocation failures say how much was asked for and how much is free. Bytes held by spmesh
+// arrays are counted (current and peak) for memory reports; host-side use is single-threaded.
+struct Device {
+  static std::size_t& current_bytes() {
+    static std::size_t bytes = 0;
+    return bytes;
+  }
+  static std::size_t& peak_bytes() {
+    static std::size_t bytes = 0;
+    return bytes;
+  }
+  // Starts a new peak measurement from what is held now.
+  static void reset_peak() { peak_bytes() = current_bytes(); }
+
+  static void* allocate(std::size_t bytes) {
+    if (bytes == 0) return nullptr;
+    keep_pool_cached();
+    void* p = nullptr;
+    const cudaError_t status = cudaMallocAsync(&p, bytes, cudaStreamLegacy);
+    if (status == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      std::size_t free = 0, total = 0;
+      cudaMemGetInfo(&free, &total);
+      throw CapacityError("GPU allocation of " + std::to_string(bytes) + " bytes failed: " +
+                          std::to_string(free) + " of " + std::to_string(total) +
+                          " bytes free on the device");
+    }
+    cuda::check(status, "cudaMallocAsync");
+    current_bytes() += bytes;
+    if (current_bytes() > peak_bytes()) peak_bytes() = current_bytes();
+    return p;
+  }
+  static void deallocate(void* p, std::size_t bytes) {
+    if (!p) return;
+    cudaFreeAsync(p, cudaStreamLegacy);  // never throws: called from destructors
+    current_bytes() -= bytes;
+  }
+
+private:
+  // The default pool returns memory to the driver at every synchronisation unless told to
+  // keep it; keeping it is what makes reuse cheap.
+  static void keep_pool_cached() {
+    static const bool done = [] {
+      int device = 0;
+      cudaMemPool_t pool;
+      if (cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess) {
+        std::uint64_t threshold = ~std::uint64_t(0);
+        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+      }
+      cudaGetLastError();
+      return true;
+    }();
+    (void)done;
+  }
+};
+
+template <class T>
+using DeviceArray = Array<T, Device>;
+
+namespace cuda {
+
+// Copies between memory spaces (synchronous: the data is there when the call returns).
+template <class T, class To, class From>
+Array<T, To> copy_to(const Array<T, From>& a) {
+  Array<T, To> out(a.size());
+  if (a.size())
+    check(cudaMemcpy(out.data(), a.data(), sizeof(T) * a.size(), cudaMemcpyDefault), "cudaMemcpy");
+  return out;
+}
+
+template <class T>
+DeviceArray<T> to_device(const HostArray<T>& a) { return copy_to<T, Device>(a); }
+template <class T>
+HostArray<T> to_host(const DeviceArray<T>& a) { return copy_to<T, Host>(a); }
+
+template <class T, Major M>
+Compressed<T, M, Device> to_device(const Compressed<T, M, Host>& A) {
+  return {A.rows, A.cols, to_device(A.offsets), to_device(A.indices), to_device(A.values)};
+}
+template <class T, Major M>
+Compressed<T, M, Host> to_host(const Compressed<T, M, Device>& A) {
+  return {A.rows, A.cols, to_host(A.offsets), to_host(A.indices), to_host(A.values)};
+}
+template <class T>
+Dense<T, Device> to_device(const Dense<T, Host>& X) { return {X.rows, X.cols, to_device(X.data)}; }
+template <class T>
+Dense<T, Host> to_host(const Dense<T, Device>& X) { return {X.rows, X.cols, to_host(X.data)}; }
+inline MeshMatrix<Device> to_device(const MeshMatrix<Host>& M) {
+  return {M.vertices, to_device(M.offsets), to_device(M.indices)};
+}
+inline ReducedMeshMatrix<Device> to_device(const ReducedMeshMatrix<Host>& M) {
+  return {M.vertices, M.order, to_device(M.indices)};
+}
+template <class T>
+Coo<T, Device> to_device(const Coo<T, Host>& A) {
+  return {A.rows, A.cols, to_device(A.row_indices), to_device(A.col_indices), to_device(A.values)};
+}
+
+}  // namespace cuda
+}  // namespace spmesh::linalg

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU and nvcc but no package registry: configure a CUDA build,
+# run every test (GPU tests included), run the benchmarks; logs and JSON go to $OUT.
+#   SPMESH_DEPS   folder made by scripts/device-deps.sh (default .device-deps)
+#   CUDA_ARCH     CMAKE_CUDA_ARCHITECTURES (default 90, H100)
+#   BENCH_ARGS    extra arguments for spmesh_bench (default: none)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-build/device-out}
+mkdir -p "$out"
+deps=${SPMESH_DEPS:-.device-deps}
+args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DSPMESH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}")
+if [[ -d $deps/usr ]]; then
+  prefix=$(realpath "$deps/usr")
+  export LD_LIBRARY_PATH="$prefix/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  # doctest's CMake files name /usr/include; the include flag points at the unpacked headers.
+  args+=(-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="-isystem $prefix/include"
+         -DCMAKE_CUDA_FLAGS="-isystem $prefix/include")
+fi
+[[ -d .device-shared ]] && args+=(-DSPMESH_SHARED_DIR="$(realpath .device-shared)")
+
+status=0
+step() {  # step NAME COMMAND...: run, log to $out/NAME.log, remember failure
+  local name=$1; shift
+  echo "== $name: $*"
+  "$@" 2>&1 | tee "$out/$name.log"
+  local rc=${PIPESTATUS[0]}
+  [[ $rc -eq 0 ]] || { echo "== $name FAILED ($rc)"; status=1; }
+  return $rc
+}
+
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out/gpu.txt"
+step configure cmake -S . -B build/device "${args[@]}" || exit 1
+step build cmake --build build/device -j "$(nproc)" || exit 1
+step tests ctest --test-dir build/device --output-on-failure
+step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
+echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
+exit $status
