@@ -1,0 +1,514 @@
+// Shared helpers of the linalg tests: random triplets, meshes and dense blocks; containers built
+// by hand from triplets (so a test of one op never relies on linalg's conversions); references
+// computed in double with Eigen or by plain loops; tolerant comparisons that report the first miss.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "linalg/eigen.hpp"
+#include "linalg/linalg.hpp"
+
+namespace spmesh::test {
+
+namespace la = spmesh::linalg;
+using la::Coo;
+using la::Csc;
+using la::Csr;
+using la::Dense;
+using la::HostArray;
+
+using EigenRows = Eigen::SparseMatrix<double, Eigen::RowMajor, index_t>;
+using EigenDense = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Relative tolerance of a T result against a double reference (float 1e-5, double 1e-12),
+// relative to the magnitude sum_j |a_ij x_j| of the terms, so cancellation does not fail a
+// correct result.
+template <class T>
+constexpr double tolerance() {
+  return std::is_same_v<T, float> ? 1e-5 : 1e-12;
+}
+
+inline bool close(double got, double ref, double scale, double tol) {
+  if (got == ref) return true;  // also exact identities such as +inf for an empty Min row
+  return std::abs(got - ref) <= tol * std::max(scale, std::abs(ref));
+}
+
+// ---- random data --------------------------------------------------------------------------------
+
+template <class V>
+struct Triplets {
+  index_t rows = 0, cols = 0;
+  std::vector<index_t> i, j;
+  std::vector<V> v;
+
+  index_t size() const { return static_cast<index_t>(v.size()); }
+  void add(index_t r, index_t c, V x) {
+    i.push_back(r);
+    j.push_back(c);
+    v.push_back(x);
+  }
+};
+
+struct RandomOptions {
+  double per_row = 4;     // mean entries of a non-empty row
+  double empty_rows = 0;  // fraction of rows left empty
+  double empty_cols = 0;  // fraction of columns never used
+  double duplicates = 0;  // extra entries repeating a (row, column), as a fraction of nnz
+  bool codes = false;     // values are the integers 0..7 (for map::value_table), else in [-1, 1]
+  bool shuffled = false;  // entries in random order instead of row by row
+};
+
+// Random entries with distinct (row, column) unless options.duplicates > 0.
+template <class V>
+Triplets<V> random_triplets(index_t rows, index_t cols, RandomOptions o, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0), value(-1.0, 1.0);
+  auto draw = [&] {
+    return o.codes ? static_cast<V>(static_cast<int>(unit(rng) * 8)) : static_cast<V>(value(rng));
+  };
+  Triplets<V> t;
+  t.rows = rows;
+  t.cols = cols;
+  std::vector<index_t> usable;
+  for (index_t c = 0; c < cols; ++c)
+    if (unit(rng) >= o.empty_cols) usable.push_back(c);
+  if (usable.empty()) return t;
+  std::uniform_int_distribution<std::size_t> pick(0, usable.size() - 1);
+  std::vector<index_t> line;
+  for (index_t r = 0; r < rows; ++r) {
+    if (unit(rng) < o.empty_rows) continue;
+    const auto want = std::min<std::size_t>(
+        usable.size(), 1 + static_cast<std::size_t>(unit(rng) * (2 * o.per_row - 1)));
+    line.clear();
+    while (line.size() < want) {
+      const index_t c = usable[pick(rng)];
+      if (std::find(line.begin(), line.end(), c) == line.end()) line.push_back(c);
+    }
+    for (index_t c : line) t.add(r, c, draw());
+  }
+  const index_t distinct = t.size();
+  const auto extra = static_cast<index_t>(o.duplicates * distinct);
+  if (distinct > 0) {
+    std::uniform_int_distribution<index_t> entry(0, distinct - 1);
+    for (index_t e = 0; e < extra; ++e) {
+      const index_t p = entry(rng);
+      t.add(t.i[p], t.j[p], draw());
+    }
+  }
+  if (o.shuffled) {
+    std::vector<index_t> perm(t.v.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    Triplets<V> s;
+    s.rows = rows;
+    s.cols = cols;
+    for (index_t p : perm) s.add(t.i[p], t.j[p], t.v[p]);
+    return s;
+  }
+  return t;
+}
+
+// The same positions with fresh values (a matrix whose structure did not change).
+template <class V>
+Triplets<V> with_new_values(Triplets<V> t, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (auto& x : t.v) x = static_cast<V>(value(rng));
+  return t;
+}
+
+template <class T>
+Dense<T> random_dense(index_t rows, index_t cols, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  Dense<T> X(rows, cols);
+  for (auto& x : X.data) x = static_cast<T>(value(rng));
+  return X;
+}
+
+template <class T>
+HostArray<T> random_array(index_t n, std::uint64_t seed, double lo = -1.0, double hi = 1.0) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> value(lo, hi);
+  HostArray<T> x(n);
+  for (auto& e : x) e = static_cast<T>(value(rng));
+  return x;
+}
+
+// A polygon mesh as a face list; faces hold distinct vertex ids in cyclic order.
+struct PolyMesh {
+  index_t vertices = 0;
+  std::vector<std::vector<index_t>> faces;
+};
+
+inline PolyMesh random_mesh(index_t vertices, index_t faces, int min_order, int max_order,
+                            std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> order(min_order, max_order);
+  std::uniform_int_distribution<index_t> vertex(0, vertices - 1);
+  PolyMesh m;
+  m.vertices = vertices;
+  for (index_t f = 0; f < faces; ++f) {
+    std::vector<index_t> face;
+    const auto c = static_cast<std::size_t>(order(rng));
+    while (face.size() < c) {
+      const index_t v = vertex(rng);
+      if (std::find(face.begin(), face.end(), v) == face.end()) face.push_back(v);
+    }
+    m.faces.push_back(std::move(face));
+  }
+  return m;
+}
+
+inline la::MeshMatrix<> mesh_matrix(const PolyMesh& m) {
+  std::vector<index_t> offsets{0}, indices;
+  for (const auto& f : m.faces) {
+    indices.insert(indices.end(), f.begin(), f.end());
+    offsets.push_back(static_cast<index_t>(indices.size()));
+  }
+  return la::MeshMatrix<>(m.vertices, HostArray<index_t>(offsets), HostArray<index_t>(indices));
+}
+
+// Faces must all have `order` vertices.
+inline la::ReducedMeshMatrix<> reduced_mesh_matrix(const PolyMesh& m, index_t order) {
+  std::vector<index_t> indices;
+  for (const auto& f : m.faces) indices.insert(indices.end(), f.begin(), f.end());
+  REQUIRE(static_cast<std::size_t>(order) * m.faces.size() == indices.size());
+  return la::ReducedMeshMatrix<>(m.vertices, order, HostArray<index_t>(indices));
+}
+
+// M as triplets (vertex, face, slot): the mesh matrix of paper section 3.2.
+inline Triplets<index_t> mesh_triplets(const PolyMesh& m) {
+  Triplets<index_t> t;
+  t.rows = m.vertices;
+  t.cols = static_cast<index_t>(m.faces.size());
+  for (index_t f = 0; f < t.cols; ++f)
+    for (std::size_t s = 0; s < m.faces[f].size(); ++s)
+      t.add(m.faces[f][s], f, static_cast<index_t>(s));
+  return t;
+}
+
+// ---- containers built by hand
+// ---------------------------------------------------------------------
+
+// Compressed arrays of the entries, by `outer` lines; within a line, entries sorted by `inner`
+// when sort_inner, else kept in input order. Duplicates stay separate entries.
+template <class T, la::Major M, class V>
+la::Compressed<T, M> compress(const Triplets<V>& t, bool sort_inner) {
+  const bool by_row = M == la::Major::row;
+  const auto& outer = by_row ? t.i : t.j;
+  const auto& inner = by_row ? t.j : t.i;
+  const index_t lines = by_row ? t.rows : t.cols;
+  std::vector<index_t> order(t.v.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) {
+    if (outer[a] != outer[b]) return outer[a] < outer[b];
+    return sort_inner && inner[a] < inner[b];
+  });
+  HostArray<index_t> offsets(lines + 1, 0), indices(t.size());
+  HostArray<T> values(t.size());
+  for (index_t p = 0; p < t.size(); ++p) {
+    ++offsets[outer[order[p]] + 1];
+    indices[p] = inner[order[p]];
+    values[p] = static_cast<T>(t.v[order[p]]);
+  }
+  for (index_t o = 0; o < lines; ++o) offsets[o + 1] += offsets[o];
+  return la::Compressed<T, M>(t.rows, t.cols, std::move(offsets), std::move(indices),
+                              std::move(values));
+}
+
+template <class T, class V>
+Csr<T> csr_of(const Triplets<V>& t, bool sort_inner = true) {
+  return compress<T, la::Major::row>(t, sort_inner);
+}
+template <class T, class V>
+Csc<T> csc_of(const Triplets<V>& t, bool sort_inner = true) {
+  return compress<T, la::Major::column>(t, sort_inner);
+}
+
+template <class T, class V>
+Coo<T> coo_of(const Triplets<V>& t) {
+  Coo<T> A;
+  A.rows = t.rows;
+  A.cols = t.cols;
+  A.row_indices = HostArray<index_t>(t.i);
+  A.col_indices = HostArray<index_t>(t.j);
+  A.values = HostArray<T>(t.size());
+  for (index_t p = 0; p < t.size(); ++p) A.values[p] = static_cast<T>(t.v[p]);
+  return A;
+}
+
+// ---- references
+// -----------------------------------------------------------------------------------
+
+struct Identity {
+  template <class V>
+  double operator()(V v, index_t, index_t) const {
+    return static_cast<double>(v);
+  }
+};
+
+// Eigen matrix (double) holding weight(v, i, j) for every entry; duplicates are summed.
+template <class V, class Weight = Identity>
+EigenRows eigen_of(const Triplets<V>& t, Weight weight = {}) {
+  std::vector<Eigen::Triplet<double, index_t>> e;
+  e.reserve(t.v.size());
+  for (index_t p = 0; p < t.size(); ++p)
+    e.emplace_back(t.i[p], t.j[p], static_cast<double>(weight(t.v[p], t.i[p], t.j[p])));
+  EigenRows A(t.rows, t.cols);
+  A.setFromTriplets(e.begin(), e.end());
+  return A;
+}
+
+template <class T>
+EigenDense eigen_of(const Dense<T>& X) {
+  EigenDense E(X.rows, X.cols);
+  for (index_t r = 0; r < X.rows; ++r)
+    for (index_t c = 0; c < X.cols; ++c) E(r, c) = static_cast<double>(X(r, c));
+  return E;
+}
+
+template <class T>
+EigenDense eigen_of(const HostArray<T>& x) {
+  EigenDense E(x.size(), 1);
+  for (index_t r = 0; r < x.size(); ++r) E(r, 0) = static_cast<double>(x[r]);
+  return E;
+}
+
+// A reduction written without linalg: identity and a binary operator on doubles.
+struct RefReduce {
+  const char* name;
+  double identity;
+  double (*op)(double, double);
+  bool is_sum;
+};
+inline const RefReduce ref_sum{"sum", 0.0, [](double a, double b) { return a + b; }, true};
+inline const RefReduce ref_min{"min", std::numeric_limits<double>::infinity(),
+                               [](double a, double b) { return std::min(a, b); }, false};
+inline const RefReduce ref_max{"max", -std::numeric_limits<double>::infinity(),
+                               [](double a, double b) { return std::max(a, b); }, false};
+// The user monoid of the tests: max with identity -1000 (below every product in [-1, 1]).
+inline const RefReduce ref_monoid_max{"monoid max", -1000.0,
+                                      [](double a, double b) { return std::max(a, b); }, false};
+
+// weight(v, i, j) of every entry, in entry order.
+template <class V, class Weight>
+std::vector<double> weights_of(const Triplets<V>& t, Weight weight) {
+  std::vector<double> w(t.v.size());
+  for (index_t p = 0; p < t.size(); ++p) w[p] = static_cast<double>(weight(t.v[p], t.i[p], t.j[p]));
+  return w;
+}
+
+// Eigen matrix of the positions of t holding the values w (duplicates summed).
+template <class V>
+EigenRows eigen_with(const Triplets<V>& t, const std::vector<double>& w) {
+  std::vector<Eigen::Triplet<double, index_t>> e;
+  e.reserve(w.size());
+  for (index_t p = 0; p < t.size(); ++p) e.emplace_back(t.i[p], t.j[p], w[p]);
+  EigenRows A(t.rows, t.cols);
+  A.setFromTriplets(e.begin(), e.end());
+  return A;
+}
+
+// Y = W X (or W^T X when transposed) under reduction r, W holding the weights w of the
+// entries of t: y(i, :) = r over the entries (i, j) of w * x(j, :). Sum uses Eigen, the others
+// a loop. Not a template of the weight, so it compiles once.
+template <class V>
+EigenDense reference_gather(const Triplets<V>& t, const std::vector<double>& w, const EigenDense& X,
+                            const RefReduce& r, bool transposed) {
+  const index_t out_rows = transposed ? t.cols : t.rows;
+  if (r.is_sum) {
+    const EigenRows W = eigen_with(t, w);
+    if (transposed) return EigenDense(W.transpose() * X);
+    return EigenDense(W * X);
+  }
+  EigenDense Y = EigenDense::Constant(out_rows, X.cols(), r.identity);
+  for (index_t p = 0; p < t.size(); ++p) {
+    const index_t out = transposed ? t.j[p] : t.i[p], in = transposed ? t.i[p] : t.j[p];
+    for (Eigen::Index c = 0; c < X.cols(); ++c) Y(out, c) = r.op(Y(out, c), w[p] * X(in, c));
+  }
+  return Y;
+}
+
+// sum_j |w_ij| |x_j|: the magnitude a result's rounding error is relative to.
+template <class V>
+EigenDense reference_scale(const Triplets<V>& t, const std::vector<double>& w, const EigenDense& X,
+                           bool transposed) {
+  std::vector<double> magnitude(w.size());
+  std::transform(w.begin(), w.end(), magnitude.begin(), [](double x) { return std::abs(x); });
+  const EigenRows W = eigen_with(t, magnitude);  // duplicates add up their magnitudes
+  if (transposed) return EigenDense(W.transpose() * X.cwiseAbs());
+  return EigenDense(W * X.cwiseAbs());
+}
+
+// got (row-major rows x cols) against ref within tolerance<T>() of scale.
+template <class T>
+void check_dense(const T* got, const EigenDense& ref, const EigenDense& scale,
+                 const std::string& what) {
+  index_t bad = 0;
+  std::ostringstream first;
+  for (Eigen::Index r = 0; r < ref.rows(); ++r)
+    for (Eigen::Index c = 0; c < ref.cols(); ++c) {
+      const double g = static_cast<double>(got[r * ref.cols() + c]);
+      if (!close(g, ref(r, c), scale(r, c), tolerance<T>())) {
+        if (bad++ == 0)
+          first << what << ": (" << r << ", " << c << ") is " << g << ", expected " << ref(r, c);
+      }
+    }
+  CHECK_MESSAGE(bad == 0, first.str() << " (" << bad << " mismatches)");
+}
+
+template <class T>
+void check_dense(const Dense<T>& Y, const EigenDense& ref, const EigenDense& scale,
+                 const std::string& what) {
+  REQUIRE(Y.rows == ref.rows());
+  REQUIRE(Y.cols == ref.cols());
+  check_dense(Y.data.data(), ref, scale, what);
+}
+
+// One expected entry of a sparse result.
+struct RefEntry {
+  index_t i, j;
+  double value, scale;
+  bool operator<(const RefEntry& o) const { return std::tie(i, j) < std::tie(o.i, o.j); }
+};
+
+// Entries of `value` with the magnitudes of `scale`, which must have the same structure
+// (e.g. A B and |A| |B|).
+inline std::vector<RefEntry> ref_entries(const EigenRows& value, const EigenRows& scale) {
+  std::vector<RefEntry> out;
+  bool same_structure = value.rows() == scale.rows() && value.cols() == scale.cols();
+  for (Eigen::Index r = 0; same_structure && r < value.outerSize(); ++r) {
+    EigenRows::InnerIterator v(value, r), s(scale, r);
+    for (; v && s && s.col() == v.col(); ++v, ++s)
+      out.push_back(
+          {static_cast<index_t>(r), static_cast<index_t>(v.col()), v.value(), std::abs(s.value())});
+    same_structure = !v && !s;
+  }
+  REQUIRE_MESSAGE(same_structure, "reference values and magnitudes differ in structure");
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+inline std::vector<RefEntry> ref_entries(const EigenRows& value) {
+  return ref_entries(value, EigenRows(value.cwiseAbs()));
+}
+
+// C is canonical (columns strictly increasing in every row), holds exactly the positions of
+// `ref` (sorted by row, column) and values within tolerance<T>().
+template <class T>
+void check_csr(const Csr<T>& C, index_t rows, index_t cols, const std::vector<RefEntry>& ref,
+               const std::string& what) {
+  REQUIRE(C.rows == rows);
+  REQUIRE(C.cols == cols);
+  REQUIRE(C.offsets.size() == rows + 1);
+  CHECK(C.offsets[0] == 0);
+  REQUIRE(C.offsets[rows] == C.nnz());
+  index_t unsorted = 0;
+  for (index_t i = 0; i < rows; ++i)
+    for (index_t p = C.offsets[i] + 1; p < C.offsets[i + 1]; ++p)
+      unsorted += C.indices[p - 1] < C.indices[p] ? 0 : 1;
+  CHECK_MESSAGE(unsorted == 0, what << ": " << unsorted << " entries out of column order");
+  REQUIRE_MESSAGE(C.nnz() == static_cast<index_t>(ref.size()),
+                  what << ": nnz " << C.nnz() << ", expected " << ref.size());
+  index_t bad = 0;
+  std::ostringstream first;
+  std::size_t e = 0;
+  for (index_t i = 0; i < rows; ++i)
+    for (index_t p = C.offsets[i]; p < C.offsets[i + 1]; ++p, ++e) {
+      const RefEntry& r = ref[e];
+      const double g = static_cast<double>(C.values[p]);
+      if (r.i != i || r.j != C.indices[p] || !close(g, r.value, r.scale, tolerance<T>())) {
+        if (bad++ == 0)
+          first << what << ": entry " << p << " is (" << i << ", " << C.indices[p] << ") = " << g
+                << ", expected (" << r.i << ", " << r.j << ") = " << r.value;
+      }
+    }
+  CHECK_MESSAGE(bad == 0, first.str() << " (" << bad << " mismatches)");
+}
+
+// Exact comparison of compressed arrays with an Eigen matrix of the same storage order.
+template <class T, la::Major M, class E>
+void check_same_arrays(const la::Compressed<T, M>& A, const E& ref) {
+  REQUIRE(A.rows == ref.rows());
+  REQUIRE(A.cols == ref.cols());
+  REQUIRE(A.nnz() == ref.nonZeros());
+  REQUIRE(ref.isCompressed());
+  CHECK(std::equal(A.offsets.begin(), A.offsets.end(), ref.outerIndexPtr()));
+  CHECK(std::equal(A.indices.begin(), A.indices.end(), ref.innerIndexPtr()));
+  CHECK(std::equal(A.values.begin(), A.values.end(), ref.valuePtr()));
+}
+
+// Bit-identical arrays.
+template <class T, class S>
+bool same_bits(const la::Array<T, S>& a, const la::Array<T, S>& b) {
+  return a.size() == b.size() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(T) * a.size()) == 0);
+}
+template <class T, la::Major M>
+bool same_bits(const la::Compressed<T, M>& a, const la::Compressed<T, M>& b) {
+  return a.rows == b.rows && a.cols == b.cols && same_bits(a.offsets, b.offsets) &&
+         same_bits(a.indices, b.indices) && same_bits(a.values, b.values);
+}
+
+// The message of the exception of type E that f throws, or "" (and a failed check) if none.
+template <class E, class F>
+std::string thrown_message(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  FAIL_CHECK("no exception thrown");
+  return "";
+}
+
+// ---- shapes
+// ----------------------------------------------------------------------------------------
+
+struct Shape {
+  const char* name;
+  index_t rows, cols;
+  RandomOptions options;
+};
+
+// The shapes every op is run on: degenerate, skinny, and one large enough that every
+// OpenMP path (loops over 2048 elements, multi-block scans and sorts) runs.
+inline std::vector<Shape> shapes() {
+  RandomOptions holes;
+  holes.per_row = 3;
+  holes.empty_rows = 0.3;
+  holes.empty_cols = 0.3;
+  RandomOptions one;
+  one.per_row = 1;
+  RandomOptions tall;
+  tall.per_row = 3;
+  RandomOptions wide;
+  wide.per_row = 60;
+  RandomOptions large;
+  large.per_row = 5;
+  large.empty_rows = 0.05;
+  return {{"empty rows and columns 40 x 30", 40, 30, holes},
+          {"0 x 7", 0, 7, {}},
+          {"7 x 0", 7, 0, {}},
+          {"0 x 0", 0, 0, {}},
+          {"1 x 1", 1, 1, one},
+          {"tall 1000 x 10", 1000, 10, tall},
+          {"wide 10 x 1000", 10, 1000, wide},
+          {"large 50000 x 40000", 50000, 40000, large}};
+}
+
+}  // namespace spmesh::test
