@@ -1,6 +1,12 @@
 // Shared helpers of the linalg tests: random triplets, meshes and dense blocks; containers built
 // by hand from triplets (so a test of one op never relies on linalg's conversions); references
-// computed in double with Eigen or by plain loops; tolerant comparisons that report the first miss.
+// computed in double with Eigen or by plain loops; tolerant comparisons that report the first miss;
+// running an op on a test backend (and, in a CUDA compile, comparing the GPU with the CPU).
+//
+// Every source that includes this is also compiled by nvcc (tests/linalg/cuda/*.cu): keep code in
+// named namespaces under spmesh::test (no `using namespace spmesh` at global scope: nvcc's stubs
+// name ::cuda::std), and give the GPU only SPMESH_HD functors (no host lambdas as maps, collide
+// functions, reductions or predicates).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -16,8 +22,10 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "../backends.hpp"
 #include "linalg/eigen.hpp"
 #include "linalg/linalg.hpp"
 
@@ -511,4 +519,217 @@ inline std::vector<Shape> shapes() {
           {"large 50000 x 40000", 50000, 40000, large}};
 }
 
+// ---- device-callable functors shared by the tests
+// -----------------------------------------------------------------
+
+// Binary operators for reduce::monoid (host and device).
+struct MaxOf {
+  template <class T>
+  SPMESH_HD T operator()(T a, T b) const {
+    return a > b ? a : b;
+  }
+};
+struct TimesOf {
+  template <class T>
+  SPMESH_HD T operator()(T a, T b) const {
+    return a * b;
+  }
+};
+
+// ---- backends
+// ---------------------------------------------------------------------------------------
+
+// A test type of TEST_CASE_TEMPLATE: the backend it runs on and a type parameter (a scalar, a
+// key type). Named "<backend, type>" in test names (see the end of this file).
+template <class B, class T>
+struct On {
+  using Backend = B;
+  using type = T;
+};
+
+template <class B>
+inline constexpr bool is_cpu = std::is_same_v<B, CpuBackend>;
+
+// The host copy of an op's result: containers downloaded, numbers as they are, tuples and pairs
+// element by element.
+template <class Backend, class X>
+auto fetch(const X& x) {
+  if constexpr (std::is_arithmetic_v<X>)
+    return x;
+  else if constexpr (requires { std::tuple_size<X>::value; })
+    return std::apply([](const auto&... e) { return std::make_tuple(fetch<Backend>(e)...); }, x);
+  else
+    return Backend::download(x);
+}
+
+// GPU against CPU (design.md "Determinism and precision"): integers and index arrays exactly;
+// floating point within 1e-6 (float) or 1e-12 (double) relative to the largest finite magnitude of
+// the CPU result (rounding of a sum is relative to its terms, not to a result that cancels), and
+// non-finite entries (the +-inf of empty Min / Max rows, NaN) identical.
+template <class T>
+constexpr double backend_tolerance() {
+  return std::is_same_v<T, float> ? 1e-6 : 1e-12;
+}
+
+template <class T>
+void check_same_values(const T* got, const T* cpu, index_t n, const std::string& what) {
+  index_t bad = 0;
+  std::ostringstream first;
+  double norm = 0;
+  if constexpr (std::is_floating_point_v<T>)
+    for (index_t p = 0; p < n; ++p)
+      if (std::isfinite(cpu[p])) norm = std::max(norm, std::abs(static_cast<double>(cpu[p])));
+  for (index_t p = 0; p < n; ++p) {
+    bool ok;
+    if constexpr (std::is_floating_point_v<T>) {
+      const double g = got[p], c = cpu[p];
+      ok = std::isfinite(c) ? std::abs(g - c) <= backend_tolerance<T>() * norm
+                            : (g == c || (std::isnan(g) && std::isnan(c)));
+    } else if constexpr (std::is_integral_v<T>) {
+      ok = got[p] == cpu[p];
+    } else {
+      ok = std::memcmp(&got[p], &cpu[p], sizeof(T)) == 0;
+    }
+    if (!ok && bad++ == 0) {
+      first << what << ": element " << p << " differs";
+      if constexpr (std::is_arithmetic_v<T>)
+        first << " (" << +got[p] << " vs cpu " << +cpu[p] << ")";
+    }
+  }
+  CHECK_MESSAGE(bad == 0, first.str() << " (" << bad << " of " << n << " differ)");
+}
+
+// Results of one op from two backends: same shapes, same structure, values as above.
+template <class X>
+void check_same_as_cpu(const X& got, const X& cpu, const std::string& what) {
+  if constexpr (std::is_arithmetic_v<X>) {
+    check_same_values(&got, &cpu, 1, what);
+  } else if constexpr (requires { std::tuple_size<X>::value; }) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (check_same_as_cpu(std::get<I>(got), std::get<I>(cpu), what + " [" + std::to_string(I) + "]"),
+       ...);
+    }
+    (std::make_index_sequence<std::tuple_size_v<X>>{});
+  } else if constexpr (requires {
+                         got.offsets;
+                         got.indices;
+                         got.values;
+                       }) {  // CSR, CSC
+    REQUIRE_MESSAGE((got.rows == cpu.rows && got.cols == cpu.cols),
+                    what << ": " << got.shape() << ", cpu " << cpu.shape());
+    REQUIRE_MESSAGE(got.nnz() == cpu.nnz(), what << ": nnz " << got.nnz() << ", cpu " << cpu.nnz());
+    check_same_values(got.offsets.data(), cpu.offsets.data(), got.offsets.size(),
+                      what + " offsets");
+    check_same_values(got.indices.data(), cpu.indices.data(), got.nnz(), what + " indices");
+    check_same_values(got.values.data(), cpu.values.data(), got.nnz(), what + " values");
+  } else if constexpr (requires {
+                         got.data;
+                         got.rows;
+                         got.cols;
+                       }) {  // Dense
+    REQUIRE_MESSAGE((got.rows == cpu.rows && got.cols == cpu.cols), what << ": shape differs");
+    check_same_values(got.data.data(), cpu.data.data(), got.data.size(), what);
+  } else {  // Array
+    REQUIRE_MESSAGE(got.size() == cpu.size(),
+                    what << ": " << got.size() << " elements, cpu " << cpu.size());
+    check_same_values(got.data(), cpu.data(), got.size(), what);
+  }
+}
+
+// Runs op(exec, inputs...) on the backend, the inputs being backend copies (mutable lvalues) of
+// the host objects `in`, and returns the host copy of its result. In a CUDA compile the same op
+// also runs on cpu::Executor with host copies, and the two results must agree (check_same_as_cpu).
+// The op makes its maps from the arrays it is given: table maps hold pointers of one memory space.
+template <class Backend, class Exec, class Op, class... In>
+auto run_on(Exec& exec, [[maybe_unused]] const std::string& what, Op&& op, const In&... in) {
+  auto args = std::make_tuple(Backend::upload(in)...);
+  auto got = fetch<Backend>(std::apply([&](auto&... a) { return op(exec, a...); }, args));
+#if defined(__CUDACC__)
+  if constexpr (!is_cpu<Backend>) {
+    cpu::Executor host;
+    auto host_args = std::make_tuple(CpuBackend::upload(in)...);
+    const auto cpu =
+        fetch<CpuBackend>(std::apply([&](auto&... a) { return op(host, a...); }, host_args));
+    check_same_as_cpu(got, cpu, what + " (" + Backend::name + " vs cpu)");
+  }
+#endif
+  return got;
+}
+
+// run_on with a fresh executor of the backend.
+template <class Backend, class Op, class... In>
+auto run(const std::string& what, Op&& op, const In&... in) {
+  typename Backend::Exec exec;
+  return run_on<Backend>(exec, what, std::forward<Op>(op), in...);
+}
+
+// For results a test builds step by step on the backend (a pattern refilled in place): in a
+// CUDA compile, cpu_result(cpu::Executor&) builds the same on the CPU and must agree with `got`.
+template <class Backend, class X, class F>
+void compare_with_cpu([[maybe_unused]] const X& got, [[maybe_unused]] const std::string& what,
+                      [[maybe_unused]] F&& cpu_result) {
+#if defined(__CUDACC__)
+  if constexpr (!is_cpu<Backend>) {
+    cpu::Executor host;
+    check_same_as_cpu(got, fetch<CpuBackend>(cpu_result(host)),
+                      what + " (" + Backend::name + " vs cpu)");
+  }
+#endif
+}
+
+// Bit-identical results of any shape fetch() returns.
+template <class T, class S>
+bool same_bits(const la::Dense<T, S>& a, const la::Dense<T, S>& b) {
+  return a.rows == b.rows && a.cols == b.cols && same_bits(a.data, b.data);
+}
+template <class X>
+requires std::is_arithmetic_v<X>
+bool same_bits(const X& a, const X& b) { return std::memcmp(&a, &b, sizeof(X)) == 0; }
+template <class... X>
+bool same_bits(const std::tuple<X...>& a, const std::tuple<X...>& b) {
+  return std::apply(
+      [&](const auto&... x) {
+        return std::apply([&](const auto&... y) { return (same_bits(x, y) && ...); }, b);
+      },
+      a);
+}
+
+// Runs op(exec, inputs...) `repeats` times on one executor of the backend, each time on fresh
+// copies of the inputs (ops may work in place); every result must be bit-identical to the first.
+template <class Backend, class Op, class... In>
+void check_repeatable(int repeats, const std::string& what, Op&& op, const In&... in) {
+  typename Backend::Exec exec;
+  auto once = [&] {
+    auto args = std::make_tuple(Backend::upload(in)...);
+    return fetch<Backend>(std::apply([&](auto&... a) { return op(exec, a...); }, args));
+  };
+  const auto first = once();
+  int differ = 0;
+  for (int r = 1; r < repeats; ++r) differ += same_bits(once(), first) ? 0 : 1;
+  CHECK_MESSAGE(differ == 0, what << " on " << Backend::name << ": " << differ << " of "
+                                  << repeats - 1 << " repeats differ from the first run");
+}
+
 }  // namespace spmesh::test
+
+// Test names: "<cpu, float>", "<cuda, uint64>", ... and "<cpu>" / "<cuda>" for backend-only tests.
+#define SPMESH_TEST_NAME_TYPES(B, name)                                   \
+  TYPE_TO_STRING_AS(name, B);                                             \
+  TYPE_TO_STRING_AS(name ", float", spmesh::test::On<B, float>);          \
+  TYPE_TO_STRING_AS(name ", double", spmesh::test::On<B, double>);        \
+  TYPE_TO_STRING_AS(name ", uint32", spmesh::test::On<B, std::uint32_t>); \
+  TYPE_TO_STRING_AS(name ", uint64", spmesh::test::On<B, std::uint64_t>); \
+  TYPE_TO_STRING_AS(name ", int32", spmesh::test::On<B, std::int32_t>)
+SPMESH_TEST_NAME_TYPES(spmesh::test::CpuBackend, "cpu");
+#if defined(__CUDACC__)
+SPMESH_TEST_NAME_TYPES(spmesh::test::CudaBackend, "cuda");
+#endif
+
+// Type lists of TEST_CASE_TEMPLATE for this compilation's backend (SPMESH_TEST_BACKENDS):
+// float and double; the key types of the radix sorts.
+#define SPMESH_TEST_REALS \
+  spmesh::test::On<SPMESH_TEST_BACKENDS, float>, spmesh::test::On<SPMESH_TEST_BACKENDS, double>
+#define SPMESH_TEST_KEYS                                     \
+  spmesh::test::On<SPMESH_TEST_BACKENDS, std::uint32_t>,     \
+      spmesh::test::On<SPMESH_TEST_BACKENDS, std::uint64_t>, \
+      spmesh::test::On<SPMESH_TEST_BACKENDS, std::int32_t>

@@ -1,13 +1,12 @@
 // Format changes against Eigen's own compressed storage: CSR <-> CSC, the O(1) transpose,
 // COO assembly with each reduction of duplicates, and mesh matrices as vertex-face incidence.
+// Every backend (cuda/convert.cu runs them on the GPU and compares with the CPU), except the
+// host-only container transpose.
 #include <map>
 
 #include "common.hpp"
 
-using namespace spmesh;
-using namespace spmesh::test;
-
-namespace {
+namespace spmesh::test::convert_tests {
 
 // Eigen matrix of type T holding the triplets (duplicates summed), compressed and sorted.
 template <class T, int Options, class V>
@@ -50,48 +49,80 @@ std::vector<RefEntry> reduce_duplicates(const Triplets<V>& t, Combine combine) {
   return out;
 }
 
-}  // namespace
+// The conversions as ops of run().
+struct ToCsc {
+  template <class E, class A>
+  auto operator()(E& exec, const A& a) const {
+    return la::to_csc(exec, a);
+  }
+};
+struct ToCsr {
+  template <class E, class A>
+  auto operator()(E& exec, const A& a) const {
+    return la::to_csr(exec, a);
+  }
+};
+struct RoundTrip {  // CSR -> CSC -> CSR
+  template <class E, class A>
+  auto operator()(E& exec, const A& a) const {
+    return la::to_csr(exec, la::to_csc(exec, a));
+  }
+};
+template <class Reduce>
+struct CooToCsr {
+  Reduce reduce;
+  template <class E, class A>
+  auto operator()(E& exec, const A& a) const {
+    return la::to_csr(exec, a, reduce);
+  }
+};
 
-TEST_CASE_TEMPLATE("to_csc stores the same matrix as Eigen's column-major form", T, float, double) {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("to_csc stores the same matrix as Eigen's column-major form", P,
+                   SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   for (const Shape& s : shapes()) {
     INFO(s.name);
     const auto t = random_triplets<T>(s.rows, s.cols, s.options, 101);
-    const Csc<T> C = la::to_csc(exec, csr_of<T>(t));
+    const Csc<T> C = run<B>("to_csc", ToCsc{}, csr_of<T>(t));
     check_same_arrays(C, eigen_typed<T, Eigen::ColMajor>(t));
   }
 }
 
-TEST_CASE_TEMPLATE("to_csr of a CSC stores the same matrix as Eigen's row-major form", T, float,
-                   double) {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("to_csr of a CSC stores the same matrix as Eigen's row-major form", P,
+                   SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   for (const Shape& s : shapes()) {
     INFO(s.name);
     const auto t = random_triplets<T>(s.rows, s.cols, s.options, 103);
-    const Csr<T> R = la::to_csr(exec, csc_of<T>(t));
+    const Csr<T> R = run<B>("to_csr(CSC)", ToCsr{}, csc_of<T>(t));
     check_same_arrays(R, eigen_typed<T, Eigen::RowMajor>(t));
   }
 }
 
-TEST_CASE_TEMPLATE("to_csc then to_csr gives back the original canonical CSR", T, float, double) {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("to_csc then to_csr gives back the original canonical CSR", P,
+                   SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   for (const Shape& s : shapes()) {
     INFO(s.name);
     const auto t = random_triplets<T>(s.rows, s.cols, s.options, 107);
     const Csr<T> A = csr_of<T>(t);
-    CHECK(same_bits(la::to_csr(exec, la::to_csc(exec, A)), A));
+    CHECK(same_bits(run<B>("to_csr(to_csc)", RoundTrip{}, A), A));
   }
 }
 
-TEST_CASE("to_csc of a CSR with unsorted columns still sorts each column by row") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("to_csc of a CSR with unsorted columns still sorts each column by row", B,
+                   SPMESH_TEST_BACKENDS) {
   RandomOptions o;
   o.shuffled = true;
   const auto t = random_triplets<double>(300, 200, o, 109);
-  const Csc<double> C = la::to_csc(exec, csr_of<double>(t, /*sort_inner=*/false));
+  const Csc<double> C = run<B>("to_csc", ToCsc{}, csr_of<double>(t, /*sort_inner=*/false));
   check_same_arrays(C, eigen_typed<double, Eigen::ColMajor>(t));
 }
 
+#if !defined(__CUDACC__)  // host containers only
 TEST_CASE_TEMPLATE("transposed reinterprets CSR of A as CSC of A^T and back", T, float, double) {
   for (const Shape& s : shapes()) {
     INFO(s.name);
@@ -104,16 +135,19 @@ TEST_CASE_TEMPLATE("transposed reinterprets CSR of A as CSC of A^T and back", T,
     check_same_arrays(Bt, eigen_typed<T, Eigen::RowMajor>(transpose(t)));
   }
 }
+#endif
 
-TEST_CASE_TEMPLATE("to_csr of COO sums duplicates like Eigen's setFromTriplets", T, float, double) {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("to_csr of COO sums duplicates like Eigen's setFromTriplets", P,
+                   SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   for (const Shape& s : shapes()) {
     INFO(s.name);
     RandomOptions o = s.options;
     o.duplicates = 0.5;
     o.shuffled = true;
     const auto t = random_triplets<T>(s.rows, s.cols, o, 127);
-    const Csr<T> A = la::to_csr(exec, coo_of<T>(t));
+    const Csr<T> A = run<B>("to_csr(COO)", ToCsr{}, coo_of<T>(t));
     const EigenRows magnitude =
         eigen_of(t, [](T v, index_t, index_t) { return std::abs(double(v)); });
     check_csr(A, s.rows, s.cols, ref_entries(eigen_of(t), magnitude), "to_csr(COO)");
@@ -121,8 +155,9 @@ TEST_CASE_TEMPLATE("to_csr of COO sums duplicates like Eigen's setFromTriplets",
 }
 
 TEST_CASE_TEMPLATE("to_csr of COO reduces duplicates by Min, Max and First (first in input order)",
-                   T, float, double) {
-  cpu::Executor exec(4);
+                   P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   // Most positions repeat, many more than twice; 20000 rows run the parallel paths.
   auto each = [&](auto reduce, auto combine, const char* what) {
     for (index_t rows : {1, 50, 20000}) {
@@ -132,8 +167,8 @@ TEST_CASE_TEMPLATE("to_csr of COO reduces duplicates by Min, Max and First (firs
       o.duplicates = 1.5;
       o.shuffled = true;
       const auto t = random_triplets<T>(rows, 37, o, 131 + rows);
-      check_csr(la::to_csr(exec, coo_of<T>(t), reduce), rows, 37, reduce_duplicates(t, combine),
-                what);
+      check_csr(run<B>(what, CooToCsr<decltype(reduce)>{reduce}, coo_of<T>(t)), rows, 37,
+                reduce_duplicates(t, combine), what);
     }
   };
   SUBCASE("min") {
@@ -150,14 +185,13 @@ TEST_CASE_TEMPLATE("to_csr of COO reduces duplicates by Min, Max and First (firs
   }
   SUBCASE("user monoid (product)") {
     each(
-        la::reduce::monoid([](auto a, auto b) { return a * b; }, 1),
-        [](double a, double b) { return a * b; }, "product");
+        la::reduce::monoid(TimesOf{}, 1), [](double a, double b) { return a * b; }, "product");
   }
 }
 
-TEST_CASE(
-    "to_csr of COO assembles matrices whose rows x cols exceeds 2^32 (keys wider than 32 bits)") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE(
+    "to_csr of COO assembles matrices whose rows x cols exceeds 2^32 (keys wider than 32 bits)", B,
+    SPMESH_TEST_BACKENDS) {
   RandomOptions o;
   o.per_row = 2;
   o.empty_rows = 0.9;
@@ -165,14 +199,15 @@ TEST_CASE(
   o.shuffled = true;
   const auto t = random_triplets<double>(300000, 200000, o, 141);  // 6e10 positions
   auto magnitude = [](double v, index_t, index_t) { return std::abs(v); };
-  check_csr(la::to_csr(exec, coo_of<double>(t)), t.rows, t.cols,
+  const Coo<double> coo = coo_of<double>(t);
+  check_csr(run<B>("wide keys", ToCsr{}, coo), t.rows, t.cols,
             ref_entries(eigen_of(t), eigen_of(t, magnitude)), "wide keys");
-  check_csr(la::to_csr(exec, coo_of<double>(t), la::reduce::First{}), t.rows, t.cols,
+  check_csr(run<B>("wide keys, first", CooToCsr<la::reduce::First>{}, coo), t.rows, t.cols,
             reduce_duplicates(t, [](double a, double) { return a; }), "wide keys, first");
 }
 
-TEST_CASE("to_csr of COO rejects entries outside the matrix with InputError") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("to_csr of COO rejects entries outside the matrix with InputError", B,
+                   SPMESH_TEST_BACKENDS) {
   const auto t = random_triplets<double>(20, 10, {}, 137);
   struct Bad {
     const char* name;
@@ -184,34 +219,39 @@ TEST_CASE("to_csr of COO rejects entries outside the matrix with InputError") {
     auto bad = t;
     bad.add(b.row, b.col, 1.0);
     const auto coo = coo_of<double>(bad);
-    const std::string msg = thrown_message<InputError>([&] { (void)la::to_csr(exec, coo); });
+    const std::string msg =
+        thrown_message<InputError>([&] { (void)run<B>("to_csr(bad COO)", ToCsr{}, coo); });
     CHECK(msg.find("to_csr") != std::string::npos);
     CHECK(msg.find("20 x 10") != std::string::npos);
   }
 }
 
-TEST_CASE("to_csr of COO with index arrays of different lengths throws DimensionError") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("to_csr of COO with index arrays of different lengths throws DimensionError", B,
+                   SPMESH_TEST_BACKENDS) {
   auto coo = coo_of<double>(random_triplets<double>(20, 10, {}, 139));
   coo.col_indices = HostArray<index_t>(coo.nnz() - 1);
-  CHECK_THROWS_AS((void)la::to_csr(exec, coo), DimensionError);
+  CHECK_THROWS_AS((void)run<B>("to_csr(short COO)", ToCsr{}, coo), DimensionError);
 }
 
-TEST_CASE("to_csr of a mesh matrix is the vertex-face incidence with slots as values") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("to_csr of a mesh matrix is the vertex-face incidence with slots as values", B,
+                   SPMESH_TEST_BACKENDS) {
   for (index_t faces : {0, 1, 40, 30000}) {
     INFO("faces " << faces);
     const PolyMesh mesh = random_mesh(std::max<index_t>(6, faces / 2), faces, 3, 6, 139 + faces);
     const auto ref = eigen_typed<index_t, Eigen::RowMajor>(mesh_triplets(mesh));
-    check_same_arrays(la::to_csr(exec, mesh_matrix(mesh)), ref);
+    check_same_arrays(run<B>("to_csr(mesh matrix)", ToCsr{}, mesh_matrix(mesh)), ref);
   }
 }
 
-TEST_CASE("to_csr of a reduced quad or triangle matrix is the vertex-face incidence with slots") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE(
+    "to_csr of a reduced quad or triangle matrix is the vertex-face incidence with slots", B,
+    SPMESH_TEST_BACKENDS) {
   for (int order : {3, 4}) {
     const PolyMesh mesh = random_mesh(500, 2000, order, order, 149 + order);
     const auto ref = eigen_typed<index_t, Eigen::RowMajor>(mesh_triplets(mesh));
-    check_same_arrays(la::to_csr(exec, reduced_mesh_matrix(mesh, order)), ref);
+    check_same_arrays(
+        run<B>("to_csr(reduced mesh matrix)", ToCsr{}, reduced_mesh_matrix(mesh, order)), ref);
   }
 }
+
+}  // namespace spmesh::test::convert_tests

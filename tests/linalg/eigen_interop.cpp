@@ -3,8 +3,7 @@
 // compressed or not) into canonical arrays.
 #include "common.hpp"
 
-using namespace spmesh;
-using namespace spmesh::test;
+namespace spmesh::test::eigen_interop_tests {
 
 namespace {
 
@@ -110,3 +109,5 @@ TEST_CASE_TEMPLATE("spmv through eigen_view agrees with Eigen's own product", T,
   const EigenDense scale = EigenRows(eigen_of(t).cwiseAbs()) * xd.cwiseAbs();
   check_dense(y.data(), ye.template cast<double>(), scale, "spmv vs Eigen");
 }
+
+}  // namespace spmesh::test::eigen_interop_tests

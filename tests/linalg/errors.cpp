@@ -3,8 +3,7 @@
 // arrays, and linalg::validate names the bad row, column or face.
 #include "common.hpp"
 
-using namespace spmesh;
-using namespace spmesh::test;
+namespace spmesh::test::errors_tests {
 
 namespace {
 
@@ -156,3 +155,5 @@ TEST_CASE("validate throws InputError naming the first row, column or face with 
                    "face 17 holds index -1"));
   }
 }
+
+}  // namespace spmesh::test::errors_tests

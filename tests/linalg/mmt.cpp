@@ -1,14 +1,12 @@
 // Implicit mapped M M^T with circulant maps (paper section 4.2) against references built by
 // walking each face's slot pairs, and against Eigen's M M^T where the circulants cover every
-// slot pair; polygon, reduced quad and reduced triangle mesh matrices.
+// slot pair; polygon, reduced quad and reduced triangle mesh matrices. Every backend
+// (cuda/mmt.cu: on the GPU, each result also compared with the CPU's).
 #include <map>
 
 #include "common.hpp"
 
-using namespace spmesh;
-using namespace spmesh::test;
-
-namespace {
+namespace spmesh::test::mmt_tests {
 
 // A mesh matrix stored both ways: the polygon form, and the reduced form when all faces agree.
 struct TestMesh {
@@ -51,9 +49,7 @@ std::vector<RefEntry> slot_pair_reference(const PolyMesh& m, std::initializer_li
   return out;
 }
 
-auto one = [](index_t, index_t, index_t, int, int, int) {
-  return std::pair<bool, double>{true, 1.0};
-};
+std::pair<bool, double> one(index_t, index_t, index_t, int, int, int) { return {true, 1.0}; }
 
 // Eigen's M (vertices x faces, every entry 1).
 EigenRows eigen_ones(const PolyMesh& m) {
@@ -62,21 +58,50 @@ EigenRows eigen_ones(const PolyMesh& m) {
 
 const RefReduce ref_first{"first", 0.0, [](double a, double) { return a; }, false};
 
-}  // namespace
+// Collide functions (device-callable): a constant, the face, every field in one number, 1 for
+// the upper triangle only.
+template <class R>
+struct CollideOne {
+  SPMESH_HD R operator()(la::Collision) const { return R(1); }
+};
+struct FaceOf {
+  SPMESH_HD index_t operator()(la::Collision c) const { return c.k; }
+};
+struct FieldCode {
+  SPMESH_HD index_t operator()(la::Collision c) const {
+    return ((c.k * 10 + c.order) * 10 + c.slot_i) * 10 + c.slot_j;
+  }
+};
+struct UpperOnly {
+  SPMESH_HD la::Emit<float> operator()(la::Collision c) const {
+    return c.i < c.j ? la::emit(1.0f) : la::nothing<float>();
+  }
+};
 
-TEST_CASE("mmt with circulant {1, -1} and val -> 1 counts the faces on each edge (Eq. 8)") {
-  cpu::Executor exec(4);
+// A = M M^T {Q}[collide] under reduce, as an op of run().
+template <class Collide, class Reduce = la::reduce::Sum>
+struct Mmt {
+  la::Circulant q;
+  Collide collide = {};
+  Reduce reduce = {};
+  template <class E, class M>
+  auto operator()(E& exec, const M& m) const {
+    return la::mmt(exec, m, q, collide, reduce);
+  }
+};
+
+TEST_CASE_TEMPLATE("mmt with circulant {1, -1} and val -> 1 counts the faces on each edge (Eq. 8)",
+                   B, SPMESH_TEST_BACKENDS) {
   for (const TestMesh& t : polygon_meshes()) {
     INFO(t.name);
-    const Csr<index_t> E = la::mmt(exec, mesh_matrix(t.mesh), la::Circulant{1, -1},
-                                   [](la::Collision) { return index_t{1}; });
+    const Csr<index_t> E = run<B>("E", Mmt<CollideOne<index_t>>{{1, -1}}, mesh_matrix(t.mesh));
     check_csr(E, t.mesh.vertices, t.mesh.vertices,
               slot_pair_reference(t.mesh, {1, -1}, one, ref_sum), "E");
   }
 }
 
-TEST_CASE("mmt with circulant {0} equals the diagonal of Eigen's M M^T (faces per vertex)") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("mmt with circulant {0} equals the diagonal of Eigen's M M^T (faces per vertex)",
+                   B, SPMESH_TEST_BACKENDS) {
   for (const TestMesh& t : polygon_meshes()) {
     INFO(t.name);
     const EigenRows M = eigen_ones(t.mesh);
@@ -84,32 +109,30 @@ TEST_CASE("mmt with circulant {0} equals the diagonal of Eigen's M M^T (faces pe
     std::vector<RefEntry> ref;
     for (index_t v = 0; v < t.mesh.vertices; ++v)
       if (MMt.coeff(v, v) != 0) ref.push_back({v, v, MMt.coeff(v, v), MMt.coeff(v, v)});
-    const Csr<double> D =
-        la::mmt(exec, mesh_matrix(t.mesh), la::Circulant{0}, [](la::Collision) { return 1.0; });
+    const Csr<double> D = run<B>("diag", Mmt<CollideOne<double>>{{0}}, mesh_matrix(t.mesh));
     check_csr(D, t.mesh.vertices, t.mesh.vertices, ref, "diag");
   }
 }
 
-TEST_CASE(
+TEST_CASE_TEMPLATE(
     "mmt with circulant {1}, val -> k and First stores the first face of each oriented edge "
-    "(Eq. 12, 13)") {
-  cpu::Executor exec(4);
+    "(Eq. 12, 13)",
+    B, SPMESH_TEST_BACKENDS) {
   auto face = [](index_t, index_t, index_t k, int, int, int) {
     return std::pair<bool, double>{true, static_cast<double>(k)};
   };
   for (const TestMesh& t : polygon_meshes()) {
     INFO(t.name);
     const auto M = mesh_matrix(t.mesh);
-    auto k_of = [](la::Collision c) { return c.k; };
-    check_csr(la::mmt(exec, M, la::Circulant{1}, k_of, la::reduce::First{}), t.mesh.vertices,
+    check_csr(run<B>("first face", Mmt<FaceOf, la::reduce::First>{{1}}, M), t.mesh.vertices,
               t.mesh.vertices, slot_pair_reference(t.mesh, {1}, face, ref_first), "first face");
-    check_csr(la::mmt(exec, M, la::Circulant{1}, k_of, la::reduce::Max{}), t.mesh.vertices,
+    check_csr(run<B>("last face", Mmt<FaceOf, la::reduce::Max>{{1}}, M), t.mesh.vertices,
               t.mesh.vertices, slot_pair_reference(t.mesh, {1}, face, ref_max), "last face");
   }
 }
 
-TEST_CASE("mmt passes each collision its face, slots and face order") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("mmt passes each collision its face, slots and face order", B,
+                   SPMESH_TEST_BACKENDS) {
   const PolyMesh mesh = random_mesh(10, 400, 3, 6, 711);
   // One number holding every field; First keeps the collision of the first face.
   auto code = [](index_t k, int a, int b, int c) { return ((k * 10 + c) * 10 + a) * 10 + b; };
@@ -119,14 +142,13 @@ TEST_CASE("mmt passes each collision its face, slots and face order") {
         return std::pair<bool, double>{true, static_cast<double>(code(k, a, b, c))};
       },
       ref_first);
-  const Csr<index_t> C = la::mmt(
-      exec, mesh_matrix(mesh), la::Circulant{2, -1},
-      [&](la::Collision c) { return code(c.k, c.slot_i, c.slot_j, c.order); }, la::reduce::First{});
+  const Csr<index_t> C =
+      run<B>("collision fields", Mmt<FieldCode, la::reduce::First>{{2, -1}}, mesh_matrix(mesh));
   check_csr(C, mesh.vertices, mesh.vertices, ref, "collision fields");
 }
 
-TEST_CASE("mmt with a collide that emits only for i < j keeps each undirected edge once") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("mmt with a collide that emits only for i < j keeps each undirected edge once",
+                   B, SPMESH_TEST_BACKENDS) {
   for (const TestMesh& t : polygon_meshes()) {
     INFO(t.name);
     const auto ref = slot_pair_reference(
@@ -135,17 +157,15 @@ TEST_CASE("mmt with a collide that emits only for i < j keeps each undirected ed
           return std::pair<bool, double>{i < j, 1.0};
         },
         ref_sum);
-    const Csr<float> U =
-        la::mmt(exec, mesh_matrix(t.mesh), la::Circulant{1, -1},
-                [](la::Collision c) { return c.i < c.j ? la::emit(1.0f) : la::nothing<float>(); });
+    const Csr<float> U = run<B>("upper edges", Mmt<UpperOnly>{{1, -1}}, mesh_matrix(t.mesh));
     check_csr(U, t.mesh.vertices, t.mesh.vertices, ref, "upper edges");
   }
 }
 
-TEST_CASE(
+TEST_CASE_TEMPLATE(
     "mmt with every circulant power equals Eigen's M M^T on pure quad and triangle meshes, "
-    "the reduced matrix gives the same") {
-  cpu::Executor exec(4);
+    "the reduced matrix gives the same",
+    B, SPMESH_TEST_BACKENDS) {
   for (int order : {3, 4}) {
     for (index_t faces : {1, 500, 30000}) {
       INFO("order " << order << ", faces " << faces);
@@ -154,37 +174,39 @@ TEST_CASE(
       const EigenRows M = eigen_ones(mesh);
       const auto ref = ref_entries(EigenRows(M * EigenRows(M.transpose())));
       const la::Circulant all = order == 4 ? la::Circulant{0, 1, 2, 3} : la::Circulant{0, 1, 2};
-      auto collide = [](la::Collision) { return 1.0; };
-      check_csr(la::mmt(exec, mesh_matrix(mesh), all, collide), mesh.vertices, mesh.vertices, ref,
+      const Mmt<CollideOne<double>> mmt{all};
+      check_csr(run<B>("polygon M M^T", mmt, mesh_matrix(mesh)), mesh.vertices, mesh.vertices, ref,
                 "polygon M M^T");
-      check_csr(la::mmt(exec, reduced_mesh_matrix(mesh, order), all, collide), mesh.vertices,
+      check_csr(run<B>("reduced M M^T", mmt, reduced_mesh_matrix(mesh, order)), mesh.vertices,
                 mesh.vertices, ref, "reduced M M^T");
       // Edges of the reduced matrix too.
-      check_csr(la::mmt(exec, reduced_mesh_matrix(mesh, order), la::Circulant{1, -1},
-                        [](la::Collision) { return index_t{1}; }),
-                mesh.vertices, mesh.vertices, slot_pair_reference(mesh, {1, -1}, one, ref_sum),
-                "reduced E");
+      check_csr(
+          run<B>("reduced E", Mmt<CollideOne<index_t>>{{1, -1}}, reduced_mesh_matrix(mesh, order)),
+          mesh.vertices, mesh.vertices, slot_pair_reference(mesh, {1, -1}, one, ref_sum),
+          "reduced E");
     }
   }
 }
 
-TEST_CASE("mmt on a mesh with more than 2^16 vertices (n^2 keys wider than 32 bits)") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("mmt on a mesh with more than 2^16 vertices (n^2 keys wider than 32 bits)", B,
+                   SPMESH_TEST_BACKENDS) {
   const PolyMesh mesh = random_mesh(200000, 20000, 3, 6, 741);
-  check_csr(la::mmt(exec, mesh_matrix(mesh), la::Circulant{1, -1},
-                    [](la::Collision) { return index_t{1}; }),
-            mesh.vertices, mesh.vertices, slot_pair_reference(mesh, {1, -1}, one, ref_sum), "E");
+  check_csr(run<B>("E", Mmt<CollideOne<index_t>>{{1, -1}}, mesh_matrix(mesh)), mesh.vertices,
+            mesh.vertices, slot_pair_reference(mesh, {1, -1}, one, ref_sum), "E");
 }
 
-TEST_CASE("mmt with no circulant powers gives an empty n x n matrix") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("mmt with no circulant powers gives an empty n x n matrix", B,
+                   SPMESH_TEST_BACKENDS) {
   const PolyMesh mesh = random_mesh(50, 80, 3, 6, 731);
-  const Csr<double> E =
-      la::mmt(exec, mesh_matrix(mesh), la::Circulant{}, [](la::Collision) { return 1.0; });
+  const Csr<double> E = run<B>("empty circulant", Mmt<CollideOne<double>>{{}}, mesh_matrix(mesh));
   check_csr(E, 50, 50, {}, "empty circulant");
 }
 
+#if !defined(__CUDACC__)  // host only
 TEST_CASE("Circulant rejects more powers than it holds") {
   CHECK_THROWS_AS((la::Circulant{0, 1, 2, 3, 4, 5, 6, 7, 8}), DimensionError);
   CHECK(la::Circulant{0, 1, 2, 3, 4, 5, 6, 7}.count == 8);
 }
+#endif
+
+}  // namespace spmesh::test::mmt_tests

@@ -1,17 +1,29 @@
-// cpu::Executor primitives (scan, radix sort, segmented reduce, compaction, unique,
-// reduce_by_key) against the std:: algorithms, on sizes that take the serial path and sizes
-// that take the parallel blocked path (more than 4 x 2048 elements).
+// Executor primitives (scan, radix sort, segmented reduce, compaction, unique, reduce_by_key,
+// for_each) against the std:: algorithms on every backend: on the CPU with 1 and 4 threads, on
+// sizes that take the serial path and sizes that take the parallel blocked path (more than
+// 4 x 2048 elements); on the GPU (cuda/primitives.cu) with device arrays, compared with the CPU.
 #include <map>
 
 #include "common.hpp"
 
-using namespace spmesh;
-using namespace spmesh::test;
-
-namespace {
+namespace spmesh::test::primitives_tests {
 
 const index_t sizes[] = {0, 1, 2, 100, 2047, 8191, 8192, 150001};
-const int thread_counts[] = {1, 4};
+
+// f(exec) on the executors of the backend: the CPU with 1 and 4 threads, the GPU once.
+template <class Backend, class F>
+void each_executor(F&& f) {
+  if constexpr (is_cpu<Backend>) {
+    for (int threads : {1, 4}) {
+      INFO("threads " << threads);
+      cpu::Executor exec(threads);
+      f(exec);
+    }
+  } else {
+    typename Backend::Exec exec;
+    f(exec);
+  }
+}
 
 std::vector<index_t> random_ints(index_t n, index_t lo, index_t hi, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -19,54 +31,6 @@ std::vector<index_t> random_ints(index_t n, index_t lo, index_t hi, std::uint64_
   std::vector<index_t> v(n);
   for (auto& x : v) x = d(rng);
   return v;
-}
-
-}  // namespace
-
-TEST_CASE("exclusive_scan equals std::exclusive_scan and returns the total") {
-  for (int threads : thread_counts)
-    for (index_t n : sizes) {
-      INFO("threads " << threads << ", n " << n);
-      cpu::Executor exec(threads);
-      const auto in = random_ints(n, 0, 100, 7 + n);
-      std::vector<index_t> out(n, -1), ref(n);
-      std::exclusive_scan(in.begin(), in.end(), ref.begin(), index_t{0});
-      const index_t total = exec.exclusive_scan(in.data(), out.data(), n);
-      CHECK(out == ref);
-      CHECK(total == std::accumulate(in.begin(), in.end(), index_t{0}));
-
-      // 64-bit counts (SpGEMM scans these) and integer-valued doubles are exact too.
-      std::vector<std::int64_t> in64(in.begin(), in.end()), out64(n), ref64(n);
-      std::exclusive_scan(in64.begin(), in64.end(), ref64.begin(), std::int64_t{0});
-      CHECK(exec.exclusive_scan(in64.data(), out64.data(), n) == total);
-      CHECK(out64 == ref64);
-      std::vector<double> ind(in.begin(), in.end()), outd(n), refd(n);
-      std::exclusive_scan(ind.begin(), ind.end(), refd.begin(), 0.0);
-      CHECK(exec.exclusive_scan(ind.data(), outd.data(), n) == static_cast<double>(total));
-      CHECK(outd == refd);
-    }
-}
-
-TEST_CASE("exclusive_scan in place (in == out) equals std::exclusive_scan") {
-  for (int threads : thread_counts)
-    for (index_t n : sizes) {
-      INFO("threads " << threads << ", n " << n);
-      cpu::Executor exec(threads);
-      auto data = random_ints(n, -50, 50, 11 + n);
-      std::vector<index_t> ref(n);
-      std::exclusive_scan(data.begin(), data.end(), ref.begin(), index_t{0});
-      const index_t total = std::accumulate(data.begin(), data.end(), index_t{0});
-      CHECK(exec.exclusive_scan(data.data(), data.data(), n) == total);
-      CHECK(data == ref);
-    }
-}
-
-TEST_CASE("exclusive_scan of zero elements returns 0 and writes nothing") {
-  cpu::Executor exec(4);
-  index_t sentinel = 42;
-  CHECK(exec.exclusive_scan(&sentinel, &sentinel, 0) == 0);
-  CHECK(sentinel == 42);
-  CHECK(exec.exclusive_scan<double>(nullptr, nullptr, 0) == 0.0);
 }
 
 // Keys for the sort tests: `pooled` draws from 50 distinct keys (many equal keys, so stability
@@ -94,67 +58,6 @@ std::vector<int> key_widths() {
     return {32, 24, 12, 3};
 }
 
-TEST_CASE_TEMPLATE("sort_pairs is stable: equal keys keep their input order", K, std::uint32_t,
-                   std::uint64_t, std::int32_t) {
-  for (int threads : thread_counts)
-    for (index_t n : sizes)
-      for (int bits : key_widths<K>())
-        for (bool pooled : {true, false}) {
-          INFO("threads " << threads << ", n " << n << ", key bits " << bits << ", pooled "
-                          << pooled);
-          cpu::Executor exec(threads);
-          auto keys = random_keys<K>(n, bits, pooled, 3 * n + bits);
-          std::vector<index_t> values(n);
-          std::iota(values.begin(), values.end(), 0);  // input positions
-          std::vector<std::pair<K, index_t>> ref(n);
-          for (index_t p = 0; p < n; ++p) ref[p] = {keys[p], values[p]};
-          std::stable_sort(ref.begin(), ref.end(),
-                           [](const auto& a, const auto& b) { return a.first < b.first; });
-          if (bits == static_cast<int>(8 * sizeof(K)) || (std::is_signed_v<K> && bits == 31))
-            exec.sort_pairs(keys.data(), values.data(), n);  // default: all bits of K
-          else
-            exec.sort_pairs(keys.data(), values.data(), n, bits);
-          index_t bad = 0;
-          for (index_t p = 0; p < n; ++p)
-            bad += keys[p] == ref[p].first && values[p] == ref[p].second ? 0 : 1;
-          CHECK(bad == 0);
-        }
-}
-
-TEST_CASE_TEMPLATE("sort_keys sorts ascending like std::sort", K, std::uint32_t, std::uint64_t,
-                   std::int32_t) {
-  for (int threads : thread_counts)
-    for (index_t n : sizes)
-      for (int bits : key_widths<K>()) {
-        INFO("threads " << threads << ", n " << n << ", key bits " << bits);
-        cpu::Executor exec(threads);
-        auto keys = random_keys<K>(n, bits, false, 5 * n + bits);
-        auto ref = keys;
-        std::sort(ref.begin(), ref.end());
-        exec.sort_keys(keys.data(), n, bits);
-        CHECK(keys == ref);
-      }
-}
-
-TEST_CASE("sort_pairs carries 8-byte values with their keys") {
-  cpu::Executor exec(4);
-  const index_t n = 50000;
-  auto keys = random_keys<std::uint32_t>(n, 32, true, 99);
-  std::vector<double> values(n);
-  for (index_t p = 0; p < n; ++p) values[p] = 0.5 * p;
-  std::vector<std::pair<std::uint32_t, double>> ref(n);
-  for (index_t p = 0; p < n; ++p) ref[p] = {keys[p], values[p]};
-  std::stable_sort(ref.begin(), ref.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  exec.sort_pairs(keys.data(), values.data(), n);
-  bool same = true;
-  for (index_t p = 0; p < n; ++p)
-    same = same && keys[p] == ref[p].first && values[p] == ref[p].second;
-  CHECK(same);
-}
-
-namespace {
-
 // Segment offsets with lengths 0..5, about a third of them empty.
 std::vector<index_t> random_segments(index_t segments, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -166,127 +69,370 @@ std::vector<index_t> random_segments(index_t segments, std::uint64_t seed) {
   return offsets;
 }
 
-template <class T, class Reduce, class Ref>
-void check_segmented(cpu::Executor& exec, index_t segments, Reduce r, T identity, Ref ref_op) {
+// ---- the ops, on arrays of either memory space (outputs are given, pre-filled, so that
+// positions an op must not write compare equal too) -------------------------------------------
+
+// (out, total) of the exclusive scan of in.
+struct Scan {
+  template <class E, class A>
+  auto operator()(E& exec, const A& in, A& out) const {
+    const auto total = exec.exclusive_scan(in.data(), out.data(), in.size());
+    return std::make_pair(std::move(out), total);
+  }
+};
+struct ScanInPlace {
+  template <class E, class A>
+  auto operator()(E& exec, A& data) const {
+    const auto total = exec.exclusive_scan(data.data(), data.data(), data.size());
+    return std::make_pair(std::move(data), total);
+  }
+};
+// A scan of 0 elements of `data` (which must stay as it is); also one of null pointers.
+struct ScanNothing {
+  template <class E, class A>
+  auto operator()(E& exec, A& data) const {
+    const auto total = exec.exclusive_scan(data.data(), data.data(), 0);
+    const double none = exec.template exclusive_scan<double>(nullptr, nullptr, 0);
+    return std::make_tuple(std::move(data), total, none);
+  }
+};
+
+// Sorts by the low `bits` bits; bits <= 0 uses the default (every bit of the key type).
+struct SortPairs {
+  int bits;
+  template <class E, class K, class V>
+  auto operator()(E& exec, K& keys, V& values) const {
+    if (bits <= 0)
+      exec.sort_pairs(keys.data(), values.data(), keys.size());
+    else
+      exec.sort_pairs(keys.data(), values.data(), keys.size(), bits);
+    return std::make_pair(std::move(keys), std::move(values));
+  }
+};
+struct SortKeys {
+  int bits;
+  template <class E, class K>
+  K operator()(E& exec, K& keys) const {
+    exec.sort_keys(keys.data(), keys.size(), bits);
+    return std::move(keys);
+  }
+};
+
+template <class Reduce>
+struct SegmentedReduce {
+  Reduce r;
+  template <class E, class A, class O>
+  A operator()(E& exec, const A& in, const O& offsets, A& out) const {
+    exec.segmented_reduce(in.data(), offsets.data(), out.size(), out.data(), r);
+    return std::move(out);
+  }
+};
+
+// Predicates of position i (device-callable functors).
+struct MultipleOf3 {
+  const index_t* v;
+  SPMESH_HD bool operator()(index_t i) const { return v[i] % 3 == 0; }
+};
+struct OddPosition {
+  SPMESH_HD bool operator()(index_t i) const { return i % 2 == 1; }
+};
+struct Below250 {
+  const index_t* v;
+  SPMESH_HD bool operator()(index_t i) const { return v[i] < 250; }
+};
+struct Always {
+  SPMESH_HD bool operator()(index_t) const { return true; }
+};
+
+// (out, kept) of select_if with the predicate of position `odd` ? OddPosition : MultipleOf3.
+struct SelectIf {
+  bool odd;
+  template <class E, class A>
+  auto operator()(E& exec, const A& in, A& out) const {
+    const index_t kept =
+        odd ? exec.select_if(in.data(), in.size(), out.data(), OddPosition{})
+            : exec.select_if(in.data(), in.size(), out.data(), MultipleOf3{in.data()});
+    return std::make_pair(std::move(out), kept);
+  }
+};
+struct CountIf {
+  template <class E, class A>
+  auto operator()(E& exec, const A& in) const {
+    return std::make_pair(exec.count_if(in.size(), Below250{in.data()}),
+                          exec.count_if(in.size(), Always{}));
+  }
+};
+struct Unique {
+  template <class E, class A>
+  auto operator()(E& exec, const A& in, A& out) const {
+    const index_t kept = exec.unique(in.data(), in.size(), out.data());
+    return std::make_pair(std::move(out), kept);
+  }
+};
+template <class Reduce>
+struct ReduceByKey {
+  Reduce r;
+  template <class E, class K, class V>
+  auto operator()(E& exec, const K& keys, const V& values, K& out_keys, V& out_values) const {
+    const index_t runs = exec.reduce_by_key(keys.data(), values.data(), keys.size(),
+                                            out_keys.data(), out_values.data(), r);
+    return std::make_tuple(std::move(out_keys), std::move(out_values), runs);
+  }
+};
+
+struct Hit {
+  int* hits;
+  SPMESH_HD void operator()(index_t i) const { ++hits[i]; }
+};
+struct ForEach {
+  template <class E, class A>
+  A operator()(E& exec, A& hits) const {
+    exec.for_each(hits.size(), Hit{hits.data()});
+    return std::move(hits);
+  }
+};
+
+template <class B, class T, class Exec>
+void check_scan(Exec& exec, const std::vector<index_t>& ints) {
+  const std::vector<T> in(ints.begin(), ints.end());
+  std::vector<T> ref(in.size());
+  std::exclusive_scan(in.begin(), in.end(), ref.begin(), T(0));
+  const auto n = static_cast<index_t>(in.size());
+  const auto [out, total] =
+      run_on<B>(exec, "exclusive_scan", Scan{}, HostArray<T>(in), HostArray<T>(n, T(-1)));
+  CHECK(out.to_vector() == ref);
+  CHECK(total == std::accumulate(in.begin(), in.end(), T(0)));
+}
+
+template <class B, class T, class Reduce, class Ref, class Exec>
+void check_segmented(Exec& exec, index_t segments, Reduce r, T identity, Ref ref_op) {
   const auto offsets = random_segments(segments, 17 + segments);
   const index_t n = offsets.back();
   std::vector<T> in(n);
   std::mt19937_64 rng(n);
   for (auto& x : in) x = static_cast<T>(static_cast<int>(rng() % 2001) - 1000) / T(8);
-  std::vector<T> out(segments), ref(segments);
+  std::vector<T> ref(segments);
   for (index_t s = 0; s < segments; ++s) {
     ref[s] = identity;
     if (offsets[s] < offsets[s + 1])
       ref[s] = std::accumulate(in.begin() + offsets[s] + 1, in.begin() + offsets[s + 1],
                                in[offsets[s]], ref_op);
   }
-  exec.segmented_reduce(in.data(), offsets.data(), segments, out.data(), r);
-  CHECK(out == ref);
+  const HostArray<T> out =
+      run_on<B>(exec, "segmented_reduce", SegmentedReduce<Reduce>{r}, HostArray<T>(in),
+                HostArray<index_t>(offsets), HostArray<T>(segments, T(0)));
+  CHECK(out.to_vector() == ref);
 }
 
-}  // namespace
+TEST_CASE_TEMPLATE("exclusive_scan equals std::exclusive_scan and returns the total", B,
+                   SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
+    for (index_t n : sizes) {
+      INFO("n " << n);
+      const auto in = random_ints(n, 0, 100, 7 + n);
+      check_scan<B, index_t>(exec, in);
+      // 64-bit counts (SpGEMM scans these) and integer-valued doubles are exact too.
+      check_scan<B, std::int64_t>(exec, in);
+      check_scan<B, double>(exec, in);
+    }
+  });
+}
 
-TEST_CASE("segmented_reduce reduces each segment in order and gives empty segments the identity") {
+TEST_CASE_TEMPLATE("exclusive_scan in place (in == out) equals std::exclusive_scan", B,
+                   SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
+    for (index_t n : sizes) {
+      INFO("n " << n);
+      const auto data = random_ints(n, -50, 50, 11 + n);
+      std::vector<index_t> ref(n);
+      std::exclusive_scan(data.begin(), data.end(), ref.begin(), index_t{0});
+      const auto [out, total] =
+          run_on<B>(exec, "exclusive_scan in place", ScanInPlace{}, HostArray<index_t>(data));
+      CHECK(total == std::accumulate(data.begin(), data.end(), index_t{0}));
+      CHECK(out.to_vector() == ref);
+    }
+  });
+}
+
+TEST_CASE_TEMPLATE("exclusive_scan of zero elements returns 0 and writes nothing", B,
+                   SPMESH_TEST_BACKENDS) {
+  const auto [data, total, none] =
+      run<B>("exclusive_scan of nothing", ScanNothing{}, HostArray<index_t>{42});
+  CHECK(total == 0);
+  CHECK(data[0] == 42);
+  CHECK(none == 0.0);
+}
+
+TEST_CASE_TEMPLATE("sort_pairs is stable: equal keys keep their input order", P, SPMESH_TEST_KEYS) {
+  using B = typename P::Backend;
+  using K = typename P::type;
+  each_executor<B>([&](auto& exec) {
+    for (index_t n : sizes)
+      for (int bits : key_widths<K>())
+        for (bool pooled : {true, false}) {
+          INFO("n " << n << ", key bits " << bits << ", pooled " << pooled);
+          const auto keys = random_keys<K>(n, bits, pooled, 3 * n + bits);
+          std::vector<index_t> values(n);
+          std::iota(values.begin(), values.end(), 0);  // input positions
+          std::vector<std::pair<K, index_t>> ref(n);
+          for (index_t p = 0; p < n; ++p) ref[p] = {keys[p], values[p]};
+          std::stable_sort(ref.begin(), ref.end(),
+                           [](const auto& a, const auto& b) { return a.first < b.first; });
+          const bool all_bits =
+              bits == static_cast<int>(8 * sizeof(K)) || (std::is_signed_v<K> && bits == 31);
+          const auto [sorted_keys, sorted_values] =
+              run_on<B>(exec, "sort_pairs", SortPairs{all_bits ? 0 : bits}, HostArray<K>(keys),
+                        HostArray<index_t>(values));
+          index_t bad = 0;
+          for (index_t p = 0; p < n; ++p)
+            bad += sorted_keys[p] == ref[p].first && sorted_values[p] == ref[p].second ? 0 : 1;
+          CHECK(bad == 0);
+        }
+  });
+}
+
+TEST_CASE_TEMPLATE("sort_keys sorts ascending like std::sort", P, SPMESH_TEST_KEYS) {
+  using B = typename P::Backend;
+  using K = typename P::type;
+  each_executor<B>([&](auto& exec) {
+    for (index_t n : sizes)
+      for (int bits : key_widths<K>()) {
+        INFO("n " << n << ", key bits " << bits);
+        const auto keys = random_keys<K>(n, bits, false, 5 * n + bits);
+        auto ref = keys;
+        std::sort(ref.begin(), ref.end());
+        const HostArray<K> sorted =
+            run_on<B>(exec, "sort_keys", SortKeys{bits}, HostArray<K>(keys));
+        CHECK(sorted.to_vector() == ref);
+      }
+  });
+}
+
+TEST_CASE_TEMPLATE("sort_pairs carries 8-byte values with their keys", B, SPMESH_TEST_BACKENDS) {
+  const index_t n = 50000;
+  const auto keys = random_keys<std::uint32_t>(n, 32, true, 99);
+  std::vector<double> values(n);
+  for (index_t p = 0; p < n; ++p) values[p] = 0.5 * p;
+  std::vector<std::pair<std::uint32_t, double>> ref(n);
+  for (index_t p = 0; p < n; ++p) ref[p] = {keys[p], values[p]};
+  std::stable_sort(ref.begin(), ref.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  const auto [sorted_keys, sorted_values] =
+      run<B>("sort_pairs with double values", SortPairs{0}, HostArray<std::uint32_t>(keys),
+             HostArray<double>(values));
+  bool same = true;
+  for (index_t p = 0; p < n; ++p)
+    same = same && sorted_keys[p] == ref[p].first && sorted_values[p] == ref[p].second;
+  CHECK(same);
+}
+
+TEST_CASE_TEMPLATE(
+    "segmented_reduce reduces each segment in order and gives empty segments the identity", B,
+    SPMESH_TEST_BACKENDS) {
   const auto inf = std::numeric_limits<double>::infinity();
   auto mn = [](auto a, auto b) { return std::min(a, b); };
   auto mx = [](auto a, auto b) { return std::max(a, b); };
-  auto each = [](auto&& check) {
-    for (int threads : thread_counts)
+  auto each = [&](auto&& check) {
+    each_executor<B>([&](auto& exec) {
       for (index_t segments : {0, 1, 7, 5000}) {
-        INFO("threads " << threads << ", segments " << segments);
-        cpu::Executor exec(threads);
+        INFO("segments " << segments);
         check(exec, segments);
       }
+    });
   };
   SUBCASE("sum") {
-    each([&](cpu::Executor& exec, index_t segments) {
-      check_segmented<double>(exec, segments, la::reduce::Sum{}, 0.0, std::plus<>{});
-      check_segmented<index_t>(exec, segments, la::reduce::Sum{}, 0, std::plus<>{});
+    each([&](auto& exec, index_t segments) {
+      check_segmented<B, double>(exec, segments, la::reduce::Sum{}, 0.0, std::plus<>{});
+      check_segmented<B, index_t>(exec, segments, la::reduce::Sum{}, 0, std::plus<>{});
     });
   }
   SUBCASE("min") {
-    each([&](cpu::Executor& exec, index_t segments) {
-      check_segmented<double>(exec, segments, la::reduce::Min{}, inf, mn);
-      check_segmented<index_t>(exec, segments, la::reduce::Min{},
-                               std::numeric_limits<index_t>::max(), mn);
+    each([&](auto& exec, index_t segments) {
+      check_segmented<B, double>(exec, segments, la::reduce::Min{}, inf, mn);
+      check_segmented<B, index_t>(exec, segments, la::reduce::Min{},
+                                  std::numeric_limits<index_t>::max(), mn);
     });
   }
   SUBCASE("max") {
-    each([&](cpu::Executor& exec, index_t segments) {
-      check_segmented<double>(exec, segments, la::reduce::Max{}, -inf, mx);
-      check_segmented<index_t>(exec, segments, la::reduce::Max{},
-                               std::numeric_limits<index_t>::lowest(), mx);
+    each([&](auto& exec, index_t segments) {
+      check_segmented<B, double>(exec, segments, la::reduce::Max{}, -inf, mx);
+      check_segmented<B, index_t>(exec, segments, la::reduce::Max{},
+                                  std::numeric_limits<index_t>::lowest(), mx);
     });
   }
   SUBCASE("user monoid") {
-    each([&](cpu::Executor& exec, index_t segments) {
-      check_segmented<double>(exec, segments, la::reduce::monoid(mx, -1e6), -1e6, mx);
+    each([&](auto& exec, index_t segments) {
+      check_segmented<B, double>(exec, segments, la::reduce::monoid(MaxOf{}, -1e6), -1e6, mx);
     });
   }
 }
 
-TEST_CASE("select_if keeps the selected elements in order, as std::copy_if") {
-  for (int threads : thread_counts)
+TEST_CASE_TEMPLATE("select_if keeps the selected elements in order, as std::copy_if", B,
+                   SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
     for (index_t n : sizes) {
-      INFO("threads " << threads << ", n " << n);
-      cpu::Executor exec(threads);
+      INFO("n " << n);
       const auto in = random_ints(n, 0, 1000, 23 + n);
-      std::vector<index_t> out(n, -1), ref;
-      const index_t* v = in.data();
-      const index_t kept =
-          exec.select_if(v, n, out.data(), [=](index_t i) { return v[i] % 3 == 0; });
+      std::vector<index_t> ref;
       std::copy_if(in.begin(), in.end(), std::back_inserter(ref),
                    [](index_t x) { return x % 3 == 0; });
+      const auto [out, kept] = run_on<B>(exec, "select_if", SelectIf{false}, HostArray<index_t>(in),
+                                         HostArray<index_t>(n, -1));
       REQUIRE(kept == static_cast<index_t>(ref.size()));
       CHECK(std::equal(ref.begin(), ref.end(), out.begin()));
       // Positional predicate: every second element.
       std::vector<index_t> odd;
       for (index_t i = 1; i < n; i += 2) odd.push_back(in[i]);
-      CHECK(exec.select_if(v, n, out.data(), [](index_t i) { return i % 2 == 1; }) ==
-            static_cast<index_t>(odd.size()));
-      CHECK(std::equal(odd.begin(), odd.end(), out.begin()));
+      const auto [out_odd, kept_odd] = run_on<B>(exec, "select_if (positions)", SelectIf{true},
+                                                 HostArray<index_t>(in), HostArray<index_t>(n, -1));
+      CHECK(kept_odd == static_cast<index_t>(odd.size()));
+      CHECK(std::equal(odd.begin(), odd.end(), out_odd.begin()));
     }
+  });
 }
 
-TEST_CASE("count_if counts like std::count_if") {
-  for (int threads : thread_counts)
+TEST_CASE_TEMPLATE("count_if counts like std::count_if", B, SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
     for (index_t n : sizes) {
-      INFO("threads " << threads << ", n " << n);
-      cpu::Executor exec(threads);
+      INFO("n " << n);
       const auto in = random_ints(n, 0, 1000, 29 + n);
-      const index_t* v = in.data();
-      CHECK(exec.count_if(n, [=](index_t i) { return v[i] < 250; }) ==
-            std::count_if(in.begin(), in.end(), [](index_t x) { return x < 250; }));
-      CHECK(exec.count_if(n, [](index_t) { return true; }) == n);
+      const auto [below, all] = run_on<B>(exec, "count_if", CountIf{}, HostArray<index_t>(in));
+      CHECK(below == std::count_if(in.begin(), in.end(), [](index_t x) { return x < 250; }));
+      CHECK(all == n);
     }
+  });
 }
 
-TEST_CASE("unique removes consecutive duplicates like std::unique_copy") {
-  for (int threads : thread_counts)
+TEST_CASE_TEMPLATE("unique removes consecutive duplicates like std::unique_copy", B,
+                   SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
     for (index_t n : sizes) {
-      INFO("threads " << threads << ", n " << n);
-      cpu::Executor exec(threads);
+      INFO("n " << n);
       auto in = random_ints(n, 0, n / 3 + 1, 31 + n);
       std::sort(in.begin(), in.end());  // long runs, as after a sort
-      std::vector<index_t> out(n), ref;
+      std::vector<index_t> ref;
       std::unique_copy(in.begin(), in.end(), std::back_inserter(ref));
-      const index_t kept = exec.unique(in.data(), n, out.data());
+      const auto [out, kept] =
+          run_on<B>(exec, "unique", Unique{}, HostArray<index_t>(in), HostArray<index_t>(n, -1));
       REQUIRE(kept == static_cast<index_t>(ref.size()));
       CHECK(std::equal(ref.begin(), ref.end(), out.begin()));
       // Unsorted input: only consecutive repeats go.
       const auto raw = random_ints(n, 0, 2, 37 + n);
       ref.clear();
       std::unique_copy(raw.begin(), raw.end(), std::back_inserter(ref));
-      REQUIRE(exec.unique(raw.data(), n, out.data()) == static_cast<index_t>(ref.size()));
-      CHECK(std::equal(ref.begin(), ref.end(), out.begin()));
+      const auto [out_raw, kept_raw] = run_on<B>(
+          exec, "unique (unsorted)", Unique{}, HostArray<index_t>(raw), HostArray<index_t>(n, -1));
+      REQUIRE(kept_raw == static_cast<index_t>(ref.size()));
+      CHECK(std::equal(ref.begin(), ref.end(), out_raw.begin()));
     }
+  });
 }
 
-TEST_CASE("reduce_by_key gives one key and the in-order reduction of each run") {
-  for (int threads : thread_counts)
+TEST_CASE_TEMPLATE("reduce_by_key gives one key and the in-order reduction of each run", B,
+                   SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
     for (index_t n : sizes) {
-      INFO("threads " << threads << ", n " << n);
-      cpu::Executor exec(threads);
+      INFO("n " << n);
       auto keys64 = random_keys<std::uint64_t>(n, 40, true, 41 + n);
       std::sort(keys64.begin(), keys64.end());
       std::vector<double> values(n);
@@ -302,27 +448,32 @@ TEST_CASE("reduce_by_key gives one key and the in-order reduction of each run") 
           ref_sum.back() += values[p];
         }
       }
-      std::vector<std::uint64_t> out_keys(n);
-      std::vector<double> out_values(n);
-      index_t runs = exec.reduce_by_key(keys64.data(), values.data(), n, out_keys.data(),
-                                        out_values.data(), la::reduce::Sum{});
+      const HostArray<std::uint64_t> keys(keys64), out_keys(n, 0);
+      const HostArray<double> vals(values), out_values(n, 0.0);
+      const auto [sum_keys, sums, runs] =
+          run_on<B>(exec, "reduce_by_key (sum)", ReduceByKey<la::reduce::Sum>{}, keys, vals,
+                    out_keys, out_values);
       REQUIRE(runs == static_cast<index_t>(ref_keys.size()));
-      CHECK(std::equal(ref_keys.begin(), ref_keys.end(), out_keys.begin()));
-      CHECK(std::equal(ref_sum.begin(), ref_sum.end(), out_values.begin()));  // same order: exact
-      runs = exec.reduce_by_key(keys64.data(), values.data(), n, out_keys.data(), out_values.data(),
-                                la::reduce::First{});
-      REQUIRE(runs == static_cast<index_t>(ref_keys.size()));
-      CHECK(std::equal(ref_first.begin(), ref_first.end(), out_values.begin()));
+      CHECK(std::equal(ref_keys.begin(), ref_keys.end(), sum_keys.begin()));
+      CHECK(std::equal(ref_sum.begin(), ref_sum.end(), sums.begin()));  // same order: exact
+      const auto [first_keys, firsts, first_runs] =
+          run_on<B>(exec, "reduce_by_key (first)", ReduceByKey<la::reduce::First>{}, keys, vals,
+                    out_keys, out_values);
+      REQUIRE(first_runs == static_cast<index_t>(ref_keys.size()));
+      CHECK(std::equal(ref_keys.begin(), ref_keys.end(), first_keys.begin()));
+      CHECK(std::equal(ref_first.begin(), ref_first.end(), firsts.begin()));
     }
+  });
 }
 
-TEST_CASE("for_each visits every index exactly once") {
-  for (int threads : thread_counts)
+TEST_CASE_TEMPLATE("for_each visits every index exactly once", B, SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
     for (index_t n : sizes) {
-      cpu::Executor exec(threads);
-      std::vector<int> hits(n, 0);
-      int* h = hits.data();
-      exec.for_each(n, [=](index_t i) { ++h[i]; });
+      INFO("n " << n);
+      const HostArray<int> hits = run_on<B>(exec, "for_each", ForEach{}, HostArray<int>(n, 0));
       CHECK(std::count(hits.begin(), hits.end(), 1) == n);
     }
+  });
 }
+
+}  // namespace spmesh::test::primitives_tests

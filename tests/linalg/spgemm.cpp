@@ -1,12 +1,11 @@
 // Mapped SpGEMM against Eigen's A B (sum of products) and against a dense loop over the
 // triplets (maps that drop collisions or return indices, min/max/first reductions); pattern
-// reuse through spgemm_symbolic + spgemm_numeric, and the errors of both phases.
+// reuse through spgemm_symbolic + spgemm_numeric, and the errors of both phases. Every backend
+// (cuda/spgemm.cu: on the GPU, each result also compared with the CPU's) except the host-side
+// dimension checks.
 #include "common.hpp"
 
-using namespace spmesh;
-using namespace spmesh::test;
-
-namespace {
+namespace spmesh::test::spgemm_tests {
 
 // Triplet positions sorted by (row, column), stable: the order a canonical CSR stores them in.
 template <class V>
@@ -77,11 +76,57 @@ RandomOptions density(double per_row, double empty_rows = 0, double empty_cols =
 
 const RefReduce ref_first{"first", 0.0, [](double a, double) { return a; }, false};
 
-}  // namespace
+// SpGEMM maps (device-callable): products off the diagonal only, and the index k of the
+// collision (a result type other than the operands').
+template <class T>
+struct OffDiagonal {
+  SPMESH_HD la::Emit<T> operator()(T x, T y, index_t i, index_t, index_t j) const {
+    return i != j ? la::emit(x * y) : la::nothing<T>();
+  }
+};
+struct MiddleIndex {
+  template <class A, class B>
+  SPMESH_HD index_t operator()(A, B, index_t, index_t k, index_t) const {
+    return k;
+  }
+};
 
-TEST_CASE_TEMPLATE("spgemm equals Eigen's A B: structural pattern, canonical rows, values", T,
-                   float, double) {
-  cpu::Executor exec(4);
+// C = A B under a map and a reduction, as an op of run(); the symbolic phase alone; a symbolic
+// pattern refilled by the numeric phase (map and reduction of the numeric phase given).
+template <class Map = la::map::Multiply, class Reduce = la::reduce::Sum>
+struct Spgemm {
+  Map map;
+  Reduce reduce;
+  template <class E, class A, class B>
+  auto operator()(E& exec, const A& a, const B& b) const {
+    return la::spgemm(exec, a, b, map, reduce);
+  }
+};
+template <class Map = la::map::Multiply>
+struct Symbolic {  // (offsets, indices): the values of a symbolic result are not filled in
+  Map map;
+  template <class E, class A, class B>
+  auto operator()(E& exec, const A& a, const B& b) const {
+    auto C = la::spgemm_symbolic(exec, a, b, map);
+    return std::make_pair(std::move(C.offsets), std::move(C.indices));
+  }
+};
+template <class Map = la::map::Multiply, class Reduce = la::reduce::Sum>
+struct SymbolicThenNumeric {
+  Map map;
+  Reduce reduce;
+  template <class E, class A, class B>
+  auto operator()(E& exec, const A& a, const B& b) const {
+    auto C = la::spgemm_symbolic(exec, a, b);
+    la::spgemm_numeric(exec, a, b, C, map, reduce);
+    return C;
+  }
+};
+
+TEST_CASE_TEMPLATE("spgemm equals Eigen's A B: structural pattern, canonical rows, values", P,
+                   SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   struct Case {
     const char* name;
     index_t m, n, p;
@@ -99,7 +144,7 @@ TEST_CASE_TEMPLATE("spgemm equals Eigen's A B: structural pattern, canonical row
     INFO(c.name);
     const auto a = random_triplets<T>(c.m, c.n, c.a, 501),
                b = random_triplets<T>(c.n, c.p, c.b, 502);
-    const Csr<T> C = la::spgemm(exec, csr_of<T>(a), csr_of<T>(b));
+    const Csr<T> C = run<B>(c.name, Spgemm<>{}, csr_of<T>(a), csr_of<T>(b));
     check_csr(C, c.m, c.p, eigen_product(a, b), c.name);
   }
 }
@@ -107,59 +152,68 @@ TEST_CASE_TEMPLATE("spgemm equals Eigen's A B: structural pattern, canonical row
 TEST_CASE_TEMPLATE(
     "spgemm of non-canonical operands (unsorted, duplicate entries) equals Eigen's "
     "A B of the summed matrices",
-    T, float, double) {
-  cpu::Executor exec(4);
+    P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   RandomOptions o = density(6, 0.1);
   o.duplicates = 0.4;
   o.shuffled = true;
   const auto a = random_triplets<T>(3000, 800, o, 511), b = random_triplets<T>(800, 900, o, 512);
-  const Csr<T> C = la::spgemm(exec, csr_of<T>(a, false), csr_of<T>(b, false));
+  const Csr<T> C = run<B>("non-canonical", Spgemm<>{}, csr_of<T>(a, false), csr_of<T>(b, false));
   check_csr(C, a.rows, b.cols, eigen_product(a, b), "non-canonical");
 }
 
 TEST_CASE_TEMPLATE(
     "spgemm_numeric refills a pattern from spgemm_symbolic with new values of the "
     "same structure",
-    T, float, double) {
-  cpu::Executor exec(4);
+    P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
+  typename B::Exec exec;
   const auto a = random_triplets<T>(5000, 3000, density(4, 0.1), 521);
   const auto b = random_triplets<T>(3000, 4000, density(4, 0.1), 522);
-  Csr<T> C = la::spgemm_symbolic(exec, csr_of<T>(a), csr_of<T>(b));
-  const auto offsets = C.offsets.clone();
-  const auto indices = C.indices.clone();
+  auto C = la::spgemm_symbolic(exec, B::upload(csr_of<T>(a)), B::upload(csr_of<T>(b)));
+  const Csr<T> pattern = B::download(C);
   for (std::uint64_t round = 0; round < 2; ++round) {
     INFO("round " << round);
     const auto a2 = with_new_values(a, 530 + round), b2 = with_new_values(b, 540 + round);
-    la::spgemm_numeric(exec, csr_of<T>(a2), csr_of<T>(b2), C);
-    check_csr(C, a.rows, b.cols, eigen_product(a2, b2), "numeric refill");
-    CHECK(same_bits(C.offsets, offsets));  // the pattern is untouched
-    CHECK(same_bits(C.indices, indices));
+    la::spgemm_numeric(exec, B::upload(csr_of<T>(a2)), B::upload(csr_of<T>(b2)), C);
+    const Csr<T> got = B::download(C);
+    check_csr(got, a.rows, b.cols, eigen_product(a2, b2), "numeric refill");
+    CHECK(same_bits(got.offsets, pattern.offsets));  // the pattern is untouched
+    CHECK(same_bits(got.indices, pattern.indices));
+    compare_with_cpu<B>(got, "numeric refill", [&](cpu::Executor& host) {
+      auto Ch = la::spgemm_symbolic(host, csr_of<T>(a), csr_of<T>(b));
+      la::spgemm_numeric(host, csr_of<T>(a2), csr_of<T>(b2), Ch);
+      return Ch;
+    });
   }
 }
 
 TEST_CASE_TEMPLATE(
     "spgemm with a map that emits only off-diagonal collisions has exactly the "
     "emitting entries",
-    T, float, double) {
-  cpu::Executor exec(4);
+    P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   // Square products with many diagonal collisions (A B and A A^T-like shapes).
   const auto a = random_triplets<T>(120, 90, density(6), 551),
              b = random_triplets<T>(90, 120, density(6), 552);
-  auto off_diagonal = [](T x, T y, index_t i, index_t, index_t j) {
-    return i != j ? la::emit(x * y) : la::nothing<T>();
-  };
+  const OffDiagonal<T> off_diagonal;
   const auto ref = dense_product(
       a, b,
       [](T x, T y, index_t i, index_t, index_t j) {
         return std::pair<bool, double>{i != j, double(x) * double(y)};
       },
       ref_sum);
-  const Csr<T> C = la::spgemm(exec, csr_of<T>(a), csr_of<T>(b), off_diagonal);
+  const Csr<T> C =
+      run<B>("off-diagonal", Spgemm<OffDiagonal<T>>{off_diagonal, {}}, csr_of<T>(a), csr_of<T>(b));
   check_csr(C, a.rows, b.cols, ref, "off-diagonal");
   // The pattern alone, from the symbolic phase, is the same set of positions.
-  const auto S = la::spgemm_symbolic(exec, csr_of<T>(a), csr_of<T>(b), off_diagonal);
-  CHECK(same_bits(S.offsets, C.offsets));
-  CHECK(same_bits(S.indices, C.indices));
+  const auto [offsets, indices] = run<B>(
+      "off-diagonal pattern", Symbolic<OffDiagonal<T>>{off_diagonal}, csr_of<T>(a), csr_of<T>(b));
+  CHECK(same_bits(offsets, C.offsets));
+  CHECK(same_bits(indices, C.indices));
   index_t diagonal = 0;
   for (index_t i = 0; i < C.rows; ++i)
     for (index_t q = C.offsets[i]; q < C.offsets[i + 1]; ++q) diagonal += C.indices[q] == i;
@@ -169,58 +223,56 @@ TEST_CASE_TEMPLATE(
 TEST_CASE_TEMPLATE(
     "spgemm reductions Min, Max and a user monoid combine the products of each "
     "entry",
-    T, float, double) {
-  cpu::Executor exec(4);
+    P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   const auto a = random_triplets<T>(150, 100, density(8, 0.1), 561);
   const auto b = random_triplets<T>(100, 130, density(8, 0.1), 562);
-  const Csr<T> A = csr_of<T>(a), B = csr_of<T>(b);
+  const Csr<T> A = csr_of<T>(a), Bm = csr_of<T>(b);
   auto product = [](T x, T y, index_t, index_t, index_t) {
     return std::pair<bool, double>{true, double(x) * double(y)};
   };
-  check_csr(la::spgemm(exec, A, B, la::map::Multiply{}, la::reduce::Min{}), a.rows, b.cols,
+  using Mul = la::map::Multiply;
+  check_csr(run<B>("min", Spgemm<Mul, la::reduce::Min>{}, A, Bm), a.rows, b.cols,
             dense_product(a, b, product, ref_min), "min");
-  check_csr(la::spgemm(exec, A, B, la::map::Multiply{}, la::reduce::Max{}), a.rows, b.cols,
+  check_csr(run<B>("max", Spgemm<Mul, la::reduce::Max>{}, A, Bm), a.rows, b.cols,
             dense_product(a, b, product, ref_max), "max");
-  check_csr(la::spgemm(exec, A, B, la::map::Multiply{},
-                       la::reduce::monoid([](auto x, auto y) { return x > y ? x : y; }, -1000.0)),
-            a.rows, b.cols, dense_product(a, b, product, ref_monoid_max), "monoid max");
+  const auto monoid = la::reduce::monoid(MaxOf{}, -1000.0);
+  check_csr(run<B>("monoid max", Spgemm<Mul, decltype(monoid)>{{}, monoid}, A, Bm), a.rows, b.cols,
+            dense_product(a, b, product, ref_monoid_max), "monoid max");
 }
 
-TEST_CASE(
+TEST_CASE_TEMPLATE(
     "spgemm with a map returning the index k (another result type) under Sum, Min, Max, "
-    "First") {
-  cpu::Executor exec(4);
+    "First",
+    B, SPMESH_TEST_BACKENDS) {
   const auto a = random_triplets<double>(150, 100, density(8, 0.1), 571);
   const auto b = random_triplets<double>(100, 130, density(8, 0.1), 572);
-  const Csr<double> A = csr_of<double>(a), B = csr_of<double>(b);
-  auto middle = [](double, double, index_t, index_t k, index_t) { return k; };
+  const Csr<double> A = csr_of<double>(a), Bm = csr_of<double>(b);
   auto ref_k = [](double, double, index_t, index_t k, index_t) {
     return std::pair<bool, double>{true, static_cast<double>(k)};
   };
-  const Csr<index_t> sum = la::spgemm(exec, A, B, middle);
-  static_assert(std::is_same_v<decltype(sum.values)::value_type, index_t>);
+  const Csr<index_t> sum = run<B>("sum of k", Spgemm<MiddleIndex>{}, A, Bm);
+  static_assert(std::is_same_v<typename decltype(sum.values)::value_type, index_t>);
   check_csr(sum, a.rows, b.cols, dense_product(a, b, ref_k, ref_sum), "sum of k");
-  check_csr(la::spgemm(exec, A, B, middle, la::reduce::Min{}), a.rows, b.cols,
+  check_csr(run<B>("min k", Spgemm<MiddleIndex, la::reduce::Min>{}, A, Bm), a.rows, b.cols,
             dense_product(a, b, ref_k, ref_min), "min k");
-  check_csr(la::spgemm(exec, A, B, middle, la::reduce::Max{}), a.rows, b.cols,
+  check_csr(run<B>("max k", Spgemm<MiddleIndex, la::reduce::Max>{}, A, Bm), a.rows, b.cols,
             dense_product(a, b, ref_k, ref_max), "max k");
   // First keeps the first collision in k order: with canonical A, the smallest k.
-  check_csr(la::spgemm(exec, A, B, middle, la::reduce::First{}), a.rows, b.cols,
-            dense_product(a, b, ref_k, ref_first), "first k");
-  check_csr(la::spgemm(exec, A, B, middle, la::reduce::First{}), a.rows, b.cols,
-            dense_product(a, b, ref_k, ref_min), "first k is min k");
+  const Csr<index_t> first = run<B>("first k", Spgemm<MiddleIndex, la::reduce::First>{}, A, Bm);
+  check_csr(first, a.rows, b.cols, dense_product(a, b, ref_k, ref_first), "first k");
+  check_csr(first, a.rows, b.cols, dense_product(a, b, ref_k, ref_min), "first k is min k");
 }
 
-TEST_CASE("spgemm_numeric gives pattern entries that receive no contribution the identity") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("spgemm_numeric gives pattern entries that receive no contribution the identity",
+                   B, SPMESH_TEST_BACKENDS) {
   const auto a = random_triplets<double>(80, 60, density(6), 581),
              b = random_triplets<double>(60, 80, density(6), 582);
-  const Csr<double> A = csr_of<double>(a), B = csr_of<double>(b);
-  Csr<double> C = la::spgemm_symbolic(exec, A, B);  // includes the diagonal collisions
-  auto off_diagonal = [](double x, double y, index_t i, index_t, index_t j) {
-    return i != j ? la::emit(x * y) : la::nothing<double>();
-  };
-  la::spgemm_numeric(exec, A, B, C, off_diagonal, la::reduce::Min{});
+  // The pattern of the symbolic phase includes the diagonal collisions.
+  const Csr<double> C = run<B>("min without the diagonal",
+                               SymbolicThenNumeric<OffDiagonal<double>, la::reduce::Min>{},
+                               csr_of<double>(a), csr_of<double>(b));
   auto ref = dense_product(
       a, b,
       [](double x, double y, index_t i, index_t, index_t j) {
@@ -231,12 +283,16 @@ TEST_CASE("spgemm_numeric gives pattern entries that receive no contribution the
   check_csr(C, a.rows, b.cols, ref, "min without the diagonal");
 }
 
-TEST_CASE("spgemm_numeric throws InputError when a product falls outside the symbolic pattern") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE(
+    "spgemm_numeric throws InputError when a product falls outside the symbolic pattern", B,
+    SPMESH_TEST_BACKENDS) {
+  typename B::Exec exec;
   const auto a = random_triplets<double>(50, 40, density(3), 591);
   auto b = random_triplets<double>(40, 60, density(3), 592);
   const Csr<double> A = csr_of<double>(a);
-  Csr<double> C = la::spgemm_symbolic(exec, A, csr_of<double>(b));
+  const auto a_on = B::upload(A);
+  auto C_on = la::spgemm_symbolic(exec, a_on, B::upload(csr_of<double>(b)));
+  const Csr<double> C = B::download(C_on);
   // A new entry B(k, j) where A(0, k) is stored and C(0, j) is not.
   const index_t k = A.indices[A.offsets[0]];
   index_t j = 0;
@@ -245,23 +301,26 @@ TEST_CASE("spgemm_numeric throws InputError when a product falls outside the sym
     ++j;
   REQUIRE(j < b.cols);
   b.add(k, j, 1.0);
+  const auto b_on = B::upload(csr_of<double>(b));
   const std::string msg =
-      thrown_message<InputError>([&] { la::spgemm_numeric(exec, A, csr_of<double>(b), C); });
+      thrown_message<InputError>([&] { la::spgemm_numeric(exec, a_on, b_on, C_on); });
   CHECK(msg.find("spgemm_numeric") != std::string::npos);
 }
 
-TEST_CASE("spgemm of a float and a double matrix gives double products of the float values") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE(
+    "spgemm of a float and a double matrix gives double products of the float values", B,
+    SPMESH_TEST_BACKENDS) {
   const auto a = random_triplets<float>(2000, 1500, density(5, 0.1), 611);
   const auto b = random_triplets<double>(1500, 1800, density(5, 0.1), 612);
-  const Csr<double> C = la::spgemm(exec, csr_of<float>(a), csr_of<double>(b));
-  const EigenRows A = eigen_of(a), B = eigen_of(b);
-  check_csr(
-      C, a.rows, b.cols,
-      ref_entries(EigenRows(A * B), EigenRows(EigenRows(A.cwiseAbs()) * EigenRows(B.cwiseAbs()))),
-      "float x double");
+  const Csr<double> C = run<B>("float x double", Spgemm<>{}, csr_of<float>(a), csr_of<double>(b));
+  const EigenRows Ea = eigen_of(a), Eb = eigen_of(b);
+  check_csr(C, a.rows, b.cols,
+            ref_entries(EigenRows(Ea * Eb),
+                        EigenRows(EigenRows(Ea.cwiseAbs()) * EigenRows(Eb.cwiseAbs()))),
+            "float x double");
 }
 
+#if !defined(__CUDACC__)  // host-side checks, before any work
 TEST_CASE("spgemm with inner dimensions that differ throws DimensionError naming the op") {
   cpu::Executor exec;
   const Csr<double> A = csr_of<double>(random_triplets<double>(3, 4, {}, 601));
@@ -281,3 +340,6 @@ TEST_CASE("spgemm with inner dimensions that differ throws DimensionError naming
   msg = thrown_message<DimensionError>([&] { la::spgemm_numeric(exec, A, B2, wrong); });
   CHECK(msg.find("spgemm_numeric: C is 4 x 4") != std::string::npos);
 }
+#endif
+
+}  // namespace spmesh::test::spgemm_tests

@@ -1,12 +1,10 @@
 // Mapped SpMV / SpMM (spmv, spmm on CSR; spmv_t, spmm_t on CSC and mesh matrices) against
-// Eigen (sum) or a loop over the triplets (min, max, user monoid), for every kind of action map.
+// Eigen (sum) or a loop over the triplets (min, max, user monoid), for every kind of action map,
+// on every backend (cuda/spmv.cu: on the GPU, each result also compared with the CPU's).
 // The reference weight of each map is written here from its definition, not by calling it.
 #include "common.hpp"
 
-using namespace spmesh;
-using namespace spmesh::test;
-
-namespace {
+namespace spmesh::test::spmv_tests {
 
 const index_t widths[] = {0, 1, 2, 3, 4, 5, 7};  // k > 4 (and 0) take the dynamic-width path
 
@@ -26,90 +24,196 @@ Tables<T> make_tables(index_t rows, index_t cols, std::uint64_t seed) {
 template <class T>
 struct Mix {
   template <class V>
-  T operator()(V v, index_t i, index_t j) const {
+  SPMESH_HD T operator()(V v, index_t i, index_t j) const {
     return static_cast<T>(v) * static_cast<T>(1 + i % 3) -
            static_cast<T>(0.5) * static_cast<T>(j % 2);
   }
 };
 
-// Calls run(map, weight, name, needs_codes, reduce, reference reduction) for every map kind
-// under Sum, then for Min, Max and a user monoid under map::function. weight(v, i, j) is the
-// value the map must give entry (i, j) holding v, computed in T; needs_codes: the stored values
-// must be table indices. (Maps and reductions are independent in the kernel; crossing all of
-// them would multiply compile time for no extra coverage.)
+// The maps under test, made from the tables in the memory space of the backend that runs them
+// (rows, cols, codes): the maps of the table kinds hold pointers.
+struct MakeIdentity {
+  template <class A>
+  la::map::Identity operator()(const A&, const A&, const A&) const {
+    return {};
+  }
+};
+template <class T>
+struct MakeConstant {
+  template <class A>
+  la::map::Constant<T> operator()(const A&, const A&, const A&) const {
+    return la::map::constant(T(0.25));
+  }
+};
+struct MakeValueTable {
+  template <class A>
+  auto operator()(const A&, const A&, const A& codes) const {
+    return la::map::value_table(codes);
+  }
+};
+struct MakePerRow {
+  template <class A>
+  auto operator()(const A& rows, const A&, const A&) const {
+    return la::map::per_row(rows);
+  }
+};
+struct MakePerColumn {
+  template <class A>
+  auto operator()(const A&, const A& cols, const A&) const {
+    return la::map::per_column(cols);
+  }
+};
+template <class T>
+struct MakeMix {
+  template <class A>
+  la::map::Function<Mix<T>> operator()(const A&, const A&, const A&) const {
+    return la::map::function(Mix<T>{});
+  }
+};
+
+// Calls run(make_map, weight, name, needs_codes, reduce, reference reduction) for every map kind
+// under Sum, then for Min, Max and a user monoid under map::function. make_map(rows, cols, codes)
+// makes the map from the tables; weight(v, i, j) is the value the map must give entry (i, j)
+// holding v, computed in T; needs_codes: the stored values must be table indices. (Maps and
+// reductions are independent in the kernel; crossing all of them would multiply compile time
+// for no extra coverage.)
 template <class T, class Run>
 void for_each_case(const Tables<T>& tb, Run&& run) {
   const T *rw = tb.rows.data(), *cw = tb.cols.data(), *code = tb.codes.data();
   const la::reduce::Sum sum;
   run(
-      la::map::Identity{}, [](auto v, index_t, index_t) { return static_cast<T>(v); }, "identity",
-      false, sum, ref_sum);
-  run(
-      la::map::constant(T(0.25)), [](auto, index_t, index_t) { return T(0.25); }, "constant", false,
+      MakeIdentity{}, [](auto v, index_t, index_t) { return static_cast<T>(v); }, "identity", false,
       sum, ref_sum);
   run(
-      la::map::value_table(tb.codes),
-      [=](auto v, index_t, index_t) { return code[static_cast<index_t>(v)]; }, "value_table", true,
-      sum, ref_sum);
+      MakeConstant<T>{}, [](auto, index_t, index_t) { return T(0.25); }, "constant", false, sum,
+      ref_sum);
   run(
-      la::map::per_row(tb.rows), [=](auto, index_t i, index_t) { return rw[i]; }, "per_row", false,
-      sum, ref_sum);
+      MakeValueTable{}, [=](auto v, index_t, index_t) { return code[static_cast<index_t>(v)]; },
+      "value_table", true, sum, ref_sum);
   run(
-      la::map::per_column(tb.cols), [=](auto, index_t, index_t j) { return cw[j]; }, "per_column",
-      false, sum, ref_sum);
-  const auto f = la::map::function(Mix<T>{});
-  run(f, Mix<T>{}, "function", false, sum, ref_sum);
-  run(f, Mix<T>{}, "function", false, la::reduce::Min{}, ref_min);
-  run(f, Mix<T>{}, "function", false, la::reduce::Max{}, ref_max);
-  run(f, Mix<T>{}, "function", false,
-      la::reduce::monoid([](auto a, auto b) { return a > b ? a : b; }, -1000.0), ref_monoid_max);
+      MakePerRow{}, [=](auto, index_t i, index_t) { return rw[i]; }, "per_row", false, sum,
+      ref_sum);
+  run(
+      MakePerColumn{}, [=](auto, index_t, index_t j) { return cw[j]; }, "per_column", false, sum,
+      ref_sum);
+  run(MakeMix<T>{}, Mix<T>{}, "function", false, sum, ref_sum);
+  run(MakeMix<T>{}, Mix<T>{}, "function", false, la::reduce::Min{}, ref_min);
+  run(MakeMix<T>{}, Mix<T>{}, "function", false, la::reduce::Max{}, ref_max);
+  run(MakeMix<T>{}, Mix<T>{}, "function", false, la::reduce::monoid(MaxOf{}, -1000.0),
+      ref_monoid_max);
+}
+
+// The products as ops of run(): the returning form, the output-argument form (Y given), and the
+// vector forms; each makes its map from the tables it is given.
+template <class Make, class Reduce>
+struct Spmm {
+  Make make;
+  Reduce reduce;
+  template <class E, class M, class X, class A>
+  auto operator()(E& exec, const M& m, const X& x, const A& rows, const A& cols,
+                  const A& codes) const {
+    return la::spmm(exec, m, x, make(rows, cols, codes), reduce);
+  }
+  template <class E, class M, class X, class A>
+  X operator()(E& exec, const M& m, const X& x, X& y, const A& rows, const A& cols,
+               const A& codes) const {
+    la::spmm(exec, m, x, y, make(rows, cols, codes), reduce);
+    return std::move(y);
+  }
+};
+template <class Make, class Reduce>
+struct SpmmT {
+  Make make;
+  Reduce reduce;
+  template <class E, class M, class X, class A>
+  auto operator()(E& exec, const M& m, const X& x, const A& rows, const A& cols,
+                  const A& codes) const {
+    return la::spmm_t(exec, m, x, make(rows, cols, codes), reduce);
+  }
+  template <class E, class M, class X, class A>
+  X operator()(E& exec, const M& m, const X& x, X& y, const A& rows, const A& cols,
+               const A& codes) const {
+    la::spmm_t(exec, m, x, y, make(rows, cols, codes), reduce);
+    return std::move(y);
+  }
+};
+template <class Make, class Reduce>
+struct Spmv {
+  Make make;
+  Reduce reduce;
+  template <class E, class M, class X, class A>
+  auto operator()(E& exec, const M& m, const X& x, const A& rows, const A& cols,
+                  const A& codes) const {
+    return la::spmv(exec, m, x, make(rows, cols, codes), reduce);
+  }
+};
+template <class Make, class Reduce>
+struct SpmvT {
+  Make make;
+  Reduce reduce;
+  template <class E, class M, class X, class A>
+  auto operator()(E& exec, const M& m, const X& x, const A& rows, const A& cols,
+                  const A& codes) const {
+    return la::spmv_t(exec, m, x, make(rows, cols, codes), reduce);
+  }
+};
+
+template <class T>
+Dense<T> nan_dense(index_t rows, index_t cols) {  // every entry must be written
+  Dense<T> Y(rows, cols);
+  for (auto& y : Y.data) y = std::numeric_limits<T>::quiet_NaN();
+  return Y;
 }
 
 // Y = A X with A in CSR: the returning and output-argument forms of spmm for every width, and spmv.
-template <class T, class V, class Map, class Reduce>
-void check_row_products(cpu::Executor& exec, const Csr<T>& A, const Triplets<V>& t, Map map,
+template <class B, class T, class V, class Make, class Reduce>
+void check_row_products(const Csr<T>& A, const Triplets<V>& t, const Tables<T>& tb, Make make,
                         const std::vector<double>& weight, Reduce reduce, const RefReduce& rr,
                         const std::string& what) {
+  const Spmm<Make, Reduce> spmm{make, reduce};
   for (index_t k : widths) {
     INFO(what << ", k = " << k);
     const Dense<T> X = random_dense<T>(t.cols, k, 300 + k);
     const EigenDense x = eigen_of(X);
     const EigenDense ref = reference_gather(t, weight, x, rr, false);
     const EigenDense scale = reference_scale(t, weight, x, false);
-    check_dense(la::spmm(exec, A, X, map, reduce), ref, scale, "spmm " + what);
-    Dense<T> Y(t.rows, k);
-    for (auto& y : Y.data) y = std::numeric_limits<T>::quiet_NaN();  // every entry is written
-    la::spmm(exec, A, X, Y, map, reduce);
-    check_dense(Y, ref, scale, "spmm (output argument) " + what);
+    check_dense(run<B>("spmm " + what, spmm, A, X, tb.rows, tb.cols, tb.codes), ref, scale,
+                "spmm " + what);
+    check_dense(run<B>("spmm (output argument) " + what, spmm, A, X, nan_dense<T>(t.rows, k),
+                       tb.rows, tb.cols, tb.codes),
+                ref, scale, "spmm (output argument) " + what);
   }
   const HostArray<T> x = random_array<T>(t.cols, 311);
   const EigenDense xe = eigen_of(x);
-  const HostArray<T> y = la::spmv(exec, A, x, map, reduce);
+  const HostArray<T> y =
+      run<B>("spmv " + what, Spmv<Make, Reduce>{make, reduce}, A, x, tb.rows, tb.cols, tb.codes);
   REQUIRE(y.size() == t.rows);
   check_dense(y.data(), reference_gather(t, weight, xe, rr, false),
               reference_scale(t, weight, xe, false), "spmv " + what);
 }
 
 // Y = A^T X with A stored by columns (CSC or a mesh matrix): spmm_t for every width, and spmv_t.
-template <class T, class Matrix, class V, class Map, class Reduce>
-void check_column_products(cpu::Executor& exec, const Matrix& A, const Triplets<V>& t, Map map,
+template <class B, class T, class Matrix, class V, class Make, class Reduce>
+void check_column_products(const Matrix& A, const Triplets<V>& t, const Tables<T>& tb, Make make,
                            const std::vector<double>& weight, Reduce reduce, const RefReduce& rr,
                            const std::string& what) {
+  const SpmmT<Make, Reduce> spmm_t{make, reduce};
   for (index_t k : widths) {
     INFO(what << ", k = " << k);
     const Dense<T> X = random_dense<T>(t.rows, k, 400 + k);
     const EigenDense x = eigen_of(X);
     const EigenDense ref = reference_gather(t, weight, x, rr, true);
     const EigenDense scale = reference_scale(t, weight, x, true);
-    check_dense(la::spmm_t(exec, A, X, map, reduce), ref, scale, "spmm_t " + what);
-    Dense<T> Y(t.cols, k);
-    for (auto& y : Y.data) y = std::numeric_limits<T>::quiet_NaN();
-    la::spmm_t(exec, A, X, Y, map, reduce);
-    check_dense(Y, ref, scale, "spmm_t (output argument) " + what);
+    check_dense(run<B>("spmm_t " + what, spmm_t, A, X, tb.rows, tb.cols, tb.codes), ref, scale,
+                "spmm_t " + what);
+    check_dense(run<B>("spmm_t (output argument) " + what, spmm_t, A, X, nan_dense<T>(t.cols, k),
+                       tb.rows, tb.cols, tb.codes),
+                ref, scale, "spmm_t (output argument) " + what);
   }
   const HostArray<T> x = random_array<T>(t.rows, 411);
   const EigenDense xe = eigen_of(x);
-  const HostArray<T> y = la::spmv_t(exec, A, x, map, reduce);
+  const HostArray<T> y =
+      run<B>("spmv_t " + what, SpmvT<Make, Reduce>{make, reduce}, A, x, tb.rows, tb.cols, tb.codes);
   REQUIRE(y.size() == t.cols);
   check_dense(y.data(), reference_gather(t, weight, xe, rr, true),
               reference_scale(t, weight, xe, true), "spmv_t " + what);
@@ -127,19 +231,53 @@ Triplets<T> matrix_with_holes(bool codes, std::uint64_t seed) {
   return random_triplets<T>(3000, 700, o, seed);
 }
 
-}  // namespace
+// Plain products for the tests of defaults and mixed types.
+struct PlainSpmv {
+  template <class E, class M, class X>
+  auto operator()(E& exec, const M& m, const X& x) const {
+    return la::spmv(exec, m, x);
+  }
+};
+struct PlainSpmvT {
+  template <class E, class M, class X>
+  auto operator()(E& exec, const M& m, const X& x) const {
+    return la::spmv_t(exec, m, x);
+  }
+};
+struct PlainSpmm {
+  template <class E, class M, class X>
+  auto operator()(E& exec, const M& m, const X& x) const {
+    return la::spmm(exec, m, x);
+  }
+};
+
+// Face centroids F = M^T P with val -> 1/c (Eq. 6), and face orders c = M^T 1 with val -> 1 (Eq.
+// 5).
+struct Centroids {
+  template <class E, class M, class X, class A>
+  auto operator()(E& exec, const M& m, const X& p, const A& inv_order) const {
+    return la::spmm_t(exec, m, p, la::map::per_column(inv_order));
+  }
+};
+struct FaceOrders {
+  template <class E, class M, class X>
+  auto operator()(E& exec, const M& m, const X& ones) const {
+    return la::spmv_t(exec, m, ones, la::map::constant(1.0));
+  }
+};
 
 TEST_CASE_TEMPLATE(
     "spmv and spmm on CSR equal Eigen for every map and reduction, empty rows get "
     "the identity",
-    T, float, double) {
-  cpu::Executor exec(4);
+    P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   const auto t = matrix_with_holes<T>(false, 201), tc = matrix_with_holes<T>(true, 202);
   const Csr<T> A = csr_of<T>(t), Ac = csr_of<T>(tc);
   const Tables<T> tables = make_tables<T>(t.rows, t.cols, 203);
-  for_each_case(tables, [&](auto map, auto weight, const char* name, bool codes, auto reduce,
+  for_each_case(tables, [&](auto make, auto weight, const char* name, bool codes, auto reduce,
                             const RefReduce& rr) {
-    check_row_products<T>(exec, codes ? Ac : A, codes ? tc : t, map,
+    check_row_products<B>(codes ? Ac : A, codes ? tc : t, tables, make,
                           weights_of(codes ? tc : t, weight), reduce, rr,
                           std::string(name) + " / " + rr.name);
   });
@@ -148,14 +286,15 @@ TEST_CASE_TEMPLATE(
 TEST_CASE_TEMPLATE(
     "spmv_t and spmm_t on CSC equal Eigen's A^T X for every map and reduction, "
     "maps see (i, j) of A",
-    T, float, double) {
-  cpu::Executor exec(4);
+    P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   const auto t = matrix_with_holes<T>(false, 211), tc = matrix_with_holes<T>(true, 212);
   const Csc<T> A = csc_of<T>(t), Ac = csc_of<T>(tc);
   const Tables<T> tables = make_tables<T>(t.rows, t.cols, 213);
-  for_each_case(tables, [&](auto map, auto weight, const char* name, bool codes, auto reduce,
+  for_each_case(tables, [&](auto make, auto weight, const char* name, bool codes, auto reduce,
                             const RefReduce& rr) {
-    check_column_products<T>(exec, codes ? Ac : A, codes ? tc : t, map,
+    check_column_products<B>(codes ? Ac : A, codes ? tc : t, tables, make,
                              weights_of(codes ? tc : t, weight), reduce, rr,
                              std::string(name) + " / " + rr.name);
   });
@@ -164,58 +303,64 @@ TEST_CASE_TEMPLATE(
 TEST_CASE_TEMPLATE(
     "spmv_t and spmm_t on a polygon mesh matrix equal Eigen's M^T X with slots as "
     "values, for every map and reduction",
-    T, float, double) {
-  cpu::Executor exec(4);
+    P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   const PolyMesh mesh = random_mesh(2000, 3000, 3, 6, 221);
   const auto M = mesh_matrix(mesh);
   const auto t = mesh_triplets(mesh);
   const Tables<T> tables = make_tables<T>(t.rows, t.cols, 223);  // codes: one weight per slot
-  for_each_case(
-      tables, [&](auto map, auto weight, const char* name, bool, auto reduce, const RefReduce& rr) {
-        check_column_products<T>(exec, M, t, map, weights_of(t, weight), reduce, rr,
-                                 std::string(name) + " / " + rr.name);
-      });
+  for_each_case(tables, [&](auto make, auto weight, const char* name, bool, auto reduce,
+                            const RefReduce& rr) {
+    check_column_products<B>(M, t, tables, make, weights_of(t, weight), reduce, rr,
+                             std::string(name) + " / " + rr.name);
+  });
 }
 
 TEST_CASE_TEMPLATE(
     "spmv_t and spmm_t on a reduced quad or triangle matrix equal Eigen's M^T X, for "
     "every map and reduction",
-    T, float, double) {
-  cpu::Executor exec(4);
+    P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   for (int order : {3, 4}) {
     INFO("order " << order);
     const PolyMesh mesh = random_mesh(1500, 2500, order, order, 231 + order);
     const auto M = reduced_mesh_matrix(mesh, order);
     const auto t = mesh_triplets(mesh);
     const Tables<T> tables = make_tables<T>(t.rows, t.cols, 233);
-    for_each_case(tables, [&](auto map, auto weight, const char* name, bool, auto reduce,
+    for_each_case(tables, [&](auto make, auto weight, const char* name, bool, auto reduce,
                               const RefReduce& rr) {
-      check_column_products<T>(exec, M, t, map, weights_of(t, weight), reduce, rr,
+      check_column_products<B>(M, t, tables, make, weights_of(t, weight), reduce, rr,
                                std::string(name) + " / " + rr.name);
     });
   }
 }
 
-TEST_CASE_TEMPLATE("the default map and reduction give the plain product A x", T, float, double) {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("the default map and reduction give the plain product A x", P,
+                   SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   const auto t = matrix_with_holes<T>(false, 241);
   const Csr<T> A = csr_of<T>(t);
-  const Csc<T> B = csc_of<T>(t);
+  const Csc<T> C = csc_of<T>(t);
   const EigenRows E = eigen_of(t);
   const EigenRows Eabs = EigenRows(E.cwiseAbs());
   const HostArray<T> x = random_array<T>(t.cols, 242), xt = random_array<T>(t.rows, 243);
   const Dense<T> X = random_dense<T>(t.cols, 3, 244);
   const EigenDense xe = eigen_of(x), xte = eigen_of(xt), Xe = eigen_of(X);
-  check_dense(la::spmv(exec, A, x).data(), EigenDense(E * xe), EigenDense(Eabs * xe.cwiseAbs()),
-              "spmv");
-  check_dense(la::spmv_t(exec, B, xt).data(), EigenDense(E.transpose() * xte),
+  check_dense(run<B>("spmv", PlainSpmv{}, A, x).data(), EigenDense(E * xe),
+              EigenDense(Eabs * xe.cwiseAbs()), "spmv");
+  check_dense(run<B>("spmv_t", PlainSpmvT{}, C, xt).data(), EigenDense(E.transpose() * xte),
               EigenDense(Eabs.transpose() * xte.cwiseAbs()), "spmv_t");
-  check_dense(la::spmm(exec, A, X), EigenDense(E * Xe), EigenDense(Eabs * Xe.cwiseAbs()), "spmm");
+  check_dense(run<B>("spmm", PlainSpmm{}, A, X), EigenDense(E * Xe),
+              EigenDense(Eabs * Xe.cwiseAbs()), "spmm");
 }
 
-TEST_CASE_TEMPLATE("spmv and spmv_t accept non-canonical input: unsorted and duplicate entries", T,
-                   float, double) {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE("spmv and spmv_t accept non-canonical input: unsorted and duplicate entries", P,
+                   SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
   RandomOptions o;
   o.per_row = 6;
   o.empty_rows = 0.1;
@@ -223,43 +368,46 @@ TEST_CASE_TEMPLATE("spmv and spmv_t accept non-canonical input: unsorted and dup
   o.shuffled = true;
   const auto t = random_triplets<T>(2500, 900, o, 251);
   const Csr<T> A = csr_of<T>(t, /*sort_inner=*/false);
-  const Csc<T> B = csc_of<T>(t, /*sort_inner=*/false);
+  const Csc<T> C = csc_of<T>(t, /*sort_inner=*/false);
   const Tables<T> tables = make_tables<T>(t.rows, t.cols, 253);
-  for_each_case(tables, [&](auto map, auto weight, const char* name, bool codes, auto reduce,
+  for_each_case(tables, [&](auto make, auto weight, const char* name, bool codes, auto reduce,
                             const RefReduce& rr) {
     if (codes) return;  // the values are not table indices
     const auto w = weights_of(t, weight);
     const std::string what = std::string(name) + " / " + rr.name;
-    check_row_products<T>(exec, A, t, map, w, reduce, rr, what);
-    check_column_products<T>(exec, B, t, map, w, reduce, rr, what);
+    check_row_products<B>(A, t, tables, make, w, reduce, rr, what);
+    check_column_products<B>(C, t, tables, make, w, reduce, rr, what);
   });
 }
 
-TEST_CASE("a float matrix times double vectors gives the double product of the float values") {
-  cpu::Executor exec(4);
+TEST_CASE_TEMPLATE(
+    "a float matrix times double vectors gives the double product of the float values", B,
+    SPMESH_TEST_BACKENDS) {
   const auto t = matrix_with_holes<float>(false, 261);
   const Csr<float> A = csr_of<float>(t);
   const HostArray<double> x = random_array<double>(t.cols, 262);
   const EigenDense xe = eigen_of(x);
   const auto w = weights_of(t, Identity{});
   // Tolerance of double: the float values enter exactly.
-  check_dense(la::spmv(exec, A, x).data(), reference_gather(t, w, xe, ref_sum, false),
-              reference_scale(t, w, xe, false), "mixed spmv");
+  check_dense(run<B>("mixed spmv", PlainSpmv{}, A, x).data(),
+              reference_gather(t, w, xe, ref_sum, false), reference_scale(t, w, xe, false),
+              "mixed spmv");
 }
 
-TEST_CASE("spmv_t with val -> 1/c per face gives face centroids (Eq. 6)") {
+TEST_CASE_TEMPLATE("spmv_t with val -> 1/c per face gives face centroids (Eq. 6)", B,
+                   SPMESH_TEST_BACKENDS) {
   // A hand-made mesh: a quad and a triangle sharing the edge 1-2.
-  cpu::Executor exec;
   const la::MeshMatrix<> M(5, HostArray<index_t>{0, 4, 7}, HostArray<index_t>{0, 1, 2, 3, 1, 4, 2});
   const HostArray<double> inv_order{0.25, 1.0 / 3.0};
-  Dense<double> P(5, 2, HostArray<double>{0, 0, 1, 0, 1, 1, 0, 1, 2, 0.5});
-  const Dense<double> F = la::spmm_t(exec, M, P, la::map::per_column(inv_order));
+  const Dense<double> P(5, 2, HostArray<double>{0, 0, 1, 0, 1, 1, 0, 1, 2, 0.5});
+  const Dense<double> F = run<B>("centroids", Centroids{}, M, P, inv_order);
   CHECK(F(0, 0) == doctest::Approx(0.5));
   CHECK(F(0, 1) == doctest::Approx(0.5));
   CHECK(F(1, 0) == doctest::Approx(4.0 / 3.0));
   CHECK(F(1, 1) == doctest::Approx(0.5));
   // Face orders c = M^T 1 with val -> 1 (Eq. 5).
-  const HostArray<double> c =
-      la::spmv_t(exec, M, HostArray<double>(5, 1.0), la::map::constant(1.0));
+  const HostArray<double> c = run<B>("face orders", FaceOrders{}, M, HostArray<double>(5, 1.0));
   CHECK(c.to_vector() == std::vector<double>{4, 3});
 }
+
+}  // namespace spmesh::test::spmv_tests

@@ -1,0 +1,2 @@
+// primitives on the GPU: the CPU test source compiled by nvcc (SPMESH_TEST_BACKENDS is CudaBackend).
+#include "../primitives.cpp"

@@ -1,0 +1,2 @@
+// spgemm on the GPU: the CPU test source compiled by nvcc (SPMESH_TEST_BACKENDS is CudaBackend).
+#include "../spgemm.cpp"

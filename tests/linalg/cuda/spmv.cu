@@ -1,0 +1,2 @@
+// spmv on the GPU: the CPU test source compiled by nvcc (SPMESH_TEST_BACKENDS is CudaBackend).
+#include "../spmv.cpp"
