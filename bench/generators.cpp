@@ -71,15 +71,19 @@ TorusMesh make_torus(index_t n, double flip_fraction, std::uint64_t seed) {
       const index_t a = v(i, j), b = v(i, j + 1), c = v(i + 1, j + 1), d = v(i + 1, j);
       const bool f = flipped(i, j);
       m.flipped_cells += f ? 1 : 0;
-      if (!f) m.triangles.insert(m.triangles.end(), {a, b, c, a, c, d});
-      else m.triangles.insert(m.triangles.end(), {a, b, d, b, c, d});
+      if (!f)
+        m.triangles.insert(m.triangles.end(), {a, b, c, a, c, d});
+      else
+        m.triangles.insert(m.triangles.end(), {a, b, d, b, c, d});
       // Top edge a-b: the third corner of this cell's triangle on it, and of the cell above.
       add_edge(a, b, f ? d : c, flipped(i - 1, j) ? v(i - 1, j + 1) : v(i - 1, j));
       // Left edge a-d: this cell's triangle and the cell to the left.
       add_edge(a, d, f ? b : c, flipped(i, j - 1) ? v(i + 1, j - 1) : v(i, j - 1));
       // The diagonal.
-      if (!f) add_edge(a, c, b, d);
-      else add_edge(b, d, a, c);
+      if (!f)
+        add_edge(a, c, b, d);
+      else
+        add_edge(b, d, a, c);
     }
 
   m.valence.assign(cells, 0);
@@ -104,8 +108,8 @@ linalg::Csr<double> loop_refinement(cpu::Executor& exec, const TorusMesh& mesh) 
     t.add(row, mesh.edge_left[e], 1.0 / 8.0);
     t.add(row, mesh.edge_right[e], 1.0 / 8.0);
   }
-  const index_t rows = checked_index(static_cast<std::int64_t>(mesh.vertices) + mesh.edges(),
-                                     "refinement rows");
+  const index_t rows =
+      checked_index(static_cast<std::int64_t>(mesh.vertices) + mesh.edges(), "refinement rows");
   return t.assemble(exec, rows, mesh.vertices);
 }
 

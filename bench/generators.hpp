@@ -31,13 +31,13 @@ struct SplitMix64 {
 // flips touch), so the mesh has extraordinary vertices as real meshes do.
 struct TorusMesh {
   index_t n = 0;
-  index_t vertices = 0;             // n * n
-  std::vector<index_t> triangles;   // 3 per face, 2 faces per cell, consistently oriented
+  index_t vertices = 0;            // n * n
+  std::vector<index_t> triangles;  // 3 per face, 2 faces per cell, consistently oriented
   // Edges, 3 per cell (top, left, diagonal): endpoints and the two opposite vertices.
   std::vector<index_t> edge_a, edge_b, edge_left, edge_right;
-  std::vector<index_t> valence;     // per vertex
+  std::vector<index_t> valence;  // per vertex
   index_t flipped_cells = 0;
-  index_t irregular_vertices = 0;   // valence != 6
+  index_t irregular_vertices = 0;  // valence != 6
 
   index_t faces() const { return static_cast<index_t>(triangles.size() / 3); }
   index_t edges() const { return static_cast<index_t>(edge_a.size()); }

@@ -2,5 +2,6 @@
 #include "bench/suite_impl.hpp"
 
 namespace spmesh::bench {
-template void run_suite<double>(cpu::Executor&, const Inputs&, const Options&, std::vector<Result>&);
+template void run_suite<double>(cpu::Executor&, const Inputs&, const Options&,
+                                std::vector<Result>&);
 }  // namespace spmesh::bench

@@ -39,7 +39,9 @@ inline double csr_bytes(std::int64_t rows, std::int64_t nnz, std::size_t value_b
 }
 
 template <class T>
-const char* precision_name() { return std::is_same_v<T, float> ? "float" : "double"; }
+const char* precision_name() {
+  return std::is_same_v<T, float> ? "float" : "double";
+}
 
 template <class T>
 linalg::Array<T> random_values(index_t n, std::uint64_t seed) {
@@ -50,7 +52,9 @@ linalg::Array<T> random_values(index_t n, std::uint64_t seed) {
 }
 
 template <class T>
-EigenCsr<T> to_eigen(const linalg::Csr<T>& A) { return EigenCsr<T>(linalg::eigen_view(A)); }
+EigenCsr<T> to_eigen(const linalg::Csr<T>& A) {
+  return EigenCsr<T>(linalg::eigen_view(A));
+}
 
 // max |a - b| / max |b|: 0 means the two results are bit-equal.
 template <class T>
@@ -94,9 +98,8 @@ Result spmv_case(cpu::Executor& exec, const Inputs& in, const linalg::Csr<T>& A,
   const EigenCsr<T> Ae = to_eigen(A);
   const Eigen::Map<const EigenVector<T>> xe(x.data(), A.cols);
   EigenVector<T> ye(A.rows);
-  std::tie(r.spmesh, r.eigen) =
-      time_pair([&] { linalg::spmv(exec, A, x, y); },  //
-                [&] { ye.noalias() = Ae * xe; }, opt.repeats);
+  std::tie(r.spmesh, r.eigen) = time_pair([&] { linalg::spmv(exec, A, x, y); },  //
+                                          [&] { ye.noalias() = Ae * xe; }, opt.repeats);
   r.floor_bytes = csr_bytes(A.rows, A.nnz(), sizeof(T)) + sizeof(T) * double(A.cols + A.rows);
   if (opt.check) {
     linalg::Array<T> y2(A.rows);
@@ -126,9 +129,8 @@ Result spmv_per_row_case(cpu::Executor& exec, const Inputs& in, const linalg::Cs
   const Eigen::Map<const EigenVector<T>> xe(x.data(), A.cols);
   EigenVector<T> ye(A.rows);
   const auto map = linalg::map::per_row(w);
-  std::tie(r.spmesh, r.eigen) =
-      time_pair([&] { linalg::spmv(exec, A, x, y, map); },  //
-                [&] { ye.noalias() = Ae * xe; }, opt.repeats);
+  std::tie(r.spmesh, r.eigen) = time_pair([&] { linalg::spmv(exec, A, x, y, map); },  //
+                                          [&] { ye.noalias() = Ae * xe; }, opt.repeats);
   r.floor_bytes = 4.0 * double(A.rows + 1) + 4.0 * double(A.nnz()) + sizeof(T) * double(A.rows) +
                   sizeof(T) * double(A.cols + A.rows);
   if (opt.check) {
@@ -150,9 +152,8 @@ Result spmm3_case(cpu::Executor& exec, const Inputs& in, const linalg::Csr<T>& A
   const EigenCsr<T> Ae = to_eigen(A);
   const Eigen::Map<const EigenRows3<T>> Xe(X.data.data(), A.cols, 3);
   EigenRows3<T> Ye(A.rows, 3);
-  std::tie(r.spmesh, r.eigen) =
-      time_pair([&] { linalg::spmm(exec, A, X, Y); },  //
-                [&] { Ye.noalias() = Ae * Xe; }, opt.repeats);
+  std::tie(r.spmesh, r.eigen) = time_pair([&] { linalg::spmm(exec, A, X, Y); },  //
+                                          [&] { Ye.noalias() = Ae * Xe; }, opt.repeats);
   r.floor_bytes = csr_bytes(A.rows, A.nnz(), sizeof(T)) + 3.0 * sizeof(T) * double(A.cols + A.rows);
   if (opt.check) {
     linalg::Dense<T> Y2(A.rows, 3);
@@ -166,16 +167,15 @@ Result spmm3_case(cpu::Executor& exec, const Inputs& in, const linalg::Csr<T>& A
 // C = S S (the two-ring stencil of two smoothing steps), full product and numeric phase alone
 // (pattern reused), both against Eigen's sparse * sparse (single-threaded).
 template <class T>
-std::vector<Result> spgemm_cases(cpu::Executor& exec, const Inputs& in,
-                                 const linalg::Csr<T>& S, const Options& opt) {
+std::vector<Result> spgemm_cases(cpu::Executor& exec, const Inputs& in, const linalg::Csr<T>& S,
+                                 const Options& opt) {
   Result full = make_result<T>(in, "spgemm", "S*S", S);
   full.eigen_peer = "SparseMatrix<RowMajor> * SparseMatrix<RowMajor> (one thread)";
   const EigenCsr<T> Se = to_eigen(S);
   linalg::Csr<T> C;
   EigenCsr<T> Ce;
-  std::tie(full.spmesh, full.eigen) =
-      time_pair([&] { C = linalg::spgemm(exec, S, S); },  //
-                [&] { Ce = Se * Se; }, opt.slow_repeats);
+  std::tie(full.spmesh, full.eigen) = time_pair([&] { C = linalg::spgemm(exec, S, S); },  //
+                                                [&] { Ce = Se * Se; }, opt.slow_repeats);
   full.nnz_out_spmesh = C.nnz();
   full.nnz_out_eigen = Ce.nonZeros();
   full.floor_bytes = csr_bytes(S.rows, S.nnz(), sizeof(T)) + csr_bytes(C.rows, C.nnz(), sizeof(T));
@@ -187,18 +187,18 @@ std::vector<Result> spgemm_cases(cpu::Executor& exec, const Inputs& in,
   linalg::Csr<T> P = linalg::spgemm_symbolic(exec, S, S);
   numeric.spmesh = time_op([&] { linalg::spgemm_numeric(exec, S, S, P); }, opt.slow_repeats);
   // The numeric phase need not write the pattern: it reads S and C's pattern, writes values.
-  numeric.floor_bytes = csr_bytes(S.rows, S.nnz(), sizeof(T)) +
-                        csr_bytes(C.rows, C.nnz(), 4) + sizeof(T) * double(C.nnz());
+  numeric.floor_bytes = csr_bytes(S.rows, S.nnz(), sizeof(T)) + csr_bytes(C.rows, C.nnz(), 4) +
+                        sizeof(T) * double(C.nnz());
 
   if (opt.check) {
     Ce.makeCompressed();
-    const bool same_pattern =
-        C.nnz() == Ce.nonZeros() &&
-        std::equal(C.offsets.begin(), C.offsets.end(), Ce.outerIndexPtr()) &&
-        std::equal(C.indices.begin(), C.indices.end(), Ce.innerIndexPtr());
+    const bool same_pattern = C.nnz() == Ce.nonZeros() &&
+                              std::equal(C.offsets.begin(), C.offsets.end(), Ce.outerIndexPtr()) &&
+                              std::equal(C.indices.begin(), C.indices.end(), Ce.innerIndexPtr());
     const linalg::Csr<T> C2 = linalg::spgemm(exec, S, S);
-    const bool same_bits = std::memcmp(C.values.data(), C2.values.data(), sizeof(T) * C.nnz()) == 0 &&
-                           std::memcmp(P.values.data(), C.values.data(), sizeof(T) * C.nnz()) == 0;
+    const bool same_bits =
+        std::memcmp(C.values.data(), C2.values.data(), sizeof(T) * C.nnz()) == 0 &&
+        std::memcmp(P.values.data(), C.values.data(), sizeof(T) * C.nnz()) == 0;
     record_check(full, same_pattern,
                  same_pattern ? max_rel_diff(C.values.data(), Ce.valuePtr(), C.nnz()) : 0,
                  same_bits);
@@ -234,9 +234,11 @@ Result mmt_case(cpu::Executor& exec, const Inputs& in, const Options& opt) {
   auto one = [](const linalg::Collision&) { return T(1); };
   linalg::Csr<T> E;
   Eigen::SparseMatrix<T, Eigen::ColMajor, index_t> Ee;
-  std::tie(r.spmesh, r.eigen) =
-      time_pair([&] { E = linalg::mmt(exec, M, linalg::Circulant{1, -1}, one); },
-                [&] { Ee = Me * Me.transpose(); }, opt.slow_repeats);
+  std::tie(r.spmesh, r.eigen) = time_pair(
+      [&] {
+        E = linalg::mmt(exec, M, linalg::Circulant{1, -1}, one);
+      },
+      [&] { Ee = Me * Me.transpose(); }, opt.slow_repeats);
   r.nnz_out_spmesh = E.nnz();
   r.nnz_out_eigen = Ee.nonZeros();
   r.floor_bytes = 4.0 * double(M.nnz()) + csr_bytes(E.rows, E.nnz(), sizeof(T));
@@ -248,7 +250,10 @@ Result mmt_case(cpu::Executor& exec, const Inputs& in, const Options& opt) {
       index_t p = E.offsets[i];
       for (typename decltype(Ee)::InnerIterator it(Ee, i); it; ++it) {
         if (it.index() == i) continue;
-        if (p >= E.offsets[i + 1] || E.indices[p] != it.index()) { same_pattern = false; break; }
+        if (p >= E.offsets[i + 1] || E.indices[p] != it.index()) {
+          same_pattern = false;
+          break;
+        }
         diff = std::max(diff, std::abs(double(E.values[p++]) - double(it.value())));
         scale = std::max(scale, std::abs(double(it.value())));
       }

@@ -25,8 +25,7 @@ Counters Counters::read() {
   std::string line, name;
   if (std::getline(stat, line)) {
     std::istringstream in(line);
-    long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
-              steal = 0;
+    long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
     in >> name >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
     static const double ms_per_tick = 1e3 / static_cast<double>(sysconf(_SC_CLK_TCK));
     c.machine_busy_ms =
@@ -44,8 +43,8 @@ bool wait_until_quiet(double busy_fraction, double max_wait_s) {
     const Counters after = Counters::read();
     const double t1 = now_ms();
     if (t1 - t0 >= 1000) {
-      const double others = (after.machine_busy_ms - before.machine_busy_ms) -
-                            (after.own_cpu_ms - before.own_cpu_ms);
+      const double others =
+          (after.machine_busy_ms - before.machine_busy_ms) - (after.own_cpu_ms - before.own_cpu_ms);
       if (others <= busy_fraction * cores * (t1 - t0)) return true;
       before = after, t0 = t1;
     }
@@ -56,8 +55,8 @@ bool wait_until_quiet(double busy_fraction, double max_wait_s) {
 void Sampler::add(const Counters& before, const Counters& after, double wall_ms) {
   faults_ += after.page_faults - before.page_faults;
   wall_ms_ += wall_ms;
-  others_ms_ += (after.machine_busy_ms - before.machine_busy_ms) -
-                (after.own_cpu_ms - before.own_cpu_ms);
+  others_ms_ +=
+      (after.machine_busy_ms - before.machine_busy_ms) - (after.own_cpu_ms - before.own_cpu_ms);
 }
 
 Timing Sampler::result() const {

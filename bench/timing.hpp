@@ -30,8 +30,8 @@ inline double now_ms() {
 // Counters read around every sample.
 struct Counters {
   long page_faults = 0;
-  double own_cpu_ms = 0;      // this process, all threads
-  double machine_busy_ms = 0; // all cores, every process, from /proc/stat
+  double own_cpu_ms = 0;       // this process, all threads
+  double machine_busy_ms = 0;  // all cores, every process, from /proc/stat
   static Counters read();
 };
 
@@ -39,7 +39,7 @@ struct Counters {
 // and the sample averaged, so clock resolution, loop overhead and the tick resolution of the
 // others-CPU figure stay small at 1e4 rows.
 class Sampler {
-public:
+ public:
   // One warm-up call (first touch of outputs, caches, OpenMP thread start), and a second
   // one to size the samples when the first was short enough to include one-time costs.
   template <class F>
@@ -68,7 +68,7 @@ public:
   }
   Timing result() const;
 
-private:
+ private:
   void add(const Counters& before, const Counters& after, double wall_ms);
   std::vector<double> ms_;
   int calls_ = 1;
