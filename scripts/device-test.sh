@@ -3,7 +3,9 @@
 # run every test (GPU tests included), run the benchmarks; logs and JSON go to $OUT.
 #   SPMESH_DEPS   folder made by scripts/device-deps.sh (default .device-deps)
 #   CUDA_ARCH     CMAKE_CUDA_ARCHITECTURES (default 90, H100)
-#   BENCH_ARGS    extra arguments for spmesh_bench (default: none)
+#   BENCH_ARGS    extra arguments for spmesh_bench (CPU against Eigen; default: none)
+#   CUDA_BENCH_ARGS  extra arguments for spmesh_bench_cuda (GPU against cuSPARSE; default: none)
+#   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmark
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/device-out}
@@ -32,7 +34,8 @@ step() {  # step NAME COMMAND...: run, log to $out/NAME.log, remember failure
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out/gpu.txt"
 step configure cmake -S . -B build/device "${args[@]}" || exit 1
 step build cmake --build build/device -j "$(nproc)" || exit 1
-step tests ctest --test-dir build/device --output-on-failure
-step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
+step tests ctest --test-dir build/device --output-on-failure -j "$(nproc)"
+step bench_cuda build/device/bench/spmesh_bench_cuda --json "$out/bench_cuda.json" ${CUDA_BENCH_ARGS:-}
+[[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
 echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
 exit $status
