@@ -3,100 +3,48 @@
 // All are sort-based on the executor's primitives: deterministic and backend-neutral.
 #pragma once
 
+#include <cstdint>
+
+#include "linalg/detail/compress.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
-
-#include <bit>
-#include <cstdint>
 
 namespace spmesh::linalg {
 
 namespace detail {
 
-// Bits needed to hold values in [0, n).
-inline int bits_for(std::uint64_t n) { return n <= 1 ? 1 : std::bit_width(n - 1); }
-
-// offsets[r] = first position whose key is >= r, for keys sorted ascending in [0, lines).
-template <class Exec, class K>
-void offsets_from_sorted(Exec& exec, const K* keys, index_t n, index_t lines, index_t* offsets) {
-  if (n == 0) {
-    exec.for_each(lines + 1, [=] SPMESH_HD(index_t r) { offsets[r] = 0; });
-    return;
-  }
-  // Position p starts the lines (keys[p-1], keys[p]]; the last position also ends the rest.
-  exec.for_each(n, [=] SPMESH_HD(index_t p) {
-    const index_t from = p == 0 ? 0 : static_cast<index_t>(keys[p - 1]) + 1;
-    for (index_t r = from; r <= static_cast<index_t>(keys[p]); ++r) offsets[r] = p;
-    if (p == n - 1)
-      for (index_t r = static_cast<index_t>(keys[p]) + 1; r <= lines; ++r) offsets[r] = n;
+// The line (row of a CSR, column of a CSC, face of a mesh matrix) of every stored position.
+template <class Exec, class View>
+Array<index_t, typename Exec::space> line_of_positions(Exec& exec, const View& A, index_t nnz) {
+  Array<index_t, typename Exec::space> owner(nnz);
+  index_t* ow = owner.data();
+  exec.for_each(A.outer, [=] SPMESH_HD(index_t o) {
+    for (index_t p = A.begin(o); p < A.end(o); ++p) ow[p] = o;
   });
+  return owner;
 }
 
-// Re-compresses the entries of a view along its inner dimension. `Value` gives the value of
-// position p of line o. Stable sorting keeps entries of each new line in old-line order,
-// so the output is canonical whenever the input lines are.
+// Re-compresses the nnz entries of a view along its inner dimension (positions 0..nnz-1, lines
+// starting at 0). Grouping by inner index is stable, so each new line lists its entries in
+// old-line order: the output is canonical whenever the input lines are.
 template <class Out, class Exec, class View>
-Out recompress(Exec& exec, const View& A, index_t out_rows, index_t out_cols) {
+Out recompress(Exec& exec, const View& A, index_t nnz, index_t out_rows, index_t out_cols) {
   using S = typename Exec::space;
   using T = typename Out::value_type;
-  const index_t nnz = A.outer == 0 ? 0 : A.end(A.outer - 1) - A.begin(0);
-  Array<index_t, S> keys(nnz), perm(nnz), owner(nnz);
-  index_t *k = keys.data(), *pm = perm.data(), *ow = owner.data();
-  const index_t base = A.outer == 0 ? 0 : A.begin(0);
-  exec.for_each(A.outer, [=] SPMESH_HD(index_t o) {
-    for (index_t p = A.begin(o); p < A.end(o); ++p) {
-      k[p - base] = A.index(p);
-      pm[p - base] = p - base;
-      ow[p - base] = o;
-    }
-  });
-  exec.sort_pairs(k, pm, nnz, bits_for(static_cast<std::uint64_t>(A.inner)));
-  Array<index_t, S> offsets(A.inner + 1), indices(nnz);
+  Array<index_t, S> offsets(A.inner + 1), perm(nnz), indices(nnz);
   Array<T, S> values(nnz);
-  offsets_from_sorted(exec, k, nnz, A.inner, offsets.data());
+  exec.group_by_key(A.indices, nnz, A.inner, offsets.data(), perm.data());
+  const Array<index_t, S> owner = line_of_positions(exec, A, nnz);
+  const index_t *pm = perm.data(), *ow = owner.data();
   index_t* idx = indices.data();
   T* val = values.data();
   exec.for_each(nnz, [=] SPMESH_HD(index_t q) {
     const index_t p = pm[q], o = ow[p];
     idx[q] = o;
-    val[q] = static_cast<T>(A.value(o, p + base));
+    val[q] = static_cast<T>(A.value(o, p));
   });
   return Out(out_rows, out_cols, std::move(offsets), std::move(indices), std::move(values));
-}
-
-// Assembles canonical CSR from packed keys (row * cols + col) and their values: stable sort,
-// then one entry per run of equal keys, reduced in input order. Consumes the keys.
-template <class Exec, class T, class Reduce>
-Csr<T, typename Exec::space> assemble(Exec& exec, index_t rows, index_t cols,
-                                      Array<std::uint64_t, typename Exec::space> keys,
-                                      const T* v, Reduce reduce) {
-  using S = typename Exec::space;
-  const index_t n = keys.size();
-  std::uint64_t* k = keys.data();
-  Array<index_t, S> perm(n);
-  index_t* pm = perm.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t p) { pm[p] = p; });
-  exec.sort_pairs(k, pm, n, bits_for(static_cast<std::uint64_t>(rows) * cols));
-  Array<T, S> sorted(n);
-  T* sv = sorted.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t q) { sv[q] = v[pm[q]]; });
-  Array<std::uint64_t, S> run_keys(n);
-  Array<T, S> run_values(n);
-  const index_t nnz = exec.reduce_by_key(k, sv, n, run_keys.data(), run_values.data(), reduce);
-  Array<index_t, S> rows_of(nnz), indices(nnz), offsets(rows + 1);
-  Array<T, S> values(nnz);
-  index_t *ro = rows_of.data(), *idx = indices.data();
-  T* val = values.data();
-  const std::uint64_t* rk = run_keys.data();
-  const T* rv = run_values.data();
-  exec.for_each(nnz, [=] SPMESH_HD(index_t q) {
-    ro[q] = static_cast<index_t>(rk[q] / static_cast<std::uint64_t>(cols));
-    idx[q] = static_cast<index_t>(rk[q] % static_cast<std::uint64_t>(cols));
-    val[q] = rv[q];
-  });
-  offsets_from_sorted(exec, ro, nnz, rows, offsets.data());
-  return Csr<T, S>(rows, cols, std::move(offsets), std::move(indices), std::move(values));
 }
 
 }  // namespace detail
@@ -104,21 +52,24 @@ Csr<T, typename Exec::space> assemble(Exec& exec, index_t rows, index_t cols,
 // The same matrix stored by columns.
 template <class Exec, class T, class S>
 Csc<T, S> to_csc(Exec& exec, const Csr<T, S>& A) {
-  return detail::recompress<Csc<T, S>>(exec, A.view(), A.rows, A.cols);
+  return detail::recompress<Csc<T, S>>(exec, A.view(), A.nnz(), A.rows, A.cols);
 }
 
 // The same matrix stored by rows.
 template <class Exec, class T, class S>
 Csr<T, S> to_csr(Exec& exec, const Csc<T, S>& A) {
-  return detail::recompress<Csr<T, S>>(exec, A.view(), A.rows, A.cols);
+  return detail::recompress<Csr<T, S>>(exec, A.view(), A.nnz(), A.rows, A.cols);
 }
 
 // A mesh matrix stored by rows: row i lists the faces around vertex i (ascending), each with
 // the vertex's slot in that face as value. y = M f (Eq. 17) is a gather over this matrix.
 template <class Exec, class MeshMatrixT>
-  requires requires(const MeshMatrixT& M) { M.view().outer; MeshMatrixT::column_major; }
+requires requires(const MeshMatrixT& M) {
+  M.view().outer;
+  MeshMatrixT::column_major;
+}
 Csr<index_t, typename Exec::space> to_csr(Exec& exec, const MeshMatrixT& M) {
-  return detail::recompress<Csr<index_t, typename Exec::space>>(exec, M.view(), M.rows(),
+  return detail::recompress<Csr<index_t, typename Exec::space>>(exec, M.view(), M.nnz(), M.rows(),
                                                                 M.cols());
 }
 
@@ -140,12 +91,19 @@ Csr<T, S> to_csr(Exec& exec, const Coo<T, S>& A, Reduce reduce = {}) {
   if (bad > 0)
     throw InputError("to_csr: " + std::to_string(bad) + " COO entries lie outside the " +
                      std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
-  Array<std::uint64_t, S> keys(n);
-  std::uint64_t* k = keys.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t p) {
-    k[p] = static_cast<std::uint64_t>(ri[p]) * static_cast<std::uint64_t>(cols) + ci[p];
+  // Each row's entries in input order (stable grouping), then sorted by column and reduced.
+  detail::Segments<T, S> seg{Array<index_t, S>(rows + 1), Array<index_t, S>(n), Array<T, S>(n)};
+  Array<index_t, S> perm(n);
+  exec.group_by_key(ri, n, rows, seg.offsets.data(), perm.data());
+  const index_t* pm = perm.data();
+  const T* v = A.values.data();
+  index_t* ks = seg.keys.data();
+  T* vs = seg.values.data();
+  exec.for_each(n, [=] SPMESH_HD(index_t q) {
+    ks[q] = ci[pm[q]];
+    vs[q] = v[pm[q]];
   });
-  return detail::assemble(exec, rows, cols, std::move(keys), A.values.data(), reduce);
+  return detail::compress(exec, rows, cols, seg, reduce);
 }
 
 }  // namespace spmesh::linalg

@@ -9,14 +9,14 @@
 // (Eq. 12, 13: circulant {1}, collide -> k).
 #pragma once
 
-#include "linalg/convert.hpp"
-#include "linalg/maps.hpp"
-#include "linalg/mesh_matrix.hpp"
-
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <utility>
+
+#include "linalg/convert.hpp"
+#include "linalg/maps.hpp"
+#include "linalg/mesh_matrix.hpp"
 
 namespace spmesh::linalg {
 
@@ -46,42 +46,41 @@ using collide_t = decltype(detail::as_emit(std::declval<Collide>()(Collision{}))
 
 // A = M M^T {Q}[collide]: collide(Collision) returns a value or an Emit<R>; contributions to
 // one A(i,j) are combined by `reduce` in face order, then slot order, then power order.
+//
+// Row i of A gathers the collisions of vertex i: its positions in M grouped by vertex (a stable
+// counting sort: faces ascending, then slots), each position emitting one product per power of
+// Q, then sorted by column and reduced (linalg/detail/compress.hpp). Nothing is formed but the
+// result and nnz(M) x |Q| products.
 template <class Exec, class MeshMatrixT, class Collide, class Reduce = reduce::Sum>
 Csr<collide_t<Collide>, typename Exec::space> mmt(Exec& exec, const MeshMatrixT& M, Circulant Q,
                                                   Collide collide, Reduce reduce = {}) {
   using S = typename Exec::space;
   using R = collide_t<Collide>;
   const auto m = M.view();
-  const index_t n = M.vertices;
-  const index_t slots = checked_index(static_cast<std::int64_t>(M.nnz()) * Q.count,
-                                      "mmt: collisions (nnz(M) x powers)");
-  // Every (slot, power) pair may emit; record each with a flag, then compact.
-  Array<std::uint64_t, S> keys(slots);
-  Array<R, S> values(slots);
-  Array<unsigned char, S> emitted(slots);
-  std::uint64_t* ks = keys.data();
-  R* vs = values.data();
-  unsigned char* em = emitted.data();
-  const index_t base = M.faces == 0 ? 0 : m.begin(0);
-  exec.for_each(m.outer, [=] SPMESH_HD(index_t k) {
-    const index_t lo = m.begin(k), c = m.end(k) - lo;
-    for (index_t a = 0; a < c; ++a)
-      for (int r = 0; r < Q.count; ++r) {
-        const index_t b = ((a + Q.powers[r]) % c + c) % c;
-        const index_t i = m.index(lo + a), j = m.index(lo + b);
-        const auto e = detail::as_emit(collide(Collision{i, j, k, a, b, c}));
-        const std::int64_t at = static_cast<std::int64_t>(lo - base + a) * Q.count + r;
-        ks[at] = static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(n) + j;
-        vs[at] = e.value;
-        em[at] = e.emitted ? 1 : 0;
-      }
+  const index_t n = M.vertices, nnz = M.nnz(), powers = Q.count;
+  const index_t products =
+      checked_index(static_cast<std::int64_t>(nnz) * powers, "mmt: collisions (nnz(M) x powers)");
+  detail::Segments<R, S> seg{Array<index_t, S>(n + 1), Array<index_t, S>(products),
+                             Array<R, S>(products)};
+  Array<index_t, S> by_vertex(nnz);
+  exec.group_by_key(m.indices, nnz, n, seg.offsets.data(), by_vertex.data());
+  const Array<index_t, S> face_of = detail::line_of_positions(exec, m, nnz);
+  index_t *so = seg.offsets.data(), *ks = seg.keys.data();
+  R* vs = seg.values.data();
+  const index_t *bv = by_vertex.data(), *fo = face_of.data();
+  exec.for_each(nnz, [=] SPMESH_HD(index_t q) {
+    const index_t p = bv[q], k = fo[p], lo = m.begin(k), c = m.end(k) - lo, a = p - lo;
+    const index_t i = m.index(p);
+    for (int r = 0; r < powers; ++r) {
+      const index_t b = ((a + Q.powers[r]) % c + c) % c;
+      const index_t j = m.index(lo + b);
+      const auto e = detail::as_emit(collide(Collision{i, j, k, a, b, c}));
+      ks[q * powers + r] = e.emitted ? j : detail::absent;
+      vs[q * powers + r] = e.value;
+    }
   });
-  const index_t count = exec.count_if(slots, [=] SPMESH_HD(index_t p) { return em[p] != 0; });
-  Array<std::uint64_t, S> kept_keys(count);
-  Array<R, S> kept_values(count);
-  exec.select_if(ks, slots, kept_keys.data(), [=] SPMESH_HD(index_t p) { return em[p] != 0; });
-  exec.select_if(vs, slots, kept_values.data(), [=] SPMESH_HD(index_t p) { return em[p] != 0; });
-  return detail::assemble(exec, n, n, std::move(kept_keys), kept_values.data(), reduce);
+  exec.for_each(n + 1, [=] SPMESH_HD(index_t i) { so[i] *= powers; });
+  return detail::compress(exec, n, n, seg, reduce);
 }
 
 }  // namespace spmesh::linalg

@@ -3,10 +3,12 @@
 #pragma once
 
 #include "linalg/array.hpp"
+#include "linalg/detail/offsets.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <type_traits>
 #include <vector>
 
@@ -76,6 +78,46 @@ public:
     radix_sort<K, char, false>(keys, nullptr, n, key_bits);
   }
 
+  // Sorts every segment [offsets[s], offsets[s+1]) of (key, value) pairs by key, ascending and
+  // stable (equal keys keep their order), each segment on its own; offsets never decrease.
+  template <class K, class V>
+  void segmented_sort_pairs(K* keys, V* values, const index_t* offsets, index_t segments) const {
+    for_each(segments, [=](index_t s) {
+      const index_t lo = offsets[s], n = offsets[s + 1] - lo;
+      K* k = keys + lo;
+      V* v = values + lo;
+      if (n <= 32) {  // insertion sort: stable, and the fastest for the short rows of meshes
+        for (index_t i = 1; i < n; ++i) {
+          const K key = k[i];
+          const V value = v[i];
+          index_t j = i;
+          for (; j > 0 && key < k[j - 1]; --j) k[j] = k[j - 1], v[j] = v[j - 1];
+          k[j] = key, v[j] = value;
+        }
+        return;
+      }
+      std::vector<index_t> order(n);
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [k](index_t a, index_t b) { return k[a] < k[b]; });
+      std::vector<K> ks(n);
+      std::vector<V> vs(n);
+      for (index_t i = 0; i < n; ++i) ks[i] = k[order[i]], vs[i] = v[order[i]];
+      std::copy(ks.begin(), ks.end(), k);
+      std::copy(vs.begin(), vs.end(), v);
+    });
+  }
+
+  // Groups the positions 0..n-1 by their key in [0, groups): positions[offsets[g] ..
+  // offsets[g+1]) are the positions p with keys[p] == g, ascending (a stable counting sort; for
+  // a compressed matrix's indices it is the transpose's pattern). offsets has groups + 1 entries.
+  void group_by_key(const index_t* keys, index_t n, index_t groups, index_t* offsets,
+                    index_t* positions) const {
+    std::vector<index_t> sorted(keys, keys + n);
+    for_each(n, [=](index_t p) { positions[p] = p; });
+    sort_pairs(sorted.data(), positions, n, detail::bits_for(static_cast<std::uint64_t>(groups)));
+    detail::offsets_from_sorted(*this, sorted.data(), n, groups, offsets);
+  }
+
   // out[s] = reduction of in[offsets[s] .. offsets[s+1]) in order; empty segments get the
   // reduction's identity.
   template <class T, class Reduce>
@@ -132,23 +174,6 @@ public:
   template <class K>
   index_t unique(const K* in, index_t n, K* out) const {
     return select_if(in, n, out, [=](index_t i) { return i == 0 || !(in[i] == in[i - 1]); });
-  }
-
-  // For each run of equal consecutive keys: one key and the in-order reduction of its values.
-  // Returns the number of runs.
-  template <class K, class V, class Reduce>
-  index_t reduce_by_key(const K* keys, const V* values, index_t n, K* out_keys, V* out_values,
-                        Reduce r) const {
-    if (n <= 0) return 0;
-    std::vector<index_t> positions(n);
-    for_each(n, [&](index_t i) { positions[i] = i; });
-    std::vector<index_t> heads(static_cast<std::size_t>(n) + 1);
-    index_t runs = select_if(positions.data(), n, heads.data(),
-                             [=](index_t i) { return i == 0 || !(keys[i] == keys[i - 1]); });
-    heads[runs] = n;
-    segmented_reduce(values, heads.data(), runs, out_values, r);
-    for_each(runs, [&](index_t s) { out_keys[s] = keys[heads[s]]; });
-    return runs;
   }
 
 private:

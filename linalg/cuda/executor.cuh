@@ -8,6 +8,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 #include <cub/device/device_select.cuh>
 
 #include <cstdint>
@@ -108,6 +109,53 @@ public:
     synchronize();
   }
 
+  // Stable ascending sort of every segment [offsets[s], offsets[s+1]) (CUB's segmented sort:
+  // sub-warp, warp and block sorts by segment length).
+  template <class K, class V>
+  void segmented_sort_pairs(K* keys, V* values, const index_t* offsets, index_t segments) {
+    if (segments <= 0) return;
+    const index_t n = read(offsets + segments);
+    if (n <= 1) return;
+    DeviceArray<K> key_tmp(n);
+    DeviceArray<V> value_tmp(n);
+    cub::DoubleBuffer<K> kb(keys, key_tmp.data());
+    cub::DoubleBuffer<V> vb(values, value_tmp.data());
+    std::size_t bytes = 0;
+    check(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, kb, vb, n, segments, offsets, offsets + 1, stream_),
+          "cub::DeviceSegmentedSort");
+    check(cub::DeviceSegmentedSort::StableSortPairs(temp(bytes), bytes, kb, vb, n, segments, offsets, offsets + 1, stream_),
+          "cub::DeviceSegmentedSort");
+    if (kb.Current() != keys)
+      check(cudaMemcpyAsync(keys, kb.Current(), sizeof(K) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
+    if (vb.Current() != values)
+      check(cudaMemcpyAsync(values, vb.Current(), sizeof(V) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
+    synchronize();  // the temporaries die at return
+  }
+
+  // The CPU backend's stable counting sort, with the same result: integer atomics count the
+  // groups and scatter the positions (in an order that varies run to run), then a segmented
+  // sort puts each group back in ascending order.
+  void group_by_key(const index_t* keys, index_t n, index_t groups, index_t* offsets,
+                    index_t* positions) {
+    check(cudaMemsetAsync(offsets, 0, sizeof(index_t) * (groups + 1), stream_), "cudaMemsetAsync");
+    if (n <= 0) return;
+    for_each(n, [=] __device__(index_t p) { atomicAdd(offsets + keys[p], 1); });
+    exclusive_scan(offsets, offsets, groups + 1);
+    DeviceArray<index_t> cursor(groups), sorted(n);
+    index_t* c = cursor.data();
+    check(cudaMemcpyAsync(c, offsets, sizeof(index_t) * groups, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
+    for_each(n, [=] __device__(index_t p) { positions[atomicAdd(c + keys[p], 1)] = p; });
+    cub::DoubleBuffer<index_t> kb(positions, sorted.data());
+    std::size_t bytes = 0;
+    check(cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, kb, n, groups, offsets, offsets + 1, stream_),
+          "cub::DeviceSegmentedSort");
+    check(cub::DeviceSegmentedSort::SortKeys(temp(bytes), bytes, kb, n, groups, offsets, offsets + 1, stream_),
+          "cub::DeviceSegmentedSort");
+    if (kb.Current() != positions)
+      check(cudaMemcpyAsync(positions, kb.Current(), sizeof(index_t) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
+    synchronize();
+  }
+
   // One thread per segment, in order: the same bits as the CPU backend.
   template <class T, class Reduce>
   void segmented_reduce(const T* in, const index_t* offsets, index_t segments, T* out, Reduce r) {
@@ -151,23 +199,6 @@ public:
   template <class K>
   index_t unique(const K* in, index_t n, K* out) {
     return select_if(in, n, out, [=] __device__(index_t i) { return i == 0 || !(in[i] == in[i - 1]); });
-  }
-
-  template <class K, class V, class Reduce>
-  index_t reduce_by_key(const K* keys, const V* values, index_t n, K* out_keys, V* out_values,
-                        Reduce r) {
-    if (n <= 0) return 0;
-    DeviceArray<index_t> positions(n), heads(n + 1);
-    index_t *pos = positions.data(), *hd = heads.data();
-    for_each(n, [=] __device__(index_t i) { pos[i] = i; });
-    const index_t runs = select_if(pos, n, hd, [=] __device__(index_t i) {
-      return i == 0 || !(keys[i] == keys[i - 1]);
-    });
-    write(hd + runs, n);
-    segmented_reduce(values, hd, runs, out_values, r);
-    for_each(runs, [=] __device__(index_t s) { out_keys[s] = keys[hd[s]]; });
-    synchronize();
-    return runs;
   }
 
 private:

@@ -1,5 +1,5 @@
-// Executor primitives (scan, radix sort, segmented reduce, compaction, unique, reduce_by_key,
-// for_each) against the std:: algorithms on every backend: on the CPU with 1 and 4 threads, on
+// Executor primitives (scan, radix sort, segmented sort, grouping by key, segmented reduce,
+// compaction, unique, for_each) against the std:: algorithms on every backend: on the CPU with 1 and 4 threads, on
 // sizes that take the serial path and sizes that take the parallel blocked path (more than
 // 4 x 2048 elements); on the GPU (cuda/primitives.cu) with device arrays, compared with the CPU.
 #include <map>
@@ -169,14 +169,22 @@ struct Unique {
     return std::make_pair(std::move(out), kept);
   }
 };
-template <class Reduce>
-struct ReduceByKey {
-  Reduce r;
-  template <class E, class K, class V>
-  auto operator()(E& exec, const K& keys, const V& values, K& out_keys, V& out_values) const {
-    const index_t runs = exec.reduce_by_key(keys.data(), values.data(), keys.size(),
-                                            out_keys.data(), out_values.data(), r);
-    return std::make_tuple(std::move(out_keys), std::move(out_values), runs);
+// Sorts each segment of (key, value) pairs; returns both arrays.
+struct SegmentedSortPairs {
+  template <class E, class K, class V, class O>
+  auto operator()(E& exec, K& keys, V& values, const O& offsets) const {
+    exec.segmented_sort_pairs(keys.data(), values.data(), offsets.data(), offsets.size() - 1);
+    return std::make_pair(std::move(keys), std::move(values));
+  }
+};
+// (offsets, positions) of group_by_key with `groups` groups.
+struct GroupByKey {
+  index_t groups;
+  template <class E, class K>
+  auto operator()(E& exec, const K& keys) const {
+    K offsets(groups + 1), positions(keys.size());
+    exec.group_by_key(keys.data(), keys.size(), groups, offsets.data(), positions.data());
+    return std::make_pair(std::move(offsets), std::move(positions));
   }
 };
 
@@ -428,41 +436,61 @@ TEST_CASE_TEMPLATE("unique removes consecutive duplicates like std::unique_copy"
   });
 }
 
-TEST_CASE_TEMPLATE("reduce_by_key gives one key and the in-order reduction of each run", B,
+TEST_CASE_TEMPLATE("segmented_sort_pairs sorts each segment on its own, stably", B,
                    SPMESH_TEST_BACKENDS) {
   each_executor<B>([&](auto& exec) {
-    for (index_t n : sizes) {
-      INFO("n " << n);
-      auto keys64 = random_keys<std::uint64_t>(n, 40, true, 41 + n);
-      std::sort(keys64.begin(), keys64.end());
-      std::vector<double> values(n);
-      for (index_t p = 0; p < n; ++p) values[p] = 1.0 / (p + 1);
-      std::vector<std::uint64_t> ref_keys;
-      std::vector<double> ref_sum, ref_first;
+    // Short segments (the rows of mesh products), long ones (past the CPU's insertion sort and
+    // the GPU's warp sorts) and empty ones.
+    for (index_t max_len : {6, 40, 3000}) {
+      INFO("segments up to " << max_len << " long");
+      std::mt19937_64 rng(max_len);
+      std::vector<index_t> offsets{0};
+      for (index_t s = 0; s < 2000 && offsets.back() < 200000; ++s)
+        offsets.push_back(offsets.back() + (rng() % 4 == 0 ? 0 : static_cast<index_t>(rng() % (max_len + 1))));
+      const index_t n = offsets.back();
+      // Few distinct keys, so stability shows; the absent-product key of the products included.
+      std::vector<index_t> keys(n), values(n);
       for (index_t p = 0; p < n; ++p) {
-        if (p == 0 || keys64[p] != keys64[p - 1]) {
-          ref_keys.push_back(keys64[p]);
-          ref_sum.push_back(values[p]);
-          ref_first.push_back(values[p]);
-        } else {
-          ref_sum.back() += values[p];
-        }
+        keys[p] = rng() % 9 == 0 ? std::numeric_limits<index_t>::max() : static_cast<index_t>(rng() % 12);
+        values[p] = p;
       }
-      const HostArray<std::uint64_t> keys(keys64), out_keys(n, 0);
-      const HostArray<double> vals(values), out_values(n, 0.0);
-      const auto [sum_keys, sums, runs] =
-          run_on<B>(exec, "reduce_by_key (sum)", ReduceByKey<la::reduce::Sum>{}, keys, vals,
-                    out_keys, out_values);
-      REQUIRE(runs == static_cast<index_t>(ref_keys.size()));
-      CHECK(std::equal(ref_keys.begin(), ref_keys.end(), sum_keys.begin()));
-      CHECK(std::equal(ref_sum.begin(), ref_sum.end(), sums.begin()));  // same order: exact
-      const auto [first_keys, firsts, first_runs] =
-          run_on<B>(exec, "reduce_by_key (first)", ReduceByKey<la::reduce::First>{}, keys, vals,
-                    out_keys, out_values);
-      REQUIRE(first_runs == static_cast<index_t>(ref_keys.size()));
-      CHECK(std::equal(ref_keys.begin(), ref_keys.end(), first_keys.begin()));
-      CHECK(std::equal(ref_first.begin(), ref_first.end(), firsts.begin()));
+      std::vector<std::pair<index_t, index_t>> ref(n);
+      for (index_t p = 0; p < n; ++p) ref[p] = {keys[p], values[p]};
+      for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+        std::stable_sort(ref.begin() + offsets[s], ref.begin() + offsets[s + 1],
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+      const auto [sorted_keys, sorted_values] =
+          run_on<B>(exec, "segmented_sort_pairs", SegmentedSortPairs{}, HostArray<index_t>(keys),
+                    HostArray<index_t>(values), HostArray<index_t>(offsets));
+      index_t bad = 0;
+      for (index_t p = 0; p < n; ++p)
+        bad += sorted_keys[p] == ref[p].first && sorted_values[p] == ref[p].second ? 0 : 1;
+      CHECK(bad == 0);
     }
+  });
+}
+
+TEST_CASE_TEMPLATE("group_by_key lists the positions of each key in ascending order", B,
+                   SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
+    for (index_t n : sizes)
+      for (index_t groups : {1, 7, 5000}) {
+        INFO("n " << n << ", groups " << groups);
+        // Skewed keys: some groups empty, some large (a high-valence vertex).
+        std::mt19937_64 rng(n + groups);
+        std::vector<index_t> keys(n);
+        for (auto& k : keys) k = rng() % 5 == 0 ? groups / 2 : static_cast<index_t>(rng() % groups);
+        std::vector<index_t> ref_offsets(groups + 1, 0), ref_positions;
+        for (index_t g = 0; g < groups; ++g) {
+          for (index_t p = 0; p < n; ++p)
+            if (keys[p] == g) ref_positions.push_back(p);
+          ref_offsets[g + 1] = static_cast<index_t>(ref_positions.size());
+        }
+        const auto [offsets, positions] =
+            run_on<B>(exec, "group_by_key", GroupByKey{groups}, HostArray<index_t>(keys));
+        CHECK(offsets.to_vector() == ref_offsets);
+        CHECK(positions.to_vector() == ref_positions);
+      }
   });
 }
 
