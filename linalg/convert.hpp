@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "linalg/detail/compress.hpp"
+#include "linalg/detail/rows.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
@@ -46,6 +46,24 @@ Out recompress(Exec& exec, const View& A, index_t nnz, index_t out_rows, index_t
   });
   return Out(out_rows, out_cols, std::move(offsets), std::move(indices), std::move(values));
 }
+
+// The COO entries of row i in input order (a build_rows producer).
+template <class T>
+struct EntriesOfRow {
+  const index_t* first;  // row i's entries are position[first[i] .. first[i+1])
+  const index_t* position;
+  const index_t* col;
+  const T* value;
+
+  SPMESH_HD std::int64_t bound(index_t i) const { return first[i + 1] - first[i]; }
+  template <class Sink>
+  SPMESH_HD void operator()(index_t i, Sink&& sink) const {
+    for (index_t q = first[i]; q < first[i + 1]; ++q) sink(col[position[q]], value[position[q]]);
+  }
+};
+
+// Distinct columns a row keeps in its thread while assembling; longer rows spill to scratch.
+inline constexpr int assembly_row_capacity = 32;
 
 }  // namespace detail
 
@@ -91,19 +109,12 @@ Csr<T, S> to_csr(Exec& exec, const Coo<T, S>& A, Reduce reduce = {}) {
   if (bad > 0)
     throw InputError("to_csr: " + std::to_string(bad) + " COO entries lie outside the " +
                      std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
-  // Each row's entries in input order (stable grouping), then sorted by column and reduced.
-  detail::Segments<T, S> seg{Array<index_t, S>(rows + 1), Array<index_t, S>(n), Array<T, S>(n)};
-  Array<index_t, S> perm(n);
-  exec.group_by_key(ri, n, rows, seg.offsets.data(), perm.data());
-  const index_t* pm = perm.data();
-  const T* v = A.values.data();
-  index_t* ks = seg.keys.data();
-  T* vs = seg.values.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t q) {
-    ks[q] = ci[pm[q]];
-    vs[q] = v[pm[q]];
-  });
-  return detail::compress(exec, rows, cols, seg, reduce);
+  // Each row's entries in input order (a stable grouping by row), folded by column.
+  Array<index_t, S> first(rows + 1), position(n);
+  exec.group_by_key(ri, n, rows, first.data(), position.data());
+  return detail::build_rows<detail::assembly_row_capacity, T>(
+      exec, rows, cols, detail::EntriesOfRow<T>{first.data(), position.data(), ci, A.values.data()},
+      reduce);
 }
 
 }  // namespace spmesh::linalg

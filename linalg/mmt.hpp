@@ -44,43 +44,69 @@ struct Collision {
 template <class Collide>
 using collide_t = decltype(detail::as_emit(std::declval<Collide>()(Collision{})).value);
 
+namespace detail {
+
+// The collisions of vertex i in contribution order (a build_rows producer): its positions in M
+// (grouped by vertex: faces ascending, then slots), each meeting the partner of every power.
+template <class View, class Collide>
+struct CollisionsOfVertex {
+  View m;
+  const index_t* first;  // vertex i's positions are position[first[i] .. first[i+1])
+  const index_t* position;
+  const index_t* face_of;  // face of each position (a reduced matrix needs none)
+  Circulant Q;
+  Collide collide;
+
+  SPMESH_HD std::int64_t bound(index_t i) const {
+    return static_cast<std::int64_t>(first[i + 1] - first[i]) * Q.count;
+  }
+  template <class Sink>
+  SPMESH_HD void operator()(index_t i, Sink&& sink) const {
+    for (index_t q = first[i]; q < first[i + 1]; ++q) {
+      const index_t p = position[q];
+      index_t k;
+      if constexpr (requires { m.order; })
+        k = p / m.order;
+      else
+        k = face_of[p];
+      const index_t lo = m.begin(k), c = m.end(k) - lo, a = p - lo;
+#pragma unroll
+      for (int r = 0; r < Circulant::capacity; ++r) {
+        if (r == Q.count) break;
+        const index_t shift = Q.powers[r] % c;
+        index_t b = a + (shift < 0 ? shift + c : shift);
+        if (b >= c) b -= c;
+        const index_t j = m.index(lo + b);
+        const auto e = as_emit(collide(Collision{i, j, k, a, b, c}));
+        if (e.emitted) sink(j, e.value);
+      }
+    }
+  }
+};
+
+// Distinct neighbours a row keeps in its thread; rows beyond spill to scratch. An edge
+// matrix row holds the vertex's valence (plus itself for Q^0).
+inline constexpr int mmt_row_capacity = 32;
+
+}  // namespace detail
+
 // A = M M^T {Q}[collide]: collide(Collision) returns a value or an Emit<R>; contributions to
 // one A(i,j) are combined by `reduce` in face order, then slot order, then power order.
-//
-// Row i of A gathers the collisions of vertex i: its positions in M grouped by vertex (a stable
-// counting sort: faces ascending, then slots), each position emitting one product per power of
-// Q, then sorted by column and reduced (linalg/detail/compress.hpp). Nothing is formed but the
-// result and nnz(M) x |Q| products.
+// Row i gathers vertex i's collisions from M's positions grouped by vertex; nothing else is
+// formed (no M^T, no product list).
 template <class Exec, class MeshMatrixT, class Collide, class Reduce = reduce::Sum>
 Csr<collide_t<Collide>, typename Exec::space> mmt(Exec& exec, const MeshMatrixT& M, Circulant Q,
                                                   Collide collide, Reduce reduce = {}) {
   using S = typename Exec::space;
-  using R = collide_t<Collide>;
   const auto m = M.view();
-  const index_t n = M.vertices, nnz = M.nnz(), powers = Q.count;
-  const index_t products =
-      checked_index(static_cast<std::int64_t>(nnz) * powers, "mmt: collisions (nnz(M) x powers)");
-  detail::Segments<R, S> seg{Array<index_t, S>(n + 1), Array<index_t, S>(products),
-                             Array<R, S>(products)};
-  Array<index_t, S> by_vertex(nnz);
-  exec.group_by_key(m.indices, nnz, n, seg.offsets.data(), by_vertex.data());
-  const Array<index_t, S> face_of = detail::line_of_positions(exec, m, nnz);
-  index_t *so = seg.offsets.data(), *ks = seg.keys.data();
-  R* vs = seg.values.data();
-  const index_t *bv = by_vertex.data(), *fo = face_of.data();
-  exec.for_each(nnz, [=] SPMESH_HD(index_t q) {
-    const index_t p = bv[q], k = fo[p], lo = m.begin(k), c = m.end(k) - lo, a = p - lo;
-    const index_t i = m.index(p);
-    for (int r = 0; r < powers; ++r) {
-      const index_t b = ((a + Q.powers[r]) % c + c) % c;
-      const index_t j = m.index(lo + b);
-      const auto e = detail::as_emit(collide(Collision{i, j, k, a, b, c}));
-      ks[q * powers + r] = e.emitted ? j : detail::absent;
-      vs[q * powers + r] = e.value;
-    }
-  });
-  exec.for_each(n + 1, [=] SPMESH_HD(index_t i) { so[i] *= powers; });
-  return detail::compress(exec, n, n, seg, reduce);
+  const index_t n = M.vertices, nnz = M.nnz();
+  Array<index_t, S> first(n + 1), position(nnz), face_of;
+  exec.group_by_key(m.indices, nnz, n, first.data(), position.data());
+  if constexpr (!requires { m.order; }) face_of = detail::line_of_positions(exec, m, nnz);
+  const detail::CollisionsOfVertex<decltype(m), Collide> collisions{
+      m, first.data(), position.data(), face_of.data(), Q, collide};
+  return detail::build_rows<detail::mmt_row_capacity, collide_t<Collide>>(exec, n, n, collisions,
+                                                                          reduce);
 }
 
 }  // namespace spmesh::linalg

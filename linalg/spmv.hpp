@@ -4,19 +4,19 @@
 // each output row is written by one thread in a fixed order: no atomics, same bits every run.
 #pragma once
 
+#include <string>
+
 #include "linalg/formats.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
-
-#include <string>
 
 namespace spmesh::linalg {
 
 namespace detail {
 
 // Output line o of the gather: y(o, :) = reduce over the stored entries p of line o of
-// map(value, i, j) * x(index(p), :). `transposed` says whether o is a column (y = A^T x).
-template <class View, class Map, class Reduce, class T, int K>
+// map(value, i, j) * x(index(p), :). `Transposed` says whether o is a column (y = A^T x).
+template <class View, class Map, class Reduce, class T, int K, bool Transposed>
 struct Gather {
   View A;
   Map map;
@@ -24,11 +24,13 @@ struct Gather {
   const T* x;
   T* y;
   index_t k;  // columns of x and y; equals K when K > 0
-  bool transposed;
 
   SPMESH_HD T weight(index_t o, index_t p) const {
     const index_t j = A.index(p);
-    return static_cast<T>(transposed ? map(A.value(o, p), j, o) : map(A.value(o, p), o, j));
+    if constexpr (Transposed)
+      return static_cast<T>(map(A.value(o, p), j, o));
+    else
+      return static_cast<T>(map(A.value(o, p), o, j));
   }
 
   SPMESH_HD void operator()(index_t o) const {
@@ -76,24 +78,36 @@ struct Gather {
   }
 };
 
-template <class Exec, class View, class Map, class Reduce, class T>
-void gather(Exec& exec, const View& A, const T* x, T* y, index_t k, bool transposed, Map map,
-            Reduce reduce) {
+template <bool Transposed, class Exec, class View, class Map, class Reduce, class T>
+void gather(Exec& exec, const View& A, const T* x, T* y, index_t k, Map map, Reduce reduce) {
+  auto run = [&]<int K>() {
+    exec.for_each(A.outer, Gather<View, Map, Reduce, T, K, Transposed>{A, map, reduce, x, y, k});
+  };
   switch (k) {
-    case 1: exec.for_each(A.outer, Gather<View, Map, Reduce, T, 1>{A, map, reduce, x, y, k, transposed}); break;
-    case 2: exec.for_each(A.outer, Gather<View, Map, Reduce, T, 2>{A, map, reduce, x, y, k, transposed}); break;
-    case 3: exec.for_each(A.outer, Gather<View, Map, Reduce, T, 3>{A, map, reduce, x, y, k, transposed}); break;
-    case 4: exec.for_each(A.outer, Gather<View, Map, Reduce, T, 4>{A, map, reduce, x, y, k, transposed}); break;
-    default: exec.for_each(A.outer, Gather<View, Map, Reduce, T, 0>{A, map, reduce, x, y, k, transposed}); break;
+    case 1:
+      run.template operator()<1>();
+      break;
+    case 2:
+      run.template operator()<2>();
+      break;
+    case 3:
+      run.template operator()<3>();
+      break;
+    case 4:
+      run.template operator()<4>();
+      break;
+    default:
+      run.template operator()<0>();
+      break;
   }
 }
 
 inline void check_shape(const char* op, const char* what, index_t got_rows, index_t got_cols,
                         index_t want_rows, index_t want_cols) {
   if (got_rows != want_rows || got_cols != want_cols)
-    throw DimensionError(std::string(op) + ": " + what + " is " + std::to_string(got_rows) +
-                         " x " + std::to_string(got_cols) + ", expected " +
-                         std::to_string(want_rows) + " x " + std::to_string(want_cols));
+    throw DimensionError(std::string(op) + ": " + what + " is " + std::to_string(got_rows) + " x " +
+                         std::to_string(got_cols) + ", expected " + std::to_string(want_rows) +
+                         " x " + std::to_string(want_cols));
 }
 
 template <class Matrix>
@@ -103,13 +117,17 @@ concept ColumnMajorMatrix = (requires { requires Matrix::major == Major::column;
 // Rows and columns of any stored matrix (compressed or mesh).
 template <class Matrix>
 index_t rows_of(const Matrix& A) {
-  if constexpr (requires { A.rows(); }) return A.rows();
-  else return A.rows;
+  if constexpr (requires { A.rows(); })
+    return A.rows();
+  else
+    return A.rows;
 }
 template <class Matrix>
 index_t cols_of(const Matrix& A) {
-  if constexpr (requires { A.cols(); }) return A.cols();
-  else return A.cols;
+  if constexpr (requires { A.cols(); })
+    return A.cols();
+  else
+    return A.cols;
 }
 
 }  // namespace detail
@@ -117,7 +135,9 @@ index_t cols_of(const Matrix& A) {
 // A map for SpMV: a functor of (value, i, j). Excludes arrays, so output-argument overloads
 // and returning overloads never collide.
 template <class Map>
-concept ValueMap = requires(const Map& m) { m(0, index_t{}, index_t{}); };
+concept ValueMap = requires(const Map& m) {
+  m(0, index_t{}, index_t{});
+};
 
 // ---- y = A x, A in CSR ------------------------------------------------------------------------
 
@@ -129,7 +149,7 @@ void spmm(Exec& exec, const Csr<TA, S>& A, const Dense<T, S>& X, Dense<T, S>& Y,
   detail::check_shape("spmm", "X", X.rows, X.cols, A.cols, X.cols);
   detail::check_shape("spmm", "Y", Y.rows, Y.cols, A.rows, X.cols);
   detail::check_map(map, A.rows, A.cols, "spmm");
-  detail::gather(exec, A.view(), X.data.data(), Y.data.data(), X.cols, false, map, reduce);
+  detail::gather<false>(exec, A.view(), X.data.data(), Y.data.data(), X.cols, map, reduce);
 }
 
 template <class Exec, class TA, class T, class S, ValueMap Map = map::Identity,
@@ -139,7 +159,7 @@ void spmv(Exec& exec, const Csr<TA, S>& A, const Array<T, S>& x, Array<T, S>& y,
   detail::check_shape("spmv", "x", x.size(), 1, A.cols, 1);
   detail::check_shape("spmv", "y", y.size(), 1, A.rows, 1);
   detail::check_map(map, A.rows, A.cols, "spmv");
-  detail::gather(exec, A.view(), x.data(), y.data(), 1, false, map, reduce);
+  detail::gather<false>(exec, A.view(), x.data(), y.data(), 1, map, reduce);
 }
 
 // ---- y = A^T x, A stored by columns (CSC, MeshMatrix, ReducedMeshMatrix) -----------------------
@@ -152,7 +172,7 @@ void spmm_t(Exec& exec, const Matrix& A, const Dense<T, S>& X, Dense<T, S>& Y, M
   detail::check_shape("spmm_t", "X", X.rows, X.cols, rows, X.cols);
   detail::check_shape("spmm_t", "Y", Y.rows, Y.cols, cols, X.cols);
   detail::check_map(map, rows, cols, "spmm_t");
-  detail::gather(exec, A.view(), X.data.data(), Y.data.data(), X.cols, true, map, reduce);
+  detail::gather<true>(exec, A.view(), X.data.data(), Y.data.data(), X.cols, map, reduce);
 }
 
 template <class Exec, detail::ColumnMajorMatrix Matrix, class T, class S,
@@ -163,10 +183,11 @@ void spmv_t(Exec& exec, const Matrix& A, const Array<T, S>& x, Array<T, S>& y, M
   detail::check_shape("spmv_t", "x", x.size(), 1, rows, 1);
   detail::check_shape("spmv_t", "y", y.size(), 1, cols, 1);
   detail::check_map(map, rows, cols, "spmv_t");
-  detail::gather(exec, A.view(), x.data(), y.data(), 1, true, map, reduce);
+  detail::gather<true>(exec, A.view(), x.data(), y.data(), 1, map, reduce);
 }
 
-// ---- returning forms: allocate the output in the executor's memory space -------------------------
+// ---- returning forms: allocate the output in the executor's memory space
+// -------------------------
 
 template <class Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
           class Reduce = reduce::Sum>

@@ -38,7 +38,10 @@ struct Config {
   index_t quad_grid = 2048; // Catmull-Clark-like R and quad M on a quad_grid^2 torus
   index_t spgemm_grid = 1024;
   int repeats = 50;
+  std::string ops = "xyz,spmv,mmt,spgemm";  // which groups of ops to run
   std::string json;
+
+  bool runs(const std::string& op) const { return ("," + ops + ",").find("," + op + ",") != std::string::npos; }
 };
 
 double median(std::vector<double> v) {
@@ -265,8 +268,9 @@ int run(int argc, char** argv) {
     else if (flag == "--quad-grid") cfg.quad_grid = std::stoi(v);
     else if (flag == "--spgemm-grid") cfg.spgemm_grid = std::stoi(v);
     else if (flag == "--repeats") cfg.repeats = std::stoi(v);
+    else if (flag == "--ops") cfg.ops = v;
     else if (flag == "--json") cfg.json = v;
-    else throw Error("unknown option " + flag + " (options: --grid --quad-grid --spgemm-grid --repeats --json)");
+    else throw Error("unknown option " + flag + " (options: --grid --quad-grid --spgemm-grid --repeats --ops --json)");
   }
   if (!cuda::device_available()) {
     std::puts("spmesh_bench_cuda: no CUDA device, nothing to measure");
@@ -283,21 +287,22 @@ int run(int argc, char** argv) {
   std::vector<Row> rows;
   {
     const auto mesh = make_torus(cfg.grid, 0.02, 1);
-    const auto R = cast_values<float>(loop_refinement(host, mesh));
-    const auto Rp = cast_values<float>(random_permuted(host, loop_refinement(host, mesh), 2));
-    xyz_product(exec, h, R, "Loop-like R (mesh order)", cfg, copy, rows);
-    xyz_product(exec, h, Rp, "Loop-like R (random order)", cfg, copy, rows);
-    single_spmv(exec, h, R, "Loop-like R (mesh order)", cfg, rows);
-    mesh_mmt(exec, h, mesh_matrix(mesh), "triangle torus M", cfg, rows);
+    if (cfg.runs("xyz") || cfg.runs("spmv")) {
+      const auto R = cast_values<float>(loop_refinement(host, mesh));
+      const auto Rp = cast_values<float>(random_permuted(host, loop_refinement(host, mesh), 2));
+      if (cfg.runs("xyz")) xyz_product(exec, h, R, "Loop-like R (mesh order)", cfg, copy, rows);
+      if (cfg.runs("xyz")) xyz_product(exec, h, Rp, "Loop-like R (random order)", cfg, copy, rows);
+      if (cfg.runs("spmv")) single_spmv(exec, h, R, "Loop-like R (mesh order)", cfg, rows);
+    }
+    if (cfg.runs("mmt")) mesh_mmt(exec, h, mesh_matrix(mesh), "triangle torus M", cfg, rows);
   }
   {
-    const auto R = catmull_clark_like(host, cfg.quad_grid);
-    xyz_product(exec, h, R, "Catmull-Clark-like R", cfg, copy, rows);
-    mesh_mmt(exec, h, quad_torus(cfg.quad_grid), "quad torus M", cfg, rows);
+    if (cfg.runs("xyz")) xyz_product(exec, h, catmull_clark_like(host, cfg.quad_grid), "Catmull-Clark-like R", cfg, copy, rows);
+    if (cfg.runs("mmt")) mesh_mmt(exec, h, quad_torus(cfg.quad_grid), "quad torus M", cfg, rows);
   }
   {
     const auto mesh = make_torus(cfg.spgemm_grid, 0.02, 1);
-    general_spgemm(exec, h, cast_values<float>(loop_smoothing(host, mesh)), "Loop stencil S", cfg, rows);
+    if (cfg.runs("spgemm")) general_spgemm(exec, h, cast_values<float>(loop_smoothing(host, mesh)), "Loop stencil S", cfg, rows);
   }
 
   // Ratios to the best cuSPARSE route of the same op and matrix.

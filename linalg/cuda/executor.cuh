@@ -22,6 +22,43 @@ __global__ void for_each_kernel(index_t n, F f) {
   const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) f(i);
 }
+
+// Stable insertion sort of segment s when it has at most Max elements, in registers; longer
+// segments are left to the caller. V = void: keys alone.
+template <class K, class V, index_t Max>
+struct SortShortSegment {
+  using Value = std::conditional_t<std::is_void_v<V>, char, V>;
+  K* keys;
+  V* values;
+  const index_t* offsets;
+
+  __device__ void operator()(index_t s) const {
+    const index_t lo = offsets[s], n = offsets[s + 1] - lo;
+    if (n < 2 || n > Max) return;
+    K k[Max];
+    Value v[Max];
+    for (index_t i = 0; i < n; ++i) {
+      k[i] = keys[lo + i];
+      if constexpr (!std::is_void_v<V>) v[i] = values[lo + i];
+    }
+    for (index_t i = 1; i < n; ++i) {
+      const K key = k[i];
+      index_t j = i;
+      if constexpr (std::is_void_v<V>) {
+        for (; j > 0 && key < k[j - 1]; --j) k[j] = k[j - 1];
+      } else {
+        const Value value = v[i];
+        for (; j > 0 && key < k[j - 1]; --j) k[j] = k[j - 1], v[j] = v[j - 1];
+        v[j] = value;
+      }
+      k[j] = key;
+    }
+    for (index_t i = 0; i < n; ++i) {
+      keys[lo + i] = k[i];
+      if constexpr (!std::is_void_v<V>) values[lo + i] = v[i];
+    }
+  }
+};
 }  // namespace detail
 
 class Executor {
@@ -109,51 +146,57 @@ public:
     synchronize();
   }
 
-  // Stable ascending sort of every segment [offsets[s], offsets[s+1]) (CUB's segmented sort:
-  // sub-warp, warp and block sorts by segment length).
+  // Stable ascending sort of every segment [offsets[s], offsets[s+1]) on its own, values
+  // (V = void: none) alongside: one thread per short segment (the rows of mesh products), in
+  // registers; CUB's segmented sort for the long ones.
   template <class K, class V>
   void segmented_sort_pairs(K* keys, V* values, const index_t* offsets, index_t segments) {
     if (segments <= 0) return;
+    for_each(segments, detail::SortShortSegment<K, V, short_segment>{keys, values, offsets});
+    auto is_long = [=] __device__(index_t s) { return offsets[s + 1] - offsets[s] > short_segment; };
+    const index_t longs = count_if(segments, is_long);
+    if (longs == 0) return;
+    // CUB sorts the long segments from copies into the arrays, leaving the rest as it is.
     const index_t n = read(offsets + segments);
-    if (n <= 1) return;
-    DeviceArray<K> key_tmp(n);
-    DeviceArray<V> value_tmp(n);
-    cub::DoubleBuffer<K> kb(keys, key_tmp.data());
-    cub::DoubleBuffer<V> vb(values, value_tmp.data());
+    DeviceArray<index_t> ids(segments), chosen(longs), begins(longs), ends(longs);
+    index_t *id = ids.data(), *ch = chosen.data(), *bg = begins.data(), *en = ends.data();
+    for_each(segments, [=] __device__(index_t s) { id[s] = s; });
+    select_if(id, segments, ch, is_long);
+    for_each(longs, [=] __device__(index_t t) { bg[t] = offsets[ch[t]], en[t] = offsets[ch[t] + 1]; });
+    DeviceArray<K> key_copy(n);
+    check(cudaMemcpyAsync(key_copy.data(), keys, sizeof(K) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
     std::size_t bytes = 0;
-    check(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, kb, vb, n, segments, offsets, offsets + 1, stream_),
-          "cub::DeviceSegmentedSort");
-    check(cub::DeviceSegmentedSort::StableSortPairs(temp(bytes), bytes, kb, vb, n, segments, offsets, offsets + 1, stream_),
-          "cub::DeviceSegmentedSort");
-    if (kb.Current() != keys)
-      check(cudaMemcpyAsync(keys, kb.Current(), sizeof(K) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
-    if (vb.Current() != values)
-      check(cudaMemcpyAsync(values, vb.Current(), sizeof(V) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
-    synchronize();  // the temporaries die at return
+    if constexpr (std::is_void_v<V>) {
+      check(cub::DeviceSegmentedSort::StableSortKeys(nullptr, bytes, key_copy.data(), keys, n, longs, bg, en, stream_),
+            "cub::DeviceSegmentedSort");
+      check(cub::DeviceSegmentedSort::StableSortKeys(temp(bytes), bytes, key_copy.data(), keys, n, longs, bg, en, stream_),
+            "cub::DeviceSegmentedSort");
+    } else {
+      DeviceArray<V> value_copy(n);
+      check(cudaMemcpyAsync(value_copy.data(), values, sizeof(V) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
+      check(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, key_copy.data(), keys, value_copy.data(), values, n,
+                                                      longs, bg, en, stream_),
+            "cub::DeviceSegmentedSort");
+      check(cub::DeviceSegmentedSort::StableSortPairs(temp(bytes), bytes, key_copy.data(), keys, value_copy.data(), values,
+                                                      n, longs, bg, en, stream_),
+            "cub::DeviceSegmentedSort");
+    }
+    synchronize();  // the copies die at return
   }
 
   // The CPU backend's stable counting sort, with the same result: integer atomics count the
-  // groups and scatter the positions (in an order that varies run to run), then a segmented
-  // sort puts each group back in ascending order.
+  // groups and rank each position within its group (in an order that varies run to run), the
+  // positions are scattered by rank, then each group is sorted back to ascending order.
   void group_by_key(const index_t* keys, index_t n, index_t groups, index_t* offsets,
                     index_t* positions) {
     check(cudaMemsetAsync(offsets, 0, sizeof(index_t) * (groups + 1), stream_), "cudaMemsetAsync");
     if (n <= 0) return;
-    for_each(n, [=] __device__(index_t p) { atomicAdd(offsets + keys[p], 1); });
+    DeviceArray<index_t> rank(n);
+    index_t* rk = rank.data();
+    for_each(n, [=] __device__(index_t p) { rk[p] = atomicAdd(offsets + keys[p], 1); });
     exclusive_scan(offsets, offsets, groups + 1);
-    DeviceArray<index_t> cursor(groups), sorted(n);
-    index_t* c = cursor.data();
-    check(cudaMemcpyAsync(c, offsets, sizeof(index_t) * groups, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
-    for_each(n, [=] __device__(index_t p) { positions[atomicAdd(c + keys[p], 1)] = p; });
-    cub::DoubleBuffer<index_t> kb(positions, sorted.data());
-    std::size_t bytes = 0;
-    check(cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, kb, n, groups, offsets, offsets + 1, stream_),
-          "cub::DeviceSegmentedSort");
-    check(cub::DeviceSegmentedSort::SortKeys(temp(bytes), bytes, kb, n, groups, offsets, offsets + 1, stream_),
-          "cub::DeviceSegmentedSort");
-    if (kb.Current() != positions)
-      check(cudaMemcpyAsync(positions, kb.Current(), sizeof(index_t) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
-    synchronize();
+    for_each(n, [=] __device__(index_t p) { positions[offsets[keys[p]] + rk[p]] = p; });
+    segmented_sort_pairs(positions, static_cast<void*>(nullptr), offsets, groups);
   }
 
   // One thread per segment, in order: the same bits as the CPU backend.
@@ -202,6 +245,9 @@ public:
   }
 
 private:
+  // Segments up to this long are sorted by one thread each, in registers.
+  static constexpr index_t short_segment = 32;
+
   // CUB temp storage, grown on demand and reused across calls.
   void* temp(std::size_t bytes) {
     if (bytes > static_cast<std::size_t>(temp_.size())) temp_ = DeviceArray<char>(checked_index(static_cast<std::int64_t>(bytes), "CUB temp storage"));
