@@ -1,6 +1,7 @@
-// Array<T, Space>: an owning, move-only buffer in one memory space (host now, device in
-// linalg/cuda).
+// Array<T, Space>: an owning, move-only buffer in one memory space (host now, device in linalg/cuda).
 #pragma once
+
+#include "linalg/base.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -11,8 +12,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include "linalg/base.hpp"
 
 namespace spmesh::linalg {
 
@@ -33,7 +32,7 @@ template <class T, class Space = Host>
 class Array {
   static_assert(std::is_trivially_copyable_v<T>, "Array holds trivially copyable elements");
 
- public:
+public:
   using value_type = T;
   using space = Space;
 
@@ -47,7 +46,7 @@ class Array {
     std::copy(values.begin(), values.end(), data_);
   }
   template <class U = T>
-  requires std::is_same_v<Space, Host>
+    requires std::is_same_v<Space, Host>
   explicit Array(const std::vector<U>& values) : Array(checked_index(values.size(), "Array")) {
     std::copy(values.begin(), values.end(), data_);
   }
@@ -87,7 +86,7 @@ class Array {
     return out;
   }
 
- private:
+private:
   static std::size_t bytes_for(index_t n) {
     if (n < 0) throw CapacityError("Array: negative size " + std::to_string(n));
     return static_cast<std::size_t>(n) * sizeof(T);

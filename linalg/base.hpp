@@ -1,5 +1,4 @@
-// Basic vocabulary of every layer: index type, the host/device function marker, the error
-// hierarchy.
+// Basic vocabulary of every layer: index type, the host/device function marker, the error hierarchy.
 #pragma once
 
 #include <cstdint>
@@ -21,25 +20,25 @@ inline constexpr index_t max_index = std::numeric_limits<index_t>::max();
 
 // Every error the library throws derives from Error; the message names the input and the problem.
 class Error : public std::runtime_error {
- public:
+public:
   using std::runtime_error::runtime_error;
 };
 
 // Two operands whose shapes do not fit together (e.g. x has 5 rows, A has 7 columns).
 class DimensionError : public Error {
- public:
+public:
   using Error::Error;
 };
 
 // Malformed input data: a parse error (file:line), an index out of range, a broken matrix.
 class InputError : public Error {
- public:
+public:
   using Error::Error;
 };
 
 // A size that does not fit in index_t or in memory.
 class CapacityError : public Error {
- public:
+public:
   using Error::Error;
 };
 

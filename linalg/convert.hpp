@@ -3,12 +3,12 @@
 // All are sort-based on the executor's primitives: deterministic and backend-neutral.
 #pragma once
 
-#include <cstdint>
-
 #include "linalg/detail/rows.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
+
+#include <cstdint>
 
 namespace spmesh::linalg {
 

@@ -2,10 +2,10 @@
 // and conversions from Eigen sparse matrices (host memory only).
 #pragma once
 
+#include "linalg/formats.hpp"
+
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
-
-#include "linalg/formats.hpp"
 
 namespace spmesh::linalg {
 

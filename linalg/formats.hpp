@@ -1,10 +1,10 @@
 // Sparse and dense containers: CSR, CSC, COO, row-major dense blocks, and the views kernels use.
 #pragma once
 
+#include "linalg/array.hpp"
+
 #include <string>
 #include <utility>
-
-#include "linalg/array.hpp"
 
 namespace spmesh::linalg {
 
@@ -43,12 +43,10 @@ struct Compressed {
   Compressed() : offsets(1) { init_empty_offsets(); }
   Compressed(index_t rows_, index_t cols_, Array<index_t, Space> offsets_,
              Array<index_t, Space> indices_, Array<T, Space> values_)
-      : rows(rows_),
-        cols(cols_),
-        offsets(std::move(offsets_)),
-        indices(std::move(indices_)),
+      : rows(rows_), cols(cols_), offsets(std::move(offsets_)), indices(std::move(indices_)),
         values(std::move(values_)) {
-    if (rows < 0 || cols < 0) throw DimensionError("sparse matrix: negative shape " + shape());
+    if (rows < 0 || cols < 0)
+      throw DimensionError("sparse matrix: negative shape " + shape());
     if (offsets.size() != outer() + 1)
       throw DimensionError("sparse matrix " + shape() + ": offsets has " +
                            std::to_string(offsets.size()) + " entries, expected " +
@@ -71,7 +69,7 @@ struct Compressed {
     return Compressed(rows, cols, offsets.clone(), indices.clone(), values.clone());
   }
 
- private:
+private:
   void init_empty_offsets() {
     if constexpr (std::is_same_v<Space, Host>) offsets[0] = 0;
   }
@@ -110,8 +108,7 @@ struct Dense {
 
   Dense() = default;
   Dense(index_t rows_, index_t cols_)
-      : rows(rows_),
-        cols(cols_),
+      : rows(rows_), cols(cols_),
         data(checked_index(static_cast<std::int64_t>(rows_) * cols_, "Dense block size")) {}
   Dense(index_t rows_, index_t cols_, Array<T, Space> data_)
       : rows(rows_), cols(cols_), data(std::move(data_)) {

@@ -2,12 +2,12 @@
 // and the reductions that combine contributions to one output entry.
 #pragma once
 
+#include "linalg/array.hpp"
+
 #include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
-
-#include "linalg/array.hpp"
 
 namespace spmesh::linalg {
 
@@ -20,9 +20,7 @@ namespace map {
 // The unmapped product: the stored value itself.
 struct Identity {
   template <class V>
-  SPMESH_HD V operator()(V v, index_t, index_t) const {
-    return v;
-  }
+  SPMESH_HD V operator()(V v, index_t, index_t) const { return v; }
 };
 
 // Every entry becomes the constant c (Eq. 5: val -> 1; Eq. 7: val -> 1/4).
@@ -30,9 +28,7 @@ template <class W>
 struct Constant {
   W c;
   template <class V>
-  SPMESH_HD W operator()(V, index_t, index_t) const {
-    return c;
-  }
+  SPMESH_HD W operator()(V, index_t, index_t) const { return c; }
 };
 
 // The stored value indexes a table (e.g. a mesh matrix slot -> a per-slot weight).
@@ -41,9 +37,7 @@ struct ValueTable {
   const W* table;
   index_t size;
   template <class V>
-  SPMESH_HD W operator()(V v, index_t, index_t) const {
-    return table[static_cast<index_t>(v)];
-  }
+  SPMESH_HD W operator()(V v, index_t, index_t) const { return table[static_cast<index_t>(v)]; }
 };
 
 // Entries of row i become table[i] (Eq. 16, 17: val_i,* -> 1/n_i^2).
@@ -52,9 +46,7 @@ struct PerRow {
   const W* table;
   index_t size;
   template <class V>
-  SPMESH_HD W operator()(V, index_t i, index_t) const {
-    return table[i];
-  }
+  SPMESH_HD W operator()(V, index_t i, index_t) const { return table[i]; }
   void check(index_t rows, index_t, const char* op) const {
     if (size < rows)
       throw DimensionError(std::string(op) + ": per-row map has " + std::to_string(size) +
@@ -68,9 +60,7 @@ struct PerColumn {
   const W* table;
   index_t size;
   template <class V>
-  SPMESH_HD W operator()(V, index_t, index_t j) const {
-    return table[j];
-  }
+  SPMESH_HD W operator()(V, index_t, index_t j) const { return table[j]; }
   void check(index_t, index_t cols, const char* op) const {
     if (size < cols)
       throw DimensionError(std::string(op) + ": per-column map has " + std::to_string(size) +
@@ -83,31 +73,19 @@ template <class F>
 struct Function {
   F f;
   template <class V>
-  SPMESH_HD auto operator()(V v, index_t i, index_t j) const {
-    return f(v, i, j);
-  }
+  SPMESH_HD auto operator()(V v, index_t i, index_t j) const { return f(v, i, j); }
 };
 
 template <class W>
-Constant<W> constant(W c) {
-  return {c};
-}
+Constant<W> constant(W c) { return {c}; }
 template <class W, class S>
-ValueTable<W> value_table(const Array<W, S>& t) {
-  return {t.data(), t.size()};
-}
+ValueTable<W> value_table(const Array<W, S>& t) { return {t.data(), t.size()}; }
 template <class W, class S>
-PerRow<W> per_row(const Array<W, S>& t) {
-  return {t.data(), t.size()};
-}
+PerRow<W> per_row(const Array<W, S>& t) { return {t.data(), t.size()}; }
 template <class W, class S>
-PerColumn<W> per_column(const Array<W, S>& t) {
-  return {t.data(), t.size()};
-}
+PerColumn<W> per_column(const Array<W, S>& t) { return {t.data(), t.size()}; }
 template <class F>
-Function<F> function(F f) {
-  return {std::move(f)};
-}
+Function<F> function(F f) { return {std::move(f)}; }
 
 // ---------------------------------------------------------------------------------------------
 // SpGEMM maps: when A(i,k) meets B(k,j) the map lambda(a_ik, b_kj, i, k, j) says what that
@@ -115,9 +93,7 @@ Function<F> function(F f) {
 
 struct Multiply {
   template <class A, class B>
-  SPMESH_HD auto operator()(A a, B b, index_t, index_t, index_t) const {
-    return a * b;
-  }
+  SPMESH_HD auto operator()(A a, B b, index_t, index_t, index_t) const { return a * b; }
 };
 
 }  // namespace map
@@ -129,13 +105,9 @@ struct Emit {
   bool emitted;
 };
 template <class R>
-SPMESH_HD Emit<R> emit(R v) {
-  return {v, true};
-}
+SPMESH_HD Emit<R> emit(R v) { return {v, true}; }
 template <class R>
-SPMESH_HD Emit<R> nothing() {
-  return {R{}, false};
-}
+SPMESH_HD Emit<R> nothing() { return {R{}, false}; }
 
 namespace detail {
 template <class T>
@@ -146,19 +118,16 @@ struct IsEmit<Emit<R>> : std::true_type {};
 // Normalises a map result to Emit<R>.
 template <class X>
 SPMESH_HD auto as_emit(X x) {
-  if constexpr (IsEmit<X>::value)
-    return x;
-  else
-    return Emit<X>{x, true};
+  if constexpr (IsEmit<X>::value) return x;
+  else return Emit<X>{x, true};
 }
 }  // namespace detail
 
 // The value type a SpGEMM map produces for operand value types A and B.
 template <class Map, class A, class B>
-using collision_t =
-    decltype(detail::as_emit(std::declval<Map>()(std::declval<A>(), std::declval<B>(), index_t{},
-                                                 index_t{}, index_t{}))
-                 .value);
+using collision_t = decltype(detail::as_emit(
+    std::declval<Map>()(std::declval<A>(), std::declval<B>(), index_t{}, index_t{}, index_t{}))
+                                 .value);
 
 // ---------------------------------------------------------------------------------------------
 // Reductions: combine the contributions to one output entry, in a fixed order (first to last
@@ -168,53 +137,37 @@ namespace reduce {
 
 struct Sum {
   template <class T>
-  SPMESH_HD T identity() const {
-    return T(0);
-  }
+  SPMESH_HD T identity() const { return T(0); }
   template <class T>
-  SPMESH_HD T operator()(T a, T b) const {
-    return a + b;
-  }
+  SPMESH_HD T operator()(T a, T b) const { return a + b; }
 };
 
 struct Min {
   template <class T>
   SPMESH_HD T identity() const {
-    if constexpr (std::numeric_limits<T>::has_infinity)
-      return std::numeric_limits<T>::infinity();
-    else
-      return std::numeric_limits<T>::max();
+    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::max();
   }
   template <class T>
-  SPMESH_HD T operator()(T a, T b) const {
-    return b < a ? b : a;
-  }
+  SPMESH_HD T operator()(T a, T b) const { return b < a ? b : a; }
 };
 
 struct Max {
   template <class T>
   SPMESH_HD T identity() const {
-    if constexpr (std::numeric_limits<T>::has_infinity)
-      return -std::numeric_limits<T>::infinity();
-    else
-      return std::numeric_limits<T>::lowest();
+    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::lowest();
   }
   template <class T>
-  SPMESH_HD T operator()(T a, T b) const {
-    return b > a ? b : a;
-  }
+  SPMESH_HD T operator()(T a, T b) const { return b > a ? b : a; }
 };
 
 // Keeps the first contribution (in position order): e.g. "which face holds edge (i, j)".
 struct First {
   template <class T>
-  SPMESH_HD T identity() const {
-    return T{};
-  }
+  SPMESH_HD T identity() const { return T{}; }
   template <class T>
-  SPMESH_HD T operator()(T a, T) const {
-    return a;
-  }
+  SPMESH_HD T operator()(T a, T) const { return a; }
 };
 
 // A user monoid: an associative operator and its identity.
@@ -223,18 +176,12 @@ struct Monoid {
   Op op;
   V id;
   template <class T>
-  SPMESH_HD T identity() const {
-    return static_cast<T>(id);
-  }
+  SPMESH_HD T identity() const { return static_cast<T>(id); }
   template <class T>
-  SPMESH_HD T operator()(T a, T b) const {
-    return op(a, b);
-  }
+  SPMESH_HD T operator()(T a, T b) const { return op(a, b); }
 };
 template <class Op, class V>
-Monoid<Op, V> monoid(Op op, V identity) {
-  return {std::move(op), identity};
-}
+Monoid<Op, V> monoid(Op op, V identity) { return {std::move(op), identity}; }
 
 }  // namespace reduce
 

@@ -3,15 +3,14 @@
 // in the face; it is implicit, so no value array exists.
 #pragma once
 
+#include "linalg/array.hpp"
+
 #include <string>
 #include <utility>
 
-#include "linalg/array.hpp"
-
 namespace spmesh::linalg {
 
-// Kernel view of a polygon mesh matrix: column o holds vertices indices[offsets[o] ..
-// offsets[o+1]).
+// Kernel view of a polygon mesh matrix: column o holds vertices indices[offsets[o] .. offsets[o+1]).
 struct MeshView {
   index_t outer = 0, inner = 0;  // faces, vertices
   const index_t* offsets = nullptr;
@@ -48,9 +47,7 @@ struct MeshMatrix {
 
   MeshMatrix() = default;
   MeshMatrix(index_t vertices_, Array<index_t, Space> offsets_, Array<index_t, Space> indices_)
-      : vertices(vertices_),
-        faces(offsets_.size() - 1),
-        offsets(std::move(offsets_)),
+      : vertices(vertices_), faces(offsets_.size() - 1), offsets(std::move(offsets_)),
         indices(std::move(indices_)) {
     if (offsets.size() < 1) throw DimensionError("MeshMatrix: offsets must have faces + 1 entries");
   }
@@ -73,9 +70,7 @@ struct ReducedMeshMatrix {
 
   ReducedMeshMatrix() = default;
   ReducedMeshMatrix(index_t vertices_, index_t order_, Array<index_t, Space> indices_)
-      : vertices(vertices_),
-        faces(order_ > 0 ? indices_.size() / order_ : 0),
-        order(order_),
+      : vertices(vertices_), faces(order_ > 0 ? indices_.size() / order_ : 0), order(order_),
         indices(std::move(indices_)) {
     if (order < 3 || indices.size() % order != 0)
       throw DimensionError("ReducedMeshMatrix: " + std::to_string(indices.size()) +

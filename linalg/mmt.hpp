@@ -9,14 +9,14 @@
 // (Eq. 12, 13: circulant {1}, collide -> k).
 #pragma once
 
+#include "linalg/convert.hpp"
+#include "linalg/maps.hpp"
+#include "linalg/mesh_matrix.hpp"
+
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <utility>
-
-#include "linalg/convert.hpp"
-#include "linalg/maps.hpp"
-#include "linalg/mesh_matrix.hpp"
 
 namespace spmesh::linalg {
 

@@ -9,12 +9,12 @@
 // order, into a sorted set of columns (linalg/detail/rows.hpp).
 #pragma once
 
-#include <cstdint>
-#include <string>
-
 #include "linalg/detail/rows.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/maps.hpp"
+
+#include <cstdint>
+#include <string>
 
 namespace spmesh::linalg {
 

@@ -4,11 +4,11 @@
 // each output row is written by one thread in a fixed order: no atomics, same bits every run.
 #pragma once
 
-#include <string>
-
 #include "linalg/formats.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
+
+#include <string>
 
 namespace spmesh::linalg {
 
@@ -27,10 +27,8 @@ struct Gather {
 
   SPMESH_HD T weight(index_t o, index_t p) const {
     const index_t j = A.index(p);
-    if constexpr (Transposed)
-      return static_cast<T>(map(A.value(o, p), j, o));
-    else
-      return static_cast<T>(map(A.value(o, p), o, j));
+    if constexpr (Transposed) return static_cast<T>(map(A.value(o, p), j, o));
+    else return static_cast<T>(map(A.value(o, p), o, j));
   }
 
   SPMESH_HD void operator()(index_t o) const {
@@ -84,30 +82,20 @@ void gather(Exec& exec, const View& A, const T* x, T* y, index_t k, Map map, Red
     exec.for_each(A.outer, Gather<View, Map, Reduce, T, K, Transposed>{A, map, reduce, x, y, k});
   };
   switch (k) {
-    case 1:
-      run.template operator()<1>();
-      break;
-    case 2:
-      run.template operator()<2>();
-      break;
-    case 3:
-      run.template operator()<3>();
-      break;
-    case 4:
-      run.template operator()<4>();
-      break;
-    default:
-      run.template operator()<0>();
-      break;
+    case 1: run.template operator()<1>(); break;
+    case 2: run.template operator()<2>(); break;
+    case 3: run.template operator()<3>(); break;
+    case 4: run.template operator()<4>(); break;
+    default: run.template operator()<0>(); break;
   }
 }
 
 inline void check_shape(const char* op, const char* what, index_t got_rows, index_t got_cols,
                         index_t want_rows, index_t want_cols) {
   if (got_rows != want_rows || got_cols != want_cols)
-    throw DimensionError(std::string(op) + ": " + what + " is " + std::to_string(got_rows) + " x " +
-                         std::to_string(got_cols) + ", expected " + std::to_string(want_rows) +
-                         " x " + std::to_string(want_cols));
+    throw DimensionError(std::string(op) + ": " + what + " is " + std::to_string(got_rows) +
+                         " x " + std::to_string(got_cols) + ", expected " +
+                         std::to_string(want_rows) + " x " + std::to_string(want_cols));
 }
 
 template <class Matrix>
@@ -117,17 +105,13 @@ concept ColumnMajorMatrix = (requires { requires Matrix::major == Major::column;
 // Rows and columns of any stored matrix (compressed or mesh).
 template <class Matrix>
 index_t rows_of(const Matrix& A) {
-  if constexpr (requires { A.rows(); })
-    return A.rows();
-  else
-    return A.rows;
+  if constexpr (requires { A.rows(); }) return A.rows();
+  else return A.rows;
 }
 template <class Matrix>
 index_t cols_of(const Matrix& A) {
-  if constexpr (requires { A.cols(); })
-    return A.cols();
-  else
-    return A.cols;
+  if constexpr (requires { A.cols(); }) return A.cols();
+  else return A.cols;
 }
 
 }  // namespace detail
@@ -135,9 +119,7 @@ index_t cols_of(const Matrix& A) {
 // A map for SpMV: a functor of (value, i, j). Excludes arrays, so output-argument overloads
 // and returning overloads never collide.
 template <class Map>
-concept ValueMap = requires(const Map& m) {
-  m(0, index_t{}, index_t{});
-};
+concept ValueMap = requires(const Map& m) { m(0, index_t{}, index_t{}); };
 
 // ---- y = A x, A in CSR ------------------------------------------------------------------------
 
@@ -186,8 +168,7 @@ void spmv_t(Exec& exec, const Matrix& A, const Array<T, S>& x, Array<T, S>& y, M
   detail::gather<true>(exec, A.view(), x.data(), y.data(), 1, map, reduce);
 }
 
-// ---- returning forms: allocate the output in the executor's memory space
-// -------------------------
+// ---- returning forms: allocate the output in the executor's memory space -------------------------
 
 template <class Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
           class Reduce = reduce::Sum>

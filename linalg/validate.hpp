@@ -2,10 +2,10 @@
 // indices inside the matrix. Errors say which line and which index.
 #pragma once
 
-#include <string>
-
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
+
+#include <string>
 
 namespace spmesh::linalg {
 
@@ -38,8 +38,8 @@ void validate_view(Exec& exec, const View& A, const char* what, const char* line
 template <class Exec, class T, Major M>
 void validate(Exec& exec, const Compressed<T, M, Host>& A) {
   if (exec.read(A.offsets.data()) != 0 || exec.read(A.offsets.data() + A.outer()) != A.nnz())
-    throw InputError("sparse matrix " + A.shape() +
-                     ": offsets must run from 0 to nnz = " + std::to_string(A.nnz()));
+    throw InputError("sparse matrix " + A.shape() + ": offsets must run from 0 to nnz = " +
+                     std::to_string(A.nnz()));
   detail::validate_view(exec, A.view(), "sparse matrix", M == Major::row ? "row" : "column");
 }
 

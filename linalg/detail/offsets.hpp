@@ -2,10 +2,10 @@
 // bit width of a key range: helpers of the sort-based conversions on every backend.
 #pragma once
 
+#include "linalg/base.hpp"
+
 #include <bit>
 #include <cstdint>
-
-#include "linalg/base.hpp"
 
 namespace spmesh::linalg::detail {
 

@@ -12,10 +12,10 @@
 // passes (count, then fill) and no atomics: deterministic, the same on every backend.
 #pragma once
 
+#include "linalg/formats.hpp"
+
 #include <cstdint>
 #include <string>
-
-#include "linalg/formats.hpp"
 
 namespace spmesh::linalg::detail {
 
