@@ -1,6 +1,7 @@
 // Format changes: CSR <-> CSC (the same matrix stored the other way), a mesh matrix as the CSR
 // vertex-face incidence, and COO -> CSR assembly with a chosen reduction of duplicates.
-// All are sort-based on the executor's primitives: deterministic and backend-neutral.
+// All are built on the executor's primitives (a stable grouping by key, then the row builder of
+// detail/rows.hpp): deterministic and backend-neutral.
 #pragma once
 
 #include "linalg/detail/rows.hpp"
@@ -82,10 +83,7 @@ Csr<T, S> to_csr(Exec& exec, const Csc<T, S>& A) {
 // A mesh matrix stored by rows: row i lists the faces around vertex i (ascending), each with
 // the vertex's slot in that face as value. y = M f (Eq. 17) is a gather over this matrix.
 template <class Exec, class MeshMatrixT>
-requires requires(const MeshMatrixT& M) {
-  M.view().outer;
-  MeshMatrixT::column_major;
-}
+  requires requires(const MeshMatrixT& M) { M.view().outer; MeshMatrixT::column_major; }
 Csr<index_t, typename Exec::space> to_csr(Exec& exec, const MeshMatrixT& M) {
   return detail::recompress<Csr<index_t, typename Exec::space>>(exec, M.view(), M.nnz(), M.rows(),
                                                                 M.cols());

@@ -1,7 +1,8 @@
 // Executor primitives (scan, radix sort, segmented sort, grouping by key, segmented reduce,
-// compaction, unique, for_each) against the std:: algorithms on every backend: on the CPU with 1 and 4 threads, on
-// sizes that take the serial path and sizes that take the parallel blocked path (more than
-// 4 x 2048 elements); on the GPU (cuda/primitives.cu) with device arrays, compared with the CPU.
+// compaction, unique, for_each) against the std:: algorithms on every backend: on the CPU with
+// 1 and 4 threads, on sizes that take the serial path and sizes that take the parallel blocked
+// path (more than 4 x 2048 elements); on the GPU (cuda/primitives.cu) with device arrays,
+// compared with the CPU.
 #include <map>
 
 #include "common.hpp"
@@ -445,13 +446,15 @@ TEST_CASE_TEMPLATE("segmented_sort_pairs sorts each segment on its own, stably",
       INFO("segments up to " << max_len << " long");
       std::mt19937_64 rng(max_len);
       std::vector<index_t> offsets{0};
-      for (index_t s = 0; s < 2000 && offsets.back() < 200000; ++s)
-        offsets.push_back(offsets.back() + (rng() % 4 == 0 ? 0 : static_cast<index_t>(rng() % (max_len + 1))));
+      for (index_t s = 0; s < 2000 && offsets.back() < 200000; ++s) {
+        const auto len = rng() % 4 == 0 ? 0 : static_cast<index_t>(rng() % (max_len + 1));
+        offsets.push_back(offsets.back() + len);
+      }
       const index_t n = offsets.back();
-      // Few distinct keys, so stability shows; the absent-product key of the products included.
+      // Few distinct keys, so stability shows, and the largest key (the rows' "absent" key).
       std::vector<index_t> keys(n), values(n);
       for (index_t p = 0; p < n; ++p) {
-        keys[p] = rng() % 9 == 0 ? std::numeric_limits<index_t>::max() : static_cast<index_t>(rng() % 12);
+        keys[p] = rng() % 9 == 0 ? max_index : static_cast<index_t>(rng() % 12);
         values[p] = p;
       }
       std::vector<std::pair<index_t, index_t>> ref(n);
