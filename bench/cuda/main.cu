@@ -207,6 +207,12 @@ void single_spmv(cuda::Executor& exec, cusparseHandle_t h, const linalg::Csr<flo
     rows.push_back({"spmv", name, label, n, m, R.nnz(), t.ms, floor, t.peak_mib, 0,
                     "max rel diff to spmesh " + std::to_string(max_rel_diff(yc, y))});
   }
+  const Eigen::SparseMatrix<float, Eigen::RowMajor, index_t> Re(linalg::eigen_view(R_host));
+  const auto x_host = random_array<float>(m, 9);
+  const Eigen::Map<const Eigen::VectorXf> xe(x_host.data(), m);
+  Eigen::VectorXf ye(n);
+  const double eigen = host_ms([&] { ye.noalias() = Re * xe; }, 5);
+  rows.push_back({"spmv", name, "Eigen (host CPU)", n, m, R.nnz(), eigen, floor, 0, 0, ""});
 }
 
 // Every collision counts 1: with Circulant{1, -1} this is the edge matrix E of Eq. 8.
@@ -242,6 +248,16 @@ void mesh_mmt(cuda::Executor& exec, cusparseHandle_t h, const linalg::ReducedMes
   rows.push_back({"M M^T", name, "spmesh mmt {Q^0..Q^3} (full product)", V, F, F * c, full.ms, floor, full.peak_mib, 0, ""});
   rows.push_back({"M M^T", name, "cuSPARSE csr2csc + SpGEMM M*M^T", V, F, F * c, theirs.ms, floor, theirs.peak_mib, 0,
                   "nnz " + std::to_string(nnz_cusparse) + " (full product)"});
+  // Eigen on the host: M (V x F, ones) times its transpose, one thread.
+  std::vector<Eigen::Triplet<float, index_t>> ones;
+  for (index_t f = 0; f < F; ++f)
+    for (index_t s = 0; s < c; ++s) ones.emplace_back(M_host.indices[f * c + s], f, 1.0f);
+  Eigen::SparseMatrix<float, Eigen::ColMajor, index_t> Me(V, F);
+  Me.setFromTriplets(ones.begin(), ones.end());
+  const double eigen = host_ms([&] {
+    const Eigen::SparseMatrix<float, Eigen::ColMajor, index_t> P = Me * Me.transpose();
+  }, 2);
+  rows.push_back({"M M^T", name, "Eigen M*M^T (host CPU)", V, F, F * c, eigen, floor, 0, 0, "full product"});
 }
 
 // C = A A for the Loop vertex stencil: spmesh spgemm vs cuSPARSE SpGEMM, all phases.
@@ -260,6 +276,11 @@ void general_spgemm(cuda::Executor& exec, cusparseHandle_t h, const linalg::Csr<
   rows.push_back({"spgemm A*A", name, "spmesh spgemm", A.rows, A.cols, A.nnz(), ours.ms, floor, ours.peak_mib, 0, check});
   rows.push_back({"spgemm A*A", name, "cuSPARSE SpGEMM ALG default", A.rows, A.cols, A.nnz(), theirs.ms, floor, theirs.peak_mib, 0,
                   "nnz " + std::to_string(nnz_theirs)});
+  const Eigen::SparseMatrix<float, Eigen::RowMajor, index_t> Ae(linalg::eigen_view(A_host));
+  const double eigen = host_ms([&] {
+    const Eigen::SparseMatrix<float, Eigen::RowMajor, index_t> P = Ae * Ae;
+  }, 2);
+  rows.push_back({"spgemm A*A", name, "Eigen A*A (host CPU)", A.rows, A.cols, A.nnz(), eigen, floor, 0, 0, ""});
 }
 
 int run(int argc, char** argv) {
