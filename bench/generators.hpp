@@ -5,6 +5,8 @@
 
 #include "linalg/linalg.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -60,6 +62,26 @@ linalg::Csr<double> loop_smoothing(cpu::Executor& exec, const TorusMesh& mesh);
 // vertex and element order, which destroys the grid's locality.
 linalg::Csr<double> random_permuted(cpu::Executor& exec, const linalg::Csr<double>& A,
                                     std::uint64_t seed);
+
+// n values uniform in [-1, 1), from the seeded generator.
+template <class T>
+linalg::Array<T> random_values(index_t n, std::uint64_t seed) {
+  SplitMix64 rng{seed};
+  linalg::Array<T> a(n);
+  for (index_t i = 0; i < n; ++i) a[i] = static_cast<T>(2.0 * rng.unit() - 1.0);
+  return a;
+}
+
+// max |a - b| / max |b|: 0 means the two results are bit-equal.
+template <class T>
+double max_rel_diff(const T* a, const T* b, std::int64_t n) {
+  double diff = 0, scale = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    diff = std::max(diff, std::abs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
+    scale = std::max(scale, std::abs(static_cast<double>(b[i])));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
 
 // A copy of A with values converted to T.
 template <class T>

@@ -44,27 +44,8 @@ const char* precision_name() {
 }
 
 template <class T>
-linalg::Array<T> random_values(index_t n, std::uint64_t seed) {
-  SplitMix64 rng{seed};
-  linalg::Array<T> a(n);
-  for (index_t i = 0; i < n; ++i) a[i] = static_cast<T>(2.0 * rng.unit() - 1.0);
-  return a;
-}
-
-template <class T>
 EigenCsr<T> to_eigen(const linalg::Csr<T>& A) {
   return EigenCsr<T>(linalg::eigen_view(A));
-}
-
-// max |a - b| / max |b|: 0 means the two results are bit-equal.
-template <class T>
-double max_rel_diff(const T* a, const T* b, std::int64_t n) {
-  double diff = 0, scale = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    diff = std::max(diff, std::abs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
-    scale = std::max(scale, std::abs(static_cast<double>(b[i])));
-  }
-  return scale > 0 ? diff / scale : diff;
 }
 
 inline void record_check(Result& r, bool pattern_matches, double rel_diff, bool bit_identical) {

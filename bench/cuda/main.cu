@@ -99,23 +99,11 @@ double copy_gbs(cudaStream_t s) {
   return 2.0 * sizeof(float) * n / (t.ms * 1e6);
 }
 
-template <class T>
-linalg::Array<T> random_array(index_t n, std::uint64_t seed) {
-  SplitMix64 rng{seed};
-  linalg::Array<T> a(n);
-  for (index_t i = 0; i < n; ++i) a[i] = static_cast<T>(2 * rng.unit() - 1);
-  return a;
-}
-
+// On the host: max |a - b| / max |b| of two device arrays.
 template <class T>
 double max_rel_diff(const linalg::DeviceArray<T>& a, const linalg::DeviceArray<T>& b) {
   const auto ha = cuda::to_host(a), hb = cuda::to_host(b);
-  double d = 0, s = 0;
-  for (index_t i = 0; i < ha.size(); ++i) {
-    d = std::max(d, std::abs(double(ha[i]) - double(hb[i])));
-    s = std::max(s, std::abs(double(hb[i])));
-  }
-  return s > 0 ? d / s : d;
+  return max_rel_diff(ha.data(), hb.data(), ha.size());
 }
 
 template <class T>
@@ -141,7 +129,7 @@ void xyz_product(cuda::Executor& exec, cusparseHandle_t h, const linalg::Csr<flo
   const auto R = cuda::to_device(R_host);
   const index_t n = R.rows, m = R.cols;
   const double floor = 8.0 * R.nnz() + 4.0 * (n + 1) + 12.0 * n + 12.0 * m;
-  const auto P_host = random_array<float>(3 * m, 7);
+  const auto P_host = random_values<float>(3 * m, 7);
   linalg::Dense<float, Device> P(m, 3, cuda::to_device(P_host)), Y(n, 3), Y2(n, 3);
   auto add = [&](const char* impl, Timed t, std::string note = "") {
     rows.push_back({"xyz P'=RP", name, impl, n, m, R.nnz(), t.ms, floor, t.peak_mib, 0, note});
@@ -193,7 +181,7 @@ void single_spmv(cuda::Executor& exec, cusparseHandle_t h, const linalg::Csr<flo
   const auto R = cuda::to_device(R_host);
   const index_t n = R.rows, m = R.cols;
   const double floor = 8.0 * R.nnz() + 4.0 * (n + 1) + 4.0 * n + 4.0 * m;
-  const auto x = cuda::to_device(random_array<float>(m, 9));
+  const auto x = cuda::to_device(random_values<float>(m, 9));
   linalg::DeviceArray<float> y(n), y2(n);
   const Timed ours = time_gpu(exec.stream(), [&] { linalg::spmv(exec, R, x, y); }, cfg.repeats);
   linalg::spmv(exec, R, x, y2);
@@ -208,7 +196,7 @@ void single_spmv(cuda::Executor& exec, cusparseHandle_t h, const linalg::Csr<flo
                     "max rel diff to spmesh " + std::to_string(max_rel_diff(yc, y))});
   }
   const Eigen::SparseMatrix<float, Eigen::RowMajor, index_t> Re(linalg::eigen_view(R_host));
-  const auto x_host = random_array<float>(m, 9);
+  const auto x_host = random_values<float>(m, 9);
   const Eigen::Map<const Eigen::VectorXf> xe(x_host.data(), m);
   Eigen::VectorXf ye(n);
   const double eigen = host_ms([&] { ye.noalias() = Re * xe; }, 5);
