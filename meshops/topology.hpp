@@ -85,6 +85,29 @@ Edges<typename Exec::space> enumerate_edges(Exec& exec,
   return out;
 }
 
+// The edge index (in enumerate_edges' order) of every stored entry of E: entries (i, j) and
+// (j, i) both name edge {i, j}. The upper entries are numbered row by row (a scan); a lower
+// entry finds its upper twin by binary search.
+template <class Exec>
+linalg::Array<index_t, typename Exec::space> edge_index_of_entries(
+    Exec& exec, const linalg::Csr<index_t, typename Exec::space>& E) {
+  using S = typename Exec::space;
+  const auto e = E.view();
+  linalg::Array<index_t, S> rank(E.nnz()), index(E.nnz());
+  index_t *rk = rank.data(), *ix = index.data();
+  exec.for_each(E.rows, [=] SPMESH_HD(index_t i) {
+    for (index_t p = e.begin(i); p < e.end(i); ++p) rk[p] = i < e.indices[p] ? 1 : 0;
+  });
+  exec.exclusive_scan(rk, rk, E.nnz());
+  exec.for_each(E.rows, [=] SPMESH_HD(index_t i) {
+    for (index_t p = e.begin(i); p < e.end(i); ++p) {
+      const index_t j = e.indices[p];
+      ix[p] = i < j ? rk[p] : rk[e.find(j, i)];
+    }
+  });
+  return index;
+}
+
 // Vertex valences: the number of edges at each vertex, n = E 1 with val_ij -> (i != j): a side
 // from a vertex to itself (a face with a repeated vertex) is no edge.
 template <class Exec>
