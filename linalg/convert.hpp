@@ -115,4 +115,13 @@ Csr<T, S> to_csr(Exec& exec, const Coo<T, S>& A, Reduce reduce = {}) {
       reduce);
 }
 
+// A rows x cols canonical CSR matrix assembled row by row from a producer (the interface of
+// detail/rows.hpp: bound(i) and operator()(i, sink)); the contributions to one entry are
+// combined by `reduce` in the order the producer lists them. Deterministic on every backend.
+template <class T, class Exec, class Producer, class Reduce = reduce::Sum>
+Csr<T, typename Exec::space> assemble_rows(Exec& exec, index_t rows, index_t cols,
+                                           const Producer& produce, Reduce reduce = {}) {
+  return detail::build_rows<detail::assembly_row_capacity, T>(exec, rows, cols, produce, reduce);
+}
+
 }  // namespace spmesh::linalg

@@ -3,7 +3,9 @@
 
 #include "linalg/array.hpp"
 
+#include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace spmesh::linalg {
@@ -22,6 +24,19 @@ struct CompressedView {
   SPMESH_HD index_t end(index_t o) const { return offsets[o + 1]; }
   SPMESH_HD index_t index(index_t p) const { return indices[p]; }
   SPMESH_HD T value(index_t /*o*/, index_t p) const { return values[p]; }
+
+  // Position of entry (o, j) by binary search in a canonical line (sorted indices), or -1.
+  SPMESH_HD index_t find(index_t o, index_t j) const {
+    index_t lo = offsets[o], hi = offsets[o + 1];
+    while (lo < hi) {
+      const index_t mid = lo + (hi - lo) / 2;
+      if (indices[mid] < j)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    return lo < offsets[o + 1] && indices[lo] == j ? lo : -1;
+  }
 };
 
 enum class Major { row, column };
@@ -99,10 +114,18 @@ struct Coo {
   index_t nnz() const { return values.size(); }
 };
 
+inline void check_row_block(index_t rows, index_t first, index_t count) {
+  if (first < 0 || count < 0 || first > rows - count)
+    throw DimensionError("row_block: rows [" + std::to_string(first) + ", " +
+                         std::to_string(first + count) + ") of a block of " +
+                         std::to_string(rows) + " rows");
+}
+
 // An n x k block of row-major data: vertex positions (k = 3), colours, any primvar.
 template <class T, class Space = Host>
 struct Dense {
   using value_type = T;
+  using space = Space;
   index_t rows = 0, cols = 0;
   Array<T, Space> data;
 
@@ -127,5 +150,26 @@ struct Dense {
     return Dense(rows, cols, data.clone());
   }
 };
+
+// Consecutive rows [first, first + rows) of a Dense block, not owning: lets one product write
+// (or read) part of a larger block, e.g. the face points of a refined level in place.
+template <class T, class Space = Host>
+struct DenseRows {
+  using value_type = std::remove_const_t<T>;
+  using space = Space;
+  T* data = nullptr;
+  index_t rows = 0, cols = 0;
+};
+
+template <class T, class S>
+DenseRows<T, S> row_block(Dense<T, S>& X, index_t first, index_t count) {
+  check_row_block(X.rows, first, count);
+  return {X.data.data() + static_cast<std::int64_t>(first) * X.cols, count, X.cols};
+}
+template <class T, class S>
+DenseRows<const T, S> row_block(const Dense<T, S>& X, index_t first, index_t count) {
+  check_row_block(X.rows, first, count);
+  return {X.data.data() + static_cast<std::int64_t>(first) * X.cols, count, X.cols};
+}
 
 }  // namespace spmesh::linalg

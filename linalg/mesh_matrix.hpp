@@ -6,6 +6,7 @@
 #include "linalg/array.hpp"
 
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace spmesh::linalg {
@@ -56,6 +57,10 @@ struct MeshMatrix {
   index_t cols() const { return faces; }
   index_t nnz() const { return indices.size(); }
   MeshView view() const { return {faces, vertices, offsets.data(), indices.data()}; }
+
+  MeshMatrix clone() const requires std::is_same_v<Space, Host> {
+    return MeshMatrix(vertices, offsets.clone(), indices.clone());
+  }
 };
 
 // The reduced mesh matrix of a k-regular mesh (all quads, all triangles): just the face table.

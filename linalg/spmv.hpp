@@ -116,6 +116,24 @@ index_t cols_of(const Matrix& A) {
 
 }  // namespace detail
 
+namespace detail {
+// Dense operands of SpMM: a whole Dense block or a row range of one, in memory space S.
+template <class S, class T>
+DenseRows<const T, S> in_rows(const Dense<T, S>& X) { return {X.data.data(), X.rows, X.cols}; }
+template <class S, class T>
+DenseRows<const T, S> in_rows(const DenseRows<T, S>& X) { return {X.data, X.rows, X.cols}; }
+template <class S, class T>
+DenseRows<T, S> out_rows(Dense<T, S>& Y) { return {Y.data.data(), Y.rows, Y.cols}; }
+template <class S, class T>
+  requires(!std::is_const_v<T>)
+DenseRows<T, S> out_rows(const DenseRows<T, S>& Y) { return Y; }
+
+template <class X>
+concept DenseInput = requires(const X& x) { in_rows<typename X::space>(x); };
+template <class Y>
+concept DenseOutput = requires(Y& y) { out_rows<typename std::remove_cvref_t<Y>::space>(y); };
+}  // namespace detail
+
 // A map for SpMV: a functor of (value, i, j). Excludes arrays, so output-argument overloads
 // and returning overloads never collide.
 template <class Map>
@@ -124,14 +142,17 @@ concept ValueMap = requires(const Map& m) { m(0, index_t{}, index_t{}); };
 // ---- y = A x, A in CSR ------------------------------------------------------------------------
 
 // Y (rows(A) x k) = A X, X (cols(A) x k): each column of X multiplied by the mapped A.
-template <class Exec, class TA, class T, class S, ValueMap Map = map::Identity,
-          class Reduce = reduce::Sum>
-void spmm(Exec& exec, const Csr<TA, S>& A, const Dense<T, S>& X, Dense<T, S>& Y, Map map = {},
+// X and Y are Dense blocks or row ranges of one (row_block).
+template <class Exec, class TA, class S, detail::DenseInput X, detail::DenseOutput Y,
+          ValueMap Map = map::Identity, class Reduce = reduce::Sum>
+void spmm(Exec& exec, const Csr<TA, S>& A, const X& X_in, Y&& Y_out, Map map = {},
           Reduce reduce = {}) {
-  detail::check_shape("spmm", "X", X.rows, X.cols, A.cols, X.cols);
-  detail::check_shape("spmm", "Y", Y.rows, Y.cols, A.rows, X.cols);
+  const auto x = detail::in_rows<S>(X_in);
+  const auto y = detail::out_rows<S>(Y_out);
+  detail::check_shape("spmm", "X", x.rows, x.cols, A.cols, x.cols);
+  detail::check_shape("spmm", "Y", y.rows, y.cols, A.rows, x.cols);
   detail::check_map(map, A.rows, A.cols, "spmm");
-  detail::gather<false>(exec, A.view(), X.data.data(), Y.data.data(), X.cols, map, reduce);
+  detail::gather<false>(exec, A.view(), x.data, y.data, x.cols, map, reduce);
 }
 
 template <class Exec, class TA, class T, class S, ValueMap Map = map::Identity,
@@ -146,15 +167,18 @@ void spmv(Exec& exec, const Csr<TA, S>& A, const Array<T, S>& x, Array<T, S>& y,
 
 // ---- y = A^T x, A stored by columns (CSC, MeshMatrix, ReducedMeshMatrix) -----------------------
 
-template <class Exec, detail::ColumnMajorMatrix Matrix, class T, class S,
-          ValueMap Map = map::Identity, class Reduce = reduce::Sum>
-void spmm_t(Exec& exec, const Matrix& A, const Dense<T, S>& X, Dense<T, S>& Y, Map map = {},
+template <class Exec, detail::ColumnMajorMatrix Matrix, detail::DenseInput X,
+          detail::DenseOutput Y, ValueMap Map = map::Identity, class Reduce = reduce::Sum>
+void spmm_t(Exec& exec, const Matrix& A, const X& X_in, Y&& Y_out, Map map = {},
             Reduce reduce = {}) {
+  using S = typename Matrix::space;
+  const auto x = detail::in_rows<S>(X_in);
+  const auto y = detail::out_rows<S>(Y_out);
   const index_t rows = detail::rows_of(A), cols = detail::cols_of(A);
-  detail::check_shape("spmm_t", "X", X.rows, X.cols, rows, X.cols);
-  detail::check_shape("spmm_t", "Y", Y.rows, Y.cols, cols, X.cols);
+  detail::check_shape("spmm_t", "X", x.rows, x.cols, rows, x.cols);
+  detail::check_shape("spmm_t", "Y", y.rows, y.cols, cols, x.cols);
   detail::check_map(map, rows, cols, "spmm_t");
-  detail::gather<true>(exec, A.view(), X.data.data(), Y.data.data(), X.cols, map, reduce);
+  detail::gather<true>(exec, A.view(), x.data, y.data, x.cols, map, reduce);
 }
 
 template <class Exec, detail::ColumnMajorMatrix Matrix, class T, class S,

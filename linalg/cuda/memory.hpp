@@ -134,6 +134,9 @@ Dense<T, Host> to_host(const Dense<T, Device>& X) { return {X.rows, X.cols, to_h
 inline MeshMatrix<Device> to_device(const MeshMatrix<Host>& M) {
   return {M.vertices, to_device(M.offsets), to_device(M.indices)};
 }
+inline MeshMatrix<Host> to_host(const MeshMatrix<Device>& M) {
+  return {M.vertices, to_host(M.offsets), to_host(M.indices)};
+}
 inline ReducedMeshMatrix<Device> to_device(const ReducedMeshMatrix<Host>& M) {
   return {M.vertices, M.order, to_device(M.indices)};
 }
