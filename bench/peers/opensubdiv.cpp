@@ -1,0 +1,84 @@
+// OpenSubdiv as reference and peer (see opensubdiv.hpp).
+#include "bench/peers/opensubdiv.hpp"
+
+#include <opensubdiv/far/primvarRefiner.h>
+#include <opensubdiv/far/topologyDescriptor.h>
+#include <opensubdiv/far/topologyRefinerFactory.h>
+
+namespace spmesh::test {
+
+namespace {
+
+using namespace OpenSubdiv;
+
+struct Point {
+  double x[3];
+  void Clear() { x[0] = x[1] = x[2] = 0; }
+  void AddWithWeight(const Point& p, double w) {
+    for (int c = 0; c < 3; ++c) x[c] += w * p.x[c];
+  }
+};
+
+Sdc::Options sdc_options(const schemes::Options& o) {
+  Sdc::Options s;
+  s.SetVtxBoundaryInterpolation(o.boundary == schemes::Boundary::edge_and_corner
+                                    ? Sdc::Options::VTX_BOUNDARY_EDGE_AND_CORNER
+                                    : Sdc::Options::VTX_BOUNDARY_EDGE_ONLY);
+  s.SetCreasingMethod(o.crease == schemes::CreaseMethod::chaikin ? Sdc::Options::CREASE_CHAIKIN
+                                                                 : Sdc::Options::CREASE_UNIFORM);
+  return s;
+}
+
+}  // namespace
+
+std::unique_ptr<Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
+                                                  const schemes::Sharpness<>& sharpness,
+                                                  const schemes::Options& options) {
+  const auto& M = mesh.M;
+  std::vector<int> counts(M.faces), verts(M.indices.begin(), M.indices.end());
+  for (index_t f = 0; f < M.faces; ++f) counts[f] = M.offsets[f + 1] - M.offsets[f];
+  const auto& C = sharpness.edges;
+  std::vector<int> crease_pairs;
+  for (index_t k = 0; k < C.nnz(); ++k)
+    crease_pairs.push_back(C.row_indices[k]), crease_pairs.push_back(C.col_indices[k]);
+  std::vector<int> corners;
+  std::vector<float> corner_weights;
+  for (index_t v = 0; v < mesh.vertex_count(); ++v)
+    if (sharpness.vertices[v] > 0) corners.push_back(v), corner_weights.push_back(sharpness.vertices[v]);
+
+  Far::TopologyDescriptor d;
+  d.numVertices = mesh.vertex_count();
+  d.numFaces = M.faces;
+  d.numVertsPerFace = counts.data();
+  d.vertIndicesPerFace = verts.data();
+  d.numCreases = C.nnz();
+  d.creaseVertexIndexPairs = crease_pairs.data();
+  d.creaseWeights = C.values.data();
+  d.numCorners = static_cast<int>(corners.size());
+  d.cornerVertexIndices = corners.data();
+  d.cornerWeights = corner_weights.data();
+
+  using Factory = Far::TopologyRefinerFactory<Far::TopologyDescriptor>;
+  return std::unique_ptr<Far::TopologyRefiner>(
+      Factory::Create(d, Factory::Options(Sdc::SCHEME_CATMARK, sdc_options(options))));
+}
+
+OsdRefinement osd_catmark(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
+                          const schemes::Options& options, int levels) {
+  OsdRefinement r;
+  r.refiner = osd_refiner(mesh, sharpness, options);
+  r.refiner->RefineUniform(Far::TopologyRefiner::UniformOptions(levels));
+
+  r.positions.emplace_back(mesh.positions.data.begin(), mesh.positions.data.end());
+  Far::PrimvarRefinerReal<double> primvars(*r.refiner);
+  for (int l = 1; l <= levels; ++l) {
+    std::vector<double> child(3 * r.refiner->GetLevel(l).GetNumVertices());
+    auto* src = reinterpret_cast<const Point*>(r.positions.back().data());
+    auto* dst = reinterpret_cast<Point*>(child.data());
+    primvars.Interpolate(l, src, dst);
+    r.positions.push_back(std::move(child));
+  }
+  return r;
+}
+
+}  // namespace spmesh::test

@@ -1,0 +1,32 @@
+// OpenSubdiv 3.5 (Far), the parity reference of the scheme tests and the peer of the
+// subdivision benchmark: the same mesh, sharpness and options handed to
+// TopologyRefinerFactory<TopologyDescriptor>.
+#pragma once
+
+#include "meshops/mesh.hpp"
+#include "schemes/tags.hpp"
+
+#include <opensubdiv/far/topologyRefiner.h>
+
+#include <memory>
+#include <vector>
+
+namespace spmesh::test {
+
+// The level-0 refiner of a Catmull-Clark mesh (not yet refined).
+std::unique_ptr<OpenSubdiv::Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
+                                                              const schemes::Sharpness<>& sharpness,
+                                                              const schemes::Options& options);
+
+// Uniform refinement with every level's positions (PrimvarRefinerReal<double>).
+struct OsdRefinement {
+  std::unique_ptr<OpenSubdiv::Far::TopologyRefiner> refiner;
+  std::vector<std::vector<double>> positions;  // per level, vertices x 3 (level 0 = input)
+
+  const OpenSubdiv::Far::TopologyLevel& level(int l) const { return refiner->GetLevel(l); }
+};
+
+OsdRefinement osd_catmark(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
+                          const schemes::Options& options, int levels);
+
+}  // namespace spmesh::test

@@ -1,0 +1,102 @@
+// What a Catmull-Clark build hands to eval: per level the topology matrices of paper section
+// 3.2 (M, E, F's faces per edge), the crease matrix of section 3.3, and the weights the crease
+// rules give each edge and vertex point. No vertex data.
+#pragma once
+
+#include "linalg/formats.hpp"
+#include "linalg/mesh_matrix.hpp"
+#include "schemes/creasing.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace spmesh::schemes::catmull_clark {
+
+// One level of refinement, from a parent mesh of `vertices`, `faces` and `edges` to its child.
+// Child vertex order (OpenSubdiv's): vertex points [0, V), face points [V, V + F), edge
+// points [V + F, V + F + E). Child face order: the children of face 0 in corner order, then of
+// face 1, ...; so child face p is the corner at position p of M.
+template <class S>
+struct Level {
+  index_t vertices = 0, faces = 0, edges = 0;
+  linalg::MeshMatrix<S> M;              // the parent mesh (polygons at level 0, then quads)
+  linalg::Csr<index_t, S> M_rows;       // M by rows: the faces around each vertex (Eq. 17)
+  linalg::Csr<index_t, S> E;            // Eq. 8: vertex adjacency, values = faces per edge
+  linalg::Array<double, S> inv_order;   // 1 / c_f per face (Eq. 5, 6)
+
+  // Edges in the order of E's upper triangle; their faces F(i, j) and F(j, i) (Eq. 12; -1:
+  // none, on a boundary).
+  linalg::Array<index_t, S> edge_from, edge_to, edge_face0, edge_face1;
+  // Edge points: (1 + w)/4 (p_i + p_j) + (1 - w)/4 (f_0 + f_1), w = 0 smooth (Eq. 2), 1 crease,
+  // between: a semi-sharp edge of sharpness w < 1 blended as OpenSubdiv does.
+  linalg::Array<double, S> edge_crease;
+
+  // Vertex points (Eq. 14 with the crease masks): a_i p_i + b_i (sum of 1-ring neighbours +
+  // sum of adjacent face points) + d_i (p_u + p_w), u and w the ends of the crease (or -1).
+  // Smooth: a = (n-2)/n, b = 1/n^2; crease: a = 3/4, d = 1/8; corner: a = 1; blends between.
+  linalg::Array<double, S> vertex_self, vertex_ring, vertex_crease;
+  linalg::Array<index_t, S> crease_u, crease_w;
+
+  // The crease matrix C of this level as sharpness per edge (E's order) and per vertex.
+  linalg::Array<float, S> edge_sharpness, vertex_sharpness;
+
+  index_t child_vertices() const { return vertices + faces + edges; }
+};
+
+template <class S>
+struct Plan {
+  Options options;
+  std::vector<Level<S>> levels;  // levels[l] refines level l into level l + 1
+  linalg::MeshMatrix<S> refined; // the mesh after the last level
+
+  index_t base_vertices() const { return levels.empty() ? refined.vertices : levels[0].vertices; }
+};
+
+// Sizes of every level before any work, from the base mesh's counts (faces F, face corners
+// nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a
+// quad level then gives V + F + E, 4F and 2E + 4F. `bytes` estimates what the plan holds plus
+// eval's buffers for k columns of T-sized data (the operators of every level, a little high).
+struct SizeEstimate {
+  struct Counts {
+    std::int64_t vertices, faces, corners, edges;
+  };
+  std::vector<Counts> levels;  // levels[0] is the base mesh
+  std::int64_t bytes = 0;
+
+  // Throws CapacityError naming the first level whose matrices exceed 32-bit indices.
+  void check_indices() const {
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      const auto& c = levels[l];
+      const std::int64_t largest = std::max({c.vertices + 1, c.corners, 2 * c.edges});
+      if (largest > max_index)
+        throw CapacityError("Catmull-Clark level " + std::to_string(l) + " needs " +
+                            std::to_string(largest) +
+                            " entries in one matrix, over the 32-bit index limit (2147483647)");
+    }
+  }
+};
+
+inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t corners,
+                                  std::int64_t edges, int levels, int columns, int scalar_bytes) {
+  SizeEstimate s;
+  s.levels.push_back({vertices, faces, corners, edges});
+  for (int l = 0; l < levels; ++l) {
+    const auto& c = s.levels.back();
+    // Per level: M (+ by rows), E, the face, edge and vertex arrays of Level.
+    s.bytes += 4 * (c.faces + 1) + 4 * c.corners + 4 * (c.vertices + 1) + 8 * c.corners +
+               4 * (c.vertices + 1) + 16 * c.edges + 8 * c.faces + 32 * c.edges +
+               40 * c.vertices;
+    s.levels.push_back({c.vertices + c.faces + c.edges, c.corners, 4 * c.corners,
+                        2 * c.edges + c.corners});
+  }
+  const auto& last = s.levels.back();
+  s.bytes += 4 * (last.faces + 1) + 4 * last.corners;  // the refined mesh
+  // eval: the last two levels' data and one temporary.
+  const auto& before = s.levels[s.levels.size() > 1 ? s.levels.size() - 2 : 0];
+  s.bytes += std::int64_t(columns) * scalar_bytes * (last.vertices + 2 * before.vertices);
+  return s;
+}
+
+}  // namespace spmesh::schemes::catmull_clark

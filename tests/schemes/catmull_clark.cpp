@@ -1,0 +1,212 @@
+// Catmull-Clark on every backend (this source is compiled again for the GPU as
+// cuda/catmull_clark.cu, where each result is also compared with the CPU's): replay against the
+// iterative eval, affine invariance of R, determinism, vertex data of any width; on the host,
+// the refinement file round trip and its errors. Parity with OpenSubdiv: catmull_clark_osd.cpp.
+#include "../linalg/common.hpp"
+#include "meshops/obj.hpp"
+#include "schemes/catmull_clark/build.hpp"
+#include "schemes/catmull_clark/eval.hpp"
+#include "schemes/catmull_clark/refinement.hpp"
+#include "schemes/refinement_file.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+namespace spmesh::test::catmull_clark_tests {
+
+namespace cc = schemes::catmull_clark;
+using schemes::Boundary;
+using schemes::CreaseMethod;
+
+// The bundled tent (a disk: triangles, quads and a pentagon around a boundary) with creases of
+// every kind: fractional (0.6), semi-sharp (1.3, 2.5), infinite (10), and a semi-sharp corner.
+struct Tent {
+  meshops::PolyMesh mesh = meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj");
+  la::Coo<float> creases{14, 14, {0, 0, 1, 2}, {1, 2, 2, 8}, {2.5f, 0.6f, 1.3f, 10.0f}};
+  HostArray<float> corners = [] {
+    HostArray<float> c(14, 0.0f);
+    c[4] = 1.5f;
+    return c;
+  }();
+
+  template <class T>
+  Dense<T> positions(index_t k = 3) const {  // k columns: xyz, then more made from them
+    Dense<T> P(mesh.vertex_count(), k);
+    for (index_t i = 0; i < P.rows; ++i)
+      for (index_t c = 0; c < k; ++c)
+        P(i, c) = static_cast<T>(mesh.positions(i, c % 3) * (1 + c / 3) + 0.25 * (c / 3));
+    return P;
+  }
+};
+
+// build + eval of `levels` levels: the dynamic-topology path.
+struct Refine {
+  int levels;
+  schemes::Options options;
+  template <class E, class M, class C, class V, class P>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
+    using S = typename E::space;
+    const auto plan = cc::build(exec, std::move(mesh),
+                                schemes::Sharpness<S>{std::move(creases), std::move(corners)},
+                                levels, options);
+    return cc::eval(exec, plan, points);
+  }
+};
+
+// The refinement matrix R of the same build, as T.
+template <class T>
+struct Compose {
+  int levels;
+  schemes::Options options;
+  template <class E, class M, class C, class V>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners) const {
+    using S = typename E::space;
+    const auto plan = cc::build(exec, std::move(mesh),
+                                schemes::Sharpness<S>{std::move(creases), std::move(corners)},
+                                levels, options);
+    return cc::refinement_matrix<T>(exec, plan);
+  }
+};
+
+struct Replay {
+  template <class E, class R, class P>
+  auto operator()(E& exec, const R& matrix, const P& points) const {
+    return la::spmm(exec, matrix, points);
+  }
+};
+
+const schemes::Options option_sets[] = {
+    {Boundary::edge_only, CreaseMethod::uniform},
+    {Boundary::edge_and_corner, CreaseMethod::uniform},
+    {Boundary::edge_only, CreaseMethod::chaikin},
+};
+
+TEST_CASE_TEMPLATE("Catmull-Clark replay R P0 equals the iterative eval", V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  const Tent tent;
+  for (const auto& options : option_sets) {
+    const int levels = 3;
+    const auto P0 = tent.positions<T>();
+    const auto P = run<B>("eval", Refine{levels, options}, tent.mesh.M, tent.creases,
+                          tent.corners, P0);
+    const auto R = run<B>("R", Compose<T>{levels, options}, tent.mesh.M, tent.creases,
+                          tent.corners);
+    const auto Q = run<B>("replay", Replay{}, R, P0);
+    REQUIRE(Q.rows == P.rows);
+    double scale = 0, err = 0;
+    for (index_t p = 0; p < P.data.size(); ++p) {
+      scale = std::max(scale, std::abs(double(P.data[p])));
+      err = std::max(err, std::abs(double(P.data[p]) - double(Q.data[p])));
+    }
+    CHECK(err <= (std::is_same_v<T, float> ? 1e-6 : 1e-12) * scale);
+
+    // Affine invariance: every row of R sums to one (a translated cage moves rigidly).
+    double worst = 0;
+    for (index_t i = 0; i < R.rows; ++i) {
+      double sum = 0;
+      for (index_t p = R.offsets[i]; p < R.offsets[i + 1]; ++p) sum += R.values[p];
+      worst = std::max(worst, std::abs(sum - 1));
+    }
+    CHECK(worst <= (std::is_same_v<T, float> ? 1e-6 : 1e-13));
+  }
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark vertex data of any width refines column by column", V,
+                   SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  const Tent tent;
+  const auto wide = run<B>("k = 7", Refine{2, {}}, tent.mesh.M, tent.creases, tent.corners,
+                           tent.positions<T>(7));
+  for (index_t c = 0; c < 7; ++c) {
+    Dense<T> column(tent.mesh.vertex_count(), 1);
+    const auto P7 = tent.positions<T>(7);
+    for (index_t i = 0; i < column.rows; ++i) column(i, 0) = P7(i, c);
+    const auto one = run<B>("k = 1", Refine{2, {}}, tent.mesh.M, tent.creases, tent.corners,
+                            column);
+    index_t differ = 0;
+    for (index_t i = 0; i < one.rows; ++i) differ += one(i, 0) == wide(i, c) ? 0 : 1;
+    CHECK_MESSAGE(differ == 0, "column " << c);
+  }
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark build and eval are bit-identical run to run", V,
+                   SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  const Tent tent;
+  check_repeatable<B>(is_cpu<B> ? 3 : 10, "eval", Refine{3, {}}, tent.mesh.M, tent.creases,
+                      tent.corners, tent.positions<T>());
+  check_repeatable<B>(is_cpu<B> ? 3 : 10, "R", Compose<T>{3, {}}, tent.mesh.M, tent.creases,
+                      tent.corners);
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  const auto torus = meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj");
+  const index_t n = torus.vertex_count();
+  Dense<T> P0(n, 3);
+  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(torus.positions.data[p]);
+  const auto P = run<B>("torus", Refine{3, {}}, torus.M, la::Coo<float>{n, n, {}, {}, {}},
+                        HostArray<float>(n, 0.0f), P0);
+  // A closed quad mesh of V vertices and F faces: each level has V + F + 2F vertices (E = 2F).
+  index_t V0 = n, F0 = torus.face_count();
+  for (int l = 0; l < 3; ++l) V0 = V0 + F0 + 2 * F0, F0 *= 4;
+  CHECK(P.rows == V0);
+}
+
+#if !defined(__CUDACC__)
+TEST_CASE("refinement files round-trip exactly and reject damage by name") {
+  cpu::Executor exec;
+  const Tent tent;
+  schemes::Sharpness<> C{{14, 14, tent.creases.row_indices.clone(), tent.creases.col_indices.clone(),
+                          tent.creases.values.clone()},
+                         tent.corners.clone()};
+  const auto plan = cc::build(exec, tent.mesh.M.clone(), std::move(C), 2);
+  schemes::Refinement<double> r{"catmark", 2, plan.options, cc::refinement_matrix<double>(exec, plan),
+                                tent.mesh.M.clone(), plan.refined.clone()};
+  const auto dir = std::filesystem::temp_directory_path() / "spmesh_refinement_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "tent.spr").string();
+  schemes::save_refinement(path, r);
+
+  const auto back = schemes::load_refinement<double>(path);
+  CHECK(back.scheme == "catmark");
+  CHECK(back.levels == 2);
+  CHECK(same_bits(back.R, r.R));
+  CHECK(same_bits(back.refined.indices, r.refined.indices));
+  CHECK(same_bits(back.base.offsets, r.base.offsets));
+  const auto as_float = schemes::load_refinement<float>(path);
+  CHECK(as_float.R.values[0] == static_cast<float>(r.R.values[0]));
+
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto damaged = [&](const std::string& content) {
+    const std::string p = (dir / "damaged.spr").string();
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  };
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x10;
+  CHECK_THROWS_WITH_AS(schemes::load_refinement<double>(damaged(flipped)),
+                       doctest::Contains("checksum mismatch"), InputError);
+  CHECK_THROWS_WITH_AS(schemes::load_refinement<double>(damaged(bytes.substr(0, bytes.size() - 9))),
+                       doctest::Contains("checksum"), InputError);
+  CHECK_THROWS_WITH_AS(schemes::load_refinement<double>(damaged("OBJ file, not a refinement")),
+                       doctest::Contains("not an spmesh refinement file"), InputError);
+  std::string future = bytes;
+  future[8] = 9;  // version 9
+  CHECK_THROWS_WITH_AS(schemes::load_refinement<double>(damaged(future)),
+                       doctest::Contains("version 9"), InputError);
+
+  // A save into a folder that does not exist fails and leaves nothing behind.
+  const auto missing = dir / "no" / "such" / "dir" / "r.spr";
+  CHECK_THROWS_AS(schemes::save_refinement(missing.string(), r), Error);
+  CHECK(!std::filesystem::exists(missing.parent_path()));
+  std::filesystem::remove_all(dir);
+}
+#endif
+
+}  // namespace spmesh::test::catmull_clark_tests

@@ -1,0 +1,144 @@
+// Catmull-Clark against OpenSubdiv 3.5 on every catmark_* shape of ../shared/meshes/opensubdiv:
+// levels 1-4, the boundary mode and crease method the tags ask for (both boundary modes where
+// they ask none), positions within 1e-6 of the bounding-box diagonal and identical faces under
+// the vertex correspondence below; and replay (R P0) against the iterative eval.
+//
+// Vertex correspondence: OpenSubdiv numbers a refined level's vertices as spmesh does (vertex
+// points, face points, edge points) and its faces as spmesh does (children of face 0 in corner
+// order, ...); only the edge numbering differs (spmesh: E's upper triangle; OpenSubdiv: its own
+// edge list). So vertex i of level l is OpenSubdiv's m_l[i]: m_0 = identity, and
+// m_(l+1)[v] = m_l[v], m_(l+1)[V + f] = V + f, m_(l+1)[V + F + e] = V + F + e', where e' is
+// OpenSubdiv's edge between m_l[from(e)] and m_l[to(e)].
+#include "bench/peers/opensubdiv.hpp"
+#include "linalg/cpu/executor.hpp"
+#include "linalg/spmv.hpp"
+#include "meshops/checks.hpp"
+#include "meshops/obj.hpp"
+#include "schemes/catmull_clark/build.hpp"
+#include "schemes/catmull_clark/eval.hpp"
+#include "schemes/catmull_clark/refinement.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace spmesh;
+namespace cc = spmesh::schemes::catmull_clark;
+using schemes::Boundary;
+
+const std::filesystem::path shapes = std::filesystem::path(SPMESH_SHARED_DIR) / "meshes/opensubdiv";
+
+double diagonal(const linalg::Dense<double>& P) {
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (index_t i = 0; i < P.rows; ++i)
+    for (int c = 0; c < 3; ++c) lo[c] = std::min(lo[c], P(i, c)), hi[c] = std::max(hi[c], P(i, c));
+  return std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+}
+
+schemes::Sharpness<> clone(const schemes::Sharpness<>& s) {
+  return {{s.edges.rows, s.edges.cols, s.edges.row_indices.clone(), s.edges.col_indices.clone(),
+           s.edges.values.clone()},
+          s.vertices.clone()};
+}
+
+// The catmark shapes, sorted; shapes the library rejects are reported with the reason.
+std::vector<std::filesystem::path> catmark_shapes() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& f : std::filesystem::directory_iterator(shapes))
+    if (f.path().filename().string().starts_with("catmark_")) out.push_back(f.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct Checked {
+  double max_error = 0;  // over all levels, relative to the diagonal
+  int levels = 0;
+};
+
+// Refines `mesh` with spmesh and OpenSubdiv and compares every level (positions and faces).
+Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
+                const schemes::Options& options, int levels) {
+  linalg::cpu::Executor exec;
+  const auto plan = cc::build(exec, mesh.M.clone(), clone(tags.sharpness), levels, options);
+  const auto osd = test::osd_catmark(mesh, tags.sharpness, options, levels);
+  const double diag = diagonal(mesh.positions);
+
+  std::vector<index_t> m(mesh.vertex_count());
+  for (index_t i = 0; i < mesh.vertex_count(); ++i) m[i] = i;
+  linalg::Dense<double> P = mesh.positions.clone();
+  Checked out;
+  for (int l = 1; l <= levels; ++l) {
+    const auto& L = plan.levels[l - 1];
+    const auto& parent = osd.level(l - 1);
+    const index_t first_edge_point = L.vertices + L.faces;
+    m.resize(L.child_vertices());
+    for (index_t e = 0; e < L.edges; ++e) {
+      const int osd_edge = parent.FindEdge(m[L.edge_from[e]], m[L.edge_to[e]]);
+      REQUIRE(osd_edge >= 0);
+      m[first_edge_point + e] = first_edge_point + osd_edge;
+    }
+    for (index_t f = 0; f < L.faces; ++f) m[L.vertices + f] = L.vertices + f;
+
+    P = cc::subdivide(exec, L, P);
+    const auto& child = osd.level(l);
+    REQUIRE(P.rows == child.GetNumVertices());
+    const auto& Q = osd.positions[l];
+    for (index_t i = 0; i < P.rows; ++i)
+      for (int c = 0; c < 3; ++c)
+        out.max_error = std::max(out.max_error, std::abs(P(i, c) - Q[3 * m[i] + c]) / diag);
+
+    const auto& M = l < levels ? plan.levels[l].M : plan.refined;
+    REQUIRE(M.faces == child.GetNumFaces());
+    for (index_t f = 0; f < M.faces; ++f) {
+      const auto osd_face = child.GetFaceVertices(f);
+      REQUIRE(osd_face.size() == M.offsets[f + 1] - M.offsets[f]);
+      for (int a = 0; a < osd_face.size(); ++a)
+        REQUIRE_MESSAGE(m[M.indices[M.offsets[f] + a]] == osd_face[a], "level ", l, " face ", f);
+    }
+    out.levels = l;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Catmull-Clark matches OpenSubdiv 3.5 on every catmark shape, levels 1-4") {
+  if (!std::filesystem::is_directory(shapes)) {
+    MESSAGE("skipped: " << shapes << " not found");
+    return;
+  }
+  int compared = 0;
+  double worst = 0;
+  for (const auto& path : catmark_shapes()) {
+    const auto mesh = meshops::read_obj(path.string());
+    schemes::TagSettings tags;
+    try {
+      meshops::check_mesh(mesh);
+      tags = schemes::read_tags(mesh);
+    } catch (const InputError& e) {
+      MESSAGE("not compared (rejected by spmesh): " << std::string(e.what()));
+      continue;
+    }
+    std::vector<Boundary> modes = {Boundary::edge_only, Boundary::edge_and_corner};
+    if (tags.boundary) modes = {*tags.boundary};
+    for (Boundary mode : modes) {
+      const auto options = schemes::options_from(tags, mode);
+      CAPTURE(path.filename().string());
+      CAPTURE(mode == Boundary::edge_only ? "edge-only" : "edge-and-corner");
+      const Checked r = compare(mesh, tags, options, 4);
+      CHECK(r.levels == 4);
+      CHECK(r.max_error <= 1e-6);
+      worst = std::max(worst, r.max_error);
+      ++compared;
+    }
+  }
+  MESSAGE("compared " << compared << " shape/boundary combinations; largest error " << worst
+                      << " of the diagonal");
+  CHECK(compared >= 60);
+}
