@@ -1,44 +1,266 @@
-// The spmesh command line: `spmesh info MESH` (more subcommands arrive with the schemes).
-#include "linalg/cpu/executor.hpp"
+// The spmesh command line: info, subdivide, build and replay (see `usage`).
+#include "apps/commands.hpp"
+#include "apps/picture.hpp"
+#include "apps/transfer.hpp"
+#include "meshops/checks.hpp"
 #include "meshops/info.hpp"
-#include "meshops/obj.hpp"
+#include "meshops/io.hpp"
+#include "schemes/tags.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+namespace spmesh::apps {
+
 namespace {
 
-constexpr const char* usage =
-    "usage: spmesh info MESH.obj    print vertex, edge and face counts, Euler characteristic,\n"
-    "                               boundary edges, face-order and valence histograms\n";
+constexpr const char* usage = R"(usage:
+  spmesh info MESH
+      vertex, edge and face counts, Euler characteristic, boundary, face orders, valences
+  spmesh subdivide IN -o OUT --levels L [options] [--picture FILE.svg]
+      Catmull-Clark subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply)
+  spmesh build IN --levels L -o FILE [options]
+      the refinement matrix R of L levels, saved for replay
+  spmesh replay FILE POSES... -o OUTDIR [--device cpu|cuda] [--format obj|ply]
+      P_L = R P_0 for each pose (a mesh with IN's topology), written to OUTDIR/<pose>.<format>
+options:
+  --scheme catmark                          (the only scheme yet)
+  --boundary edge-only|edge-and-corner      default: the mesh's tags, else edge-only
+  --crease uniform|chaikin                  default: the mesh's tags, else uniform
+  --device cpu|cuda                         default cpu
+  --precision float|double                  default float
+Crease and corner tags of OpenSubdiv's OBJ shapes (t crease/corner/interpolateboundary/
+creasemethod) are honoured. Errors: one line on stderr, exit code 1, no partial output file.
+)";
 
-int info(const std::vector<std::string>& args) {
-  if (args.size() != 1) throw spmesh::Error("info takes one mesh file");
-  spmesh::cpu::Executor exec;
-  const auto mesh = spmesh::meshops::read_obj(args[0]);
-  const auto info = spmesh::meshops::mesh_info(exec, mesh);
-  fmt::print("{}", spmesh::meshops::format_info(info, args[0]));
+// Parsed command line: positional arguments and --name value options.
+struct Args {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> options;
+
+  Args(const std::vector<std::string>& args, const std::vector<std::string>& known) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      if (!a.starts_with("-")) {
+        positional.push_back(a);
+        continue;
+      }
+      const std::string name = a == "-o" ? "--output" : a;
+      if (std::find(known.begin(), known.end(), name) == known.end())
+        throw Error("unknown option '" + a + "'");
+      if (i + 1 == args.size()) throw Error("option '" + a + "' needs a value");
+      options[name] = args[++i];
+    }
+  }
+
+  std::optional<std::string> get(const std::string& name) const {
+    auto it = options.find(name);
+    return it == options.end() ? std::nullopt : std::optional(it->second);
+  }
+  std::string need(const std::string& name) const {
+    if (auto v = get(name)) return *v;
+    throw Error("missing " + name);
+  }
+  std::string choice(const std::string& name, const std::vector<std::string>& allowed) const {
+    const std::string v = get(name).value_or(allowed[0]);
+    if (std::find(allowed.begin(), allowed.end(), v) == allowed.end())
+      throw Error(name + " '" + v + "' (expected " + fmt::format("{}", fmt::join(allowed, " or ")) +
+                  ")");
+    return v;
+  }
+  int levels() const {
+    const std::string v = need("--levels");
+    int l = -1;
+    if (!meshops::parse_number(v, l) || l < 0 || l > 16)
+      throw Error("--levels '" + v + "' (expected 0 to 16)");
+    return l;
+  }
+};
+
+const std::vector<std::string> scheme_options = {"--output", "--levels",    "--scheme",
+                                                 "--boundary", "--crease",  "--device",
+                                                 "--precision", "--picture"};
+
+// The mesh, checked, and the options its tags and the command line ask for.
+struct Input {
+  meshops::PolyMesh mesh;
+  schemes::TagSettings tags;
+  schemes::Options options;
+};
+
+Input read_input(const Args& args, int levels) {
+  args.choice("--scheme", {"catmark"});
+  Input in{meshops::read_mesh(args.positional.at(0)), {}, {}};
+  meshops::check_mesh(in.mesh);
+  in.tags = schemes::read_tags(in.mesh);
+  std::optional<schemes::Boundary> boundary;
+  if (auto b = args.get("--boundary"))
+    boundary = args.choice("--boundary", {"edge-only", "edge-and-corner"}) == "edge-only"
+                   ? schemes::Boundary::edge_only
+                   : schemes::Boundary::edge_and_corner;
+  std::optional<schemes::CreaseMethod> crease;
+  if (auto c = args.get("--crease"))
+    crease = args.choice("--crease", {"uniform", "chaikin"}) == "uniform"
+                 ? schemes::CreaseMethod::uniform
+                 : schemes::CreaseMethod::chaikin;
+  in.options = schemes::options_from(in.tags, boundary, crease);
+  for (const auto& note : in.tags.ignored) fmt::print(stderr, "spmesh: note: {}\n", note);
+
+  // Say before any work if the levels cannot be indexed (or, on the GPU, held).
+  cpu::Executor exec;
+  const auto info = meshops::mesh_info(exec, in.mesh);
+  const bool dbl = args.choice("--precision", {"float", "double"}) == "double";
+  const auto size = schemes::catmull_clark::estimate_size(
+      info.vertices, info.faces, in.mesh.M.nnz(), info.edges, levels, 3, dbl ? 8 : 4);
+  size.check_indices();
+  if (args.choice("--device", {"cpu", "cuda"}) == "cuda") check_device_memory(size.bytes);
+  return in;
+}
+
+std::string summary(const Stages& s, const std::string& device) {
+  std::string line = fmt::format("upload {:.2f} ms, build {:.2f} ms, ", s.upload, s.build);
+  if (s.compose > 0) line += fmt::format("compose R {:.2f} ms, ", s.compose);
+  if (s.eval > 0) line += fmt::format("eval {:.2f} ms, ", s.eval);
+  line += fmt::format("download {:.2f} ms", s.download);
+  if (device == "cuda") line += fmt::format(", peak GPU memory {:.1f} MiB", s.peak_bytes / 1048576.0);
+  return line;
+}
+
+int info(const Args& args) {
+  if (args.positional.size() != 1) throw Error("info takes one mesh file");
+  cpu::Executor exec;
+  const auto mesh = meshops::read_mesh(args.positional[0]);
+  fmt::print("{}", meshops::format_info(meshops::mesh_info(exec, mesh), args.positional[0]));
   return 0;
+}
+
+template <class T>
+int subdivide_as(const Args& args) {
+  const int levels = args.levels();
+  const std::string out = args.need("--output"), device = args.choice("--device", {"cpu", "cuda"});
+  const Input in = read_input(args, levels);
+  Stages stages;
+  Subdivided<T> r;
+  if (device == "cuda") {
+    r = subdivide_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, levels, stages);
+  } else {
+    cpu::Executor exec;
+    r = subdivide<T>(exec, in.mesh, in.tags.sharpness, in.options, levels, stages);
+  }
+  meshops::write_mesh(out, r.positions, r.mesh);
+  fmt::print("catmark {} levels on {}: {} -> {} faces, {} -> {} vertices; {}\n", levels, device,
+             in.mesh.face_count(), r.mesh.faces, in.mesh.vertex_count(), r.positions.rows,
+             summary(stages, device));
+  if (auto picture = args.get("--picture")) {
+    write_picture(*picture, r.positions, r.mesh,
+                  fmt::format("{}: Catmull-Clark, {} levels, {} faces", args.positional[0],
+                              levels, r.mesh.faces));
+    fmt::print("picture: {}\n", *picture);
+  }
+  return 0;
+}
+
+template <class T>
+int build_as(const Args& args) {
+  const int levels = args.levels();
+  const std::string out = args.need("--output"), device = args.choice("--device", {"cpu", "cuda"});
+  const Input in = read_input(args, levels);
+  Stages stages;
+  schemes::Refinement<T> r;
+  if (device == "cuda") {
+    r = build_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, levels, stages);
+  } else {
+    cpu::Executor exec;
+    r = build_refinement<T>(exec, in.mesh, in.tags.sharpness, in.options, levels, stages);
+  }
+  schemes::save_refinement(out, r);
+  fmt::print("catmark {} levels on {}: R is {} x {} with {} non-zeros ({:.1f} per row); {}\n",
+             levels, device, r.R.rows, r.R.cols, r.R.nnz(), double(r.R.nnz()) / r.R.rows,
+             summary(stages, device));
+  return 0;
+}
+
+template <class T>
+int replay_as(const Args& args) {
+  if (args.positional.size() < 2) throw Error("replay takes a refinement file and poses");
+  const std::string outdir = args.need("--output"), device = args.choice("--device", {"cpu", "cuda"});
+  const std::string format = args.choice("--format", {"obj", "ply"});
+  const auto r = schemes::load_refinement<T>(args.positional[0]);
+  if (!std::filesystem::is_directory(outdir)) throw Error(outdir + ": not a directory");
+  for (std::size_t k = 1; k < args.positional.size(); ++k) {
+    const auto pose = meshops::read_mesh(args.positional[k]);
+    meshops::check_mesh(pose);
+    const bool same_topology =
+        pose.M.nnz() == r.base.nnz() && pose.M.faces == r.base.faces &&
+        std::equal(pose.M.indices.begin(), pose.M.indices.end(), r.base.indices.begin()) &&
+        std::equal(pose.M.offsets.begin(), pose.M.offsets.end(), r.base.offsets.begin());
+    if (!same_topology || pose.vertex_count() != r.R.cols)
+      throw InputError(args.positional[k] + ": its faces differ from the mesh " +
+                       args.positional[0] + " was built from");
+    linalg::Dense<T> P0(pose.vertex_count(), 3);
+    for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(pose.positions.data[p]);
+    Stages stages;
+    linalg::Dense<T> P = device == "cuda" ? replay_on_gpu<T>(r.R, P0, stages) : [&] {
+      cpu::Executor exec;
+      return replay<T>(exec, r.R, P0, stages);
+    }();
+    const auto out = std::filesystem::path(outdir) /
+                     (std::filesystem::path(args.positional[k]).stem().string() + "." + format);
+    meshops::write_mesh(out.string(), P, r.refined);
+    fmt::print("{}: {} vertices, replay {:.3f} ms\n", out.string(), P.rows, stages.eval);
+  }
+  return 0;
+}
+
+template <template <class> class Command>
+int by_precision(const Args& args) {
+  const bool dbl = args.choice("--precision", {"float", "double"}) == "double";
+  return dbl ? Command<double>::run(args) : Command<float>::run(args);
+}
+template <class T>
+struct Subdivide {
+  static int run(const Args& a) { return subdivide_as<T>(a); }
+};
+template <class T>
+struct Build {
+  static int run(const Args& a) { return build_as<T>(a); }
+};
+template <class T>
+struct Replay {
+  static int run(const Args& a) { return replay_as<T>(a); }
+};
+
+int dispatch(const std::string& command, const std::vector<std::string>& rest) {
+  if (command == "info") return info(Args(rest, {}));
+  if (command == "subdivide") return by_precision<Subdivide>(Args(rest, scheme_options));
+  if (command == "build") return by_precision<Build>(Args(rest, scheme_options));
+  if (command == "replay")
+    return by_precision<Replay>(Args(rest, {"--output", "--device", "--precision", "--format"}));
+  fmt::print(stderr, "spmesh: unknown command '{}'\n{}", command, usage);
+  return 2;
 }
 
 }  // namespace
 
+}  // namespace spmesh::apps
+
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "-h" || args[0] == "--help") {
-    std::fputs(usage, args.empty() ? stderr : stdout);
+    std::fputs(spmesh::apps::usage, args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
   const std::string command = args[0];
   args.erase(args.begin());
   try {
-    if (command == "info") return info(args);
-    fmt::print(stderr, "spmesh: unknown command '{}'\n{}", command, usage);
-    return 2;
+    return spmesh::apps::dispatch(command, args);
   } catch (const std::exception& e) {
     fmt::print(stderr, "spmesh {}: {}\n", command, e.what());
     return 1;

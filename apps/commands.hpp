@@ -1,0 +1,24 @@
+// The GPU side of the command line, defined in pipeline_cuda.cu when spmesh is built with CUDA
+// and by no_cuda.cpp (each throwing a clear Error) when it is not.
+#pragma once
+
+#include "apps/pipeline.hpp"
+
+#include <cstdint>
+
+namespace spmesh::apps {
+
+template <class T>
+Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                               const schemes::Options& options, int levels, Stages& stages);
+template <class T>
+schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                                    const schemes::Options& options, int levels, Stages& stages);
+template <class T>
+linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>& R, const linalg::Dense<T>& P0,
+                               Stages& stages);
+
+// Throws CapacityError, before any work, when `bytes` exceed the GPU's free memory.
+void check_device_memory(std::int64_t bytes);
+
+}  // namespace spmesh::apps

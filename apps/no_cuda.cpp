@@ -1,0 +1,40 @@
+// The GPU commands of a build without CUDA: each says so.
+#include "apps/commands.hpp"
+
+namespace spmesh::apps {
+
+namespace {
+[[noreturn]] void no_cuda() {
+  throw Error("--device cuda: this spmesh was built without CUDA (use --device cpu)");
+}
+}  // namespace
+
+template <class T>
+Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,
+                               const schemes::Options&, int, Stages&) {
+  no_cuda();
+}
+template <class T>
+schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,
+                                    const schemes::Options&, int, Stages&) {
+  no_cuda();
+}
+template <class T>
+linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, Stages&) {
+  no_cuda();
+}
+void check_device_memory(std::int64_t) { no_cuda(); }
+
+#define SPMESH_INSTANTIATE(T)                                                              \
+  template Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh&,                        \
+                                          const schemes::Sharpness<>&,                     \
+                                          const schemes::Options&, int, Stages&);          \
+  template schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh&,                  \
+                                               const schemes::Sharpness<>&,                \
+                                               const schemes::Options&, int, Stages&);     \
+  template linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, \
+                                          Stages&);
+SPMESH_INSTANTIATE(float)
+SPMESH_INSTANTIATE(double)
+
+}  // namespace spmesh::apps

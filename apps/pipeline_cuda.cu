@@ -1,0 +1,64 @@
+// The GPU commands: pipeline.hpp instantiated for cuda::Executor, with explicit transfers and
+// the Device space's peak-memory count.
+#include "apps/commands.hpp"
+#include "linalg/cuda/executor.cuh"
+
+#include <string>
+
+namespace spmesh::apps {
+
+template <>
+struct Transfer<linalg::cuda::Executor> {
+  template <class X>
+  static auto up(const X& x) { return linalg::cuda::to_device(x); }
+  template <class X>
+  static auto down(const X& x) { return linalg::cuda::to_host(x); }
+  static std::size_t peak_bytes() { return linalg::Device::peak_bytes(); }
+};
+
+template <class T>
+Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                               const schemes::Options& options, int levels, Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  return subdivide<T>(exec, mesh, C, options, levels, stages);
+}
+
+template <class T>
+schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                                    const schemes::Options& options, int levels, Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  return build_refinement<T>(exec, mesh, C, options, levels, stages);
+}
+
+template <class T>
+linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>& R, const linalg::Dense<T>& P0,
+                               Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  const auto R_d = linalg::cuda::to_device(R);
+  return replay<T>(exec, R_d, P0, stages);
+}
+
+void check_device_memory(std::int64_t bytes) {
+  std::size_t free = 0, total = 0;
+  linalg::cuda::check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  if (bytes > static_cast<std::int64_t>(free))
+    throw CapacityError("the GPU has " + std::to_string(free >> 20) + " MiB free; these levels need about " +
+                        std::to_string(bytes >> 20) + " MiB");
+}
+
+#define SPMESH_INSTANTIATE(T)                                                              \
+  template Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh&,                        \
+                                          const schemes::Sharpness<>&,                     \
+                                          const schemes::Options&, int, Stages&);          \
+  template schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh&,                  \
+                                               const schemes::Sharpness<>&,                \
+                                               const schemes::Options&, int, Stages&);     \
+  template linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, \
+                                          Stages&);
+SPMESH_INSTANTIATE(float)
+SPMESH_INSTANTIATE(double)
+
+}  // namespace spmesh::apps
