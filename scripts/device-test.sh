@@ -5,7 +5,10 @@
 #   CUDA_ARCH     CMAKE_CUDA_ARCHITECTURES (default 90, H100)
 #   BENCH_ARGS    extra arguments for spmesh_bench (CPU against Eigen; default: none)
 #   CUDA_BENCH_ARGS  extra arguments for spmesh_bench_cuda (GPU against cuSPARSE; default: none)
-#   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmark
+#   SUBDIV_BENCH_ARGS extra arguments for spmesh_bench_subdivision (Catmull-Clark against
+#                    OpenSubdiv; default: ArmorGuy 1-6 and Bigguy 1-7)
+#   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
+#   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/device-out}
@@ -35,7 +38,10 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out
 step configure cmake -S . -B build/device "${args[@]}" || exit 1
 step build cmake --build build/device -j "$(nproc)" || exit 1
 step tests ctest --test-dir build/device --output-on-failure -j "$(nproc)"
-step bench_cuda build/device/bench/spmesh_bench_cuda --json "$out/bench_cuda.json" ${CUDA_BENCH_ARGS:-}
+step bench_subdivision build/device/bench/spmesh_bench_subdivision \
+  --json "$out/bench_subdivision.json" ${SUBDIV_BENCH_ARGS:-}
+[[ ${SKIP_LINALG_BENCH:-0} == 1 ]] ||
+  step bench_cuda build/device/bench/spmesh_bench_cuda --json "$out/bench_cuda.json" ${CUDA_BENCH_ARGS:-}
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
 echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
 exit $status

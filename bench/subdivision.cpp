@@ -1,0 +1,305 @@
+// Catmull-Clark benchmark: spmesh beside OpenSubdiv 3.5 on the same machine, in the same run, on
+// ArmorGuy (levels 1-6) and Bigguy (1-7) from ../shared/meshes/characters. For each level:
+//   spmesh, on the CPU (and the GPU when compiled by nvcc as cuda/subdivision.cu):
+//     dynamic = build + eval (topology changes every frame), build alone, eval alone (static
+//     topology, iterative), compose (R = S_L ... S_1) and replay (P_L = R P_0, one SpMV);
+//   OpenSubdiv: build = Far RefineUniform + StencilTableFactory::Create (last level only,
+//     factorised), eval = StencilTable::UpdateValues (one thread) and OmpEvaluator (all threads).
+// Times are medians of repeated runs (one run when a run exceeds a third of --budget-ms). Checks
+// in the same run: spmesh replay == spmesh eval, and spmesh eval == OpenSubdiv eval compared by
+// order-free sums (the vertex orders differ; tests/schemes compares vertex by vertex). Prints a
+// table and writes JSON (--json FILE). Vertex data: xyz floats, as OpenSubdiv's evaluators use.
+#include "bench/peers/opensubdiv.hpp"
+#include "linalg/cpu/executor.hpp"
+#include "linalg/spmv.hpp"
+#include "meshops/io.hpp"
+#include "schemes/catmull_clark/build.hpp"
+#include "schemes/catmull_clark/eval.hpp"
+#include "schemes/catmull_clark/refinement.hpp"
+#include "schemes/tags.hpp"
+#if defined(__CUDACC__)
+#include "linalg/cuda/executor.cuh"
+#endif
+
+#include <opensubdiv/far/stencilTable.h>
+#include <opensubdiv/far/stencilTableFactory.h>
+#include <opensubdiv/osd/bufferDescriptor.h>
+#include <opensubdiv/osd/ompEvaluator.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace spmesh::bench {
+
+namespace cc = schemes::catmull_clark;
+using Clock = std::chrono::steady_clock;
+
+double budget_ms = 3000;
+
+// Median of runs of f (at least 3 unless one run takes more than a third of the budget).
+double time_ms(const std::function<void()>& f) {
+  std::vector<double> ms;
+  double total = 0;
+  while (ms.size() < 3 || (total < budget_ms && ms.size() < 20)) {
+    const auto t0 = Clock::now();
+    f();
+    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    total += ms.back();
+    if (ms.size() == 1 && ms[0] > budget_ms / 3) break;
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// Order-free sums of a point set: sum of coordinates and of squared coordinates.
+struct Sums {
+  double sum = 0, squares = 0;
+  template <class T>
+  static Sums of(const T* p, std::size_t n) {
+    Sums s;
+    for (std::size_t i = 0; i < n; ++i) s.sum += p[i], s.squares += double(p[i]) * p[i];
+    return s;
+  }
+  double rel_diff(const Sums& o) const {
+    return std::max(std::abs(sum - o.sum) / std::max(1.0, std::abs(o.sum)),
+                    std::abs(squares - o.squares) / std::max(1.0, o.squares));
+  }
+};
+
+struct Row {
+  std::string mesh, device;
+  int level = 0;
+  long long faces = 0, vertices = 0, r_nnz = 0;
+  double dynamic = 0, build = 0, eval = 0, compose = 0, replay = 0;  // ms; < 0: not run
+  double osd_build = 0, osd_eval_serial = 0, osd_eval_omp = 0;      // of the same level
+  double peak_mib = 0, replay_vs_eval = 0, vs_osd = 0;              // checks
+};
+
+struct Case {
+  std::string name;
+  meshops::PolyMesh mesh;
+  schemes::TagSettings tags;
+  schemes::Options options;
+  linalg::Dense<float> P0;
+};
+
+// OpenSubdiv: refine + stencil table, then its evaluators; fills the osd_* fields.
+Sums run_opensubdiv(const Case& c, int level, Row& row) {
+  using namespace OpenSubdiv;
+  Far::StencilTableFactory::Options opt;
+  opt.generateIntermediateLevels = false;
+  opt.generateOffsets = true;
+  std::unique_ptr<const Far::StencilTable> table;
+  row.osd_build = time_ms([&] {
+    auto refiner = test::osd_refiner(c.mesh, c.tags.sharpness, c.options);
+    refiner->RefineUniform(Far::TopologyRefiner::UniformOptions(level));
+    table.reset(Far::StencilTableFactory::Create(*refiner, opt));
+  });
+  const int n = table->GetNumStencils();
+  std::vector<float> out(3 * std::size_t(n));
+  struct Xyz {
+    float p[3];
+    void Clear() { p[0] = p[1] = p[2] = 0; }
+    void AddWithWeight(const Xyz& s, float w) {
+      for (int k = 0; k < 3; ++k) p[k] += w * s.p[k];
+    }
+  };
+  const auto* src = reinterpret_cast<const Xyz*>(c.P0.data.data());
+  auto* dst = reinterpret_cast<Xyz*>(out.data());
+  row.osd_eval_serial = time_ms([&] { table->UpdateValues(src, dst); });
+  const Osd::BufferDescriptor desc(0, 3, 3);
+  row.osd_eval_omp = time_ms([&] {
+    Osd::OmpEvaluator::EvalStencils(c.P0.data.data(), desc, out.data(), desc,
+                                    &table->GetSizes()[0], &table->GetOffsets()[0],
+                                    &table->GetControlIndices()[0], &table->GetWeights()[0], 0, n);
+  });
+  return Sums::of(out.data(), out.size());
+}
+
+// spmesh on one executor (up/down move host data to its memory and back); returns the eval.
+template <class Exec, class Up, class Down>
+linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compose, Row& row,
+                                Up up, Down down) {
+  using S = typename Exec::space;
+  const auto P0 = up(c.P0);
+  auto inputs = [&] {  // fresh copies: build consumes its mesh and sharpness
+    return std::make_pair(up(c.mesh.M), schemes::Sharpness<S>{up(c.tags.sharpness.edges),
+                                                              up(c.tags.sharpness.vertices)});
+  };
+#if defined(__CUDACC__)
+  if constexpr (std::is_same_v<S, linalg::Device>) linalg::Device::reset_peak();
+#endif
+  linalg::Dense<float, S> P;
+  row.dynamic = time_ms([&] {
+    auto [m, C] = inputs();
+    const auto plan = cc::build(exec, std::move(m), std::move(C), level, c.options);
+    P = cc::eval(exec, plan, P0);
+    exec.synchronize();
+  });
+#if defined(__CUDACC__)
+  if constexpr (std::is_same_v<S, linalg::Device>)
+    row.peak_mib = linalg::Device::peak_bytes() / 1048576.0;
+#endif
+  cc::Plan<S> plan;
+  row.build = time_ms([&] {
+    auto [m, C] = inputs();
+    plan = cc::build(exec, std::move(m), std::move(C), level, c.options);
+    exec.synchronize();
+  });
+  row.eval = time_ms([&] {
+    P = cc::eval(exec, plan, P0);
+    exec.synchronize();
+  });
+  linalg::Dense<float> eval_host = down(P);
+  row.vertices = eval_host.rows;
+  row.faces = plan.refined.faces;
+  row.compose = row.replay = -1;
+  if (!compose) return eval_host;
+  linalg::Csr<float, S> R;
+  row.compose = time_ms([&] {
+    R = cc::refinement_matrix<float>(exec, plan);
+    exec.synchronize();
+  });
+  row.r_nnz = R.nnz();
+  linalg::Dense<float, S> Q(R.rows, 3);
+  row.replay = time_ms([&] {
+    linalg::spmm(exec, R, P0, Q);
+    exec.synchronize();
+  });
+  const linalg::Dense<float> replay_host = down(Q);
+  double diff = 0, scale = 0;
+  for (index_t p = 0; p < eval_host.data.size(); ++p) {
+    diff = std::max(diff, double(std::abs(eval_host.data[p] - replay_host.data[p])));
+    scale = std::max(scale, double(std::abs(eval_host.data[p])));
+  }
+  row.replay_vs_eval = diff / scale;
+  return eval_host;
+}
+
+template <class X>
+X host_copy(const X& x) {
+  if constexpr (requires { x.clone(); }) return x.clone();
+  else return X{x.rows, x.cols, x.row_indices.clone(), x.col_indices.clone(), x.values.clone()};
+}
+
+int main(int argc, char** argv) {
+  std::vector<std::pair<std::string, int>> meshes;
+  std::string json;
+  int cpu_max = 99, compose_max = 99;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&] {
+      if (i + 1 >= argc) throw Error(a + " needs a value");
+      return std::string(argv[++i]);
+    };
+    if (a == "--mesh") {
+      const std::string v = value();
+      const auto colon = v.rfind(':');
+      meshes.emplace_back(v.substr(0, colon), std::stoi(v.substr(colon + 1)));
+    } else if (a == "--json") json = value();
+    else if (a == "--cpu-max-level") cpu_max = std::stoi(value());
+    else if (a == "--compose-max-level") compose_max = std::stoi(value());
+    else if (a == "--budget-ms") budget_ms = std::stod(value());
+    else throw Error("unknown argument " + a);
+  }
+  if (meshes.empty()) {
+    const std::string dir = SPMESH_SHARED_DIR "/meshes/characters/";
+    meshes = {{dir + "ArmorGuy.obj", 6}, {dir + "Bigguy.obj", 7}};
+  }
+
+  std::vector<Row> rows;
+  cpu::Executor host;
+#if defined(__CUDACC__)
+  cuda::Executor gpu;
+  cudaDeviceProp prop;
+  cuda::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  std::printf("GPU %s; CPU threads %d\n", prop.name, host.threads());
+#else
+  std::printf("CPU threads %d (no GPU in this build)\n", host.threads());
+#endif
+  std::printf("%-9s %2s %-4s %10s %9s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s\n", "mesh", "L", "dev",
+              "faces", "dynamic", "build", "eval", "compose", "replay", "osdBuild", "osdEval1",
+              "osdEvalN", "peakMiB", "xOSDbld", "xOSDeval");
+  for (const auto& [path, levels] : meshes) {
+    Case c;
+    c.mesh = meshops::read_mesh(path);
+    c.name = std::filesystem::path(path).stem().string();
+    c.tags = schemes::read_tags(c.mesh);
+    c.options = schemes::options_from(c.tags);
+    c.P0 = linalg::Dense<float>(c.mesh.vertex_count(), 3);
+    for (index_t p = 0; p < c.P0.data.size(); ++p) c.P0.data[p] = float(c.mesh.positions.data[p]);
+    for (int l = 1; l <= levels; ++l) {
+      Row osd;
+      const Sums reference = run_opensubdiv(c, l, osd);
+      std::vector<Row> level_rows;
+      auto add = [&](Row r, const char* device, const Sums& got) {
+        r.mesh = c.name, r.device = device, r.level = l;
+        r.osd_build = osd.osd_build, r.osd_eval_serial = osd.osd_eval_serial;
+        r.osd_eval_omp = osd.osd_eval_omp;
+        r.vs_osd = got.rel_diff(reference);
+        level_rows.push_back(r);
+      };
+#if defined(__CUDACC__)
+      {
+        Row r;
+        const auto P = run_spmesh(
+            gpu, c, l, l <= compose_max, r, [](const auto& x) { return cuda::to_device(x); },
+            [](const auto& x) { return cuda::to_host(x); });
+        add(r, "gpu", Sums::of(P.data.data(), P.data.size()));
+      }
+#endif
+      if (l <= cpu_max) {
+        Row r;
+        const auto P = run_spmesh(
+            host, c, l, l <= compose_max, r, [](const auto& x) { return host_copy(x); },
+            [](const auto& x) { return host_copy(x); });
+        add(r, "cpu", Sums::of(P.data.data(), P.data.size()));
+      }
+      for (const Row& r : level_rows) {
+        std::printf("%-9s %2d %-4s %10lld %9.2f %9.2f %9.3f %9.2f %9.3f %9.1f %9.2f %9.2f %8.0f %9.1f %9.2f"
+                    "   replay-eval %.1e, vs OSD %.1e\n",
+                    r.mesh.c_str(), r.level, r.device.c_str(), r.faces, r.dynamic, r.build, r.eval,
+                    r.compose, r.replay, r.osd_build, r.osd_eval_serial, r.osd_eval_omp, r.peak_mib,
+                    r.osd_build / r.build, r.osd_eval_omp / r.eval, r.replay_vs_eval, r.vs_osd);
+        std::fflush(stdout);
+        rows.push_back(r);
+      }
+    }
+  }
+  if (!json.empty()) {
+    std::ofstream out(json);
+    out << "{\n  \"results\": [\n";
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const Row& r = rows[k];
+      out << "    {\"mesh\": \"" << r.mesh << "\", \"level\": " << r.level << ", \"device\": \""
+          << r.device << "\", \"faces\": " << r.faces << ", \"vertices\": " << r.vertices
+          << ", \"r_nnz\": " << r.r_nnz << ", \"dynamic_ms\": " << r.dynamic
+          << ", \"build_ms\": " << r.build << ", \"eval_ms\": " << r.eval
+          << ", \"compose_ms\": " << r.compose << ", \"replay_ms\": " << r.replay
+          << ", \"osd_build_ms\": " << r.osd_build << ", \"osd_eval_serial_ms\": "
+          << r.osd_eval_serial << ", \"osd_eval_omp_ms\": " << r.osd_eval_omp
+          << ", \"peak_mib\": " << r.peak_mib << ", \"replay_vs_eval\": " << r.replay_vs_eval
+          << ", \"vs_osd\": " << r.vs_osd << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
+    }
+    out << "  ]\n}\n";
+  }
+  return 0;
+}
+
+}  // namespace spmesh::bench
+
+int main(int argc, char** argv) {
+  try {
+    return spmesh::bench::main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spmesh_bench_subdivision: %s\n", e.what());
+    return 1;
+  }
+}
