@@ -80,6 +80,7 @@ struct Row {
   double dynamic = 0, build = 0, eval = 0, compose = 0, replay = 0;  // ms; < 0: not run
   double osd_build = 0, osd_eval_serial = 0, osd_eval_omp = 0;      // of the same level
   double peak_mib = 0, replay_vs_eval = 0, vs_osd = 0;              // checks
+  double replay_bytes = 0, replay_of_copy = 0;  // replay's bytes floor; its rate over copy's
 };
 
 struct Case {
@@ -180,6 +181,8 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
     scale = std::max(scale, double(std::abs(eval_host.data[p])));
   }
   row.replay_vs_eval = diff / scale;
+  // Fewest bytes P = R P0 moves (design.md "Performance model"), float weights and xyz data.
+  row.replay_bytes = 8.0 * R.nnz() + 16.0 * R.rows + 12.0 * R.cols;
   return eval_host;
 }
 
@@ -220,13 +223,26 @@ int main(int argc, char** argv) {
   cuda::Executor gpu;
   cudaDeviceProp prop;
   cuda::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  std::printf("GPU %s; CPU threads %d\n", prop.name, host.threads());
+  double copy_gbs = 0;  // device-to-device copy of 1 GiB, bytes read + written per second
+  {
+    const index_t n = 1 << 28;
+    linalg::DeviceArray<float> a(n), b(n);
+    cuda::check(cudaMemset(a.data(), 0, sizeof(float) * n), "cudaMemset");
+    const double ms = time_ms([&] {  // a device-to-device cudaMemcpy returns before it ends
+      cuda::check(cudaMemcpy(b.data(), a.data(), sizeof(float) * n, cudaMemcpyDeviceToDevice),
+                  "cudaMemcpy");
+      cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    });
+    copy_gbs = 2.0 * sizeof(float) * n / (ms * 1e6);
+  }
+  std::printf("GPU %s, device-to-device copy %.0f GB/s; CPU threads %d\n", prop.name, copy_gbs,
+              host.threads());
 #else
   std::printf("CPU threads %d (no GPU in this build)\n", host.threads());
 #endif
-  std::printf("%-9s %2s %-4s %10s %9s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s\n", "mesh", "L", "dev",
-              "faces", "dynamic", "build", "eval", "compose", "replay", "osdBuild", "osdEval1",
-              "osdEvalN", "peakMiB", "xOSDbld", "xOSDeval");
+  std::printf("%-9s %2s %-4s %10s %9s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s  (ms; x: OSD/spmesh)\n",
+              "mesh", "L", "dev", "faces", "dynamic", "build", "eval", "compose", "replay",
+              "osdBuild", "osdEval1", "osdEvalN", "peakMiB", "xOSDbld", "xOSDeval1");
   for (const auto& [path, levels] : meshes) {
     Case c;
     c.mesh = meshops::read_mesh(path);
@@ -252,6 +268,7 @@ int main(int argc, char** argv) {
         const auto P = run_spmesh(
             gpu, c, l, l <= compose_max, r, [](const auto& x) { return cuda::to_device(x); },
             [](const auto& x) { return cuda::to_host(x); });
+        if (r.replay > 0) r.replay_of_copy = r.replay_bytes / (r.replay * 1e6) / copy_gbs;
         add(r, "gpu", Sums::of(P.data.data(), P.data.size()));
       }
 #endif
@@ -263,11 +280,15 @@ int main(int argc, char** argv) {
         add(r, "cpu", Sums::of(P.data.data(), P.data.size()));
       }
       for (const Row& r : level_rows) {
+        const std::string of_copy =
+            r.replay_of_copy > 0 ? std::to_string(int(100 * r.replay_of_copy + 0.5)) + "%" : "-";
         std::printf("%-9s %2d %-4s %10lld %9.2f %9.2f %9.3f %9.2f %9.3f %9.1f %9.2f %9.2f %8.0f %9.1f %9.2f"
-                    "   replay-eval %.1e, vs OSD %.1e\n",
+                    "   replay %s of copy, replay-eval %.1e, vs OSD %.1e\n",
                     r.mesh.c_str(), r.level, r.device.c_str(), r.faces, r.dynamic, r.build, r.eval,
                     r.compose, r.replay, r.osd_build, r.osd_eval_serial, r.osd_eval_omp, r.peak_mib,
-                    r.osd_build / r.build, r.osd_eval_omp / r.eval, r.replay_vs_eval, r.vs_osd);
+                    r.osd_build / r.build, r.osd_eval_serial / r.eval,
+                    of_copy.c_str(),
+                    r.replay_vs_eval, r.vs_osd);
         std::fflush(stdout);
         rows.push_back(r);
       }
@@ -285,7 +306,9 @@ int main(int argc, char** argv) {
           << ", \"compose_ms\": " << r.compose << ", \"replay_ms\": " << r.replay
           << ", \"osd_build_ms\": " << r.osd_build << ", \"osd_eval_serial_ms\": "
           << r.osd_eval_serial << ", \"osd_eval_omp_ms\": " << r.osd_eval_omp
-          << ", \"peak_mib\": " << r.peak_mib << ", \"replay_vs_eval\": " << r.replay_vs_eval
+          << ", \"peak_mib\": " << r.peak_mib << ", \"replay_bytes\": " << r.replay_bytes
+          << ", \"replay_of_copy\": " << r.replay_of_copy
+          << ", \"replay_vs_eval\": " << r.replay_vs_eval
           << ", \"vs_osd\": " << r.vs_osd << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";

@@ -37,7 +37,9 @@ step() {  # step NAME COMMAND...: run, log to $out/NAME.log, remember failure
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out/gpu.txt"
 step configure cmake -S . -B build/device "${args[@]}" || exit 1
 step build cmake --build build/device -j "$(nproc)" || exit 1
-step tests ctest --test-dir build/device --output-on-failure -j "$(nproc)"
+# GPU tests share one device: a few processes at a time keep their memory pools from
+# exhausting it (each caches what it freed).
+step tests ctest --test-dir build/device --output-on-failure -j 6
 step bench_subdivision build/device/bench/spmesh_bench_subdivision \
   --json "$out/bench_subdivision.json" ${SUBDIV_BENCH_ARGS:-}
 [[ ${SKIP_LINALG_BENCH:-0} == 1 ]] ||

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The spmesh command line end to end: subdivide, build + replay (== subdivide), and bad input
+# giving one line on stderr, exit code 1 and no output file.
+#   tests/apps/cli.sh SPMESH DATA_DIR
+set -uo pipefail
+spmesh=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect_error NAME OUTPUT_FILE ARGS...: exit code 1, one stderr line, OUTPUT_FILE not created.
+expect_error() {
+  local name=$1 out=$2; shift 2
+  "$spmesh" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$?
+  [[ $rc -eq 1 ]] || fail "$name: exit code $rc, expected 1"
+  [[ $(wc -l <"$tmp/stderr") -eq 1 ]] || fail "$name: stderr is not one line: $(cat "$tmp/stderr")"
+  [[ ! -e $out ]] || fail "$name: left $out behind"
+  ls "$(dirname "$out")" 2>/dev/null | grep -q tmp && fail "$name: left a temporary file"
+  echo "ok: $name: $(cat "$tmp/stderr")"
+}
+
+# Subdivide: 6 quads -> 6 * 4^3 faces after 3 levels, and a picture.
+"$spmesh" subdivide "$data/meshes/creased_cube.obj" --levels 3 -o "$tmp/cube.obj" \
+  --precision double --picture "$tmp/cube.svg" || fail "subdivide"
+[[ $(grep -c '^f ' "$tmp/cube.obj") -eq 384 ]] || fail "subdivide: expected 384 faces"
+grep -q '<polygon' "$tmp/cube.svg" || fail "subdivide: no picture"
+
+# build + replay gives the same points as subdivide (to 1e-12).
+"$spmesh" build "$data/meshes/creased_cube.obj" --levels 3 -o "$tmp/cube.spr" --precision double \
+  || fail "build"
+mkdir "$tmp/frames"
+"$spmesh" replay "$tmp/cube.spr" "$data/meshes/creased_cube.obj" -o "$tmp/frames" \
+  --precision double || fail "replay"
+paste <(grep '^v ' "$tmp/cube.obj") <(grep '^v ' "$tmp/frames/creased_cube.obj") | awk '
+  { for (c = 2; c <= 4; ++c) { d = $c - $(c + 4); if (d < 0) d = -d; if (d > m) m = d } }
+  END { exit !(NR == 386 && m < 1e-12) }' || fail "replay differs from subdivide"
+
+# Bad input: no output, one line, exit 1.
+expect_error "missing file" "$tmp/a.obj" subdivide "$tmp/none.obj" --levels 1 -o "$tmp/a.obj"
+printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\nt crease 2/1/0 0 2 1\n' >"$tmp/bad_crease.obj"
+expect_error "crease on a missing edge" "$tmp/b.obj" subdivide "$tmp/bad_crease.obj" --levels 1 -o "$tmp/b.obj"
+printf 'v 0 0 0\nv 1 0 nan\nv 1 1 0\nf 1 2 3\n' >"$tmp/nan.obj"
+expect_error "NaN coordinate" "$tmp/c.obj" subdivide "$tmp/nan.obj" --levels 1 -o "$tmp/c.obj"
+printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 2\n' >"$tmp/repeat.obj"
+expect_error "repeated vertex" "$tmp/d.obj" subdivide "$tmp/repeat.obj" --levels 1 -o "$tmp/d.obj"
+expect_error "levels past 32-bit indices" "$tmp/e.obj" subdivide "$data/meshes/torus.obj" --levels 14 -o "$tmp/e.obj"
+expect_error "unwritable output" "$tmp/no/dir/f.obj" subdivide "$data/meshes/torus.obj" --levels 1 -o "$tmp/no/dir/f.obj"
+expect_error "replay of another topology" "$tmp/frames2/torus.obj" replay "$tmp/cube.spr" "$data/meshes/torus.obj" -o "$tmp/frames"
+expect_error "unknown option" "$tmp/g.obj" subdivide "$data/meshes/torus.obj" --levls 1 -o "$tmp/g.obj"
+
+exit $((failures > 0))
