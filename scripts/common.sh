@@ -19,9 +19,10 @@ spmesh_install_missing() {
   fi
 }
 
-# spmesh_build PRESET: configure (once) and build with every core.
+# spmesh_build PRESET [TARGET...]: configure (once) and build (everything, or the targets) with
+# every core.
 spmesh_build() {
-  local preset=$1
+  local preset=$1; shift
   cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset" -j "$(nproc)"
+  cmake --build --preset "$preset" -j "$(nproc)" ${1:+--target "$@"}
 }

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 spmesh_install_missing
-spmesh_build release
+spmesh_build release spmesh
 mesh=${1:-data/meshes/creased_cube.obj}
 levels=${2:-4}
 out=build/main-job

@@ -19,9 +19,10 @@ struct Point {
   }
 };
 
-Sdc::Options sdc_options(const schemes::Options& o) {
+Sdc::Options sdc_options(const schemes::Options& o, bool boundary_none) {
   Sdc::Options s;
-  s.SetVtxBoundaryInterpolation(o.boundary == schemes::Boundary::edge_and_corner
+  s.SetVtxBoundaryInterpolation(boundary_none ? Sdc::Options::VTX_BOUNDARY_NONE
+                                : o.boundary == schemes::Boundary::edge_and_corner
                                     ? Sdc::Options::VTX_BOUNDARY_EDGE_AND_CORNER
                                     : Sdc::Options::VTX_BOUNDARY_EDGE_ONLY);
   s.SetCreasingMethod(o.crease == schemes::CreaseMethod::chaikin ? Sdc::Options::CREASE_CHAIKIN
@@ -33,7 +34,8 @@ Sdc::Options sdc_options(const schemes::Options& o) {
 
 std::unique_ptr<Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
                                                   const schemes::Sharpness<>& sharpness,
-                                                  const schemes::Options& options) {
+                                                  const schemes::Options& options,
+                                                  bool boundary_none) {
   const auto& M = mesh.M;
   std::vector<int> counts(M.faces), verts(M.indices.begin(), M.indices.end());
   for (index_t f = 0; f < M.faces; ++f) counts[f] = M.offsets[f + 1] - M.offsets[f];
@@ -60,13 +62,13 @@ std::unique_ptr<Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
 
   using Factory = Far::TopologyRefinerFactory<Far::TopologyDescriptor>;
   return std::unique_ptr<Far::TopologyRefiner>(
-      Factory::Create(d, Factory::Options(Sdc::SCHEME_CATMARK, sdc_options(options))));
+      Factory::Create(d, Factory::Options(Sdc::SCHEME_CATMARK, sdc_options(options, boundary_none))));
 }
 
 OsdRefinement osd_catmark(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
-                          const schemes::Options& options, int levels) {
+                          const schemes::Options& options, int levels, bool boundary_none) {
   OsdRefinement r;
-  r.refiner = osd_refiner(mesh, sharpness, options);
+  r.refiner = osd_refiner(mesh, sharpness, options, boundary_none);
   r.refiner->RefineUniform(Far::TopologyRefiner::UniformOptions(levels));
 
   r.positions.emplace_back(mesh.positions.data.begin(), mesh.positions.data.end());

@@ -14,9 +14,12 @@
 namespace spmesh::test {
 
 // The level-0 refiner of a Catmull-Clark mesh (not yet refined).
+// boundary_none: OpenSubdiv's VTX_BOUNDARY_NONE instead of options.boundary (spmesh refines
+// `interpolateboundary 0` shapes as edge-only; the parity test checks that this agrees).
 std::unique_ptr<OpenSubdiv::Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
                                                               const schemes::Sharpness<>& sharpness,
-                                                              const schemes::Options& options);
+                                                              const schemes::Options& options,
+                                                              bool boundary_none = false);
 
 // Uniform refinement with every level's positions (PrimvarRefinerReal<double>).
 struct OsdRefinement {
@@ -27,6 +30,6 @@ struct OsdRefinement {
 };
 
 OsdRefinement osd_catmark(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
-                          const schemes::Options& options, int levels);
+                          const schemes::Options& options, int levels, bool boundary_none = false);
 
 }  // namespace spmesh::test

@@ -311,7 +311,9 @@ detail::LevelResult<typename Exec::space> build_level(Exec& exec,
   return {std::move(L), std::move(child), std::move(child_C)};
 }
 
-// All topology work for `levels` levels of mesh M with level-0 sharpness C.
+// All topology work for `levels` levels of mesh M with level-0 sharpness C. Throws
+// CapacityError after the first level (which gives the edge count) if a later level would
+// exceed 32-bit indices; estimate_size (plan.hpp) says the same, and the bytes, before any work.
 template <class Exec>
 Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
                                  Sharpness<typename Exec::space> C, int levels,
@@ -321,6 +323,10 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
   plan.options = options;
   for (int l = 0; l < levels; ++l) {
     auto r = build_level(exec, std::move(M), C, options);
+    if (l == 0) {  // the first level knows the edge count: check every level's size up front
+      const Level<typename Exec::space>& L = r.level;
+      estimate_size(L.vertices, L.faces, L.M.nnz(), L.edges, levels, 0, 0).check_indices();
+    }
     plan.levels.push_back(std::move(r.level));
     M = std::move(r.child);
     C = std::move(r.child_sharpness);
