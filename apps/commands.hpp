@@ -21,4 +21,15 @@ linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>& R, const linalg::Dense<T>& 
 // Throws CapacityError, before any work, when `bytes` exceed the GPU's free memory.
 void check_device_memory(std::int64_t bytes);
 
+// Explicit instantiations of the functions above for T (float and double are used).
+#define SPMESH_APPS_INSTANTIATE_GPU(T)                                                     \
+  template Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh&,                        \
+                                          const schemes::Sharpness<>&,                     \
+                                          const schemes::Options&, int, Stages&);          \
+  template schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh&,                  \
+                                               const schemes::Sharpness<>&,                \
+                                               const schemes::Options&, int, Stages&);     \
+  template linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, \
+                                          Stages&);
+
 }  // namespace spmesh::apps

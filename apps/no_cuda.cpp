@@ -25,16 +25,7 @@ linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, S
 }
 void check_device_memory(std::int64_t) { no_cuda(); }
 
-#define SPMESH_INSTANTIATE(T)                                                              \
-  template Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh&,                        \
-                                          const schemes::Sharpness<>&,                     \
-                                          const schemes::Options&, int, Stages&);          \
-  template schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh&,                  \
-                                               const schemes::Sharpness<>&,                \
-                                               const schemes::Options&, int, Stages&);     \
-  template linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, \
-                                          Stages&);
-SPMESH_INSTANTIATE(float)
-SPMESH_INSTANTIATE(double)
+SPMESH_APPS_INSTANTIATE_GPU(float)
+SPMESH_APPS_INSTANTIATE_GPU(double)
 
 }  // namespace spmesh::apps

@@ -49,16 +49,7 @@ void check_device_memory(std::int64_t bytes) {
                         std::to_string(bytes >> 20) + " MiB");
 }
 
-#define SPMESH_INSTANTIATE(T)                                                              \
-  template Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh&,                        \
-                                          const schemes::Sharpness<>&,                     \
-                                          const schemes::Options&, int, Stages&);          \
-  template schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh&,                  \
-                                               const schemes::Sharpness<>&,                \
-                                               const schemes::Options&, int, Stages&);     \
-  template linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, \
-                                          Stages&);
-SPMESH_INSTANTIATE(float)
-SPMESH_INSTANTIATE(double)
+SPMESH_APPS_INSTANTIATE_GPU(float)
+SPMESH_APPS_INSTANTIATE_GPU(double)
 
 }  // namespace spmesh::apps

@@ -1,10 +1,9 @@
 // OBJ parser: one pass over the lines, errors carry file:line.
 #include "meshops/obj.hpp"
 
+#include "meshops/io.hpp"
+
 #include <charconv>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 
 namespace spmesh::meshops {
@@ -34,17 +33,6 @@ private:
     throw InputError(name_ + ":" + std::to_string(line_) + ": " + what);
   }
 
-  // Splits off the next whitespace-separated token; empty when none is left.
-  static std::string_view next(std::string_view& s) {
-    std::size_t b = s.find_first_not_of(" \t\r\f\v");
-    if (b == std::string_view::npos) return s = {}, std::string_view{};
-    std::size_t e = s.find_first_of(" \t\r\f\v", b);
-    if (e == std::string_view::npos) e = s.size();
-    std::string_view tok = s.substr(b, e - b);
-    s.remove_prefix(e);
-    return tok;
-  }
-
   template <class N>
   N number(std::string_view tok, const char* what) const {
     N v{};
@@ -56,7 +44,7 @@ private:
 
   void statement(std::string_view s) {
     if (std::size_t hash = s.find('#'); hash != std::string_view::npos) s = s.substr(0, hash);
-    std::string_view kind = next(s);
+    std::string_view kind = next_token(s);
     if (kind == "v") vertex(s);
     else if (kind == "f") face(s);
     else if (kind == "t") tag(s);
@@ -65,7 +53,7 @@ private:
 
   void vertex(std::string_view s) {
     for (int c = 0; c < 3; ++c) {
-      std::string_view tok = next(s);
+      std::string_view tok = next_token(s);
       if (tok.empty()) fail("vertex has " + std::to_string(c) + " coordinates, expected 3");
       positions_.push_back(number<double>(tok, "coordinate"));
     }
@@ -74,7 +62,7 @@ private:
   void face(std::string_view s) {
     const index_t vertices = static_cast<index_t>(positions_.size() / 3);
     std::size_t first = indices_.size();
-    for (std::string_view tok = next(s); !tok.empty(); tok = next(s)) {
+    for (std::string_view tok = next_token(s); !tok.empty(); tok = next_token(s)) {
       std::string_view v = tok.substr(0, tok.find('/'));  // v, v/vt, v//vn, v/vt/vn
       long long i = number<long long>(v, "vertex index");
       if (i == 0) fail("vertex index 0 (OBJ indices start at 1)");
@@ -94,8 +82,8 @@ private:
   void tag(std::string_view s) {
     Tag t;
     t.line = line_;
-    t.name = std::string(next(s));
-    std::string_view counts = next(s);
+    t.name = std::string(next_token(s));
+    std::string_view counts = next_token(s);
     if (t.name.empty() || counts.empty()) fail("tag needs a name and 'ints/floats/strings' counts");
     const std::string all_counts(counts);
     int n[3] = {0, 0, 0};
@@ -108,14 +96,14 @@ private:
       counts = slash == std::string_view::npos ? std::string_view{} : counts.substr(slash + 1);
     }
     auto arg = [&](const char* what) {
-      std::string_view tok = next(s);
+      std::string_view tok = next_token(s);
       if (tok.empty()) fail("tag '" + t.name + "' is missing " + what + " arguments");
       return tok;
     };
     for (int k = 0; k < n[0]; ++k) t.ints.push_back(number<int>(arg("integer"), "tag integer"));
     for (int k = 0; k < n[1]; ++k) t.floats.push_back(number<double>(arg("float"), "tag float"));
     for (int k = 0; k < n[2]; ++k) t.strings.emplace_back(arg("string"));
-    if (!next(s).empty()) fail("tag '" + t.name + "' has more arguments than its counts say");
+    if (!next_token(s).empty()) fail("tag '" + t.name + "' has more arguments than its counts say");
     tags_.push_back(std::move(t));
   }
 
@@ -152,15 +140,6 @@ PolyMesh parse_obj(const std::string& text, const std::string& name) {
   return Parser(name).parse(text);
 }
 
-PolyMesh read_obj(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory, not a mesh file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": read error");
-  return parse_obj(text.str(), path);
-}
+PolyMesh read_obj(const std::string& path) { return parse_obj(read_file(path), path); }
 
 }  // namespace spmesh::meshops
