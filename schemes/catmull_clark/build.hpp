@@ -169,6 +169,93 @@ struct LevelResult {
 
 }  // namespace detail
 
+namespace detail {
+
+// Eq. 12, 13: the faces F(i, j) and F(j, i) on the two sides of every edge (-1: none).
+template <class Exec, class S = typename Exec::space>
+void edge_faces(Exec& exec, const linalg::MeshMatrix<S>& M, Level<S>& L) {
+  const auto F = meshops::oriented_adjacency(exec, M);
+  const auto f = F.view();
+  L.edge_face0 = linalg::Array<index_t, S>(L.edges), L.edge_face1 = linalg::Array<index_t, S>(L.edges);
+  const index_t *from = L.edge_from.data(), *to = L.edge_to.data();
+  index_t *f0 = L.edge_face0.data(), *f1 = L.edge_face1.data();
+  exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
+    const index_t p = f.find(from[e], to[e]), q = f.find(to[e], from[e]);
+    f0[e] = p >= 0 ? f.values[p] : -1;
+    f1[e] = q >= 0 ? f.values[q] : -1;
+  });
+}
+
+// The crease matrix C on this level's edges (E's order); boundary edges (one face side) are
+// infinitely sharp whatever C says.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<float, S> edge_sharpness(Exec& exec, const linalg::Csr<index_t, S>& E,
+                                       const linalg::Array<index_t, S>& edge_of,
+                                       const linalg::Array<index_t, S>& sides,
+                                       const linalg::Coo<float, S>& C) {
+  linalg::Array<float, S> sharpness(sides.size());
+  const index_t* sd = sides.data();
+  float* es = sharpness.data();
+  exec.for_each(sides.size(), [=] SPMESH_HD(index_t e) {
+    es[e] = sd[e] == 1 ? creasing::infinite : creasing::none;
+  });
+  const auto ev = E.view();
+  const index_t *ci = C.row_indices.data(), *cj = C.col_indices.data(), *eo = edge_of.data();
+  const index_t missing =
+      exec.count_if(C.nnz(), [=] SPMESH_HD(index_t k) { return ev.find(ci[k], cj[k]) < 0; });
+  if (missing > 0)
+    throw InputError("catmull_clark::build: the crease matrix names " + std::to_string(missing) +
+                     " vertex pairs that share no edge");
+  const float* cs = C.values.data();
+  exec.for_each(C.nnz(), [=] SPMESH_HD(index_t k) {
+    float& s = es[eo[ev.find(ci[k], cj[k])]];
+    s = cs[k] > s ? cs[k] : s;
+  });
+  return sharpness;
+}
+
+// The child's crease matrix: the entries of (rows, cols, values) whose sharpness is non-zero.
+template <class Exec, class S = typename Exec::space>
+linalg::Coo<float, S> sharp_entries(Exec& exec, index_t vertices,
+                                    const linalg::Array<index_t, S>& rows,
+                                    const linalg::Array<index_t, S>& cols,
+                                    const linalg::Array<float, S>& values) {
+  const index_t n = values.size();
+  const float* v = values.data();
+  auto sharp = [=] SPMESH_HD(index_t k) { return creasing::is_sharp(v[k]); };
+  const index_t kept = exec.count_if(n, sharp);
+  // select_if's predicate sees the element; an array of positions gives it the index.
+  linalg::Array<index_t, S> position(n), chosen(kept);
+  index_t* ps = position.data();
+  exec.for_each(n, [=] SPMESH_HD(index_t k) { ps[k] = k; });
+  exec.select_if(ps, n, chosen.data(), sharp);
+  linalg::Coo<float, S> C{vertices, vertices, linalg::Array<index_t, S>(kept),
+                          linalg::Array<index_t, S>(kept), linalg::Array<float, S>(kept)};
+  const index_t *ch = chosen.data(), *r = rows.data(), *c = cols.data();
+  index_t *ri = C.row_indices.data(), *ci = C.col_indices.data();
+  float* cv = C.values.data();
+  exec.for_each(kept, [=] SPMESH_HD(index_t t) {
+    ri[t] = r[ch[t]], ci[t] = c[ch[t]], cv[t] = v[ch[t]];
+  });
+  return C;
+}
+
+// The refined mesh matrix: one quad per corner of M (RefineFaces).
+template <class Exec, class S = typename Exec::space>
+linalg::MeshMatrix<S> refined_mesh(Exec& exec, const linalg::MeshMatrix<S>& M, const Level<S>& L,
+                                   const linalg::Array<index_t, S>& edge_of) {
+  const index_t corners = M.nnz();
+  const index_t nnz = checked_index(4 * std::int64_t(corners), "Catmull-Clark child faces");
+  linalg::Array<index_t, S> offsets(corners + 1), indices(nnz);
+  index_t* o = offsets.data();
+  exec.for_each(corners + 1, [=] SPMESH_HD(index_t p) { o[p] = 4 * p; });
+  exec.for_each(L.faces, RefineFaces{M.view(), L.E.view(), edge_of.data(), L.vertices, L.faces,
+                                     indices.data()});
+  return linalg::MeshMatrix<S>(L.child_vertices(), std::move(offsets), std::move(indices));
+}
+
+}  // namespace detail
+
 // One level: the topology of M and its sharpness -> the level's operators, the child mesh and
 // the child's sharpness.
 template <class Exec>
@@ -190,58 +277,28 @@ detail::LevelResult<typename Exec::space> build_level(Exec& exec,
     exec.for_each(L.faces, [=] SPMESH_HD(index_t f) { inv[f] = 1.0 / co[f]; });
   }
 
-  // Eq. 8-11: E and the edge enumeration from its upper triangle.
+  // Eq. 8-11: E and the edge enumeration from its upper triangle; Eq. 12, 13: faces per edge.
   L.E = meshops::edge_matrix(exec, M);
   auto edges = meshops::enumerate_edges(exec, L.E);
   L.edges = edges.count();
   L.edge_from = std::move(edges.from), L.edge_to = std::move(edges.to);
   const Array<index_t, S> edge_of = meshops::edge_index_of_entries(exec, L.E);
-
-  // Eq. 12, 13: the faces on each side of each edge.
-  {
-    const auto F = meshops::oriented_adjacency(exec, M);
-    const auto f = F.view();
-    L.edge_face0 = Array<index_t, S>(L.edges), L.edge_face1 = Array<index_t, S>(L.edges);
-    const index_t *from = L.edge_from.data(), *to = L.edge_to.data();
-    index_t *f0 = L.edge_face0.data(), *f1 = L.edge_face1.data();
-    exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
-      const index_t p = f.find(from[e], to[e]), q = f.find(to[e], from[e]);
-      f0[e] = p >= 0 ? f.values[p] : -1;
-      f1[e] = q >= 0 ? f.values[q] : -1;
-    });
-  }
+  detail::edge_faces(exec, M, L);
   L.M_rows = linalg::to_csr(exec, M);
+  const index_t first_edge_point =
+      checked_index(std::int64_t(L.vertices) + L.faces, "Catmull-Clark child vertices");
+  const index_t V1 = checked_index(std::int64_t(first_edge_point) + L.edges,
+                                   "Catmull-Clark child vertices");
 
-  // The crease matrix C on this level's edges: boundary edges (one face) are infinitely sharp.
-  L.edge_sharpness = Array<float, S>(L.edges);
-  {
-    const index_t* sides = edges.sides.data();
-    float* es = L.edge_sharpness.data();
-    exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
-      es[e] = sides[e] == 1 ? creasing::infinite : creasing::none;
-    });
-    const auto ev = L.E.view();
-    const index_t *ci = C.edges.row_indices.data(), *cj = C.edges.col_indices.data();
-    const index_t* eo = edge_of.data();
-    const index_t missing = exec.count_if(
-        C.edges.nnz(), [=] SPMESH_HD(index_t k) { return ev.find(ci[k], cj[k]) < 0; });
-    if (missing > 0)
-      throw InputError("catmull_clark::build: the crease matrix names " +
-                       std::to_string(missing) + " vertex pairs that share no edge");
-    const float* cs = C.edges.values.data();
-    exec.for_each(C.edges.nnz(), [=] SPMESH_HD(index_t k) {
-      float& s = es[eo[ev.find(ci[k], cj[k])]];
-      s = cs[k] > s ? cs[k] : s;
-    });
-  }
+  // This level's crease matrix, then the vertex rules and masks (Eq. 18, 19 and the rules of
+  // rules.md), which also give the child sharpness of every edge at each of its ends.
+  L.edge_sharpness = detail::edge_sharpness(exec, L.E, edge_of, edges.sides, C.edges);
   L.vertex_sharpness = Array<float, S>(L.vertices);
   {
     const float* in = C.vertices.data();
     float* out = L.vertex_sharpness.data();
     exec.for_each(L.vertices, [=] SPMESH_HD(index_t i) { out[i] = in[i]; });
   }
-
-  // Vertex rules and masks; the child sharpness of every edge at each of its ends.
   Array<float, S> child_at(L.E.nnz());
   L.vertex_self = Array<double, S>(L.vertices), L.vertex_ring = Array<double, S>(L.vertices);
   L.vertex_crease = Array<double, S>(L.vertices);
@@ -253,10 +310,8 @@ detail::LevelResult<typename Exec::space> build_level(Exec& exec,
                                     L.vertex_crease.data(), L.crease_u.data(),
                                     L.crease_w.data()});
 
-  // Edge rules and the child's crease matrix (its sharp edges only).
-  const index_t first_edge_point =
-      checked_index(std::int64_t(L.vertices) + L.faces, "Catmull-Clark child vertices");
-  checked_index(std::int64_t(first_edge_point) + L.edges, "Catmull-Clark child vertices");
+  // Edge rules; the child's crease matrix (Eq. 20, 21) from its sharp child edges, and the
+  // child's vertex sharpness (decremented; new vertices are smooth).
   L.edge_crease = Array<double, S>(L.edges);
   const index_t halves = checked_index(2 * std::int64_t(L.edges), "child crease edges");
   Array<index_t, S> rows(halves), cols(halves);
@@ -265,28 +320,7 @@ detail::LevelResult<typename Exec::space> build_level(Exec& exec,
                                            L.edge_sharpness.data(), child_at.data(),
                                            first_edge_point, L.edge_crease.data(), rows.data(),
                                            cols.data(), values.data()});
-  const index_t V1 = L.child_vertices();
-  Sharpness<S> child_C;
-  {
-    const float* v = values.data();
-    auto sharp = [=] SPMESH_HD(index_t k) { return creasing::is_sharp(v[k]); };
-    const index_t n = exec.count_if(halves, sharp);
-    child_C.edges = linalg::Coo<float, S>{V1, V1, Array<index_t, S>(n), Array<index_t, S>(n),
-                                          Array<float, S>(n)};
-    // select_if's predicate sees the element; a position array gives it the index.
-    Array<index_t, S> position(halves);
-    index_t* ps = position.data();
-    exec.for_each(halves, [=] SPMESH_HD(index_t k) { ps[k] = k; });
-    Array<index_t, S> kept(n);
-    exec.select_if(ps, halves, kept.data(), sharp);
-    const index_t *kp = kept.data(), *r = rows.data(), *cl = cols.data();
-    index_t *ri = child_C.edges.row_indices.data(), *ci = child_C.edges.col_indices.data();
-    float* cv = child_C.edges.values.data();
-    exec.for_each(n, [=] SPMESH_HD(index_t t) {
-      ri[t] = r[kp[t]], ci[t] = cl[kp[t]], cv[t] = v[kp[t]];
-    });
-  }
-  child_C.vertices = Array<float, S>(V1);
+  Sharpness<S> child_C{detail::sharp_entries(exec, V1, rows, cols, values), Array<float, S>(V1)};
   {
     const float* vs = L.vertex_sharpness.data();
     float* out = child_C.vertices.data();
@@ -296,17 +330,7 @@ detail::LevelResult<typename Exec::space> build_level(Exec& exec,
     });
   }
 
-  // The refined mesh matrix: one quad per corner of M.
-  const index_t corners = M.nnz();
-  const index_t child_nnz = checked_index(4 * std::int64_t(corners), "Catmull-Clark child faces");
-  Array<index_t, S> offsets(corners + 1), indices(child_nnz);
-  {
-    index_t* o = offsets.data();
-    exec.for_each(corners + 1, [=] SPMESH_HD(index_t p) { o[p] = 4 * p; });
-  }
-  exec.for_each(L.faces, detail::RefineFaces{M.view(), L.E.view(), edge_of.data(), L.vertices,
-                                             L.faces, indices.data()});
-  linalg::MeshMatrix<S> child(V1, std::move(offsets), std::move(indices));
+  auto child = detail::refined_mesh(exec, M, L, edge_of);
   L.M = std::move(M);
   return {std::move(L), std::move(child), std::move(child_C)};
 }

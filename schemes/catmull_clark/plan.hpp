@@ -49,9 +49,7 @@ template <class S>
 struct Plan {
   Options options;
   std::vector<Level<S>> levels;  // levels[l] refines level l into level l + 1
-  linalg::MeshMatrix<S> refined; // the mesh after the last level
-
-  index_t base_vertices() const { return levels.empty() ? refined.vertices : levels[0].vertices; }
+  linalg::MeshMatrix<S> refined;  // the mesh after the last level
 };
 
 // Sizes of every level before any work, from the base mesh's counts (faces F, face corners

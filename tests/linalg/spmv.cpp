@@ -394,6 +394,29 @@ TEST_CASE_TEMPLATE(
               "mixed spmv");
 }
 
+// Y's rows [2, 5) = A X, written in place into a 7-row block whose other rows stay as they were;
+// X itself a row range of a larger block.
+struct SpmmIntoRows {
+  template <class E, class M, class X, class Y>
+  auto operator()(E& exec, const M& A, const X& X_all, Y& Y_all) const {
+    la::spmm(exec, A, la::row_block(X_all, 1, A.cols), la::row_block(Y_all, 2, A.rows));
+    return std::move(Y_all);
+  }
+};
+
+TEST_CASE_TEMPLATE("spmm reads and writes row ranges of larger blocks in place", B,
+                   SPMESH_TEST_BACKENDS) {
+  // A (3 x 2) = [[1, 2], [0, 3], [4, 0]]; X rows 1..2 of a 4-row block; Y rows 2..4 of 7.
+  const Csr<double> A(3, 2, HostArray<index_t>{0, 2, 3, 4}, HostArray<index_t>{0, 1, 1, 0},
+                      HostArray<double>{1, 2, 3, 4});
+  const Dense<double> X(4, 2, HostArray<double>{9, 9, 1, 10, 2, 20, 9, 9});
+  Dense<double> Y(7, 2, HostArray<double>(14, -1.0));
+  const Dense<double> got = run<B>("spmm into rows", SpmmIntoRows{}, A, X, Y);
+  const std::vector<double> expected = {-1, -1, -1, -1, 5, 50, 6, 60, 4, 40, -1, -1, -1, -1};
+  CHECK(got.data.to_vector() == expected);
+  CHECK_THROWS_AS(la::row_block(Y, 5, 3), DimensionError);
+}
+
 TEST_CASE_TEMPLATE("spmv_t with val -> 1/c per face gives face centroids (Eq. 6)", B,
                    SPMESH_TEST_BACKENDS) {
   // A hand-made mesh: a quad and a triangle sharing the edge 1-2.
