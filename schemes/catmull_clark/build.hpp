@@ -8,7 +8,7 @@
 #include "linalg/convert.hpp"
 #include "meshops/topology.hpp"
 #include "schemes/catmull_clark/plan.hpp"
-#include "schemes/tags.hpp"
+#include "schemes/crease_rules.hpp"
 
 #include <cstdint>
 #include <string>
@@ -18,119 +18,12 @@ namespace spmesh::schemes::catmull_clark {
 
 namespace detail {
 
-// The mask of one vertex rule (see Level): weights of p_i, of the ring, of the crease ends.
-struct VertexMask {
-  double self = 1, ring = 0, crease = 0;
-  index_t u = -1, w = -1;
-
-  SPMESH_HD void blend(const VertexMask& child, double parent_weight) {
-    const double c = 1.0 - parent_weight;
-    self = parent_weight * self + c * child.self;
-    ring = parent_weight * ring + c * child.ring;
-    crease = parent_weight * crease + c * child.crease;
-    if (child.u >= 0) u = child.u, w = child.w;
-  }
-};
-
-// Vertex rules (rules.md "Semi-sharp creases"): the parent rule from this level's sharpness,
-// the child rule from the decayed sharpness, and their blend by the fractional weight. Also
-// writes the child sharpness of every incident edge at this vertex (one per entry of E).
-struct VertexRules {
-  linalg::CompressedView<index_t> E;
-  const index_t* edge_of;      // edge index of every entry of E
-  const index_t* faces_before; // M_rows offsets: faces around each vertex
-  const float* edge_sharpness;
-  float* vertex_sharpness;     // in: from C; out: with boundary corners pinned
-  Options options;
-  float* child_at;             // out: child sharpness of the edge of entry p at its row's vertex
-  double *self, *ring, *crease;
-  index_t *crease_u, *crease_w;
-
-  // The mask of `rule` at vertex i; crease ends are the first two entries whose sharpness
-  // (parent's or child's) is non-zero, as OpenSubdiv picks them.
-  template <class SharpnessOf>
-  SPMESH_HD VertexMask mask(creasing::Rule rule, index_t i, SharpnessOf sharpness) const {
+// Eq. 14's smooth mask: a = (n - 2)/n, b = 1/n^2 (on the ring and on the adjacent face points).
+struct SmoothMask {
+  SPMESH_HD VertexMask operator()(index_t n) const {
     VertexMask m;
-    const index_t lo = E.begin(i), n = E.end(i) - lo;
-    if (rule == creasing::Rule::smooth || rule == creasing::Rule::dart) {
-      m.self = (n - 2.0) / n, m.ring = 1.0 / (double(n) * n);
-    } else if (rule == creasing::Rule::crease) {
-      m.self = 0.75, m.crease = 0.125;
-      for (index_t p = lo; p < lo + n; ++p) {
-        if (!creasing::is_sharp(sharpness(p))) continue;
-        if (m.u < 0) m.u = E.indices[p];
-        else if (m.w < 0) m.w = E.indices[p];
-      }
-    }
+    m.self = (n - 2.0) / n, m.ring = 1.0 / (double(n) * n);
     return m;
-  }
-
-  SPMESH_HD void operator()(index_t i) const {
-    const index_t lo = E.begin(i), hi = E.end(i), n = hi - lo;
-    float vs = vertex_sharpness[i];
-    const bool topological_corner = faces_before[i + 1] - faces_before[i] == 1 && n == 2;
-    if (options.boundary == Boundary::edge_and_corner && topological_corner)
-      vs = creasing::infinite;
-    vertex_sharpness[i] = vs;
-
-    int sharp = 0, semi = 0;
-    float semi_sum = 0;
-    for (index_t p = lo; p < hi; ++p) {
-      const float s = edge_sharpness[edge_of[p]];
-      sharp += creasing::is_sharp(s) ? 1 : 0;
-      if (creasing::is_semi_sharp(s)) ++semi, semi_sum += s;
-    }
-    int child_sharp = 0;
-    creasing::FractionalWeight fraction;
-    const float child_vs = creasing::decrement(vs);
-    fraction.add(vs, child_vs);
-    for (index_t p = lo; p < hi; ++p) {
-      const float s = edge_sharpness[edge_of[p]];
-      const float c = creasing::child_edge_sharpness(options.crease, s, n, semi, semi_sum);
-      child_at[p] = c;
-      child_sharp += creasing::is_sharp(c) ? 1 : 0;
-      fraction.add(s, c);
-    }
-
-    const auto parent_rule = creasing::vertex_rule(vs, sharp);
-    const auto child_rule = creasing::vertex_rule(child_vs, child_sharp);
-    VertexMask m;  // an isolated vertex (n = 0) stays where it is
-    if (n > 0) {
-      const float* es = edge_sharpness;
-      const index_t* eo = edge_of;
-      const float* ca = child_at;
-      m = mask(parent_rule, i, [=](index_t p) { return es[eo[p]]; });
-      const bool smooth_parent =
-          parent_rule == creasing::Rule::smooth || parent_rule == creasing::Rule::dart;
-      if (!smooth_parent && child_rule != parent_rule)
-        m.blend(mask(child_rule, i, [=](index_t p) { return ca[p]; }), fraction.value());
-    }
-    self[i] = m.self, ring[i] = m.ring, crease[i] = m.crease;
-    crease_u[i] = m.u, crease_w[i] = m.w;
-  }
-};
-
-// Edge rules and the child crease matrix: an edge with sharpness s > 0 whose two children stay
-// sharp is a crease (w = 1); otherwise it blends with w = s, as OpenSubdiv does. The children
-// of edge e = {i, j} are {i, e'} and {j, e'}, e' = V + F + e its edge point.
-struct EdgeRules {
-  linalg::CompressedView<index_t> E;
-  const index_t *from, *to;
-  const float *edge_sharpness, *child_at;
-  index_t first_edge_point;  // V + F
-  double* crease;
-  index_t *child_row, *child_col;  // 2 per edge
-  float* child_sharpness;
-
-  SPMESH_HD void operator()(index_t e) const {
-    const float s = edge_sharpness[e];
-    const float c0 = child_at[E.find(from[e], to[e])], c1 = child_at[E.find(to[e], from[e])];
-    crease[e] = !creasing::is_sharp(s) ? 0.0
-                : creasing::is_sharp(c0) && creasing::is_sharp(c1) ? 1.0
-                                                                  : static_cast<double>(s);
-    const index_t mid = first_edge_point + e;
-    child_row[2 * e] = from[e], child_col[2 * e] = mid, child_sharpness[2 * e] = c0;
-    child_row[2 * e + 1] = to[e], child_col[2 * e + 1] = mid, child_sharpness[2 * e + 1] = c1;
   }
 };
 
@@ -186,60 +79,6 @@ void edge_faces(Exec& exec, const linalg::MeshMatrix<S>& M, Level<S>& L) {
   });
 }
 
-// The crease matrix C on this level's edges (E's order); boundary edges (one face side) are
-// infinitely sharp whatever C says.
-template <class Exec, class S = typename Exec::space>
-linalg::Array<float, S> edge_sharpness(Exec& exec, const linalg::Csr<index_t, S>& E,
-                                       const linalg::Array<index_t, S>& edge_of,
-                                       const linalg::Array<index_t, S>& sides,
-                                       const linalg::Coo<float, S>& C) {
-  linalg::Array<float, S> sharpness(sides.size());
-  const index_t* sd = sides.data();
-  float* es = sharpness.data();
-  exec.for_each(sides.size(), [=] SPMESH_HD(index_t e) {
-    es[e] = sd[e] == 1 ? creasing::infinite : creasing::none;
-  });
-  const auto ev = E.view();
-  const index_t *ci = C.row_indices.data(), *cj = C.col_indices.data(), *eo = edge_of.data();
-  const index_t missing =
-      exec.count_if(C.nnz(), [=] SPMESH_HD(index_t k) { return ev.find(ci[k], cj[k]) < 0; });
-  if (missing > 0)
-    throw InputError("catmull_clark::build: the crease matrix names " + std::to_string(missing) +
-                     " vertex pairs that share no edge");
-  const float* cs = C.values.data();
-  exec.for_each(C.nnz(), [=] SPMESH_HD(index_t k) {
-    float& s = es[eo[ev.find(ci[k], cj[k])]];
-    s = cs[k] > s ? cs[k] : s;
-  });
-  return sharpness;
-}
-
-// The child's crease matrix: the entries of (rows, cols, values) whose sharpness is non-zero.
-template <class Exec, class S = typename Exec::space>
-linalg::Coo<float, S> sharp_entries(Exec& exec, index_t vertices,
-                                    const linalg::Array<index_t, S>& rows,
-                                    const linalg::Array<index_t, S>& cols,
-                                    const linalg::Array<float, S>& values) {
-  const index_t n = values.size();
-  const float* v = values.data();
-  auto sharp = [=] SPMESH_HD(index_t k) { return creasing::is_sharp(v[k]); };
-  const index_t kept = exec.count_if(n, sharp);
-  // select_if's predicate sees the element; an array of positions gives it the index.
-  linalg::Array<index_t, S> position(n), chosen(kept);
-  index_t* ps = position.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t k) { ps[k] = k; });
-  exec.select_if(ps, n, chosen.data(), sharp);
-  linalg::Coo<float, S> C{vertices, vertices, linalg::Array<index_t, S>(kept),
-                          linalg::Array<index_t, S>(kept), linalg::Array<float, S>(kept)};
-  const index_t *ch = chosen.data(), *r = rows.data(), *c = cols.data();
-  index_t *ri = C.row_indices.data(), *ci = C.col_indices.data();
-  float* cv = C.values.data();
-  exec.for_each(kept, [=] SPMESH_HD(index_t t) {
-    ri[t] = r[ch[t]], ci[t] = c[ch[t]], cv[t] = v[ch[t]];
-  });
-  return C;
-}
-
 // The refined mesh matrix: one quad per corner of M (RefineFaces).
 template <class Exec, class S = typename Exec::space>
 linalg::MeshMatrix<S> refined_mesh(Exec& exec, const linalg::MeshMatrix<S>& M, const Level<S>& L,
@@ -290,45 +129,10 @@ detail::LevelResult<typename Exec::space> build_level(Exec& exec,
   const index_t V1 = checked_index(std::int64_t(first_edge_point) + L.edges,
                                    "Catmull-Clark child vertices");
 
-  // This level's crease matrix, then the vertex rules and masks (Eq. 18, 19 and the rules of
-  // rules.md), which also give the child sharpness of every edge at each of its ends.
-  L.edge_sharpness = detail::edge_sharpness(exec, L.E, edge_of, edges.sides, C.edges);
-  L.vertex_sharpness = Array<float, S>(L.vertices);
-  {
-    const float* in = C.vertices.data();
-    float* out = L.vertex_sharpness.data();
-    exec.for_each(L.vertices, [=] SPMESH_HD(index_t i) { out[i] = in[i]; });
-  }
-  Array<float, S> child_at(L.E.nnz());
-  L.vertex_self = Array<double, S>(L.vertices), L.vertex_ring = Array<double, S>(L.vertices);
-  L.vertex_crease = Array<double, S>(L.vertices);
-  L.crease_u = Array<index_t, S>(L.vertices), L.crease_w = Array<index_t, S>(L.vertices);
-  exec.for_each(L.vertices,
-                detail::VertexRules{L.E.view(), edge_of.data(), L.M_rows.offsets.data(),
-                                    L.edge_sharpness.data(), L.vertex_sharpness.data(), options,
-                                    child_at.data(), L.vertex_self.data(), L.vertex_ring.data(),
-                                    L.vertex_crease.data(), L.crease_u.data(),
-                                    L.crease_w.data()});
-
-  // Edge rules; the child's crease matrix (Eq. 20, 21) from its sharp child edges, and the
-  // child's vertex sharpness (decremented; new vertices are smooth).
-  L.edge_crease = Array<double, S>(L.edges);
-  const index_t halves = checked_index(2 * std::int64_t(L.edges), "child crease edges");
-  Array<index_t, S> rows(halves), cols(halves);
-  Array<float, S> values(halves);
-  exec.for_each(L.edges, detail::EdgeRules{L.E.view(), L.edge_from.data(), L.edge_to.data(),
-                                           L.edge_sharpness.data(), child_at.data(),
-                                           first_edge_point, L.edge_crease.data(), rows.data(),
-                                           cols.data(), values.data()});
-  Sharpness<S> child_C{detail::sharp_entries(exec, V1, rows, cols, values), Array<float, S>(V1)};
-  {
-    const float* vs = L.vertex_sharpness.data();
-    float* out = child_C.vertices.data();
-    const index_t V = L.vertices;
-    exec.for_each(V1, [=] SPMESH_HD(index_t i) {
-      out[i] = i < V ? creasing::decrement(vs[i]) : creasing::none;
-    });
-  }
+  // The crease rules (Eq. 18-21 as OpenSubdiv applies them) and the child's crease matrix.
+  auto [rules, child_C] = crease_rules(exec, L.E, edge_of, L.edge_from, L.edge_to, edges.sides,
+                                       C, options, detail::SmoothMask{}, first_edge_point, V1);
+  L.rules = std::move(rules);
 
   auto child = detail::refined_mesh(exec, M, L, edge_of);
   L.M = std::move(M);

@@ -80,17 +80,17 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Level<typenam
   // Eq. 2: edge points from E's enumeration and the faces F gives each edge.
   exec.for_each(L.edges, detail::EdgePoints<T>{L.edge_from.data(), L.edge_to.data(),
                                                L.edge_face0.data(), L.edge_face1.data(),
-                                               L.edge_crease.data(), P.data.data(),
+                                               L.rules.edge_crease.data(), P.data.data(),
                                                face_points.data,
                                                out.data.data() + std::int64_t(V + F) * k, k});
   // Eq. 16: s2 = E P, val_i,* -> b_i (1/n_i^2 where smooth).
-  linalg::spmm(exec, L.E, P, vertex_points, map::per_row(L.vertex_ring));
+  linalg::spmm(exec, L.E, P, vertex_points, map::per_row(L.rules.vertex_ring));
   // Eq. 17: s3 = M f, val_i,* -> b_i.
   linalg::Dense<T, S> s3(V, k);
-  linalg::spmm(exec, L.M_rows, face_points, s3, map::per_row(L.vertex_ring));
+  linalg::spmm(exec, L.M_rows, face_points, s3, map::per_row(L.rules.vertex_ring));
   // Eq. 14 and the crease repair (Eq. 4 generalised): v = a p + s2 + s3 + d (p_u + p_w).
-  exec.for_each(V, detail::VertexPoints<T>{L.vertex_self.data(), L.vertex_crease.data(),
-                                           L.crease_u.data(), L.crease_w.data(), P.data.data(),
+  exec.for_each(V, detail::VertexPoints<T>{L.rules.vertex_self.data(), L.rules.vertex_crease.data(),
+                                           L.rules.crease_u.data(), L.rules.crease_w.data(), P.data.data(),
                                            s3.data.data(), vertex_points.data, k});
   return out;
 }

@@ -5,7 +5,7 @@
 
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
-#include "schemes/creasing.hpp"
+#include "schemes/crease_rules.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -29,18 +29,13 @@ struct Level {
   // Edges in the order of E's upper triangle; their faces F(i, j) and F(j, i) (Eq. 12; -1:
   // none, on a boundary).
   linalg::Array<index_t, S> edge_from, edge_to, edge_face0, edge_face1;
-  // Edge points: (1 + w)/4 (p_i + p_j) + (1 - w)/4 (f_0 + f_1), w = 0 smooth (Eq. 2), 1 crease,
-  // between: a semi-sharp edge of sharpness w < 1 blended as OpenSubdiv does.
-  linalg::Array<double, S> edge_crease;
-
-  // Vertex points (Eq. 14 with the crease masks): a_i p_i + b_i (sum of 1-ring neighbours +
-  // sum of adjacent face points) + d_i (p_u + p_w), u and w the ends of the crease (or -1).
-  // Smooth: a = (n-2)/n, b = 1/n^2; crease: a = 3/4, d = 1/8; corner: a = 1; blends between.
-  linalg::Array<double, S> vertex_self, vertex_ring, vertex_crease;
-  linalg::Array<index_t, S> crease_u, crease_w;
-
-  // The crease matrix C of this level as sharpness per edge (E's order) and per vertex.
-  linalg::Array<float, S> edge_sharpness, vertex_sharpness;
+  // The crease rules of this level (crease_rules.hpp): edge points are
+  // (1 + w)/4 (p_i + p_j) + (1 - w)/4 (f_0 + f_1), w = rules.edge_crease (0 smooth, Eq. 2; 1
+  // crease; between: a semi-sharp edge of sharpness w < 1 blended as OpenSubdiv does); vertex
+  // points are a p_i + b (sum of 1-ring neighbours + sum of adjacent face points) + d (p_u +
+  // p_w) (Eq. 14 with the crease masks; smooth: a = (n-2)/n, b = 1/n^2). rules also holds this
+  // level's crease matrix C as sharpness per edge and per vertex.
+  CreaseRules<S> rules;
 
   index_t child_vertices() const { return vertices + faces + edges; }
 };

@@ -75,10 +75,10 @@ template <class Exec>
 linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
                                                        const Level<typename Exec::space>& L) {
   const detail::LevelRows rows{L.M.view(),          L.M_rows.view(),       L.E.view(),
-                               L.inv_order.data(),  L.edge_crease.data(),  L.vertex_self.data(),
-                               L.vertex_ring.data(), L.vertex_crease.data(), L.edge_from.data(),
+                               L.inv_order.data(),  L.rules.edge_crease.data(),  L.rules.vertex_self.data(),
+                               L.rules.vertex_ring.data(), L.rules.vertex_crease.data(), L.edge_from.data(),
                                L.edge_to.data(),    L.edge_face0.data(),   L.edge_face1.data(),
-                               L.crease_u.data(),   L.crease_w.data(),     L.vertices,
+                               L.rules.crease_u.data(),   L.rules.crease_w.data(),     L.vertices,
                                L.faces};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
 }

@@ -1,0 +1,255 @@
+// The crease rules of one level, shared by every scheme that inserts a point per edge and moves
+// every vertex (Catmull-Clark, Loop): the crease matrix C on the level's edges (paper section
+// 3.3, Eq. 18-21), each vertex's rule and mask as OpenSubdiv decides them (rules.md "Semi-sharp
+// creases"), each edge's crease weight, and the child level's C. Only the smooth vertex mask
+// differs between schemes: a functor of the valence.
+#pragma once
+
+#include "linalg/formats.hpp"
+#include "schemes/creasing.hpp"
+#include "schemes/tags.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace spmesh::schemes {
+
+// A vertex point as a_i p_i + b_i (ring) + d_i (p_u + p_w): the ring is the 1-ring
+// neighbours (and, for Catmull-Clark, the adjacent face points); u and w are the ends of the
+// crease (or -1). Corner: a = 1; crease: a = 3/4, d = 1/8; smooth: the scheme's mask.
+struct VertexMask {
+  double self = 1, ring = 0, crease = 0;
+  index_t u = -1, w = -1;
+
+  // parent_weight * this + (1 - parent_weight) * child (OpenSubdiv's blend of two rules).
+  SPMESH_HD void blend(const VertexMask& child, double parent_weight) {
+    const double c = 1.0 - parent_weight;
+    self = parent_weight * self + c * child.self;
+    ring = parent_weight * ring + c * child.ring;
+    crease = parent_weight * crease + c * child.crease;
+    if (child.u >= 0) u = child.u, w = child.w;
+  }
+};
+
+// Per-level results of the rules, in the level's edge order (E's upper triangle) and vertex order.
+template <class S>
+struct CreaseRules {
+  linalg::Array<float, S> edge_sharpness, vertex_sharpness;  // this level's C
+  linalg::Array<double, S> edge_crease;  // edge point blend: 0 smooth, 1 crease, between: w
+  linalg::Array<double, S> vertex_self, vertex_ring, vertex_crease;  // a, b, d of VertexMask
+  linalg::Array<index_t, S> crease_u, crease_w;
+};
+
+namespace detail {
+
+// Vertex rules: the parent rule from this level's sharpness, the child rule from the decayed
+// sharpness, and their blend by the fractional weight. Also writes the child sharpness of every
+// incident edge at this vertex (one per entry of E). `smooth(n)` is the scheme's smooth mask.
+template <class SmoothMask>
+struct VertexRules {
+  linalg::CompressedView<index_t> E;  // values: face sides of each edge (1 = boundary)
+  const index_t* edge_of;             // edge index of every entry of E
+  const float* edge_sharpness;
+  float* vertex_sharpness;  // in: from C; out: with boundary corners pinned
+  Options options;
+  SmoothMask smooth;
+  float* child_at;  // out: child sharpness of the edge of entry p at its row's vertex
+  double *self, *ring, *crease;
+  index_t *crease_u, *crease_w;
+
+  // The mask of `rule` at vertex i; crease ends are the first two entries whose sharpness
+  // (parent's or child's) is non-zero, as OpenSubdiv picks them.
+  template <class SharpnessOf>
+  SPMESH_HD VertexMask mask(creasing::Rule rule, index_t i, SharpnessOf sharpness) const {
+    const index_t lo = E.begin(i), n = E.end(i) - lo;
+    if (rule == creasing::Rule::smooth || rule == creasing::Rule::dart) return smooth(n);
+    VertexMask m;
+    if (rule == creasing::Rule::crease) {
+      m.self = 0.75, m.crease = 0.125;
+      for (index_t p = lo; p < lo + n; ++p) {
+        if (!creasing::is_sharp(sharpness(p))) continue;
+        if (m.u < 0) m.u = E.indices[p];
+        else if (m.w < 0) m.w = E.indices[p];
+      }
+    }
+    return m;
+  }
+
+  SPMESH_HD void operator()(index_t i) const {
+    const index_t lo = E.begin(i), hi = E.end(i), n = hi - lo;
+    float vs = vertex_sharpness[i];
+    int sharp = 0, semi = 0, boundary = 0;
+    float semi_sum = 0;
+    for (index_t p = lo; p < hi; ++p) {
+      const float s = edge_sharpness[edge_of[p]];
+      sharp += creasing::is_sharp(s) ? 1 : 0;
+      if (creasing::is_semi_sharp(s)) ++semi, semi_sum += s;
+      boundary += E.values[p] == 1 ? 1 : 0;
+    }
+    // A boundary vertex with two edges has one face: a corner under edge-and-corner.
+    if (options.boundary == Boundary::edge_and_corner && n == 2 && boundary > 0)
+      vs = creasing::infinite;
+    vertex_sharpness[i] = vs;
+
+    int child_sharp = 0;
+    creasing::FractionalWeight fraction;
+    const float child_vs = creasing::decrement(vs);
+    fraction.add(vs, child_vs);
+    for (index_t p = lo; p < hi; ++p) {
+      const float s = edge_sharpness[edge_of[p]];
+      const float c = creasing::child_edge_sharpness(options.crease, s, n, semi, semi_sum);
+      child_at[p] = c;
+      child_sharp += creasing::is_sharp(c) ? 1 : 0;
+      fraction.add(s, c);
+    }
+
+    const auto parent_rule = creasing::vertex_rule(vs, sharp);
+    const auto child_rule = creasing::vertex_rule(child_vs, child_sharp);
+    VertexMask m;  // an isolated vertex (n = 0) stays where it is
+    if (n > 0) {
+      const float* es = edge_sharpness;
+      const index_t* eo = edge_of;
+      const float* ca = child_at;
+      m = mask(parent_rule, i, [=](index_t p) { return es[eo[p]]; });
+      const bool smooth_parent =
+          parent_rule == creasing::Rule::smooth || parent_rule == creasing::Rule::dart;
+      if (!smooth_parent && child_rule != parent_rule)
+        m.blend(mask(child_rule, i, [=](index_t p) { return ca[p]; }), fraction.value());
+    }
+    self[i] = m.self, ring[i] = m.ring, crease[i] = m.crease;
+    crease_u[i] = m.u, crease_w[i] = m.w;
+  }
+};
+
+// Edge rules and the child crease matrix: an edge with sharpness s > 0 whose two children stay
+// sharp is a crease (w = 1); otherwise it blends with w = s, as OpenSubdiv does. The children
+// of edge e = {i, j} are {i, e'} and {j, e'}, e' = first_edge_point + e its edge point.
+struct EdgeRules {
+  linalg::CompressedView<index_t> E;
+  const index_t *from, *to;
+  const float *edge_sharpness, *child_at;
+  index_t first_edge_point;
+  double* crease;
+  index_t *child_row, *child_col;  // 2 per edge
+  float* child_sharpness;
+
+  SPMESH_HD void operator()(index_t e) const {
+    const float s = edge_sharpness[e];
+    const float c0 = child_at[E.find(from[e], to[e])], c1 = child_at[E.find(to[e], from[e])];
+    crease[e] = !creasing::is_sharp(s) ? 0.0
+                : creasing::is_sharp(c0) && creasing::is_sharp(c1) ? 1.0
+                                                                  : static_cast<double>(s);
+    const index_t mid = first_edge_point + e;
+    child_row[2 * e] = from[e], child_col[2 * e] = mid, child_sharpness[2 * e] = c0;
+    child_row[2 * e + 1] = to[e], child_col[2 * e + 1] = mid, child_sharpness[2 * e + 1] = c1;
+  }
+};
+
+// The crease matrix C on this level's edges (E's order); boundary edges (one face side) are
+// infinitely sharp whatever C says.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<float, S> edge_sharpness(Exec& exec, const linalg::Csr<index_t, S>& E,
+                                       const linalg::Array<index_t, S>& edge_of,
+                                       const linalg::Array<index_t, S>& sides,
+                                       const linalg::Coo<float, S>& C) {
+  linalg::Array<float, S> sharpness(sides.size());
+  const index_t* sd = sides.data();
+  float* es = sharpness.data();
+  exec.for_each(sides.size(), [=] SPMESH_HD(index_t e) {
+    es[e] = sd[e] == 1 ? creasing::infinite : creasing::none;
+  });
+  const auto ev = E.view();
+  const index_t *ci = C.row_indices.data(), *cj = C.col_indices.data(), *eo = edge_of.data();
+  const index_t missing =
+      exec.count_if(C.nnz(), [=] SPMESH_HD(index_t k) { return ev.find(ci[k], cj[k]) < 0; });
+  if (missing > 0)
+    throw InputError("subdivision build: the crease matrix names " + std::to_string(missing) +
+                     " vertex pairs that share no edge");
+  const float* cs = C.values.data();
+  exec.for_each(C.nnz(), [=] SPMESH_HD(index_t k) {
+    float& s = es[eo[ev.find(ci[k], cj[k])]];
+    s = cs[k] > s ? cs[k] : s;
+  });
+  return sharpness;
+}
+
+// The child's crease matrix: the entries of (rows, cols, values) whose sharpness is non-zero.
+template <class Exec, class S = typename Exec::space>
+linalg::Coo<float, S> sharp_entries(Exec& exec, index_t vertices,
+                                    const linalg::Array<index_t, S>& rows,
+                                    const linalg::Array<index_t, S>& cols,
+                                    const linalg::Array<float, S>& values) {
+  const index_t n = values.size();
+  const float* v = values.data();
+  auto sharp = [=] SPMESH_HD(index_t k) { return creasing::is_sharp(v[k]); };
+  const index_t kept = exec.count_if(n, sharp);
+  // select_if's predicate sees the element; an array of positions gives it the index.
+  linalg::Array<index_t, S> position(n), chosen(kept);
+  index_t* ps = position.data();
+  exec.for_each(n, [=] SPMESH_HD(index_t k) { ps[k] = k; });
+  exec.select_if(ps, n, chosen.data(), sharp);
+  linalg::Coo<float, S> C{vertices, vertices, linalg::Array<index_t, S>(kept),
+                          linalg::Array<index_t, S>(kept), linalg::Array<float, S>(kept)};
+  const index_t *ch = chosen.data(), *r = rows.data(), *c = cols.data();
+  index_t *ri = C.row_indices.data(), *ci = C.col_indices.data();
+  float* cv = C.values.data();
+  exec.for_each(kept, [=] SPMESH_HD(index_t t) {
+    ri[t] = r[ch[t]], ci[t] = c[ch[t]], cv[t] = v[ch[t]];
+  });
+  return C;
+}
+
+}  // namespace detail
+
+// The rules of one level with edges (from, to, sides) enumerated from E (edge_of: the edge of
+// every entry of E) and sharpness C; returns them and the child's sharpness, for a child whose
+// vertex points come first (same ids) and whose edge points are first_edge_point + e, out of
+// child_vertices. `smooth(n)` gives the scheme's smooth VertexMask for valence n.
+template <class Exec, class SmoothMask, class S = typename Exec::space>
+std::pair<CreaseRules<S>, Sharpness<S>> crease_rules(
+    Exec& exec, const linalg::Csr<index_t, S>& E, const linalg::Array<index_t, S>& edge_of,
+    const linalg::Array<index_t, S>& from, const linalg::Array<index_t, S>& to,
+    const linalg::Array<index_t, S>& sides, const Sharpness<S>& C, const Options& options,
+    SmoothMask smooth, index_t first_edge_point, index_t child_vertices) {
+  using linalg::Array;
+  const index_t V = E.rows, edges = from.size();
+  CreaseRules<S> r;
+  r.edge_sharpness = detail::edge_sharpness(exec, E, edge_of, sides, C.edges);
+  r.vertex_sharpness = Array<float, S>(V);
+  {
+    const float* in = C.vertices.data();
+    float* out = r.vertex_sharpness.data();
+    exec.for_each(V, [=] SPMESH_HD(index_t i) { out[i] = in[i]; });
+  }
+  Array<float, S> child_at(E.nnz());
+  r.vertex_self = Array<double, S>(V), r.vertex_ring = Array<double, S>(V);
+  r.vertex_crease = Array<double, S>(V);
+  r.crease_u = Array<index_t, S>(V), r.crease_w = Array<index_t, S>(V);
+  exec.for_each(V, detail::VertexRules<SmoothMask>{
+                       E.view(), edge_of.data(), r.edge_sharpness.data(),
+                       r.vertex_sharpness.data(), options, smooth, child_at.data(),
+                       r.vertex_self.data(), r.vertex_ring.data(), r.vertex_crease.data(),
+                       r.crease_u.data(), r.crease_w.data()});
+
+  // Edge rules; the child's crease matrix (Eq. 20, 21) from its sharp child edges, and the
+  // child's vertex sharpness (decremented; new vertices are smooth).
+  r.edge_crease = Array<double, S>(edges);
+  const index_t halves = checked_index(2 * std::int64_t(edges), "child crease edges");
+  Array<index_t, S> rows(halves), cols(halves);
+  Array<float, S> values(halves);
+  exec.for_each(edges, detail::EdgeRules{E.view(), from.data(), to.data(),
+                                         r.edge_sharpness.data(), child_at.data(),
+                                         first_edge_point, r.edge_crease.data(), rows.data(),
+                                         cols.data(), values.data()});
+  Sharpness<S> child{detail::sharp_entries(exec, child_vertices, rows, cols, values),
+                     Array<float, S>(child_vertices)};
+  const float* vs = r.vertex_sharpness.data();
+  float* out = child.vertices.data();
+  exec.for_each(child_vertices, [=] SPMESH_HD(index_t i) {
+    out[i] = i < V ? creasing::decrement(vs[i]) : creasing::none;
+  });
+  return {std::move(r), std::move(child)};
+}
+
+}  // namespace spmesh::schemes
