@@ -252,4 +252,60 @@ std::pair<CreaseRules<S>, Sharpness<S>> crease_rules(
   return {std::move(r), std::move(child)};
 }
 
+// An edge point as end (p_i + p_j) + other (q_0 + q_1): the q are the faces' points
+// (Catmull-Clark) or the opposite vertices (Loop); the weights follow from the edge's crease
+// weight w (CreaseRules::edge_crease).
+struct EdgeMask {
+  double end, other;
+};
+
+// Applies the edge masks (eval): out_e = end (P_i + P_j) + other (Q_q0 + Q_q1), q = -1 skipped.
+template <class T, class Weights>
+struct EdgePoints {
+  const index_t *from, *to, *q0, *q1;
+  const double* crease;
+  Weights weights;
+  const T *P, *Q;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t e) const {
+    const EdgeMask m = weights(crease[e]);
+    const T a = static_cast<T>(m.end), b = static_cast<T>(m.other);
+    const T *pi = P + std::int64_t(from[e]) * k, *pj = P + std::int64_t(to[e]) * k;
+    T* y = out + std::int64_t(e) * k;
+    for (index_t c = 0; c < k; ++c) y[c] = a * (pi[c] + pj[c]);
+    if (b == 0) return;
+    const index_t others[2] = {q0[e], q1[e]};
+    for (const index_t q : others) {
+      if (q < 0) continue;
+      const T* pq = Q + std::int64_t(q) * k;
+      for (index_t c = 0; c < k; ++c) y[c] += b * pq[c];
+    }
+  }
+};
+
+// Applies the vertex masks (eval): out_i += a_i p_i + extra_i + d_i (p_u + p_w), where out
+// already holds the ring sum b_i (E P)_i and `extra` (may be null) the rest of the ring, e.g.
+// Catmull-Clark's b_i (M f)_i. P, out, extra: n x k row-major.
+template <class T>
+struct VertexPoints {
+  const double *self, *crease;
+  const index_t *u, *w;
+  const T *P, *extra;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t i) const {
+    const T a = static_cast<T>(self[i]), d = static_cast<T>(crease[i]);
+    const std::int64_t r = std::int64_t(i) * k;
+    for (index_t c = 0; c < k; ++c) out[r + c] += a * P[r + c];
+    if (extra)
+      for (index_t c = 0; c < k; ++c) out[r + c] += extra[r + c];
+    if (d == 0) return;
+    const T *pu = P + std::int64_t(u[i]) * k, *pw = P + std::int64_t(w[i]) * k;
+    for (index_t c = 0; c < k; ++c) out[r + c] += d * (pu[c] + pw[c]);
+  }
+};
+
 }  // namespace spmesh::schemes

@@ -40,6 +40,13 @@ struct Level {
   index_t child_vertices() const { return vertices + faces + edges; }
 };
 
+namespace detail {
+// Eq. 2 with the crease blend: e = (1 + w)/4 (p_i + p_j) + (1 - w)/4 (f_0 + f_1).
+struct EdgeWeights {
+  SPMESH_HD EdgeMask operator()(double w) const { return {(1 + w) / 4, (1 - w) / 4}; }
+};
+}  // namespace detail
+
 template <class S>
 struct Plan {
   Options options;

@@ -4,11 +4,10 @@
 #pragma once
 
 #include "linalg/convert.hpp"
-#include "linalg/spgemm.hpp"
 #include "schemes/catmull_clark/plan.hpp"
+#include "schemes/levels.hpp"
 
 #include <cstdint>
-#include <type_traits>
 
 namespace spmesh::schemes::catmull_clark {
 
@@ -60,10 +59,10 @@ struct LevelRows {
       face(r - vertices, 1.0, sink);
     } else {
       const index_t e = r - vertices - faces;
-      const double a = (1 + edge_crease[e]) / 4, b = (1 - edge_crease[e]) / 4;
-      sink(from[e], a), sink(to[e], a);
-      if (face0[e] >= 0) face(face0[e], b, sink);
-      if (face1[e] >= 0) face(face1[e], b, sink);
+      const EdgeMask m = EdgeWeights{}(edge_crease[e]);
+      sink(from[e], m.end), sink(to[e], m.end);
+      if (face0[e] >= 0) face(face0[e], m.other, sink);
+      if (face1[e] >= 0) face(face1[e], m.other, sink);
     }
   }
 };
@@ -88,34 +87,10 @@ linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
 template <class T, class Exec>
 linalg::Csr<T, typename Exec::space> refinement_matrix(Exec& exec,
                                                        const Plan<typename Exec::space>& plan) {
-  using S = typename Exec::space;
-  linalg::Csr<double, S> R;
-  if (plan.levels.empty()) {
-    const index_t n = plan.refined.vertices;
-    linalg::Array<index_t, S> offsets(n + 1), indices(n);
-    linalg::Array<double, S> values(n);
-    index_t *o = offsets.data(), *ix = indices.data();
-    double* v = values.data();
-    exec.for_each(n + 1, [=] SPMESH_HD(index_t i) {
-      o[i] = i;
-      if (i < n) ix[i] = i, v[i] = 1.0;
-    });
-    R = linalg::Csr<double, S>(n, n, std::move(offsets), std::move(indices), std::move(values));
-  } else {
-    R = level_matrix(exec, plan.levels[0]);
-    for (std::size_t l = 1; l < plan.levels.size(); ++l)
-      R = linalg::spgemm(exec, level_matrix(exec, plan.levels[l]), R);
-  }
-  if constexpr (std::is_same_v<T, double>) {
-    return R;
-  } else {
-    linalg::Array<T, S> values(R.nnz());
-    const double* in = R.values.data();
-    T* out = values.data();
-    exec.for_each(R.nnz(), [=] SPMESH_HD(index_t p) { out[p] = static_cast<T>(in[p]); });
-    return linalg::Csr<T, S>(R.rows, R.cols, std::move(R.offsets), std::move(R.indices),
-                             std::move(values));
-  }
+  return compose_levels<T>(exec, plan, plan.refined.vertices,
+                           [](Exec& e, const Level<typename Exec::space>& L) {
+                             return level_matrix(e, L);
+                           });
 }
 
 }  // namespace spmesh::schemes::catmull_clark
