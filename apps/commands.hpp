@@ -9,10 +9,10 @@
 namespace spmesh::apps {
 
 template <class T>
-Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+Subdivided<T> subdivide_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                const schemes::Options& options, int levels, Stages& stages);
 template <class T>
-schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages);
 template <class T>
 linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>& R, const linalg::Dense<T>& P0,
@@ -23,10 +23,10 @@ void check_device_memory(std::int64_t bytes);
 
 // Explicit instantiations of the functions above for T (float and double are used).
 #define SPMESH_APPS_INSTANTIATE_GPU(T)                                                     \
-  template Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh&,                        \
+  template Subdivided<T> subdivide_on_gpu(const std::string&, const meshops::PolyMesh&,                        \
                                           const schemes::Sharpness<>&,                     \
                                           const schemes::Options&, int, Stages&);          \
-  template schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh&,                  \
+  template schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&,                  \
                                                const schemes::Sharpness<>&,                \
                                                const schemes::Options&, int, Stages&);     \
   template linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, \

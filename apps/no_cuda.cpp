@@ -10,12 +10,12 @@ namespace {
 }  // namespace
 
 template <class T>
-Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,
+Subdivided<T> subdivide_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,
                                const schemes::Options&, int, Stages&) {
   no_cuda();
 }
 template <class T>
-schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,
+schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,
                                     const schemes::Options&, int, Stages&) {
   no_cuda();
 }

@@ -8,6 +8,9 @@
 #include "schemes/catmull_clark/build.hpp"
 #include "schemes/catmull_clark/eval.hpp"
 #include "schemes/catmull_clark/refinement.hpp"
+#include "schemes/loop/build.hpp"
+#include "schemes/loop/eval.hpp"
+#include "schemes/loop/refinement.hpp"
 #include "schemes/refinement_file.hpp"
 
 #include <chrono>
@@ -37,12 +40,42 @@ struct Subdivided {
 template <class Exec>
 struct Transfer;
 
-// The refined mesh and its vertex positions after `levels` Catmull-Clark levels.
-template <class T, class Exec>
+// The schemes the command line runs: their name and their build, eval and refinement matrix.
+struct Catmark {
+  static constexpr const char* name = "catmark";
+  template <class... A>
+  static auto build(A&&... a) { return schemes::catmull_clark::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto eval(A&&... a) { return schemes::catmull_clark::eval(std::forward<A>(a)...); }
+  template <class T, class E, class P>
+  static auto refinement_matrix(E& exec, const P& plan) {
+    return schemes::catmull_clark::refinement_matrix<T>(exec, plan);
+  }
+};
+struct Loop {
+  static constexpr const char* name = "loop";
+  template <class... A>
+  static auto build(A&&... a) { return schemes::loop::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto eval(A&&... a) { return schemes::loop::eval(std::forward<A>(a)...); }
+  template <class T, class E, class P>
+  static auto refinement_matrix(E& exec, const P& plan) {
+    return schemes::loop::refinement_matrix<T>(exec, plan);
+  }
+};
+
+// Calls f.template operator()<Scheme>() for the scheme named `scheme`.
+template <class F>
+decltype(auto) with_scheme(const std::string& scheme, F&& f) {
+  if (scheme == "loop") return f.template operator()<Loop>();
+  return f.template operator()<Catmark>();
+}
+
+// The refined mesh and its vertex positions after `levels` levels of Scheme.
+template <class T, class Scheme, class Exec>
 Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                         const schemes::Options& options, int levels, Stages& stages) {
   using X = Transfer<Exec>;
-  namespace cc = schemes::catmull_clark;
   auto t = std::chrono::steady_clock::now();
   linalg::Dense<T> P0(mesh.vertex_count(), 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(mesh.positions.data[p]);
@@ -53,12 +86,12 @@ Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes
   stages.upload = elapsed_ms(t);
 
   t = std::chrono::steady_clock::now();
-  const auto plan = cc::build(exec, std::move(M), std::move(sharpness), levels, options);
+  const auto plan = Scheme::build(exec, std::move(M), std::move(sharpness), levels, options);
   exec.synchronize();
   stages.build = elapsed_ms(t);
 
   t = std::chrono::steady_clock::now();
-  const auto refined = cc::eval(exec, plan, P);
+  const auto refined = Scheme::eval(exec, plan, P);
   exec.synchronize();
   stages.eval = elapsed_ms(t);
 
@@ -70,24 +103,23 @@ Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes
 }
 
 // The refinement matrix R of `levels` levels with its base and refined meshes, for replay.
-template <class T, class Exec>
+template <class T, class Scheme, class Exec>
 schemes::Refinement<T> build_refinement(Exec& exec, const meshops::PolyMesh& mesh,
                                         const schemes::Sharpness<>& C,
                                         const schemes::Options& options, int levels,
                                         Stages& stages) {
   using X = Transfer<Exec>;
-  namespace cc = schemes::catmull_clark;
   auto t = std::chrono::steady_clock::now();
   auto sharpness = schemes::Sharpness<typename Exec::space>{X::up(C.edges), X::up(C.vertices)};
-  const auto plan = cc::build(exec, X::up(mesh.M), std::move(sharpness), levels, options);
+  const auto plan = Scheme::build(exec, X::up(mesh.M), std::move(sharpness), levels, options);
   exec.synchronize();
   stages.build = elapsed_ms(t);
   t = std::chrono::steady_clock::now();
-  const auto R = cc::refinement_matrix<T>(exec, plan);
+  const auto R = Scheme::template refinement_matrix<T>(exec, plan);
   exec.synchronize();
   stages.compose = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
-  return {"catmark", levels, options, X::down(R), mesh.M.clone(), X::down(plan.refined)};
+  return {Scheme::name, levels, options, X::down(R), mesh.M.clone(), X::down(plan.refined)};
 }
 
 // P_L = R P_0 for one pose.

@@ -17,19 +17,23 @@ struct Transfer<linalg::cuda::Executor> {
 };
 
 template <class T>
-Subdivided<T> subdivide_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+Subdivided<T> subdivide_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                const schemes::Options& options, int levels, Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return subdivide<T>(exec, mesh, C, options, levels, stages);
+  return with_scheme(scheme, [&]<class Scheme>() {
+    return subdivide<T, Scheme>(exec, mesh, C, options, levels, stages);
+  });
 }
 
 template <class T>
-schemes::Refinement<T> build_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return build_refinement<T>(exec, mesh, C, options, levels, stages);
+  return with_scheme(scheme, [&]<class Scheme>() {
+    return build_refinement<T, Scheme>(exec, mesh, C, options, levels, stages);
+  });
 }
 
 template <class T>

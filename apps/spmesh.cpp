@@ -5,6 +5,7 @@
 #include "meshops/checks.hpp"
 #include "meshops/info.hpp"
 #include "meshops/io.hpp"
+#include "meshops/triangulate.hpp"
 #include "schemes/tags.hpp"
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace spmesh::apps {
@@ -25,13 +27,15 @@ constexpr const char* usage = R"(usage:
   spmesh info MESH
       vertex, edge and face counts, Euler characteristic, boundary, face orders, valences
   spmesh subdivide IN -o OUT --levels L [options] [--picture FILE.svg]
-      Catmull-Clark subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply)
+      subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply)
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay
   spmesh replay FILE POSES... -o OUTDIR [--device cpu|cuda] [--format obj|ply]
       P_L = R P_0 for each pose (a mesh with IN's topology), written to OUTDIR/<pose>.<format>
 options:
-  --scheme catmark                          (the only scheme yet)
+  --scheme catmark|loop                     Catmull-Clark (default) or Loop (triangles only)
+  --triangulate fan|shortest-diagonal       make polygons triangles first (for loop; a quad is
+                                            cut along its shorter diagonal, larger polygons fanned)
   --boundary edge-only|edge-and-corner      default: the mesh's tags, else edge-only
   --crease uniform|chaikin                  default: the mesh's tags, else uniform
   --device cpu|cuda                         default cpu
@@ -84,21 +88,45 @@ struct Args {
   }
 };
 
-const std::vector<std::string> scheme_options = {"--output", "--levels",    "--scheme",
-                                                 "--boundary", "--crease",  "--device",
-                                                 "--precision", "--picture"};
+const std::vector<std::string> scheme_options = {
+    "--output", "--levels",    "--scheme",  "--boundary",   "--crease",
+    "--device", "--precision", "--picture", "--triangulate"};
 
 // The mesh, checked, and the options its tags and the command line ask for.
 struct Input {
+  std::string scheme;
   meshops::PolyMesh mesh;
   schemes::TagSettings tags;
   schemes::Options options;
 };
 
+// Throws CapacityError naming the first Loop level whose matrices exceed 32-bit indices (a
+// level of V vertices, F triangles and E edges has V + E, 4F and 2E + 3F).
+void check_loop_sizes(const meshops::MeshInfo& info, int levels) {
+  std::int64_t V = info.vertices, F = info.faces, E = info.edges;
+  for (int l = 1; l <= levels; ++l) {
+    std::tie(V, F, E) = std::make_tuple(V + E, 4 * F, 2 * E + 3 * F);
+    if (std::max({V + 1, 3 * F, 2 * E}) > max_index)
+      throw CapacityError("Loop level " + std::to_string(l) + " needs " +
+                          std::to_string(std::max({V + 1, 3 * F, 2 * E})) +
+                          " entries in one matrix, over the 32-bit index limit (2147483647)");
+  }
+}
+
 Input read_input(const Args& args, int levels) {
-  args.choice("--scheme", {"catmark"});
-  Input in{meshops::read_mesh(args.positional.at(0)), {}, {}};
+  Input in{args.choice("--scheme", {"catmark", "loop"}), meshops::read_mesh(args.positional.at(0)),
+           {}, {}};
+  if (args.get("--triangulate"))
+    in.mesh = meshops::triangulate(in.mesh, args.choice("--triangulate", {"fan", "shortest-diagonal"}) == "fan"
+                                                ? meshops::Triangulation::fan
+                                                : meshops::Triangulation::shortest_diagonal);
   meshops::check_mesh(in.mesh);
+  if (in.scheme == "loop")
+    for (index_t f = 0; f < in.mesh.face_count(); ++f)
+      if (in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f] != 3)
+        throw InputError(in.mesh.source + ": Loop needs triangles, but face " + std::to_string(f) +
+                         " has " + std::to_string(in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f]) +
+                         " vertices (use --triangulate fan|shortest-diagonal)");
   in.tags = schemes::read_tags(in.mesh);
   std::optional<schemes::Boundary> boundary;
   if (auto b = args.get("--boundary"))
@@ -117,6 +145,10 @@ Input read_input(const Args& args, int levels) {
   cpu::Executor exec;
   const auto info = meshops::mesh_info(exec, in.mesh);
   const bool dbl = args.choice("--precision", {"float", "double"}) == "double";
+  if (in.scheme == "loop") {
+    check_loop_sizes(info, levels);
+    return in;
+  }
   const auto size = schemes::catmull_clark::estimate_size(
       info.vertices, info.faces, in.mesh.M.nnz(), info.edges, levels, 3, dbl ? 8 : 4);
   size.check_indices();
@@ -149,18 +181,20 @@ int subdivide_as(const Args& args) {
   Stages stages;
   Subdivided<T> r;
   if (device == "cuda") {
-    r = subdivide_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, levels, stages);
+    r = subdivide_on_gpu<T>(in.scheme, in.mesh, in.tags.sharpness, in.options, levels, stages);
   } else {
     cpu::Executor exec;
-    r = subdivide<T>(exec, in.mesh, in.tags.sharpness, in.options, levels, stages);
+    r = with_scheme(in.scheme, [&]<class Scheme>() {
+      return subdivide<T, Scheme>(exec, in.mesh, in.tags.sharpness, in.options, levels, stages);
+    });
   }
   meshops::write_mesh(out, r.positions, r.mesh);
-  fmt::print("catmark {} levels on {}: {} -> {} faces, {} -> {} vertices; {}\n", levels, device,
+  fmt::print("{} {} levels on {}: {} -> {} faces, {} -> {} vertices; {}\n", in.scheme, levels, device,
              in.mesh.face_count(), r.mesh.faces, in.mesh.vertex_count(), r.positions.rows,
              summary(stages, device));
   if (auto picture = args.get("--picture")) {
     write_picture(*picture, r.positions, r.mesh,
-                  fmt::format("{}: Catmull-Clark, {} levels, {} faces", args.positional[0],
+                  fmt::format("{}: {}, {} levels, {} faces", args.positional[0], in.scheme,
                               levels, r.mesh.faces));
     fmt::print("picture: {}\n", *picture);
   }
@@ -175,14 +209,17 @@ int build_as(const Args& args) {
   Stages stages;
   schemes::Refinement<T> r;
   if (device == "cuda") {
-    r = build_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, levels, stages);
+    r = build_on_gpu<T>(in.scheme, in.mesh, in.tags.sharpness, in.options, levels, stages);
   } else {
     cpu::Executor exec;
-    r = build_refinement<T>(exec, in.mesh, in.tags.sharpness, in.options, levels, stages);
+    r = with_scheme(in.scheme, [&]<class Scheme>() {
+      return build_refinement<T, Scheme>(exec, in.mesh, in.tags.sharpness, in.options, levels,
+                                         stages);
+    });
   }
   schemes::save_refinement(out, r);
-  fmt::print("catmark {} levels on {}: R is {} x {} with {} non-zeros ({:.1f} per row); {}\n",
-             levels, device, r.R.rows, r.R.cols, r.R.nnz(), double(r.R.nnz()) / r.R.rows,
+  fmt::print("{} {} levels on {}: R is {} x {} with {} non-zeros ({:.1f} per row); {}\n",
+             in.scheme, levels, device, r.R.rows, r.R.cols, r.R.nnz(), double(r.R.nnz()) / r.R.rows,
              summary(stages, device));
   return 0;
 }

@@ -35,7 +35,7 @@ Sdc::Options sdc_options(const schemes::Options& o, bool boundary_none) {
 std::unique_ptr<Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
                                                   const schemes::Sharpness<>& sharpness,
                                                   const schemes::Options& options,
-                                                  bool boundary_none) {
+                                                  bool boundary_none, Sdc::SchemeType scheme) {
   const auto& M = mesh.M;
   std::vector<int> counts(M.faces), verts(M.indices.begin(), M.indices.end());
   for (index_t f = 0; f < M.faces; ++f) counts[f] = M.offsets[f + 1] - M.offsets[f];
@@ -62,13 +62,14 @@ std::unique_ptr<Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
 
   using Factory = Far::TopologyRefinerFactory<Far::TopologyDescriptor>;
   return std::unique_ptr<Far::TopologyRefiner>(
-      Factory::Create(d, Factory::Options(Sdc::SCHEME_CATMARK, sdc_options(options, boundary_none))));
+      Factory::Create(d, Factory::Options(scheme, sdc_options(options, boundary_none))));
 }
 
-OsdRefinement osd_catmark(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
-                          const schemes::Options& options, int levels, bool boundary_none) {
+OsdRefinement osd_refine(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
+                         const schemes::Options& options, int levels, bool boundary_none,
+                         Sdc::SchemeType scheme) {
   OsdRefinement r;
-  r.refiner = osd_refiner(mesh, sharpness, options, boundary_none);
+  r.refiner = osd_refiner(mesh, sharpness, options, boundary_none, scheme);
   r.refiner->RefineUniform(Far::TopologyRefiner::UniformOptions(levels));
 
   r.positions.emplace_back(mesh.positions.data.begin(), mesh.positions.data.end());

@@ -13,13 +13,13 @@
 
 namespace spmesh::test {
 
-// The level-0 refiner of a Catmull-Clark mesh (not yet refined).
+// The level-0 refiner of a mesh for `scheme` (SCHEME_CATMARK or SCHEME_LOOP; not yet refined).
 // boundary_none: OpenSubdiv's VTX_BOUNDARY_NONE instead of options.boundary (spmesh refines
 // `interpolateboundary 0` shapes as edge-only; the parity test checks that this agrees).
-std::unique_ptr<OpenSubdiv::Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
-                                                              const schemes::Sharpness<>& sharpness,
-                                                              const schemes::Options& options,
-                                                              bool boundary_none = false);
+std::unique_ptr<OpenSubdiv::Far::TopologyRefiner> osd_refiner(
+    const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
+    const schemes::Options& options, bool boundary_none = false,
+    OpenSubdiv::Sdc::SchemeType scheme = OpenSubdiv::Sdc::SCHEME_CATMARK);
 
 // Uniform refinement with every level's positions (PrimvarRefinerReal<double>).
 struct OsdRefinement {
@@ -29,7 +29,8 @@ struct OsdRefinement {
   const OpenSubdiv::Far::TopologyLevel& level(int l) const { return refiner->GetLevel(l); }
 };
 
-OsdRefinement osd_catmark(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
-                          const schemes::Options& options, int levels, bool boundary_none = false);
+OsdRefinement osd_refine(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
+                         const schemes::Options& options, int levels, bool boundary_none = false,
+                         OpenSubdiv::Sdc::SchemeType scheme = OpenSubdiv::Sdc::SCHEME_CATMARK);
 
 }  // namespace spmesh::test

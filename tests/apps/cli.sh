@@ -38,6 +38,11 @@ paste <(grep '^v ' "$tmp/cube.obj") <(grep '^v ' "$tmp/frames/creased_cube.obj")
   { for (c = 2; c <= 4; ++c) { d = $c - $(c + 4); if (d < 0) d = -d; if (d > m) m = d } }
   END { exit !(NR == 386 && m < 1e-12) }' || fail "replay differs from subdivide"
 
+# Loop on the triangulated tent: 19 triangles -> 19 * 4^2 after 2 levels.
+"$spmesh" subdivide "$data/meshes/tent.obj" --scheme loop --triangulate shortest-diagonal \
+  --levels 2 -o "$tmp/tent.obj" || fail "loop subdivide"
+[[ $(grep -c '^f ' "$tmp/tent.obj") -eq 304 ]] || fail "loop subdivide: expected 304 faces"
+
 # Bad input: no output, one line, exit 1.
 expect_error "missing file" "$tmp/a.obj" subdivide "$tmp/none.obj" --levels 1 -o "$tmp/a.obj"
 printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\nt crease 2/1/0 0 2 1\n' >"$tmp/bad_crease.obj"
@@ -49,6 +54,7 @@ expect_error "repeated vertex" "$tmp/d.obj" subdivide "$tmp/repeat.obj" --levels
 expect_error "levels past 32-bit indices" "$tmp/e.obj" subdivide "$data/meshes/torus.obj" --levels 14 -o "$tmp/e.obj"
 expect_error "unwritable output" "$tmp/no/dir/f.obj" subdivide "$data/meshes/torus.obj" --levels 1 -o "$tmp/no/dir/f.obj"
 expect_error "replay of another topology" "$tmp/frames2/torus.obj" replay "$tmp/cube.spr" "$data/meshes/torus.obj" -o "$tmp/frames"
+expect_error "loop on polygons" "$tmp/h.obj" subdivide "$data/meshes/tent.obj" --scheme loop --levels 1 -o "$tmp/h.obj"
 expect_error "unknown option" "$tmp/g.obj" subdivide "$data/meshes/torus.obj" --levls 1 -o "$tmp/g.obj"
 
 exit $((failures > 0))

@@ -1,17 +1,19 @@
-// Catmull-Clark against OpenSubdiv 3.5 on every catmark_* shape of ../shared/meshes/opensubdiv:
-// levels 1-4, the boundary mode and crease method the tags ask for (both boundary modes where
-// they ask none), positions within 1e-6 of the bounding-box diagonal and identical faces under
-// the vertex correspondence below; and replay (R P0) against the iterative eval.
+// Catmull-Clark and Loop against OpenSubdiv 3.5 on every catmark_* and loop_* shape of
+// ../shared/meshes/opensubdiv: levels 1-4, the boundary mode and crease method the tags ask for
+// (both boundary modes where they ask none), positions within 1e-6 of the bounding-box diagonal
+// and identical faces under the vertex correspondence below.
 //
 // Vertex correspondence: OpenSubdiv numbers a refined level's vertices as spmesh does (vertex
-// points, face points, edge points) and its faces as spmesh does (children of face 0 in corner
-// order, ...); only the edge numbering differs (spmesh: E's upper triangle; OpenSubdiv: its own
-// edge list). So vertex i of level l is OpenSubdiv's m_l[i]: m_0 = identity, and
-// m_(l+1)[v] = m_l[v], m_(l+1)[V + f] = V + f, m_(l+1)[V + F + e] = V + F + e', where e' is
-// OpenSubdiv's edge between m_l[from(e)] and m_l[to(e)].
+// points, face points for Catmull-Clark, edge points) and its faces as spmesh does (children
+// of face 0 in order, ...); only the edge numbering differs (spmesh: E's upper triangle;
+// OpenSubdiv: its own edge list). So vertex i of level l is OpenSubdiv's m_l[i]: m_0 =
+// identity, and m_(l+1)[v] = m_l[v], m_(l+1)[V + f] = V + f (Catmull-Clark), and the edge point
+// of e, at P + e (P = V + F, or V for Loop), is P + e' where e' is OpenSubdiv's edge between
+// m_l[from(e)] and m_l[to(e)].
 //
 // Not compared, because spmesh rejects them by name (the test checks that exactly these are):
-// non-manifold meshes (catmark_fan, catmark_gregory_test4, catmark_nonman_edge100,
+// the non-manifold loop_nonman_edge100, loop_nonman_verts and loop_val2_interior; non-manifold
+// meshes (catmark_fan, catmark_gregory_test4, catmark_nonman_edge100,
 // catmark_nonman_edges, catmark_nonman_verts, catmark_val2_nonman; catmark_nonman_quadpole8 and
 // _quadpole360 also repeat a vertex in a face), `hole` tags (catmark_hole_test1, 2, 4),
 // hierarchical edits (catmark_square_hedit0-4) and OpenSubdiv's "smooth" triangle rule
@@ -24,7 +26,8 @@
 #include "meshops/obj.hpp"
 #include "schemes/catmull_clark/build.hpp"
 #include "schemes/catmull_clark/eval.hpp"
-#include "schemes/catmull_clark/refinement.hpp"
+#include "schemes/loop/build.hpp"
+#include "schemes/loop/eval.hpp"
 
 #include <doctest/doctest.h>
 
@@ -39,6 +42,29 @@ namespace {
 using namespace spmesh;
 namespace cc = spmesh::schemes::catmull_clark;
 using schemes::Boundary;
+using OpenSubdiv::Sdc::SchemeType;
+
+// What the comparison needs to know of a scheme.
+struct CatmullClark {
+  static constexpr const char* prefix = "catmark_";
+  static constexpr SchemeType osd = OpenSubdiv::Sdc::SCHEME_CATMARK;
+  template <class... A>
+  static auto build(A&&... a) { return cc::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto subdivide(A&&... a) { return cc::subdivide(std::forward<A>(a)...); }
+  template <class L>
+  static index_t face_points(const L& level) { return level.faces; }
+};
+struct Loop {
+  static constexpr const char* prefix = "loop_";
+  static constexpr SchemeType osd = OpenSubdiv::Sdc::SCHEME_LOOP;
+  template <class... A>
+  static auto build(A&&... a) { return schemes::loop::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto subdivide(A&&... a) { return schemes::loop::subdivide(std::forward<A>(a)...); }
+  template <class L>
+  static index_t face_points(const L&) { return 0; }
+};
 
 const std::filesystem::path shapes = std::filesystem::path(SPMESH_SHARED_DIR) / "meshes/opensubdiv";
 
@@ -55,11 +81,11 @@ schemes::Sharpness<> clone(const schemes::Sharpness<>& s) {
           s.vertices.clone()};
 }
 
-// The catmark shapes, sorted; shapes the library rejects are reported with the reason.
-std::vector<std::filesystem::path> catmark_shapes() {
+// The shapes of one scheme (file names starting with `prefix`), sorted.
+std::vector<std::filesystem::path> shapes_of(const std::string& prefix) {
   std::vector<std::filesystem::path> out;
   for (const auto& f : std::filesystem::directory_iterator(shapes))
-    if (f.path().filename().string().starts_with("catmark_")) out.push_back(f.path());
+    if (f.path().filename().string().starts_with(prefix)) out.push_back(f.path());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -70,14 +96,15 @@ struct Checked {
 };
 
 // Refines `mesh` with spmesh and OpenSubdiv and compares every level (positions and faces).
+template <class Scheme>
 Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
                 const schemes::Options& options, int levels) {
   linalg::cpu::Executor exec;
-  const auto plan = cc::build(exec, mesh.M.clone(), clone(tags.sharpness), levels, options);
+  const auto plan = Scheme::build(exec, mesh.M.clone(), clone(tags.sharpness), levels, options);
   const bool none = std::any_of(mesh.tags.begin(), mesh.tags.end(), [](const meshops::Tag& t) {
     return t.name == "interpolateboundary" && t.ints == std::vector<int>{0};
   });
-  const auto osd = test::osd_catmark(mesh, tags.sharpness, options, levels, none);
+  const auto osd = test::osd_refine(mesh, tags.sharpness, options, levels, none, Scheme::osd);
   const double diag = diagonal(mesh.positions);
 
   std::vector<index_t> m(mesh.vertex_count());
@@ -87,16 +114,16 @@ Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
   for (int l = 1; l <= levels; ++l) {
     const auto& L = plan.levels[l - 1];
     const auto& parent = osd.level(l - 1);
-    const index_t first_edge_point = L.vertices + L.faces;
+    const index_t first_edge_point = L.vertices + Scheme::face_points(L);
     m.resize(L.child_vertices());
     for (index_t e = 0; e < L.edges; ++e) {
       const int osd_edge = parent.FindEdge(m[L.edge_from[e]], m[L.edge_to[e]]);
       REQUIRE(osd_edge >= 0);
       m[first_edge_point + e] = first_edge_point + osd_edge;
     }
-    for (index_t f = 0; f < L.faces; ++f) m[L.vertices + f] = L.vertices + f;
+    for (index_t f = 0; f < Scheme::face_points(L); ++f) m[L.vertices + f] = L.vertices + f;
 
-    P = cc::subdivide(exec, L, P);
+    P = Scheme::subdivide(exec, L, P);
     const auto& child = osd.level(l);
     REQUIRE(P.rows == child.GetNumVertices());
     const auto& Q = osd.positions[l];
@@ -117,17 +144,13 @@ Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("Catmull-Clark matches OpenSubdiv 3.5 on every catmark shape, levels 1-4") {
-  if (!std::filesystem::is_directory(shapes)) {
-    MESSAGE("skipped: " << shapes << " not found");
-    return;
-  }
+// Compares every shape of the scheme; returns the names of those spmesh rejects.
+template <class Scheme>
+std::vector<std::string> parity(int expected_compared) {
   int compared = 0;
   double worst = 0;
   std::vector<std::string> rejected;
-  for (const auto& path : catmark_shapes()) {
+  for (const auto& path : shapes_of(Scheme::prefix)) {
     const auto mesh = meshops::read_obj(path.string());
     schemes::TagSettings tags;
     try {
@@ -144,7 +167,7 @@ TEST_CASE("Catmull-Clark matches OpenSubdiv 3.5 on every catmark shape, levels 1
       const auto options = schemes::options_from(tags, mode);
       CAPTURE(path.filename().string());
       CAPTURE(mode == Boundary::edge_only ? "edge-only" : "edge-and-corner");
-      const Checked r = compare(mesh, tags, options, 4);
+      const Checked r = compare<Scheme>(mesh, tags, options, 4);
       CHECK(r.levels == 4);
       CHECK(r.max_error <= 1e-6);
       worst = std::max(worst, r.max_error);
@@ -153,7 +176,18 @@ TEST_CASE("Catmull-Clark matches OpenSubdiv 3.5 on every catmark shape, levels 1
   }
   MESSAGE("compared " << compared << " shape/boundary combinations; largest error " << worst
                       << " of the diagonal");
-  CHECK(compared == 83);
+  CHECK(compared == expected_compared);
+  return rejected;
+}
+
+}  // namespace
+
+TEST_CASE("Catmull-Clark matches OpenSubdiv 3.5 on every catmark shape, levels 1-4") {
+  if (!std::filesystem::is_directory(shapes)) {
+    MESSAGE("skipped: " << shapes << " not found");
+    return;
+  }
+  const auto rejected = parity<CatmullClark>(83);
   const std::vector<std::string> expected = {
       "catmark_fan", "catmark_gregory_test4", "catmark_hole_test1", "catmark_hole_test2",
       "catmark_hole_test4", "catmark_nonman_edge100", "catmark_nonman_edges",
@@ -162,4 +196,14 @@ TEST_CASE("Catmull-Clark matches OpenSubdiv 3.5 on every catmark shape, levels 1
       "catmark_square_hedit2", "catmark_square_hedit3", "catmark_square_hedit4",
       "catmark_val2_nonman"};
   CHECK(rejected == expected);
+}
+
+TEST_CASE("Loop matches OpenSubdiv 3.5 on every loop shape, levels 1-4") {
+  if (!std::filesystem::is_directory(shapes)) {
+    MESSAGE("skipped: " << shapes << " not found");
+    return;
+  }
+  const auto rejected = parity<Loop>(32);
+  CHECK(rejected == std::vector<std::string>{"loop_nonman_edge100", "loop_nonman_verts",
+                                             "loop_val2_interior"});
 }

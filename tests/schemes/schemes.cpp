@@ -1,18 +1,22 @@
-// Catmull-Clark on every backend (this source is compiled again for the GPU as
-// cuda/catmull_clark.cu, where each result is also compared with the CPU's): replay against the
+// Catmull-Clark and Loop on every backend (this source is compiled again for the GPU as
+// cuda/schemes.cu, where each result is also compared with the CPU's): replay against the
 // iterative eval, affine invariance of R, determinism, vertex data of any width; on the host,
-// the refinement file round trip and its errors. Parity with OpenSubdiv: catmull_clark_osd.cpp.
+// the refinement file round trip and its errors. Parity with OpenSubdiv: osd_parity.cpp.
 #include "../linalg/common.hpp"
 #include "meshops/obj.hpp"
 #include "schemes/catmull_clark/build.hpp"
 #include "schemes/catmull_clark/eval.hpp"
 #include "schemes/catmull_clark/refinement.hpp"
+#include "schemes/loop/build.hpp"
+#include "schemes/loop/eval.hpp"
+#include "schemes/loop/refinement.hpp"
+#include "meshops/triangulate.hpp"
 #include "schemes/refinement_file.hpp"
 
 #include <filesystem>
 #include <fstream>
 
-namespace spmesh::test::catmull_clark_tests {
+namespace spmesh::test::scheme_tests {
 
 namespace cc = schemes::catmull_clark;
 using schemes::Boundary;
@@ -21,6 +25,9 @@ using schemes::CreaseMethod;
 // The bundled tent (a disk: triangles, quads and a pentagon around a boundary) with creases of
 // every kind: fractional (0.6), semi-sharp (1.3, 2.5), infinite (10), and a semi-sharp corner.
 struct Tent {
+  explicit Tent(bool triangles = false) {
+    if (triangles) mesh = meshops::triangulate(mesh, meshops::Triangulation::shortest_diagonal);
+  }
   meshops::PolyMesh mesh = meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj");
   la::Coo<float> creases{14, 14, {0, 0, 1, 2}, {1, 2, 2, 8}, {2.5f, 0.6f, 1.3f, 10.0f}};
   HostArray<float> corners = [] {
@@ -39,32 +46,58 @@ struct Tent {
   }
 };
 
+// The schemes under test: their build, eval and refinement matrix, and their test mesh (the
+// tent; triangulated for Loop).
+struct CatmullClark {
+  static constexpr bool triangles = false;
+  template <class... A>
+  static auto build(A&&... a) { return schemes::catmull_clark::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto eval(A&&... a) { return schemes::catmull_clark::eval(std::forward<A>(a)...); }
+  template <class T, class E, class P>
+  static auto refinement_matrix(E& exec, const P& plan) {
+    return schemes::catmull_clark::refinement_matrix<T>(exec, plan);
+  }
+};
+struct Loop {
+  static constexpr bool triangles = true;
+  template <class... A>
+  static auto build(A&&... a) { return schemes::loop::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto eval(A&&... a) { return schemes::loop::eval(std::forward<A>(a)...); }
+  template <class T, class E, class P>
+  static auto refinement_matrix(E& exec, const P& plan) {
+    return schemes::loop::refinement_matrix<T>(exec, plan);
+  }
+};
+
 // build + eval of `levels` levels: the dynamic-topology path.
+template <class Scheme>
 struct Refine {
   int levels;
   schemes::Options options;
   template <class E, class M, class C, class V, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
     using S = typename E::space;
-    const auto plan = cc::build(exec, std::move(mesh),
-                                schemes::Sharpness<S>{std::move(creases), std::move(corners)},
-                                levels, options);
-    return cc::eval(exec, plan, points);
+    const auto plan = Scheme::build(exec, std::move(mesh),
+                                    schemes::Sharpness<S>{std::move(creases), std::move(corners)},
+                                    levels, options);
+    return Scheme::eval(exec, plan, points);
   }
 };
 
 // The refinement matrix R of the same build, as T.
-template <class T>
+template <class Scheme, class T>
 struct Compose {
   int levels;
   schemes::Options options;
   template <class E, class M, class C, class V>
   auto operator()(E& exec, M& mesh, C& creases, V& corners) const {
     using S = typename E::space;
-    const auto plan = cc::build(exec, std::move(mesh),
-                                schemes::Sharpness<S>{std::move(creases), std::move(corners)},
-                                levels, options);
-    return cc::refinement_matrix<T>(exec, plan);
+    const auto plan = Scheme::build(exec, std::move(mesh),
+                                    schemes::Sharpness<S>{std::move(creases), std::move(corners)},
+                                    levels, options);
+    return Scheme::template refinement_matrix<T>(exec, plan);
   }
 };
 
@@ -81,16 +114,15 @@ const schemes::Options option_sets[] = {
     {Boundary::edge_only, CreaseMethod::chaikin},
 };
 
-TEST_CASE_TEMPLATE("Catmull-Clark replay R P0 equals the iterative eval", V, SPMESH_TEST_REALS) {
-  using B = typename V::Backend;
-  using T = typename V::type;
-  const Tent tent;
+template <class B, class T, class Scheme>
+void check_replay() {
+  const Tent tent(Scheme::triangles);
   for (const auto& options : option_sets) {
     const int levels = 3;
     const auto P0 = tent.positions<T>();
-    const auto P = run<B>("eval", Refine{levels, options}, tent.mesh.M, tent.creases,
+    const auto P = run<B>("eval", Refine<Scheme>{levels, options}, tent.mesh.M, tent.creases,
                           tent.corners, P0);
-    const auto R = run<B>("R", Compose<T>{levels, options}, tent.mesh.M, tent.creases,
+    const auto R = run<B>("R", Compose<Scheme, T>{levels, options}, tent.mesh.M, tent.creases,
                           tent.corners);
     const auto Q = run<B>("replay", Replay{}, R, P0);
     REQUIRE(Q.rows == P.rows);
@@ -112,18 +144,22 @@ TEST_CASE_TEMPLATE("Catmull-Clark replay R P0 equals the iterative eval", V, SPM
   }
 }
 
-TEST_CASE_TEMPLATE("Catmull-Clark vertex data of any width refines column by column", V,
+TEST_CASE_TEMPLATE("replay R P0 equals the iterative eval (Catmull-Clark, Loop)", V,
                    SPMESH_TEST_REALS) {
-  using B = typename V::Backend;
-  using T = typename V::type;
-  const Tent tent;
-  const auto wide = run<B>("k = 7", Refine{2, {}}, tent.mesh.M, tent.creases, tent.corners,
+  check_replay<typename V::Backend, typename V::type, CatmullClark>();
+  check_replay<typename V::Backend, typename V::type, Loop>();
+}
+
+template <class B, class T, class Scheme>
+void check_width() {
+  const Tent tent(Scheme::triangles);
+  const auto wide = run<B>("k = 7", Refine<Scheme>{2, {}}, tent.mesh.M, tent.creases, tent.corners,
                            tent.positions<T>(7));
   for (index_t c = 0; c < 7; ++c) {
     Dense<T> column(tent.mesh.vertex_count(), 1);
     const auto P7 = tent.positions<T>(7);
     for (index_t i = 0; i < column.rows; ++i) column(i, 0) = P7(i, c);
-    const auto one = run<B>("k = 1", Refine{2, {}}, tent.mesh.M, tent.creases, tent.corners,
+    const auto one = run<B>("k = 1", Refine<Scheme>{2, {}}, tent.mesh.M, tent.creases, tent.corners,
                             column);
     index_t differ = 0;
     for (index_t i = 0; i < one.rows; ++i) differ += one(i, 0) == wide(i, c) ? 0 : 1;
@@ -131,15 +167,25 @@ TEST_CASE_TEMPLATE("Catmull-Clark vertex data of any width refines column by col
   }
 }
 
-TEST_CASE_TEMPLATE("Catmull-Clark build and eval are bit-identical run to run", V,
+TEST_CASE_TEMPLATE("vertex data of any width refines column by column (Catmull-Clark, Loop)", V,
                    SPMESH_TEST_REALS) {
-  using B = typename V::Backend;
-  using T = typename V::type;
-  const Tent tent;
-  check_repeatable<B>(is_cpu<B> ? 3 : 10, "eval", Refine{3, {}}, tent.mesh.M, tent.creases,
-                      tent.corners, tent.positions<T>());
-  check_repeatable<B>(is_cpu<B> ? 3 : 10, "R", Compose<T>{3, {}}, tent.mesh.M, tent.creases,
-                      tent.corners);
+  check_width<typename V::Backend, typename V::type, CatmullClark>();
+  check_width<typename V::Backend, typename V::type, Loop>();
+}
+
+template <class B, class T, class Scheme>
+void check_determinism() {
+  const Tent tent(Scheme::triangles);
+  check_repeatable<B>(is_cpu<B> ? 3 : 10, "eval", Refine<Scheme>{3, {}}, tent.mesh.M,
+                      tent.creases, tent.corners, tent.positions<T>());
+  check_repeatable<B>(is_cpu<B> ? 3 : 10, "R", Compose<Scheme, T>{3, {}}, tent.mesh.M,
+                      tent.creases, tent.corners);
+}
+
+TEST_CASE_TEMPLATE("build and eval are bit-identical run to run (Catmull-Clark, Loop)", V,
+                   SPMESH_TEST_REALS) {
+  check_determinism<typename V::Backend, typename V::type, CatmullClark>();
+  check_determinism<typename V::Backend, typename V::type, Loop>();
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {
@@ -149,7 +195,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMES
   const index_t n = torus.vertex_count();
   Dense<T> P0(n, 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(torus.positions.data[p]);
-  const auto P = run<B>("torus", Refine{3, {}}, torus.M, la::Coo<float>{n, n, {}, {}, {}},
+  const auto P = run<B>("torus", Refine<CatmullClark>{3, {}}, torus.M, la::Coo<float>{n, n, {}, {}, {}},
                         HostArray<float>(n, 0.0f), P0);
   // A closed quad mesh of V vertices and F faces: each level has V + F + 2F vertices (E = 2F).
   index_t V0 = n, F0 = torus.face_count();
@@ -158,6 +204,16 @@ TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMES
 }
 
 #if !defined(__CUDACC__)
+TEST_CASE("Loop rejects a polygon mesh naming the first face that is not a triangle") {
+  cpu::Executor exec;
+  const Tent tent;  // face 6 is a quad, face 7 the pentagon
+  CHECK_THROWS_WITH_AS(
+      schemes::loop::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 1),
+      "Loop subdivision needs triangles: face 6 has 5 vertices (6 faces are not triangles; "
+      "triangulate first)",
+      InputError);
+}
+
 TEST_CASE("refinement files round-trip exactly and reject damage by name") {
   cpu::Executor exec;
   const Tent tent;
@@ -209,4 +265,4 @@ TEST_CASE("refinement files round-trip exactly and reject damage by name") {
 }
 #endif
 
-}  // namespace spmesh::test::catmull_clark_tests
+}  // namespace spmesh::test::scheme_tests

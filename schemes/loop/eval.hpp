@@ -1,0 +1,50 @@
+// Loop eval (paper appendix A): vertex data only, level by level, as mapped products on the
+// operators a build made; any width k, float or double.
+#pragma once
+
+#include "linalg/spmv.hpp"
+#include "schemes/crease_rules.hpp"
+#include "schemes/levels.hpp"
+#include "schemes/loop/plan.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace spmesh::schemes::loop {
+
+// One level: P (level.vertices x k) -> the child's vertex data (level.child_vertices() x k).
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Level<typename Exec::space>& L,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  using S = typename Exec::space;
+  if (P.rows != L.vertices)
+    throw DimensionError("loop::eval: vertex data has " + std::to_string(P.rows) +
+                         " rows, the level has " + std::to_string(L.vertices) + " vertices");
+  const index_t V = L.vertices, k = P.cols;
+  const auto& r = L.rules;
+  linalg::Dense<T, S> out(L.child_vertices(), k);
+  auto vertex_points = linalg::row_block(out, 0, V);
+  // Edge points: 3/8 (p_i + p_j) + 1/8 (o_0 + o_1) from E's enumeration and G (Eq. 35, 36).
+  exec.for_each(L.edges, EdgePoints<T, detail::EdgeWeights>{
+                             L.edge_from.data(), L.edge_to.data(), L.edge_opposite0.data(),
+                             L.edge_opposite1.data(), r.edge_crease.data(), {}, P.data.data(),
+                             P.data.data(), out.data.data() + std::int64_t(V) * k, k});
+  // Eq. 37: the ring sum E P, val_i,* -> b_i; then Eq. 33 with the crease masks.
+  linalg::spmm(exec, L.E, P, vertex_points, linalg::map::per_row(r.vertex_ring));
+  exec.for_each(V, VertexPoints<T>{r.vertex_self.data(), r.vertex_crease.data(),
+                                   r.crease_u.data(), r.crease_w.data(), P.data.data(),
+                                   nullptr, vertex_points.data, k});
+  return out;
+}
+
+// All levels of a plan: P0 (base vertices x k) -> the last level's vertex data.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec::space>& plan,
+                                            const linalg::Dense<T, typename Exec::space>& P0) {
+  return eval_levels(exec, plan, P0, [](Exec& e, const Level<typename Exec::space>& L,
+                                        const linalg::Dense<T, typename Exec::space>& P) {
+    return subdivide(e, L, P);
+  });
+}
+
+}  // namespace spmesh::schemes::loop

@@ -1,2 +1,0 @@
-// Catmull-Clark on the GPU: the CPU test source compiled by nvcc (results compared with the CPU).
-#include "../catmull_clark.cpp"
