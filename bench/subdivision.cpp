@@ -1,5 +1,6 @@
-// Catmull-Clark benchmark: spmesh beside OpenSubdiv 3.5 on the same machine, in the same run, on
-// ArmorGuy (levels 1-6) and Bigguy (1-7) from ../shared/meshes/characters. For each level:
+// Subdivision benchmark: spmesh beside OpenSubdiv 3.5 on the same machine, in the same run.
+// --scheme catmark (default): ArmorGuy (levels 1-6) and Bigguy (1-7); --scheme loop: ArmorGuyT
+// and bigguyT (1-5), all from ../shared/meshes/characters. For each level:
 //   spmesh, on the CPU (and the GPU when compiled by nvcc as cuda/subdivision.cu):
 //     dynamic = build + eval (topology changes every frame), build alone, eval alone (static
 //     topology, iterative), compose (R = S_L ... S_1) and replay (P_L = R P_0, one SpMV);
@@ -16,6 +17,9 @@
 #include "schemes/catmull_clark/build.hpp"
 #include "schemes/catmull_clark/eval.hpp"
 #include "schemes/catmull_clark/refinement.hpp"
+#include "schemes/loop/build.hpp"
+#include "schemes/loop/eval.hpp"
+#include "schemes/loop/refinement.hpp"
 #include "schemes/tags.hpp"
 #if defined(__CUDACC__)
 #include "linalg/cuda/executor.cuh"
@@ -38,7 +42,6 @@
 
 namespace spmesh::bench {
 
-namespace cc = schemes::catmull_clark;
 using Clock = std::chrono::steady_clock;
 
 double budget_ms = 3000;
@@ -83,6 +86,34 @@ struct Row {
   double replay_bytes = 0, replay_of_copy = 0;  // replay's bytes floor; its rate over copy's
 };
 
+// The schemes: their build, eval and refinement matrix, and OpenSubdiv's name for them.
+struct Catmark {
+  static constexpr auto osd = OpenSubdiv::Sdc::SCHEME_CATMARK;
+  template <class S>
+  using Plan = schemes::catmull_clark::Plan<S>;
+  template <class... A>
+  static auto build(A&&... a) { return schemes::catmull_clark::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto eval(A&&... a) { return schemes::catmull_clark::eval(std::forward<A>(a)...); }
+  template <class T, class E, class P>
+  static auto refinement_matrix(E& exec, const P& plan) {
+    return schemes::catmull_clark::refinement_matrix<T>(exec, plan);
+  }
+};
+struct Loop {
+  static constexpr auto osd = OpenSubdiv::Sdc::SCHEME_LOOP;
+  template <class S>
+  using Plan = schemes::loop::Plan<S>;
+  template <class... A>
+  static auto build(A&&... a) { return schemes::loop::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto eval(A&&... a) { return schemes::loop::eval(std::forward<A>(a)...); }
+  template <class T, class E, class P>
+  static auto refinement_matrix(E& exec, const P& plan) {
+    return schemes::loop::refinement_matrix<T>(exec, plan);
+  }
+};
+
 struct Case {
   std::string name;
   meshops::PolyMesh mesh;
@@ -92,6 +123,7 @@ struct Case {
 };
 
 // OpenSubdiv: refine + stencil table, then its evaluators; fills the osd_* fields.
+template <class Scheme>
 Sums run_opensubdiv(const Case& c, int level, Row& row) {
   using namespace OpenSubdiv;
   Far::StencilTableFactory::Options opt;
@@ -99,7 +131,7 @@ Sums run_opensubdiv(const Case& c, int level, Row& row) {
   opt.generateOffsets = true;
   std::unique_ptr<const Far::StencilTable> table;
   row.osd_build = time_ms([&] {
-    auto refiner = test::osd_refiner(c.mesh, c.tags.sharpness, c.options);
+    auto refiner = test::osd_refiner(c.mesh, c.tags.sharpness, c.options, false, Scheme::osd);
     refiner->RefineUniform(Far::TopologyRefiner::UniformOptions(level));
     table.reset(Far::StencilTableFactory::Create(*refiner, opt));
   });
@@ -125,7 +157,7 @@ Sums run_opensubdiv(const Case& c, int level, Row& row) {
 }
 
 // spmesh on one executor (up/down move host data to its memory and back); returns the eval.
-template <class Exec, class Up, class Down>
+template <class Scheme, class Exec, class Up, class Down>
 linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compose, Row& row,
                                 Up up, Down down) {
   using S = typename Exec::space;
@@ -140,22 +172,22 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
   linalg::Dense<float, S> P;
   row.dynamic = time_ms([&] {
     auto [m, C] = inputs();
-    const auto plan = cc::build(exec, std::move(m), std::move(C), level, c.options);
-    P = cc::eval(exec, plan, P0);
+    const auto plan = Scheme::build(exec, std::move(m), std::move(C), level, c.options);
+    P = Scheme::eval(exec, plan, P0);
     exec.synchronize();
   });
 #if defined(__CUDACC__)
   if constexpr (std::is_same_v<S, linalg::Device>)
     row.peak_mib = linalg::Device::peak_bytes() / 1048576.0;
 #endif
-  cc::Plan<S> plan;
+  typename Scheme::template Plan<S> plan;
   row.build = time_ms([&] {
     auto [m, C] = inputs();
-    plan = cc::build(exec, std::move(m), std::move(C), level, c.options);
+    plan = Scheme::build(exec, std::move(m), std::move(C), level, c.options);
     exec.synchronize();
   });
   row.eval = time_ms([&] {
-    P = cc::eval(exec, plan, P0);
+    P = Scheme::eval(exec, plan, P0);
     exec.synchronize();
   });
   linalg::Dense<float> eval_host = down(P);
@@ -165,7 +197,7 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
   if (!compose) return eval_host;
   linalg::Csr<float, S> R;
   row.compose = time_ms([&] {
-    R = cc::refinement_matrix<float>(exec, plan);
+    R = Scheme::template refinement_matrix<float>(exec, plan);
     exec.synchronize();
   });
   row.r_nnz = R.nnz();
@@ -192,8 +224,13 @@ X host_copy(const X& x) {
   else return X{x.rows, x.cols, x.row_indices.clone(), x.col_indices.clone(), x.values.clone()};
 }
 
+template <class Scheme>
+int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json, int cpu_max,
+        int compose_max);
+
 int main(int argc, char** argv) {
   std::vector<std::pair<std::string, int>> meshes;
+  std::string scheme = "catmark";
   std::string json;
   int cpu_max = 99, compose_max = 99;
   for (int i = 1; i < argc; ++i) {
@@ -210,13 +247,22 @@ int main(int argc, char** argv) {
     else if (a == "--cpu-max-level") cpu_max = std::stoi(value());
     else if (a == "--compose-max-level") compose_max = std::stoi(value());
     else if (a == "--budget-ms") budget_ms = std::stod(value());
+    else if (a == "--scheme") scheme = value();
     else throw Error("unknown argument " + a);
   }
-  if (meshes.empty()) {
-    const std::string dir = SPMESH_SHARED_DIR "/meshes/characters/";
-    meshes = {{dir + "ArmorGuy.obj", 6}, {dir + "Bigguy.obj", 7}};
+  const std::string dir = SPMESH_SHARED_DIR "/meshes/characters/";
+  if (scheme == "loop") {
+    if (meshes.empty()) meshes = {{dir + "ArmorGuyT.obj", 5}, {dir + "bigguyT.obj", 5}};
+    return run<Loop>(meshes, json, cpu_max, compose_max);
   }
+  if (scheme != "catmark") throw Error("--scheme " + scheme + " (catmark or loop)");
+  if (meshes.empty()) meshes = {{dir + "ArmorGuy.obj", 6}, {dir + "Bigguy.obj", 7}};
+  return run<Catmark>(meshes, json, cpu_max, compose_max);
+}
 
+template <class Scheme>
+int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json, int cpu_max,
+        int compose_max) {
   std::vector<Row> rows;
   cpu::Executor host;
 #if defined(__CUDACC__)
@@ -253,7 +299,7 @@ int main(int argc, char** argv) {
     for (index_t p = 0; p < c.P0.data.size(); ++p) c.P0.data[p] = float(c.mesh.positions.data[p]);
     for (int l = 1; l <= levels; ++l) {
       Row osd;
-      const Sums reference = run_opensubdiv(c, l, osd);
+      const Sums reference = run_opensubdiv<Scheme>(c, l, osd);
       std::vector<Row> level_rows;
       auto add = [&](Row r, const char* device, const Sums& got) {
         r.mesh = c.name, r.device = device, r.level = l;
@@ -265,7 +311,7 @@ int main(int argc, char** argv) {
 #if defined(__CUDACC__)
       {
         Row r;
-        const auto P = run_spmesh(
+        const auto P = run_spmesh<Scheme>(
             gpu, c, l, l <= compose_max, r, [](const auto& x) { return cuda::to_device(x); },
             [](const auto& x) { return cuda::to_host(x); });
         if (r.replay > 0) r.replay_of_copy = r.replay_bytes / (r.replay * 1e6) / copy_gbs;
@@ -274,7 +320,7 @@ int main(int argc, char** argv) {
 #endif
       if (l <= cpu_max) {
         Row r;
-        const auto P = run_spmesh(
+        const auto P = run_spmesh<Scheme>(
             host, c, l, l <= compose_max, r, [](const auto& x) { return host_copy(x); },
             [](const auto& x) { return host_copy(x); });
         add(r, "cpu", Sums::of(P.data.data(), P.data.size()));

@@ -7,6 +7,9 @@
 #   CUDA_BENCH_ARGS  extra arguments for spmesh_bench_cuda (GPU against cuSPARSE; default: none)
 #   SUBDIV_BENCH_ARGS extra arguments for spmesh_bench_subdivision (Catmull-Clark against
 #                    OpenSubdiv; default: ArmorGuy 1-6 and Bigguy 1-7)
+#   LOOP_BENCH_ARGS  extra arguments for spmesh_bench_subdivision --scheme loop (default:
+#                    ArmorGuyT and bigguyT 1-5)
+#   SKIP_SUBDIV_BENCH / SKIP_LOOP_BENCH  set to 1 to skip the Catmull-Clark / Loop benchmark
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 set -uo pipefail
@@ -40,8 +43,12 @@ step build cmake --build build/device -j "$(nproc)" || exit 1
 # GPU tests share one device: a few processes at a time keep their memory pools from
 # exhausting it (each caches what it freed).
 step tests ctest --test-dir build/device --output-on-failure -j 6
-step bench_subdivision build/device/bench/spmesh_bench_subdivision \
-  --json "$out/bench_subdivision.json" ${SUBDIV_BENCH_ARGS:-}
+[[ ${SKIP_SUBDIV_BENCH:-0} == 1 ]] ||
+  step bench_subdivision build/device/bench/spmesh_bench_subdivision \
+    --json "$out/bench_subdivision.json" ${SUBDIV_BENCH_ARGS:-}
+[[ ${SKIP_LOOP_BENCH:-0} == 1 ]] ||
+  step bench_loop build/device/bench/spmesh_bench_subdivision --scheme loop \
+    --json "$out/bench_loop.json" ${LOOP_BENCH_ARGS:-}
 [[ ${SKIP_LINALG_BENCH:-0} == 1 ]] ||
   step bench_cuda build/device/bench/spmesh_bench_cuda --json "$out/bench_cuda.json" ${CUDA_BENCH_ARGS:-}
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
