@@ -11,47 +11,33 @@
 
 namespace spmesh::schemes {
 
-// P0 -> the last level's data: subdivide(exec, level, P) -> the child's data, for every level.
-template <class Exec, class PlanT, class T, class Subdivide>
-linalg::Dense<T, typename Exec::space> eval_levels(Exec& exec, const PlanT& plan,
-                                                   const linalg::Dense<T, typename Exec::space>& P0,
-                                                   Subdivide subdivide) {
-  using S = typename Exec::space;
-  if (plan.levels.empty()) {
-    linalg::Dense<T, S> P(P0.rows, P0.cols);
-    const T* in = P0.data.data();
-    T* out = P.data.data();
-    exec.for_each(P0.data.size(), [=] SPMESH_HD(index_t i) { out[i] = in[i]; });
-    return P;
-  }
-  linalg::Dense<T, S> P = subdivide(exec, plan.levels[0], P0);
-  for (std::size_t l = 1; l < plan.levels.size(); ++l) P = subdivide(exec, plan.levels[l], P);
+namespace detail {
+// The kernels of eval_levels and compose_levels live here, apart from their callbacks: nvcc
+// does not let a device lambda sit in a function templated on a host lambda's type.
+template <class Exec, class T, class S = typename Exec::space>
+linalg::Dense<T, S> copy(Exec& exec, const linalg::Dense<T, S>& P0) {
+  linalg::Dense<T, S> P(P0.rows, P0.cols);
+  const T* in = P0.data.data();
+  T* out = P.data.data();
+  exec.for_each(P0.data.size(), [=] SPMESH_HD(index_t i) { out[i] = in[i]; });
   return P;
 }
 
-// R = S_L ... S_1 with S_l = level_matrix(exec, level) (double), composed in double by SpGEMM
-// and stored as T. `vertices` is the size of the identity a plan of zero levels gives.
-template <class T, class Exec, class PlanT, class LevelMatrix>
-linalg::Csr<T, typename Exec::space> compose_levels(Exec& exec, const PlanT& plan,
-                                                    index_t vertices, LevelMatrix level_matrix) {
-  using S = typename Exec::space;
-  linalg::Csr<double, S> R;
-  if (plan.levels.empty()) {
-    linalg::Array<index_t, S> offsets(vertices + 1), indices(vertices);
-    linalg::Array<double, S> values(vertices);
-    index_t *o = offsets.data(), *ix = indices.data();
-    double* v = values.data();
-    exec.for_each(vertices + 1, [=] SPMESH_HD(index_t i) {
-      o[i] = i;
-      if (i < vertices) ix[i] = i, v[i] = 1.0;
-    });
-    R = linalg::Csr<double, S>(vertices, vertices, std::move(offsets), std::move(indices),
-                               std::move(values));
-  } else {
-    R = level_matrix(exec, plan.levels[0]);
-    for (std::size_t l = 1; l < plan.levels.size(); ++l)
-      R = linalg::spgemm(exec, level_matrix(exec, plan.levels[l]), R);
-  }
+template <class Exec, class S = typename Exec::space>
+linalg::Csr<double, S> identity(Exec& exec, index_t n) {
+  linalg::Array<index_t, S> offsets(n + 1), indices(n);
+  linalg::Array<double, S> values(n);
+  index_t *o = offsets.data(), *ix = indices.data();
+  double* v = values.data();
+  exec.for_each(n + 1, [=] SPMESH_HD(index_t i) {
+    o[i] = i;
+    if (i < n) ix[i] = i, v[i] = 1.0;
+  });
+  return linalg::Csr<double, S>(n, n, std::move(offsets), std::move(indices), std::move(values));
+}
+
+template <class T, class Exec, class S = typename Exec::space>
+linalg::Csr<T, S> cast(Exec& exec, linalg::Csr<double, S> R) {
   if constexpr (std::is_same_v<T, double>) {
     return R;
   } else {
@@ -62,6 +48,30 @@ linalg::Csr<T, typename Exec::space> compose_levels(Exec& exec, const PlanT& pla
     return linalg::Csr<T, S>(R.rows, R.cols, std::move(R.offsets), std::move(R.indices),
                              std::move(values));
   }
+}
+}  // namespace detail
+
+// P0 -> the last level's data: subdivide(exec, level, P) -> the child's data, for every level.
+template <class Exec, class PlanT, class T, class Subdivide>
+linalg::Dense<T, typename Exec::space> eval_levels(Exec& exec, const PlanT& plan,
+                                                   const linalg::Dense<T, typename Exec::space>& P0,
+                                                   Subdivide subdivide) {
+  if (plan.levels.empty()) return detail::copy(exec, P0);
+  linalg::Dense<T, typename Exec::space> P = subdivide(exec, plan.levels[0], P0);
+  for (std::size_t l = 1; l < plan.levels.size(); ++l) P = subdivide(exec, plan.levels[l], P);
+  return P;
+}
+
+// R = S_L ... S_1 with S_l = level_matrix(exec, level) (double), composed in double by SpGEMM
+// and stored as T. `vertices` is the size of the identity a plan of zero levels gives.
+template <class T, class Exec, class PlanT, class LevelMatrix>
+linalg::Csr<T, typename Exec::space> compose_levels(Exec& exec, const PlanT& plan,
+                                                    index_t vertices, LevelMatrix level_matrix) {
+  if (plan.levels.empty()) return detail::cast<T>(exec, detail::identity(exec, vertices));
+  auto R = level_matrix(exec, plan.levels[0]);
+  for (std::size_t l = 1; l < plan.levels.size(); ++l)
+    R = linalg::spgemm(exec, level_matrix(exec, plan.levels[l]), R);
+  return detail::cast<T>(exec, std::move(R));
 }
 
 }  // namespace spmesh::schemes
