@@ -5,13 +5,8 @@
 
 #include "linalg/spmv.hpp"
 #include "meshops/mesh.hpp"
-#include "schemes/catmull_clark/build.hpp"
-#include "schemes/catmull_clark/eval.hpp"
-#include "schemes/catmull_clark/refinement.hpp"
-#include "schemes/loop/build.hpp"
-#include "schemes/loop/eval.hpp"
-#include "schemes/loop/refinement.hpp"
 #include "schemes/refinement_file.hpp"
+#include "schemes/schemes.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -40,36 +35,7 @@ struct Subdivided {
 template <class Exec>
 struct Transfer;
 
-// The schemes the command line runs: their name and their build, eval and refinement matrix.
-struct Catmark {
-  static constexpr const char* name = "catmark";
-  template <class... A>
-  static auto build(A&&... a) { return schemes::catmull_clark::build(std::forward<A>(a)...); }
-  template <class... A>
-  static auto eval(A&&... a) { return schemes::catmull_clark::eval(std::forward<A>(a)...); }
-  template <class T, class E, class P>
-  static auto refinement_matrix(E& exec, const P& plan) {
-    return schemes::catmull_clark::refinement_matrix<T>(exec, plan);
-  }
-};
-struct Loop {
-  static constexpr const char* name = "loop";
-  template <class... A>
-  static auto build(A&&... a) { return schemes::loop::build(std::forward<A>(a)...); }
-  template <class... A>
-  static auto eval(A&&... a) { return schemes::loop::eval(std::forward<A>(a)...); }
-  template <class T, class E, class P>
-  static auto refinement_matrix(E& exec, const P& plan) {
-    return schemes::loop::refinement_matrix<T>(exec, plan);
-  }
-};
-
-// Calls f.template operator()<Scheme>() for the scheme named `scheme`.
-template <class F>
-decltype(auto) with_scheme(const std::string& scheme, F&& f) {
-  if (scheme == "loop") return f.template operator()<Loop>();
-  return f.template operator()<Catmark>();
-}
+using schemes::with_scheme;
 
 // The refined mesh and its vertex positions after `levels` levels of Scheme.
 template <class T, class Scheme, class Exec>

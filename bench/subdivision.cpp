@@ -14,12 +14,7 @@
 #include "linalg/cpu/executor.hpp"
 #include "linalg/spmv.hpp"
 #include "meshops/io.hpp"
-#include "schemes/catmull_clark/build.hpp"
-#include "schemes/catmull_clark/eval.hpp"
-#include "schemes/catmull_clark/refinement.hpp"
-#include "schemes/loop/build.hpp"
-#include "schemes/loop/eval.hpp"
-#include "schemes/loop/refinement.hpp"
+#include "schemes/schemes.hpp"
 #include "schemes/tags.hpp"
 #if defined(__CUDACC__)
 #include "linalg/cuda/executor.cuh"
@@ -86,33 +81,10 @@ struct Row {
   double replay_bytes = 0, replay_of_copy = 0;  // replay's bytes floor; its rate over copy's
 };
 
-// The schemes: their build, eval and refinement matrix, and OpenSubdiv's name for them.
-struct Catmark {
-  static constexpr auto osd = OpenSubdiv::Sdc::SCHEME_CATMARK;
-  template <class S>
-  using Plan = schemes::catmull_clark::Plan<S>;
-  template <class... A>
-  static auto build(A&&... a) { return schemes::catmull_clark::build(std::forward<A>(a)...); }
-  template <class... A>
-  static auto eval(A&&... a) { return schemes::catmull_clark::eval(std::forward<A>(a)...); }
-  template <class T, class E, class P>
-  static auto refinement_matrix(E& exec, const P& plan) {
-    return schemes::catmull_clark::refinement_matrix<T>(exec, plan);
-  }
-};
-struct Loop {
-  static constexpr auto osd = OpenSubdiv::Sdc::SCHEME_LOOP;
-  template <class S>
-  using Plan = schemes::loop::Plan<S>;
-  template <class... A>
-  static auto build(A&&... a) { return schemes::loop::build(std::forward<A>(a)...); }
-  template <class... A>
-  static auto eval(A&&... a) { return schemes::loop::eval(std::forward<A>(a)...); }
-  template <class T, class E, class P>
-  static auto refinement_matrix(E& exec, const P& plan) {
-    return schemes::loop::refinement_matrix<T>(exec, plan);
-  }
-};
+// OpenSubdiv's name for a scheme.
+template <class Scheme>
+constexpr auto osd_scheme =
+    Scheme::triangles_only ? OpenSubdiv::Sdc::SCHEME_LOOP : OpenSubdiv::Sdc::SCHEME_CATMARK;
 
 struct Case {
   std::string name;
@@ -131,7 +103,7 @@ Sums run_opensubdiv(const Case& c, int level, Row& row) {
   opt.generateOffsets = true;
   std::unique_ptr<const Far::StencilTable> table;
   row.osd_build = time_ms([&] {
-    auto refiner = test::osd_refiner(c.mesh, c.tags.sharpness, c.options, false, Scheme::osd);
+    auto refiner = test::osd_refiner(c.mesh, c.tags.sharpness, c.options, false, osd_scheme<Scheme>);
     refiner->RefineUniform(Far::TopologyRefiner::UniformOptions(level));
     table.reset(Far::StencilTableFactory::Create(*refiner, opt));
   });
@@ -253,11 +225,11 @@ int main(int argc, char** argv) {
   const std::string dir = SPMESH_SHARED_DIR "/meshes/characters/";
   if (scheme == "loop") {
     if (meshes.empty()) meshes = {{dir + "ArmorGuyT.obj", 5}, {dir + "bigguyT.obj", 5}};
-    return run<Loop>(meshes, json, cpu_max, compose_max);
+    return run<schemes::Loop>(meshes, json, cpu_max, compose_max);
   }
   if (scheme != "catmark") throw Error("--scheme " + scheme + " (catmark or loop)");
   if (meshes.empty()) meshes = {{dir + "ArmorGuy.obj", 6}, {dir + "Bigguy.obj", 7}};
-  return run<Catmark>(meshes, json, cpu_max, compose_max);
+  return run<schemes::CatmullClark>(meshes, json, cpu_max, compose_max);
 }
 
 template <class Scheme>

@@ -4,14 +4,9 @@
 // the refinement file round trip and its errors. Parity with OpenSubdiv: osd_parity.cpp.
 #include "../linalg/common.hpp"
 #include "meshops/obj.hpp"
-#include "schemes/catmull_clark/build.hpp"
-#include "schemes/catmull_clark/eval.hpp"
-#include "schemes/catmull_clark/refinement.hpp"
-#include "schemes/loop/build.hpp"
-#include "schemes/loop/eval.hpp"
-#include "schemes/loop/refinement.hpp"
 #include "meshops/triangulate.hpp"
 #include "schemes/refinement_file.hpp"
+#include "schemes/schemes.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -46,30 +41,9 @@ struct Tent {
   }
 };
 
-// The schemes under test: their build, eval and refinement matrix, and their test mesh (the
-// tent; triangulated for Loop).
-struct CatmullClark {
-  static constexpr bool triangles = false;
-  template <class... A>
-  static auto build(A&&... a) { return schemes::catmull_clark::build(std::forward<A>(a)...); }
-  template <class... A>
-  static auto eval(A&&... a) { return schemes::catmull_clark::eval(std::forward<A>(a)...); }
-  template <class T, class E, class P>
-  static auto refinement_matrix(E& exec, const P& plan) {
-    return schemes::catmull_clark::refinement_matrix<T>(exec, plan);
-  }
-};
-struct Loop {
-  static constexpr bool triangles = true;
-  template <class... A>
-  static auto build(A&&... a) { return schemes::loop::build(std::forward<A>(a)...); }
-  template <class... A>
-  static auto eval(A&&... a) { return schemes::loop::eval(std::forward<A>(a)...); }
-  template <class T, class E, class P>
-  static auto refinement_matrix(E& exec, const P& plan) {
-    return schemes::loop::refinement_matrix<T>(exec, plan);
-  }
-};
+// The schemes under test; each refines the tent (triangulated for Loop).
+using schemes::CatmullClark;
+using schemes::Loop;
 
 // build + eval of `levels` levels: the dynamic-topology path.
 template <class Scheme>
@@ -116,7 +90,7 @@ const schemes::Options option_sets[] = {
 
 template <class B, class T, class Scheme>
 void check_replay() {
-  const Tent tent(Scheme::triangles);
+  const Tent tent(Scheme::triangles_only);
   for (const auto& options : option_sets) {
     const int levels = 3;
     const auto P0 = tent.positions<T>();
@@ -152,7 +126,7 @@ TEST_CASE_TEMPLATE("replay R P0 equals the iterative eval (Catmull-Clark, Loop)"
 
 template <class B, class T, class Scheme>
 void check_width() {
-  const Tent tent(Scheme::triangles);
+  const Tent tent(Scheme::triangles_only);
   const auto wide = run<B>("k = 7", Refine<Scheme>{2, {}}, tent.mesh.M, tent.creases, tent.corners,
                            tent.positions<T>(7));
   for (index_t c = 0; c < 7; ++c) {
@@ -175,7 +149,7 @@ TEST_CASE_TEMPLATE("vertex data of any width refines column by column (Catmull-C
 
 template <class B, class T, class Scheme>
 void check_determinism() {
-  const Tent tent(Scheme::triangles);
+  const Tent tent(Scheme::triangles_only);
   check_repeatable<B>(is_cpu<B> ? 3 : 10, "eval", Refine<Scheme>{3, {}}, tent.mesh.M,
                       tent.creases, tent.corners, tent.positions<T>());
   check_repeatable<B>(is_cpu<B> ? 3 : 10, "R", Compose<Scheme, T>{3, {}}, tent.mesh.M,

@@ -1,0 +1,57 @@
+// The subdivision schemes as types, for code that runs any of them (the command line, the
+// benchmark, the tests): each names its build, eval and refinement matrix; with_scheme picks
+// one by name.
+#pragma once
+
+#include "schemes/catmull_clark/build.hpp"
+#include "schemes/catmull_clark/eval.hpp"
+#include "schemes/catmull_clark/refinement.hpp"
+#include "schemes/loop/build.hpp"
+#include "schemes/loop/eval.hpp"
+#include "schemes/loop/refinement.hpp"
+
+#include <string>
+#include <utility>
+
+namespace spmesh::schemes {
+
+struct CatmullClark {
+  static constexpr const char* name = "catmark";
+  static constexpr bool triangles_only = false;
+  template <class S>
+  using Plan = catmull_clark::Plan<S>;
+  template <class... A>
+  static auto build(A&&... a) { return catmull_clark::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto eval(A&&... a) { return catmull_clark::eval(std::forward<A>(a)...); }
+  template <class T, class Exec, class P>
+  static auto refinement_matrix(Exec& exec, const P& plan) {
+    return catmull_clark::refinement_matrix<T>(exec, plan);
+  }
+};
+
+struct Loop {
+  static constexpr const char* name = "loop";
+  static constexpr bool triangles_only = true;
+  template <class S>
+  using Plan = loop::Plan<S>;
+  template <class... A>
+  static auto build(A&&... a) { return loop::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto eval(A&&... a) { return loop::eval(std::forward<A>(a)...); }
+  template <class T, class Exec, class P>
+  static auto refinement_matrix(Exec& exec, const P& plan) {
+    return loop::refinement_matrix<T>(exec, plan);
+  }
+};
+
+// f.template operator()<Scheme>() for the scheme called `name` ("catmark" or "loop").
+template <class F>
+decltype(auto) with_scheme(const std::string& name, F&& f) {
+  if (name == Loop::name) return f.template operator()<Loop>();
+  if (name != CatmullClark::name)
+    throw InputError("unknown scheme '" + name + "' (catmark or loop)");
+  return f.template operator()<CatmullClark>();
+}
+
+}  // namespace spmesh::schemes
