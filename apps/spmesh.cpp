@@ -30,8 +30,9 @@ constexpr const char* usage = R"(usage:
       subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply)
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay
-  spmesh replay FILE POSES... -o OUTDIR [--device cpu|cuda] [--format obj|ply]
-      P_L = R P_0 for each pose (a mesh with IN's topology), written to OUTDIR/<pose>.<format>
+  spmesh replay FILE POSES... -o OUTDIR [--device cpu|cuda] [--format obj|ply] [--triangulate ...]
+      P_L = R P_0 for each pose (a mesh with IN's topology, triangulated as for build if asked),
+      written to OUTDIR/<pose>.<format>
 options:
   --scheme catmark|loop                     Catmull-Clark (default) or Loop (triangles only)
   --triangulate fan|shortest-diagonal       make polygons triangles first (for loop; a quad is
@@ -100,26 +101,35 @@ struct Input {
   schemes::Options options;
 };
 
-// Throws CapacityError naming the first Loop level whose matrices exceed 32-bit indices (a
-// level of V vertices, F triangles and E edges has V + E, 4F and 2E + 3F).
-void check_loop_sizes(const meshops::MeshInfo& info, int levels) {
-  std::int64_t V = info.vertices, F = info.faces, E = info.edges;
+// Loop's sizes before any work: throws CapacityError naming the first level whose matrices
+// exceed 32-bit indices (a level of V vertices, F triangles and E edges has V + E, 4F and
+// 2E + 3F) and returns the bytes the plan and eval need (a little high, as for Catmull-Clark).
+std::int64_t loop_bytes(const meshops::MeshInfo& info, int levels, int scalar_bytes) {
+  std::int64_t V = info.vertices, F = info.faces, E = info.edges, bytes = 0, last = V;
   for (int l = 1; l <= levels; ++l) {
+    bytes += 16 * F + 44 * E + 40 * V;  // M, E, the edge and vertex arrays of the level
+    last = V;
     std::tie(V, F, E) = std::make_tuple(V + E, 4 * F, 2 * E + 3 * F);
     if (std::max({V + 1, 3 * F, 2 * E}) > max_index)
       throw CapacityError("Loop level " + std::to_string(l) + " needs " +
                           std::to_string(std::max({V + 1, 3 * F, 2 * E})) +
                           " entries in one matrix, over the 32-bit index limit (2147483647)");
   }
+  return bytes + 16 * F + 3 * scalar_bytes * (V + 2 * last);
+}
+
+// --triangulate, if given.
+std::optional<meshops::Triangulation> triangulation(const Args& args) {
+  if (!args.get("--triangulate")) return std::nullopt;
+  return args.choice("--triangulate", {"fan", "shortest-diagonal"}) == "fan"
+             ? meshops::Triangulation::fan
+             : meshops::Triangulation::shortest_diagonal;
 }
 
 Input read_input(const Args& args, int levels) {
   Input in{args.choice("--scheme", {"catmark", "loop"}), meshops::read_mesh(args.positional.at(0)),
            {}, {}};
-  if (args.get("--triangulate"))
-    in.mesh = meshops::triangulate(in.mesh, args.choice("--triangulate", {"fan", "shortest-diagonal"}) == "fan"
-                                                ? meshops::Triangulation::fan
-                                                : meshops::Triangulation::shortest_diagonal);
+  if (const auto how = triangulation(args)) in.mesh = meshops::triangulate(in.mesh, *how);
   meshops::check_mesh(in.mesh);
   if (in.scheme == "loop")
     for (index_t f = 0; f < in.mesh.face_count(); ++f)
@@ -145,14 +155,16 @@ Input read_input(const Args& args, int levels) {
   cpu::Executor exec;
   const auto info = meshops::mesh_info(exec, in.mesh);
   const bool dbl = args.choice("--precision", {"float", "double"}) == "double";
+  std::int64_t bytes;
   if (in.scheme == "loop") {
-    check_loop_sizes(info, levels);
-    return in;
+    bytes = loop_bytes(info, levels, dbl ? 8 : 4);
+  } else {
+    const auto size = schemes::catmull_clark::estimate_size(
+        info.vertices, info.faces, in.mesh.M.nnz(), info.edges, levels, 3, dbl ? 8 : 4);
+    size.check_indices();
+    bytes = size.bytes;
   }
-  const auto size = schemes::catmull_clark::estimate_size(
-      info.vertices, info.faces, in.mesh.M.nnz(), info.edges, levels, 3, dbl ? 8 : 4);
-  size.check_indices();
-  if (args.choice("--device", {"cpu", "cuda"}) == "cuda") check_device_memory(size.bytes);
+  if (args.choice("--device", {"cpu", "cuda"}) == "cuda") check_device_memory(bytes);
   return in;
 }
 
@@ -232,7 +244,8 @@ int replay_as(const Args& args) {
   const auto r = schemes::load_refinement<T>(args.positional[0]);
   if (!std::filesystem::is_directory(outdir)) throw Error(outdir + ": not a directory");
   for (std::size_t k = 1; k < args.positional.size(); ++k) {
-    const auto pose = meshops::read_mesh(args.positional[k]);
+    auto pose = meshops::read_mesh(args.positional[k]);
+    if (const auto how = triangulation(args)) pose = meshops::triangulate(pose, *how);
     meshops::check_mesh(pose);
     const bool same_topology =
         pose.M.nnz() == r.base.nnz() && pose.M.faces == r.base.faces &&
@@ -240,7 +253,7 @@ int replay_as(const Args& args) {
         std::equal(pose.M.offsets.begin(), pose.M.offsets.end(), r.base.offsets.begin());
     if (!same_topology || pose.vertex_count() != r.R.cols)
       throw InputError(args.positional[k] + ": its faces differ from the mesh " +
-                       args.positional[0] + " was built from");
+                       args.positional[0] + " was built from (after --triangulate, if given)");
     linalg::Dense<T> P0(pose.vertex_count(), 3);
     for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(pose.positions.data[p]);
     Stages stages;
@@ -279,7 +292,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
   if (command == "subdivide") return by_precision<Subdivide>(Args(rest, scheme_options));
   if (command == "build") return by_precision<Build>(Args(rest, scheme_options));
   if (command == "replay")
-    return by_precision<Replay>(Args(rest, {"--output", "--device", "--precision", "--format"}));
+    return by_precision<Replay>(
+        Args(rest, {"--output", "--device", "--precision", "--format", "--triangulate"}));
   fmt::print(stderr, "spmesh: unknown command '{}'\n{}", command, usage);
   return 2;
 }

@@ -42,6 +42,17 @@ paste <(grep '^v ' "$tmp/cube.obj") <(grep '^v ' "$tmp/frames/creased_cube.obj")
 "$spmesh" subdivide "$data/meshes/tent.obj" --scheme loop --triangulate shortest-diagonal \
   --levels 2 -o "$tmp/tent.obj" || fail "loop subdivide"
 [[ $(grep -c '^f ' "$tmp/tent.obj") -eq 304 ]] || fail "loop subdivide: expected 304 faces"
+# ... and the same through build + replay of the polygon pose, triangulated the same way.
+"$spmesh" build "$data/meshes/tent.obj" --scheme loop --triangulate fan --levels 2 -o "$tmp/tent.spr" \
+  || fail "loop build"
+"$spmesh" subdivide "$data/meshes/tent.obj" --scheme loop --triangulate fan --levels 2 \
+  -o "$tmp/tent_fan.obj" || fail "loop subdivide (fan)"
+mkdir "$tmp/loop_frames"
+"$spmesh" replay "$tmp/tent.spr" "$data/meshes/tent.obj" --triangulate fan -o "$tmp/loop_frames" \
+  || fail "loop replay"
+paste <(grep '^v ' "$tmp/tent_fan.obj") <(grep '^v ' "$tmp/loop_frames/tent.obj") | awk '
+  { for (c = 2; c <= 4; ++c) { d = $c - $(c + 4); if (d < 0) d = -d; if (d > m) m = d } }
+  END { exit !(NR > 0 && m < 1e-5) }' || fail "loop replay differs from subdivide"
 
 # Bad input: no output, one line, exit 1.
 expect_error "missing file" "$tmp/a.obj" subdivide "$tmp/none.obj" --levels 1 -o "$tmp/a.obj"
