@@ -1,13 +1,17 @@
-// What every scheme's plan does with its levels (design.md "Build, eval, replay"): eval applies
-// the scheme's one-level step level by level; R is the product S_L ... S_1 of the per-level
-// matrices. A plan of zero levels gives the data back (eval) and the identity (R).
+// What every scheme's plan does with its levels (design.md "Build, eval, replay"): build runs
+// the scheme's one-level build, each child feeding the next; eval applies the scheme's
+// one-level step level by level; R is the product S_L ... S_1 of the per-level matrices. A plan
+// of zero levels gives the data back (eval) and the identity (R).
 #pragma once
 
 #include "linalg/spgemm.hpp"
+#include "schemes/tags.hpp"
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace spmesh::schemes {
 
@@ -50,6 +54,35 @@ linalg::Csr<T, S> cast(Exec& exec, linalg::Csr<double, S> R) {
   }
 }
 }  // namespace detail
+
+// A scheme's plan: levels[l] refines level l into level l + 1; `refined` is the last mesh.
+template <class LevelT, class S>
+struct LevelPlan {
+  Options options;
+  std::vector<LevelT> levels;
+  linalg::MeshMatrix<S> refined;
+};
+
+// `levels` runs of build_level(exec, M, C, options) -> {level, child, child_sharpness}, each
+// child feeding the next; first_level(level) sees the first one (e.g. to check later sizes).
+template <class PlanT, class Exec, class BuildLevel, class FirstLevel>
+PlanT build_levels(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
+                   Sharpness<typename Exec::space> C, int levels, const Options& options,
+                   BuildLevel build_level, FirstLevel first_level) {
+  if (levels < 0) throw InputError("subdivision build: negative level count " +
+                                   std::to_string(levels));
+  PlanT plan;
+  plan.options = options;
+  for (int l = 0; l < levels; ++l) {
+    auto r = build_level(exec, std::move(M), C, options);
+    if (l == 0) first_level(r.level);
+    plan.levels.push_back(std::move(r.level));
+    M = std::move(r.child);
+    C = std::move(r.child_sharpness);
+  }
+  plan.refined = std::move(M);
+  return plan;
+}
 
 // P0 -> the last level's data: subdivide(exec, level, P) -> the child's data, for every level.
 template <class Exec, class PlanT, class T, class Subdivide>

@@ -146,21 +146,15 @@ template <class Exec>
 Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
                                  Sharpness<typename Exec::space> C, int levels,
                                  Options options = {}) {
-  if (levels < 0) throw InputError("catmull_clark::build: negative level count");
-  Plan<typename Exec::space> plan;
-  plan.options = options;
-  for (int l = 0; l < levels; ++l) {
-    auto r = build_level(exec, std::move(M), C, options);
-    if (l == 0) {  // the first level knows the edge count: check every level's size up front
-      const Level<typename Exec::space>& L = r.level;
-      estimate_size(L.vertices, L.faces, L.M.nnz(), L.edges, levels, 0, 0).check_indices();
-    }
-    plan.levels.push_back(std::move(r.level));
-    M = std::move(r.child);
-    C = std::move(r.child_sharpness);
-  }
-  plan.refined = std::move(M);
-  return plan;
+  using S = typename Exec::space;
+  return build_levels<Plan<S>>(
+      exec, std::move(M), std::move(C), levels, options,
+      [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o) {
+        return build_level(e, std::move(m), c, o);
+      },
+      [&](const Level<S>& L) {  // the first level knows the edge count: check every level now
+        estimate_size(L.vertices, L.faces, L.M.nnz(), L.edges, levels, 0, 0).check_indices();
+      });
 }
 
 }  // namespace spmesh::schemes::catmull_clark

@@ -6,6 +6,7 @@
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 #include "schemes/crease_rules.hpp"
+#include "schemes/levels.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -48,11 +49,7 @@ struct EdgeWeights {
 }  // namespace detail
 
 template <class S>
-struct Plan {
-  Options options;
-  std::vector<Level<S>> levels;  // levels[l] refines level l into level l + 1
-  linalg::MeshMatrix<S> refined;  // the mesh after the last level
-};
+using Plan = LevelPlan<Level<S>, S>;
 
 // Sizes of every level before any work, from the base mesh's counts (faces F, face corners
 // nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a

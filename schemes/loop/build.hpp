@@ -128,18 +128,14 @@ template <class Exec>
 Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
                                  Sharpness<typename Exec::space> C, int levels,
                                  Options options = {}) {
-  if (levels < 0) throw InputError("loop::build: negative level count");
+  using S = typename Exec::space;
   check_triangles(exec, M);
-  Plan<typename Exec::space> plan;
-  plan.options = options;
-  for (int l = 0; l < levels; ++l) {
-    auto r = build_level(exec, std::move(M), C, options);
-    plan.levels.push_back(std::move(r.level));
-    M = std::move(r.child);
-    C = std::move(r.child_sharpness);
-  }
-  plan.refined = std::move(M);
-  return plan;
+  return build_levels<Plan<S>>(
+      exec, std::move(M), std::move(C), levels, options,
+      [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o) {
+        return build_level(e, std::move(m), c, o);
+      },
+      [](const Level<S>&) {});
 }
 
 }  // namespace spmesh::schemes::loop

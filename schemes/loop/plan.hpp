@@ -6,6 +6,7 @@
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 #include "schemes/crease_rules.hpp"
+#include "schemes/levels.hpp"
 
 #include <cmath>
 #include <vector>
@@ -32,11 +33,7 @@ struct Level {
 };
 
 template <class S>
-struct Plan {
-  Options options;
-  std::vector<Level<S>> levels;   // levels[l] refines level l into level l + 1
-  linalg::MeshMatrix<S> refined;  // the mesh after the last level
-};
+using Plan = LevelPlan<Level<S>, S>;
 
 namespace detail {
 // The edge point rule of Loop with the crease blend: a crease is (p_i + p_j)/2.
