@@ -63,8 +63,8 @@ struct LevelPlan {
   linalg::MeshMatrix<S> refined;
 };
 
-// `levels` runs of build_level(exec, M, C, options) -> {level, child, child_sharpness}, each
-// child feeding the next; first_level(level) sees the first one (e.g. to check later sizes).
+// `levels` runs of build_level(exec, M, C, options, l) -> {level, child, child_sharpness} for
+// l = 0, 1, ..., each child feeding the next; first_level(level) sees the first one (e.g. to check later sizes).
 template <class PlanT, class Exec, class BuildLevel, class FirstLevel>
 PlanT build_levels(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
                    Sharpness<typename Exec::space> C, int levels, const Options& options,
@@ -74,7 +74,7 @@ PlanT build_levels(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
   PlanT plan;
   plan.options = options;
   for (int l = 0; l < levels; ++l) {
-    auto r = build_level(exec, std::move(M), C, options);
+    auto r = build_level(exec, std::move(M), C, options, l);
     if (l == 0) first_level(r.level);
     plan.levels.push_back(std::move(r.level));
     M = std::move(r.child);

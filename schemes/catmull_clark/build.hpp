@@ -149,7 +149,7 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
   using S = typename Exec::space;
   return build_levels<Plan<S>>(
       exec, std::move(M), std::move(C), levels, options,
-      [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o) {
+      [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o, int) {
         return build_level(e, std::move(m), c, o);
       },
       [&](const Level<S>& L) {  // the first level knows the edge count: check every level now

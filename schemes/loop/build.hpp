@@ -8,9 +8,9 @@
 #include "meshops/topology.hpp"
 #include "schemes/loop/plan.hpp"
 #include "schemes/tags.hpp"
+#include "schemes/triangles.hpp"
 
 #include <cstdint>
-#include <string>
 #include <utility>
 
 namespace spmesh::schemes::loop {
@@ -54,23 +54,6 @@ struct LevelResult {
 };
 
 }  // namespace detail
-
-// Throws InputError naming the first face of M that is not a triangle (and its order).
-template <class Exec>
-void check_triangles(Exec& exec, const linalg::MeshMatrix<typename Exec::space>& M) {
-  const auto m = M.view();
-  const index_t others = exec.count_if(M.faces, [=] SPMESH_HD(index_t f) {
-    return m.end(f) - m.begin(f) != 3;
-  });
-  if (others == 0) return;
-  for (index_t f = 0; f < M.faces; ++f) {  // name the first one
-    const index_t c = exec.read(M.offsets.data() + f + 1) - exec.read(M.offsets.data() + f);
-    if (c != 3)
-      throw InputError("Loop subdivision needs triangles: face " + std::to_string(f) + " has " +
-                       std::to_string(c) + " vertices (" + std::to_string(others) +
-                       " faces are not triangles; triangulate first)");
-  }
-}
 
 // One level: the triangles of M and their sharpness -> the level's operators, the child mesh
 // and the child's sharpness.
@@ -129,10 +112,10 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
                                  Sharpness<typename Exec::space> C, int levels,
                                  Options options = {}) {
   using S = typename Exec::space;
-  check_triangles(exec, M);
+  check_triangles(exec, M, "Loop");
   return build_levels<Plan<S>>(
       exec, std::move(M), std::move(C), levels, options,
-      [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o) {
+      [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o, int) {
         return build_level(e, std::move(m), c, o);
       },
       [](const Level<S>&) {});
