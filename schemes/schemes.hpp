@@ -9,6 +9,9 @@
 #include "schemes/loop/build.hpp"
 #include "schemes/loop/eval.hpp"
 #include "schemes/loop/refinement.hpp"
+#include "schemes/sqrt3/build.hpp"
+#include "schemes/sqrt3/eval.hpp"
+#include "schemes/sqrt3/refinement.hpp"
 
 #include <string>
 #include <utility>
@@ -18,6 +21,7 @@ namespace spmesh::schemes {
 struct CatmullClark {
   static constexpr const char* name = "catmark";
   static constexpr bool triangles_only = false;
+  static constexpr bool crease_rules = true;  // takes sharpness and Options
   template <class S>
   using Plan = catmull_clark::Plan<S>;
   template <class... A>
@@ -33,6 +37,7 @@ struct CatmullClark {
 struct Loop {
   static constexpr const char* name = "loop";
   static constexpr bool triangles_only = true;
+  static constexpr bool crease_rules = true;
   template <class S>
   using Plan = loop::Plan<S>;
   template <class... A>
@@ -45,12 +50,31 @@ struct Loop {
   }
 };
 
-// f.template operator()<Scheme>() for the scheme called `name` ("catmark" or "loop").
+// sqrt(3) has no crease rules and one boundary rule (Kobbelt's): it takes no sharpness and
+// ignores Options.
+struct Sqrt3 {
+  static constexpr const char* name = "sqrt3";
+  static constexpr bool triangles_only = true;
+  static constexpr bool crease_rules = false;
+  template <class S>
+  using Plan = sqrt3::Plan<S>;
+  template <class... A>
+  static auto build(A&&... a) { return sqrt3::build(std::forward<A>(a)...); }
+  template <class... A>
+  static auto eval(A&&... a) { return sqrt3::eval(std::forward<A>(a)...); }
+  template <class T, class Exec, class P>
+  static auto refinement_matrix(Exec& exec, const P& plan) {
+    return sqrt3::refinement_matrix<T>(exec, plan);
+  }
+};
+
+// f.template operator()<Scheme>() for the scheme called `name` ("catmark", "loop" or "sqrt3").
 template <class F>
 decltype(auto) with_scheme(const std::string& name, F&& f) {
   if (name == Loop::name) return f.template operator()<Loop>();
+  if (name == Sqrt3::name) return f.template operator()<Sqrt3>();
   if (name != CatmullClark::name)
-    throw InputError("unknown scheme '" + name + "' (catmark or loop)");
+    throw InputError("unknown scheme '" + name + "' (catmark, loop or sqrt3)");
   return f.template operator()<CatmullClark>();
 }
 

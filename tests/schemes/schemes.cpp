@@ -3,6 +3,8 @@
 // iterative eval, affine invariance of R, determinism, vertex data of any width; on the host,
 // the refinement file round trip and its errors. Parity with OpenSubdiv: osd_parity.cpp.
 #include "../linalg/common.hpp"
+#include "meshops/checks.hpp"
+#include "meshops/info.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
 #include "schemes/refinement_file.hpp"
@@ -18,11 +20,15 @@ using schemes::Boundary;
 using schemes::CreaseMethod;
 
 // The bundled tent (a disk: triangles, quads and a pentagon around a boundary) with creases of
-// every kind: fractional (0.6), semi-sharp (1.3, 2.5), infinite (10), and a semi-sharp corner.
+// every kind: fractional (0.6), semi-sharp (1.3, 2.5), infinite (10), and a semi-sharp corner;
+// triangulated and smooth for the schemes that need it.
 struct Tent {
-  explicit Tent(bool triangles = false) {
+  explicit Tent(bool triangles = false, bool creased = true) {
     if (triangles) mesh = meshops::triangulate(mesh, meshops::Triangulation::shortest_diagonal);
+    if (!creased) creases = la::Coo<float>{14, 14, {}, {}, {}}, corners[4] = 0.0f;
   }
+  template <class Scheme>
+  static Tent for_scheme() { return Tent(Scheme::triangles_only, Scheme::crease_rules); }
   meshops::PolyMesh mesh = meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj");
   la::Coo<float> creases{14, 14, {0, 0, 1, 2}, {1, 2, 2, 8}, {2.5f, 0.6f, 1.3f, 10.0f}};
   HostArray<float> corners = [] {
@@ -41,9 +47,11 @@ struct Tent {
   }
 };
 
-// The schemes under test; each refines the tent (triangulated for Loop).
+// The schemes under test; each refines the tent (triangulated for Loop and sqrt(3), smooth for
+// sqrt(3)).
 using schemes::CatmullClark;
 using schemes::Loop;
+using schemes::Sqrt3;
 
 // build + eval of `levels` levels: the dynamic-topology path.
 template <class Scheme>
@@ -90,7 +98,7 @@ const schemes::Options option_sets[] = {
 
 template <class B, class T, class Scheme>
 void check_replay() {
-  const Tent tent(Scheme::triangles_only);
+  const Tent tent = Tent::for_scheme<Scheme>();
   for (const auto& options : option_sets) {
     const int levels = 3;
     const auto P0 = tent.positions<T>();
@@ -118,15 +126,16 @@ void check_replay() {
   }
 }
 
-TEST_CASE_TEMPLATE("replay R P0 equals the iterative eval (Catmull-Clark, Loop)", V,
+TEST_CASE_TEMPLATE("replay R P0 equals the iterative eval (Catmull-Clark, Loop, sqrt3)", V,
                    SPMESH_TEST_REALS) {
   check_replay<typename V::Backend, typename V::type, CatmullClark>();
   check_replay<typename V::Backend, typename V::type, Loop>();
+  check_replay<typename V::Backend, typename V::type, Sqrt3>();
 }
 
 template <class B, class T, class Scheme>
 void check_width() {
-  const Tent tent(Scheme::triangles_only);
+  const Tent tent = Tent::for_scheme<Scheme>();
   const auto wide = run<B>("k = 7", Refine<Scheme>{2, {}}, tent.mesh.M, tent.creases, tent.corners,
                            tent.positions<T>(7));
   for (index_t c = 0; c < 7; ++c) {
@@ -141,25 +150,27 @@ void check_width() {
   }
 }
 
-TEST_CASE_TEMPLATE("vertex data of any width refines column by column (Catmull-Clark, Loop)", V,
+TEST_CASE_TEMPLATE("vertex data of any width refines column by column (Catmull-Clark, Loop, sqrt3)", V,
                    SPMESH_TEST_REALS) {
   check_width<typename V::Backend, typename V::type, CatmullClark>();
   check_width<typename V::Backend, typename V::type, Loop>();
+  check_width<typename V::Backend, typename V::type, Sqrt3>();
 }
 
 template <class B, class T, class Scheme>
 void check_determinism() {
-  const Tent tent(Scheme::triangles_only);
+  const Tent tent = Tent::for_scheme<Scheme>();
   check_repeatable<B>(is_cpu<B> ? 3 : 10, "eval", Refine<Scheme>{3, {}}, tent.mesh.M,
                       tent.creases, tent.corners, tent.positions<T>());
   check_repeatable<B>(is_cpu<B> ? 3 : 10, "R", Compose<Scheme, T>{3, {}}, tent.mesh.M,
                       tent.creases, tent.corners);
 }
 
-TEST_CASE_TEMPLATE("build and eval are bit-identical run to run (Catmull-Clark, Loop)", V,
+TEST_CASE_TEMPLATE("build and eval are bit-identical run to run (Catmull-Clark, Loop, sqrt3)", V,
                    SPMESH_TEST_REALS) {
   check_determinism<typename V::Backend, typename V::type, CatmullClark>();
   check_determinism<typename V::Backend, typename V::type, Loop>();
+  check_determinism<typename V::Backend, typename V::type, Sqrt3>();
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {
@@ -186,6 +197,50 @@ TEST_CASE("Loop rejects a polygon mesh naming the first face that is not a trian
       "Loop subdivision needs triangles: face 6 has 5 vertices (6 faces are not triangles; "
       "triangulate first)",
       InputError);
+}
+
+TEST_CASE("sqrt3: three children per triangle, manifold and oriented; the boundary cut in three "
+          "on every second level") {
+  cpu::Executor exec;
+  const Tent tent = Tent::for_scheme<Sqrt3>();  // a disk: boundary
+  const auto plan = schemes::sqrt3::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 4);
+  const auto P = schemes::sqrt3::eval(exec, plan, tent.positions<double>());
+  // Level l: V + F vertices and 3F faces; a level that splits the boundary (the second,
+  // fourth) adds one more vertex per boundary edge and triples the boundary edges.
+  std::vector<meshops::MeshInfo> info;
+  for (int l = 0; l <= 4; ++l) {
+    const auto& M = l < 4 ? plan.levels[l].M : plan.refined;
+    info.push_back(meshops::mesh_info(
+        exec, meshops::PolyMesh{Dense<double>(M.vertices, 3), M.clone(), {}, "tent"}));
+  }
+  for (int l = 0; l < 4; ++l) {
+    const auto& L = plan.levels[l];
+    CAPTURE(l);
+    CHECK(L.splits_boundary == (l % 2 == 1));
+    const index_t split = L.splits_boundary ? info[l].boundary_edges : 0;
+    CHECK(info[l + 1].vertices == info[l].vertices + info[l].faces + split);
+    CHECK(info[l + 1].faces == 3 * info[l].faces);
+    CHECK(info[l + 1].boundary_edges == info[l].boundary_edges * (L.splits_boundary ? 3 : 1));
+    CHECK(info[l + 1].euler_characteristic() == info[l].euler_characteristic());
+  }
+  // The refined mesh is manifold and every face keeps the input's orientation (check_mesh).
+  meshops::check_mesh(meshops::PolyMesh{P.clone(), plan.refined.clone(), {}, "tent level 4"});
+}
+
+TEST_CASE("sqrt3 rejects crease and corner sharpness and polygons by name") {
+  cpu::Executor exec;
+  const Tent tri(true);
+  schemes::Sharpness<> C{{14, 14, tri.creases.row_indices.clone(), tri.creases.col_indices.clone(),
+                          tri.creases.values.clone()},
+                         tri.corners.clone()};
+  CHECK_THROWS_WITH_AS(schemes::sqrt3::build(exec, tri.mesh.M.clone(), std::move(C), 1),
+                       "sqrt3 subdivision has no crease rules, but the input has 4 sharp edges "
+                       "and 1 sharp vertices",
+                       InputError);
+  const Tent tent;
+  CHECK_THROWS_WITH_AS(
+      schemes::sqrt3::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 1),
+      doctest::Contains("sqrt3 subdivision needs triangles: face 6 has 5 vertices"), InputError);
 }
 
 TEST_CASE("refinement files round-trip exactly and reject damage by name") {
