@@ -1,9 +1,10 @@
 # Shared by run.sh and test.sh: install missing Debian packages, then configure and build.
 # Sourced, not executed.
 
-# Debian 12 packages spmesh needs to build and test (OpenSubdiv: the parity tests and benchmark
-# peer; CUDA is optional and not installed here).
-SPMESH_PACKAGES=(g++ cmake ninja-build libeigen3-dev libfmt-dev doctest-dev libosd-dev)
+# Debian 12 packages spmesh needs to build and test (OpenSubdiv, CGAL, OpenMesh: the parity
+# tests and benchmark peers; CUDA is optional and not installed here).
+SPMESH_PACKAGES=(g++ cmake ninja-build libeigen3-dev libfmt-dev doctest-dev libosd-dev libcgal-dev
+                 libopenmesh-dev)
 
 spmesh_install_missing() {
   local missing=()
