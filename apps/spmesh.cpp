@@ -34,15 +34,18 @@ constexpr const char* usage = R"(usage:
       P_L = R P_0 for each pose (a mesh with IN's topology, triangulated as for build if asked),
       written to OUTDIR/<pose>.<format>
 options:
-  --scheme catmark|loop                     Catmull-Clark (default) or Loop (triangles only)
-  --triangulate fan|shortest-diagonal       make polygons triangles first (for loop; a quad is
-                                            cut along its shorter diagonal, larger polygons fanned)
-  --boundary edge-only|edge-and-corner      default: the mesh's tags, else edge-only
-  --crease uniform|chaikin                  default: the mesh's tags, else uniform
+  --scheme catmark|loop|sqrt3               Catmull-Clark (default), Loop or sqrt(3) (both
+                                            triangles only)
+  --triangulate fan|shortest-diagonal       make polygons triangles first (for loop and sqrt3; a
+                                            quad is cut along its shorter diagonal, larger
+                                            polygons fanned)
+  --boundary edge-only|edge-and-corner      default: the mesh's tags, else edge-only (not sqrt3)
+  --crease uniform|chaikin                  default: the mesh's tags, else uniform (not sqrt3)
   --device cpu|cuda                         default cpu
   --precision float|double                  default float
 Crease and corner tags of OpenSubdiv's OBJ shapes (t crease/corner/interpolateboundary/
-creasemethod) are honoured. Errors: one line on stderr, exit code 1, no partial output file.
+creasemethod) are honoured. sqrt3 has Kobbelt's rules: no creases (a mesh with crease or
+corner tags is refused), and boundary edges cut in three on every second level. Errors: one line on stderr, exit code 1, no partial output file.
 )";
 
 // Parsed command line: positional arguments and --name value options.
@@ -101,18 +104,29 @@ struct Input {
   schemes::Options options;
 };
 
-// Loop's sizes before any work: throws CapacityError naming the first level whose matrices
-// exceed 32-bit indices (a level of V vertices, F triangles and E edges has V + E, 4F and
-// 2E + 3F) and returns the bytes the plan and eval need (a little high, as for Catmull-Clark).
-std::int64_t loop_bytes(const meshops::MeshInfo& info, int levels, int scalar_bytes) {
-  std::int64_t V = info.vertices, F = info.faces, E = info.edges, bytes = 0, last = V;
+// The sizes of a triangle scheme (Loop or sqrt3) before any work: throws CapacityError naming
+// the first level whose matrices exceed 32-bit indices and returns the bytes the plan and eval
+// need (a little high, as for Catmull-Clark). A level of V vertices, F triangles, E edges and
+// B boundary edges has, after Loop, V + E, 4F, 2E + 3F and 2B; after sqrt3, V + F, 3F, E + 3F
+// and B, plus B more vertices and edges and 3B boundary edges on a level splitting the boundary.
+std::int64_t triangle_scheme_bytes(const std::string& scheme, const meshops::MeshInfo& info,
+                                   int levels, int scalar_bytes) {
+  std::int64_t V = info.vertices, F = info.faces, E = info.edges, B = info.boundary_edges;
+  std::int64_t bytes = 0, last = V;
   for (int l = 1; l <= levels; ++l) {
-    bytes += 16 * F + 44 * E + 40 * V;  // M, E, the edge and vertex arrays of the level
     last = V;
-    std::tie(V, F, E) = std::make_tuple(V + E, 4 * F, 2 * E + 3 * F);
-    if (std::max({V + 1, 3 * F, 2 * E}) > max_index)
-      throw CapacityError("Loop level " + std::to_string(l) + " needs " +
-                          std::to_string(std::max({V + 1, 3 * F, 2 * E})) +
+    if (scheme == "loop") {
+      bytes += 16 * F + 44 * E + 40 * V;  // M, E, the edge and vertex arrays of the level
+      std::tie(V, F, E, B) = std::make_tuple(V + E, 4 * F, 2 * E + 3 * F, 2 * B);
+    } else {
+      bytes += 24 * F + 32 * E + 40 * V;  // M, E, H, the face and vertex arrays of the level
+      const std::int64_t split = l % 2 == 0 ? B : 0;
+      std::tie(V, F, E, B) = std::make_tuple(V + F + split, 3 * F, E + 3 * F + split, B + 2 * split);
+    }
+    const std::int64_t entries = std::max({V + 1, 3 * F, 2 * E});
+    if (entries > max_index)
+      throw CapacityError(scheme + " level " + std::to_string(l) + " needs " +
+                          std::to_string(entries) +
                           " entries in one matrix, over the 32-bit index limit (2147483647)");
   }
   return bytes + 16 * F + 3 * scalar_bytes * (V + 2 * last);
@@ -127,17 +141,30 @@ std::optional<meshops::Triangulation> triangulation(const Args& args) {
 }
 
 Input read_input(const Args& args, int levels) {
-  Input in{args.choice("--scheme", {"catmark", "loop"}), meshops::read_mesh(args.positional.at(0)),
-           {}, {}};
+  Input in{args.choice("--scheme", {"catmark", "loop", "sqrt3"}),
+           meshops::read_mesh(args.positional.at(0)), {}, {}};
   if (const auto how = triangulation(args)) in.mesh = meshops::triangulate(in.mesh, *how);
   meshops::check_mesh(in.mesh);
-  if (in.scheme == "loop")
+  const bool triangles = in.scheme != "catmark", sqrt3 = in.scheme == "sqrt3";
+  if (triangles)
     for (index_t f = 0; f < in.mesh.face_count(); ++f)
       if (in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f] != 3)
-        throw InputError(in.mesh.source + ": Loop needs triangles, but face " + std::to_string(f) +
-                         " has " + std::to_string(in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f]) +
+        throw InputError(in.mesh.source + ": " + in.scheme + " needs triangles, but face " +
+                         std::to_string(f) + " has " +
+                         std::to_string(in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f]) +
                          " vertices (use --triangulate fan|shortest-diagonal)");
   in.tags = schemes::read_tags(in.mesh);
+  if (sqrt3) {  // Kobbelt's rules: one boundary rule, no creases
+    for (const char* option : {"--boundary", "--crease"})
+      if (args.get(option)) throw Error(std::string(option) + " does not apply to sqrt3");
+    const auto& C = in.tags.sharpness;
+    const auto corners = std::count_if(C.vertices.begin(), C.vertices.end(),
+                                       [](float s) { return s != 0; });
+    if (C.edges.nnz() > 0 || corners > 0)
+      throw InputError(fmt::format("{}: sqrt3 has no crease rules, but the mesh has {} crease "
+                                   "and {} corner tags",
+                                   in.mesh.source, C.edges.nnz(), corners));
+  }
   std::optional<schemes::Boundary> boundary;
   if (auto b = args.get("--boundary"))
     boundary = args.choice("--boundary", {"edge-only", "edge-and-corner"}) == "edge-only"
@@ -156,8 +183,8 @@ Input read_input(const Args& args, int levels) {
   const auto info = meshops::mesh_info(exec, in.mesh);
   const bool dbl = args.choice("--precision", {"float", "double"}) == "double";
   std::int64_t bytes;
-  if (in.scheme == "loop") {
-    bytes = loop_bytes(info, levels, dbl ? 8 : 4);
+  if (triangles) {
+    bytes = triangle_scheme_bytes(in.scheme, info, levels, dbl ? 8 : 4);
   } else {
     const auto size = schemes::catmull_clark::estimate_size(
         info.vertices, info.faces, in.mesh.M.nnz(), info.edges, levels, 3, dbl ? 8 : 4);

@@ -38,21 +38,24 @@ paste <(grep '^v ' "$tmp/cube.obj") <(grep '^v ' "$tmp/frames/creased_cube.obj")
   { for (c = 2; c <= 4; ++c) { d = $c - $(c + 4); if (d < 0) d = -d; if (d > m) m = d } }
   END { exit !(NR == 386 && m < 1e-12) }' || fail "replay differs from subdivide"
 
-# Loop on the triangulated tent: 19 triangles -> 19 * 4^2 after 2 levels.
-"$spmesh" subdivide "$data/meshes/tent.obj" --scheme loop --triangulate shortest-diagonal \
-  --levels 2 -o "$tmp/tent.obj" || fail "loop subdivide"
-[[ $(grep -c '^f ' "$tmp/tent.obj") -eq 304 ]] || fail "loop subdivide: expected 304 faces"
-# ... and the same through build + replay of the polygon pose, triangulated the same way.
-"$spmesh" build "$data/meshes/tent.obj" --scheme loop --triangulate fan --levels 2 -o "$tmp/tent.spr" \
-  || fail "loop build"
-"$spmesh" subdivide "$data/meshes/tent.obj" --scheme loop --triangulate fan --levels 2 \
-  -o "$tmp/tent_fan.obj" || fail "loop subdivide (fan)"
-mkdir "$tmp/loop_frames"
-"$spmesh" replay "$tmp/tent.spr" "$data/meshes/tent.obj" --triangulate fan -o "$tmp/loop_frames" \
-  || fail "loop replay"
-paste <(grep '^v ' "$tmp/tent_fan.obj") <(grep '^v ' "$tmp/loop_frames/tent.obj") | awk '
-  { for (c = 2; c <= 4; ++c) { d = $c - $(c + 4); if (d < 0) d = -d; if (d > m) m = d } }
-  END { exit !(NR > 0 && m < 1e-5) }' || fail "loop replay differs from subdivide"
+# The triangle schemes on the triangulated tent (19 triangles): Loop -> 19 * 4^2 after 2 levels,
+# sqrt3 -> 19 * 3^3 after 3; build + replay of the fan-triangulated tent equals subdivide.
+for case in "loop 2 304" "sqrt3 3 513"; do
+  read -r scheme levels faces <<<"$case"
+  "$spmesh" subdivide "$data/meshes/tent.obj" --scheme "$scheme" --triangulate shortest-diagonal \
+    --levels "$levels" -o "$tmp/tent.obj" || fail "$scheme subdivide"
+  [[ $(grep -c '^f ' "$tmp/tent.obj") -eq $faces ]] || fail "$scheme subdivide: expected $faces faces"
+  "$spmesh" build "$data/meshes/tent.obj" --scheme "$scheme" --triangulate fan --levels "$levels" \
+    -o "$tmp/tent.spr" || fail "$scheme build"
+  "$spmesh" subdivide "$data/meshes/tent.obj" --scheme "$scheme" --triangulate fan --levels "$levels" \
+    -o "$tmp/tent_fan.obj" || fail "$scheme subdivide (fan)"
+  rm -rf "$tmp/tri_frames" && mkdir "$tmp/tri_frames"
+  "$spmesh" replay "$tmp/tent.spr" "$data/meshes/tent.obj" --triangulate fan -o "$tmp/tri_frames" \
+    || fail "$scheme replay"
+  paste <(grep '^v ' "$tmp/tent_fan.obj") <(grep '^v ' "$tmp/tri_frames/tent.obj") | awk '
+    { for (c = 2; c <= 4; ++c) { d = $c - $(c + 4); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR > 0 && m < 1e-5) }' || fail "$scheme replay differs from subdivide"
+done
 
 # Bad input: no output, one line, exit 1.
 expect_error "missing file" "$tmp/a.obj" subdivide "$tmp/none.obj" --levels 1 -o "$tmp/a.obj"
@@ -66,6 +69,10 @@ expect_error "levels past 32-bit indices" "$tmp/e.obj" subdivide "$data/meshes/t
 expect_error "unwritable output" "$tmp/no/dir/f.obj" subdivide "$data/meshes/torus.obj" --levels 1 -o "$tmp/no/dir/f.obj"
 expect_error "replay of another topology" "$tmp/frames2/torus.obj" replay "$tmp/cube.spr" "$data/meshes/torus.obj" -o "$tmp/frames"
 expect_error "loop on polygons" "$tmp/h.obj" subdivide "$data/meshes/tent.obj" --scheme loop --levels 1 -o "$tmp/h.obj"
+expect_error "sqrt3 on polygons" "$tmp/h.obj" subdivide "$data/meshes/tent.obj" --scheme sqrt3 --levels 1 -o "$tmp/h.obj"
+expect_error "sqrt3 with crease tags" "$tmp/h.obj" subdivide "$data/meshes/creased_cube.obj" --scheme sqrt3 --triangulate fan --levels 1 -o "$tmp/h.obj"
+expect_error "sqrt3 with --boundary" "$tmp/h.obj" subdivide "$data/meshes/tent.obj" --scheme sqrt3 --triangulate fan --boundary edge-only --levels 1 -o "$tmp/h.obj"
+expect_error "sqrt3 levels past 32-bit indices" "$tmp/e.obj" subdivide "$data/meshes/torus.obj" --scheme sqrt3 --triangulate fan --levels 16 -o "$tmp/e.obj"
 expect_error "unknown option" "$tmp/g.obj" subdivide "$data/meshes/torus.obj" --levls 1 -o "$tmp/g.obj"
 
 exit $((failures > 0))
