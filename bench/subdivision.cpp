@@ -1,16 +1,22 @@
-// Subdivision benchmark: spmesh beside OpenSubdiv 3.5 on the same machine, in the same run.
-// --scheme catmark (default): ArmorGuy (levels 1-6) and Bigguy (1-7); --scheme loop: ArmorGuyT
-// and bigguyT (1-5), all from ../shared/meshes/characters. For each level:
+// Subdivision benchmark: spmesh beside its peers on the same machine, in the same run: OpenSubdiv
+// 3.5 for Catmull-Clark and Loop, CGAL 5.5 and OpenMesh 9 for sqrt(3). --scheme catmark
+// (default): ArmorGuy (levels 1-6) and Bigguy (1-7); --scheme loop: ArmorGuyT and bigguyT
+// (1-5); --scheme sqrt3: ArmorGuyT and bigguyT (1-6, without their crease tags: sqrt(3) has no
+// crease rules), all from ../shared/meshes/characters. For each level:
 //   spmesh, on the CPU (and the GPU when compiled by nvcc as cuda/subdivision.cu):
 //     dynamic = build + eval (topology changes every frame), build alone, eval alone (static
 //     topology, iterative), compose (R = S_L ... S_1) and replay (P_L = R P_0, one SpMV);
 //   OpenSubdiv: build = Far RefineUniform + StencilTableFactory::Create (last level only,
-//     factorised), eval = StencilTable::UpdateValues (one thread) and OmpEvaluator (all threads).
+//     factorised), eval = StencilTable::UpdateValues (one thread) and OmpEvaluator (all threads);
+//   CGAL (Sqrt3_subdivision) and OpenMesh (Sqrt3T): the whole refinement of the level (topology
+//     and positions together, one thread, double), without converting the mesh in and out;
+//     --peer-max-level L stops them after level L.
 // Times are medians of repeated runs (one run when a run exceeds a third of --budget-ms). Checks
-// in the same run: spmesh replay == spmesh eval, and spmesh eval == OpenSubdiv eval compared by
+// in the same run: spmesh replay == spmesh eval, and spmesh eval == the peer's compared by
 // order-free sums (the vertex orders differ; tests/schemes compares vertex by vertex). Prints a
 // table and writes JSON (--json FILE). Vertex data: xyz floats, as OpenSubdiv's evaluators use.
 #include "bench/peers/opensubdiv.hpp"
+#include "bench/peers/sqrt3.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "linalg/spmv.hpp"
 #include "meshops/io.hpp"
@@ -40,6 +46,7 @@ namespace spmesh::bench {
 using Clock = std::chrono::steady_clock;
 
 double budget_ms = 3000;
+int peer_max_level = 99;
 
 // Median of runs of f (at least 3 unless one run takes more than a third of the budget).
 double time_ms(const std::function<void()>& f) {
@@ -77,7 +84,8 @@ struct Row {
   long long faces = 0, vertices = 0, r_nnz = 0;
   double dynamic = 0, build = 0, eval = 0, compose = 0, replay = 0;  // ms; < 0: not run
   double osd_build = 0, osd_eval_serial = 0, osd_eval_omp = 0;      // of the same level
-  double peak_mib = 0, replay_vs_eval = 0, vs_osd = 0;              // checks
+  double cgal = -1, openmesh = -1;  // sqrt3 peers, whole refinement of the level; < 0: not run
+  double peak_mib = 0, replay_vs_eval = 0, vs_peer = 0;              // checks
   double replay_bytes = 0, replay_of_copy = 0;  // replay's bytes floor; its rate over copy's
 };
 
@@ -126,6 +134,40 @@ Sums run_opensubdiv(const Case& c, int level, Row& row) {
                                     &table->GetControlIndices()[0], &table->GetWeights()[0], 0, n);
   });
   return Sums::of(out.data(), out.size());
+}
+
+// CGAL and OpenMesh sqrt(3) (where built, up to --peer-max-level): median of their own timings
+// of the refinement; fills cgal and openmesh, and returns the sums of the first one that ran.
+Sums run_sqrt3_peers(const Case& c, int level, Row& row) {
+  using Peer = test::PeerMesh (*)(const meshops::PolyMesh&, int);
+  std::vector<std::pair<Peer, double*>> peers;
+#if defined(SPMESH_HAVE_CGAL)
+  peers.emplace_back(test::cgal_sqrt3, &row.cgal);
+#endif
+#if defined(SPMESH_HAVE_OPENMESH)
+  peers.emplace_back(test::openmesh_sqrt3, &row.openmesh);
+#endif
+  Sums sums{std::nan(""), std::nan("")};
+  if (level > peer_max_level) return sums;
+  for (const auto& [refine, ms] : peers) {
+    std::vector<double> times;
+    test::PeerMesh result;
+    do {
+      result = refine(c.mesh, level);
+      times.push_back(result.ms);
+    } while (times.size() < 3 && result.ms < budget_ms / 3);
+    std::sort(times.begin(), times.end());
+    *ms = times[times.size() / 2];
+    if (std::isnan(sums.sum)) sums = Sums::of(result.positions.data(), result.positions.size());
+  }
+  return sums;
+}
+
+// The peers of a scheme on one level; returns their result's order-free sums.
+template <class Scheme>
+Sums run_peers(const Case& c, int level, Row& row) {
+  if constexpr (std::is_same_v<Scheme, schemes::Sqrt3>) return run_sqrt3_peers(c, level, row);
+  else return run_opensubdiv<Scheme>(c, level, row);
 }
 
 // spmesh on one executor (up/down move host data to its memory and back); returns the eval.
@@ -219,6 +261,7 @@ int main(int argc, char** argv) {
     else if (a == "--cpu-max-level") cpu_max = std::stoi(value());
     else if (a == "--compose-max-level") compose_max = std::stoi(value());
     else if (a == "--budget-ms") budget_ms = std::stod(value());
+    else if (a == "--peer-max-level") peer_max_level = std::stoi(value());
     else if (a == "--scheme") scheme = value();
     else throw Error("unknown argument " + a);
   }
@@ -227,7 +270,11 @@ int main(int argc, char** argv) {
     if (meshes.empty()) meshes = {{dir + "ArmorGuyT.obj", 5}, {dir + "bigguyT.obj", 5}};
     return run<schemes::Loop>(meshes, json, cpu_max, compose_max);
   }
-  if (scheme != "catmark") throw Error("--scheme " + scheme + " (catmark or loop)");
+  if (scheme == "sqrt3") {
+    if (meshes.empty()) meshes = {{dir + "ArmorGuyT.obj", 6}, {dir + "bigguyT.obj", 6}};
+    return run<schemes::Sqrt3>(meshes, json, cpu_max, compose_max);
+  }
+  if (scheme != "catmark") throw Error("--scheme " + scheme + " (catmark, loop or sqrt3)");
   if (meshes.empty()) meshes = {{dir + "ArmorGuy.obj", 6}, {dir + "Bigguy.obj", 7}};
   return run<schemes::CatmullClark>(meshes, json, cpu_max, compose_max);
 }
@@ -258,26 +305,33 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
 #else
   std::printf("CPU threads %d (no GPU in this build)\n", host.threads());
 #endif
-  std::printf("%-9s %2s %-4s %10s %9s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s  (ms; x: OSD/spmesh)\n",
-              "mesh", "L", "dev", "faces", "dynamic", "build", "eval", "compose", "replay",
-              "osdBuild", "osdEval1", "osdEvalN", "peakMiB", "xOSDbld", "xOSDeval1");
+  constexpr bool sqrt3 = std::is_same_v<Scheme, schemes::Sqrt3>;
+  if (sqrt3)
+    std::printf("%-9s %2s %-4s %10s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s  (ms; x: peer/spmesh dynamic)\n",
+                "mesh", "L", "dev", "faces", "dynamic", "build", "eval", "compose", "replay", "cgal",
+                "openmesh", "peakMiB", "xCGAL", "xOpenMesh");
+  else
+    std::printf("%-9s %2s %-4s %10s %9s %9s %9s %9s %9s %9s %9s %9s %8s %9s %9s  (ms; x: OSD/spmesh)\n",
+                "mesh", "L", "dev", "faces", "dynamic", "build", "eval", "compose", "replay",
+                "osdBuild", "osdEval1", "osdEvalN", "peakMiB", "xOSDbld", "xOSDeval1");
   for (const auto& [path, levels] : meshes) {
     Case c;
     c.mesh = meshops::read_mesh(path);
     c.name = std::filesystem::path(path).stem().string();
     c.tags = schemes::read_tags(c.mesh);
+    if (!Scheme::crease_rules) c.tags.sharpness = schemes::smooth_sharpness(c.mesh.vertex_count());
     c.options = schemes::options_from(c.tags);
     c.P0 = linalg::Dense<float>(c.mesh.vertex_count(), 3);
     for (index_t p = 0; p < c.P0.data.size(); ++p) c.P0.data[p] = float(c.mesh.positions.data[p]);
     for (int l = 1; l <= levels; ++l) {
-      Row osd;
-      const Sums reference = run_opensubdiv<Scheme>(c, l, osd);
+      Row peer;
+      const Sums reference = run_peers<Scheme>(c, l, peer);
       std::vector<Row> level_rows;
       auto add = [&](Row r, const char* device, const Sums& got) {
         r.mesh = c.name, r.device = device, r.level = l;
-        r.osd_build = osd.osd_build, r.osd_eval_serial = osd.osd_eval_serial;
-        r.osd_eval_omp = osd.osd_eval_omp;
-        r.vs_osd = got.rel_diff(reference);
+        r.osd_build = peer.osd_build, r.osd_eval_serial = peer.osd_eval_serial;
+        r.osd_eval_omp = peer.osd_eval_omp, r.cgal = peer.cgal, r.openmesh = peer.openmesh;
+        r.vs_peer = got.rel_diff(reference);
         level_rows.push_back(r);
       };
 #if defined(__CUDACC__)
@@ -300,13 +354,17 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
       for (const Row& r : level_rows) {
         const std::string of_copy =
             r.replay_of_copy > 0 ? std::to_string(int(100 * r.replay_of_copy + 0.5)) + "%" : "-";
-        std::printf("%-9s %2d %-4s %10lld %9.2f %9.2f %9.3f %9.2f %9.3f %9.1f %9.2f %9.2f %8.0f %9.1f %9.2f"
-                    "   replay %s of copy, replay-eval %.1e, vs OSD %.1e\n",
-                    r.mesh.c_str(), r.level, r.device.c_str(), r.faces, r.dynamic, r.build, r.eval,
-                    r.compose, r.replay, r.osd_build, r.osd_eval_serial, r.osd_eval_omp, r.peak_mib,
-                    r.osd_build / r.build, r.osd_eval_serial / r.eval,
-                    of_copy.c_str(),
-                    r.replay_vs_eval, r.vs_osd);
+        std::printf("%-9s %2d %-4s %10lld %9.2f %9.2f %9.3f %9.2f %9.3f ", r.mesh.c_str(), r.level,
+                    r.device.c_str(), r.faces, r.dynamic, r.build, r.eval, r.compose, r.replay);
+        if (sqrt3)
+          std::printf("%9.1f %9.1f %8.0f %9.1f %9.1f", r.cgal, r.openmesh, r.peak_mib,
+                      r.cgal / r.dynamic, r.openmesh / r.dynamic);
+        else
+          std::printf("%9.1f %9.2f %9.2f %8.0f %9.1f %9.2f", r.osd_build, r.osd_eval_serial,
+                      r.osd_eval_omp, r.peak_mib, r.osd_build / r.build,
+                      r.osd_eval_serial / r.eval);
+        std::printf("   replay %s of copy, replay-eval %.1e, vs %s %.1e\n", of_copy.c_str(),
+                    r.replay_vs_eval, sqrt3 ? "peer" : "OSD", r.vs_peer);
         std::fflush(stdout);
         rows.push_back(r);
       }
@@ -324,10 +382,11 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
           << ", \"compose_ms\": " << r.compose << ", \"replay_ms\": " << r.replay
           << ", \"osd_build_ms\": " << r.osd_build << ", \"osd_eval_serial_ms\": "
           << r.osd_eval_serial << ", \"osd_eval_omp_ms\": " << r.osd_eval_omp
+          << ", \"cgal_ms\": " << r.cgal << ", \"openmesh_ms\": " << r.openmesh
           << ", \"peak_mib\": " << r.peak_mib << ", \"replay_bytes\": " << r.replay_bytes
           << ", \"replay_of_copy\": " << r.replay_of_copy
           << ", \"replay_vs_eval\": " << r.replay_vs_eval
-          << ", \"vs_osd\": " << r.vs_osd << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
+          << ", \"vs_peer\": " << r.vs_peer << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
   }

@@ -9,7 +9,10 @@
 #                    OpenSubdiv; default: ArmorGuy 1-6 and Bigguy 1-7)
 #   LOOP_BENCH_ARGS  extra arguments for spmesh_bench_subdivision --scheme loop (default:
 #                    ArmorGuyT and bigguyT 1-5)
-#   SKIP_SUBDIV_BENCH / SKIP_LOOP_BENCH  set to 1 to skip the Catmull-Clark / Loop benchmark
+#   SQRT3_BENCH_ARGS extra arguments for spmesh_bench_subdivision --scheme sqrt3 (default:
+#                    ArmorGuyT and bigguyT 1-6)
+#   SKIP_SUBDIV_BENCH / SKIP_LOOP_BENCH / SKIP_SQRT3_BENCH  set to 1 to skip the Catmull-Clark /
+#                    Loop / sqrt3 benchmark
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 set -uo pipefail
@@ -49,6 +52,9 @@ step tests ctest --test-dir build/device --output-on-failure -j 6
 [[ ${SKIP_LOOP_BENCH:-0} == 1 ]] ||
   step bench_loop build/device/bench/spmesh_bench_subdivision --scheme loop \
     --json "$out/bench_loop.json" ${LOOP_BENCH_ARGS:-}
+[[ ${SKIP_SQRT3_BENCH:-0} == 1 ]] ||
+  step bench_sqrt3 build/device/bench/spmesh_bench_subdivision --scheme sqrt3 \
+    --json "$out/bench_sqrt3.json" ${SQRT3_BENCH_ARGS:-}
 [[ ${SKIP_LINALG_BENCH:-0} == 1 ]] ||
   step bench_cuda build/device/bench/spmesh_bench_cuda --json "$out/bench_cuda.json" ${CUDA_BENCH_ARGS:-}
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
