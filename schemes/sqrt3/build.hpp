@@ -130,7 +130,9 @@ detail::LevelResult<typename Exec::space> build_level(Exec& exec,
                                        L.vertex_ring.data(), L.vertex_crease.data(),
                                        L.boundary_u.data(), L.boundary_w.data()});
 
-  const index_t faces = checked_index(9 * std::int64_t(F), "sqrt3 child faces") / 3;
+  // 3F child triangles of 3 corners (this also bounds the at most 2F new points).
+  checked_index(9 * std::int64_t(F), "sqrt3 child face corners");
+  const index_t faces = 3 * F;
   L.first_point = Array<index_t, S>(F), L.split_corner = Array<index_t, S>(F);
   exec.for_each(F, detail::FacePoints{M.view(), L.E.view(), L.splits_boundary,
                                       L.first_point.data(), L.split_corner.data()});

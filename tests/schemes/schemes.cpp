@@ -227,6 +227,37 @@ TEST_CASE("sqrt3: three children per triangle, manifold and oriented; the bounda
   meshops::check_mesh(meshops::PolyMesh{P.clone(), plan.refined.clone(), {}, "tent level 4"});
 }
 
+// Signed volume of a closed triangle mesh (positive when its faces are ordered outwards).
+double signed_volume(const Dense<double>& P, const la::MeshMatrix<>& M) {
+  double v = 0;
+  for (index_t f = 0; f < M.faces; ++f) {
+    const index_t *i = M.indices.data() + 3 * f;
+    const double *a = &P(i[0], 0), *b = &P(i[1], 0), *c = &P(i[2], 0);
+    v += a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+         a[2] * (b[0] * c[1] - b[1] * c[0]);
+  }
+  return v / 6;
+}
+
+TEST_CASE("sqrt3 keeps the input's orientation, outwards or inwards") {
+  cpu::Executor exec;
+  auto torus = meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj"),
+                                    meshops::Triangulation::fan);
+  for (const double sign : {1.0, -1.0}) {
+    CAPTURE(sign);
+    const double before = signed_volume(torus.positions, torus.M);
+    const auto plan = schemes::sqrt3::build(exec, torus.M.clone(),
+                                            schemes::smooth_sharpness(torus.vertex_count()), 3);
+    const auto P = schemes::sqrt3::eval(exec, plan, torus.positions);
+    const double after = signed_volume(P, plan.refined);
+    CHECK(before * sign > 0);
+    CHECK(after / before > 0.8);  // smoothing shrinks the torus a little, never turns it inside out
+    CHECK(after / before < 1.0);
+    for (index_t f = 0; f < torus.face_count(); ++f)  // the other orientation next
+      std::swap(torus.M.indices[3 * f + 1], torus.M.indices[3 * f + 2]);
+  }
+}
+
 TEST_CASE("sqrt3 rejects crease and corner sharpness and polygons by name") {
   cpu::Executor exec;
   const Tent tri(true);
