@@ -18,6 +18,8 @@ template <class T>
 linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>& R, const linalg::Dense<T>& P0,
                                Stages& stages);
 
+// The GPU's free memory in bytes.
+std::int64_t device_free_bytes();
 // Throws CapacityError, before any work, when `bytes` exceed the GPU's free memory.
 void check_device_memory(std::int64_t bytes);
 

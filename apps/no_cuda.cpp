@@ -23,6 +23,7 @@ template <class T>
 linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, Stages&) {
   no_cuda();
 }
+std::int64_t device_free_bytes() { no_cuda(); }
 void check_device_memory(std::int64_t) { no_cuda(); }
 
 SPMESH_APPS_INSTANTIATE_GPU(float)

@@ -45,10 +45,15 @@ linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>& R, const linalg::Dense<T>& 
   return replay<T>(exec, R_d, P0, stages);
 }
 
-void check_device_memory(std::int64_t bytes) {
+std::int64_t device_free_bytes() {
   std::size_t free = 0, total = 0;
   linalg::cuda::check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-  if (bytes > static_cast<std::int64_t>(free))
+  return static_cast<std::int64_t>(free);
+}
+
+void check_device_memory(std::int64_t bytes) {
+  const std::int64_t free = device_free_bytes();
+  if (bytes > free)
     throw CapacityError("the GPU has " + std::to_string(free >> 20) + " MiB free; these levels need about " +
                         std::to_string(bytes >> 20) + " MiB");
 }

@@ -26,8 +26,9 @@ namespace {
 constexpr const char* usage = R"(usage:
   spmesh info MESH
       vertex, edge and face counts, Euler characteristic, boundary, face orders, valences
-  spmesh subdivide IN -o OUT --levels L [options] [--picture FILE.svg]
-      subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply)
+  spmesh subdivide IN -o OUT --levels L [options] [--picture FILE.svg] [--dry-run]
+      subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply); --dry-run prints every level's
+      size and the memory needed (and free, with --device cuda), and stops
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay
   spmesh replay FILE POSES... -o OUTDIR [--device cpu|cuda] [--format obj|ply] [--triangulate ...]
@@ -53,7 +54,9 @@ struct Args {
   std::vector<std::string> positional;
   std::map<std::string, std::string> options;
 
-  Args(const std::vector<std::string>& args, const std::vector<std::string>& known) {
+  // `known`: options with a value; `flags`: options without one.
+  Args(const std::vector<std::string>& args, const std::vector<std::string>& known,
+       const std::vector<std::string>& flags = {}) {
     for (std::size_t i = 0; i < args.size(); ++i) {
       const std::string& a = args[i];
       if (!a.starts_with("-")) {
@@ -61,6 +64,10 @@ struct Args {
         continue;
       }
       const std::string name = a == "-o" ? "--output" : a;
+      if (std::find(flags.begin(), flags.end(), name) != flags.end()) {
+        options[name] = "";
+        continue;
+      }
       if (std::find(known.begin(), known.end(), name) == known.end())
         throw Error("unknown option '" + a + "'");
       if (i + 1 == args.size()) throw Error("option '" + a + "' needs a value");
@@ -96,40 +103,23 @@ const std::vector<std::string> scheme_options = {
     "--output", "--levels",    "--scheme",  "--boundary",   "--crease",
     "--device", "--precision", "--picture", "--triangulate"};
 
-// The mesh, checked, and the options its tags and the command line ask for.
+// The mesh, checked, the options its tags and the command line ask for, and the sizes of its
+// levels.
 struct Input {
   std::string scheme;
   meshops::PolyMesh mesh;
   schemes::TagSettings tags;
   schemes::Options options;
+  schemes::SizeEstimate size;
 };
 
-// The sizes of a triangle scheme (Loop or sqrt3) before any work: throws CapacityError naming
-// the first level whose matrices exceed 32-bit indices and returns the bytes the plan and eval
-// need (a little high, as for Catmull-Clark). A level of V vertices, F triangles, E edges and
-// B boundary edges has, after Loop, V + E, 4F, 2E + 3F and 2B; after sqrt3, V + F, 3F, E + 3F
-// and B, plus B more vertices and edges and 3B boundary edges on a level splitting the boundary.
-std::int64_t triangle_scheme_bytes(const std::string& scheme, const meshops::MeshInfo& info,
-                                   int levels, int scalar_bytes) {
-  std::int64_t V = info.vertices, F = info.faces, E = info.edges, B = info.boundary_edges;
-  std::int64_t bytes = 0, last = V;
-  for (int l = 1; l <= levels; ++l) {
-    last = V;
-    if (scheme == "loop") {
-      bytes += 16 * F + 44 * E + 40 * V;  // M, E, the edge and vertex arrays of the level
-      std::tie(V, F, E, B) = std::make_tuple(V + E, 4 * F, 2 * E + 3 * F, 2 * B);
-    } else {
-      bytes += 24 * F + 32 * E + 40 * V;  // M, E, H, the face and vertex arrays of the level
-      const std::int64_t split = l % 2 == 0 ? B : 0;
-      std::tie(V, F, E, B) = std::make_tuple(V + F + split, 3 * F, E + 3 * F + split, B + 2 * split);
-    }
-    const std::int64_t entries = std::max({V + 1, 3 * F, 2 * E});
-    if (entries > max_index)
-      throw CapacityError(scheme + " level " + std::to_string(l) + " needs " +
-                          std::to_string(entries) +
-                          " entries in one matrix, over the 32-bit index limit (2147483647)");
-  }
-  return bytes + 16 * F + 3 * scalar_bytes * (V + 2 * last);
+schemes::SizeEstimate size_estimate(const Input& in, int levels, bool dbl) {
+  cpu::Executor exec;
+  const auto info = meshops::mesh_info(exec, in.mesh);
+  return with_scheme(in.scheme, [&]<class Scheme>() {
+    return Scheme::estimate_size(info.vertices, info.faces, in.mesh.M.nnz(), info.edges,
+                                 info.boundary_edges, levels, 3, dbl ? 8 : 4);
+  });
 }
 
 // --triangulate, if given.
@@ -142,7 +132,7 @@ std::optional<meshops::Triangulation> triangulation(const Args& args) {
 
 Input read_input(const Args& args, int levels) {
   Input in{args.choice("--scheme", {"catmark", "loop", "sqrt3"}),
-           meshops::read_mesh(args.positional.at(0)), {}, {}};
+           meshops::read_mesh(args.positional.at(0)), {}, {}, {}};
   if (const auto how = triangulation(args)) in.mesh = meshops::triangulate(in.mesh, *how);
   meshops::check_mesh(in.mesh);
   const bool triangles = in.scheme != "catmark", sqrt3 = in.scheme == "sqrt3";
@@ -162,7 +152,7 @@ Input read_input(const Args& args, int levels) {
                                        [](float s) { return s != 0; });
     if (C.edges.nnz() > 0 || corners > 0)
       throw InputError(fmt::format("{}: sqrt3 has no crease rules, but the mesh has {} crease "
-                                   "and {} corner tags",
+                                   "and {} corner tags (remove its t crease/corner lines to refine it smooth)",
                                    in.mesh.source, C.edges.nnz(), corners));
   }
   std::optional<schemes::Boundary> boundary;
@@ -179,20 +169,28 @@ Input read_input(const Args& args, int levels) {
   for (const auto& note : in.tags.ignored) fmt::print(stderr, "spmesh: note: {}\n", note);
 
   // Say before any work if the levels cannot be indexed (or, on the GPU, held).
-  cpu::Executor exec;
-  const auto info = meshops::mesh_info(exec, in.mesh);
-  const bool dbl = args.choice("--precision", {"float", "double"}) == "double";
-  std::int64_t bytes;
-  if (triangles) {
-    bytes = triangle_scheme_bytes(in.scheme, info, levels, dbl ? 8 : 4);
-  } else {
-    const auto size = schemes::catmull_clark::estimate_size(
-        info.vertices, info.faces, in.mesh.M.nnz(), info.edges, levels, 3, dbl ? 8 : 4);
-    size.check_indices();
-    bytes = size.bytes;
-  }
-  if (args.choice("--device", {"cpu", "cuda"}) == "cuda") check_device_memory(bytes);
+  in.size = size_estimate(in, levels, args.choice("--precision", {"float", "double"}) == "double");
+  in.size.check_indices();
+  if (args.choice("--device", {"cpu", "cuda"}) == "cuda" && !args.get("--dry-run"))
+    check_device_memory(in.size.bytes);
   return in;
+}
+
+// --dry-run: every level's size and the bytes needed (and on the GPU, what is free).
+int dry_run(const Input& in, const std::string& device) {
+  for (std::size_t l = 0; l < in.size.levels.size(); ++l) {
+    const auto& c = in.size.levels[l];
+    fmt::print("level {}: {} vertices, {} faces, {} edges\n", l, c.vertices, c.faces, c.edges);
+  }
+  fmt::print("{} on {}: about {:.1f} MiB of {} memory", in.scheme, device,
+             in.size.bytes / 1048576.0, device == "cuda" ? "GPU" : "host");
+  if (device == "cuda") {
+    const std::int64_t free = device_free_bytes();
+    fmt::print(", {:.1f} MiB free: {}", free / 1048576.0,
+               in.size.bytes <= free ? "fits" : "does not fit");
+  }
+  fmt::print("\n");
+  return 0;
 }
 
 std::string summary(const Stages& s, const std::string& device) {
@@ -215,8 +213,10 @@ int info(const Args& args) {
 template <class T>
 int subdivide_as(const Args& args) {
   const int levels = args.levels();
-  const std::string out = args.need("--output"), device = args.choice("--device", {"cpu", "cuda"});
+  const std::string device = args.choice("--device", {"cpu", "cuda"});
   const Input in = read_input(args, levels);
+  if (args.get("--dry-run")) return dry_run(in, device);
+  const std::string out = args.need("--output");
   Stages stages;
   Subdivided<T> r;
   if (device == "cuda") {
@@ -316,7 +316,8 @@ struct Replay {
 
 int dispatch(const std::string& command, const std::vector<std::string>& rest) {
   if (command == "info") return info(Args(rest, {}));
-  if (command == "subdivide") return by_precision<Subdivide>(Args(rest, scheme_options));
+  if (command == "subdivide")
+    return by_precision<Subdivide>(Args(rest, scheme_options, {"--dry-run"}));
   if (command == "build") return by_precision<Build>(Args(rest, scheme_options));
   if (command == "replay")
     return by_precision<Replay>(

@@ -10,7 +10,7 @@
 //     factorised), eval = StencilTable::UpdateValues (one thread) and OmpEvaluator (all threads);
 //   CGAL (Sqrt3_subdivision) and OpenMesh (Sqrt3T): the whole refinement of the level (topology
 //     and positions together, one thread, double), without converting the mesh in and out;
-//     --peer-max-level L stops them after level L.
+//   --peer-max-level L stops the peers (all of them) after level L.
 // Times are medians of repeated runs (one run when a run exceeds a third of --budget-ms). Checks
 // in the same run: spmesh replay == spmesh eval, and spmesh eval == the peer's compared by
 // order-free sums (the vertex orders differ; tests/schemes compares vertex by vertex). Prints a
@@ -19,6 +19,7 @@
 #include "bench/peers/sqrt3.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "linalg/spmv.hpp"
+#include "meshops/info.hpp"
 #include "meshops/io.hpp"
 #include "schemes/schemes.hpp"
 #include "schemes/tags.hpp"
@@ -83,9 +84,10 @@ struct Row {
   int level = 0;
   long long faces = 0, vertices = 0, r_nnz = 0;
   double dynamic = 0, build = 0, eval = 0, compose = 0, replay = 0;  // ms; < 0: not run
-  double osd_build = 0, osd_eval_serial = 0, osd_eval_omp = 0;      // of the same level
+  double osd_build = -1, osd_eval_serial = -1, osd_eval_omp = -1;   // same level; < 0: not run
   double cgal = -1, openmesh = -1;  // sqrt3 peers, whole refinement of the level; < 0: not run
   double peak_mib = 0, replay_vs_eval = 0, vs_peer = 0;              // checks
+  double estimate_mib = 0;  // Scheme::estimate_size's bytes, which the peak must not exceed
   double replay_bytes = 0, replay_of_copy = 0;  // replay's bytes floor; its rate over copy's
 };
 
@@ -97,6 +99,7 @@ constexpr auto osd_scheme =
 struct Case {
   std::string name;
   meshops::PolyMesh mesh;
+  meshops::MeshInfo info;
   schemes::TagSettings tags;
   schemes::Options options;
   linalg::Dense<float> P0;
@@ -148,7 +151,7 @@ Sums run_sqrt3_peers(const Case& c, int level, Row& row) {
   peers.emplace_back(test::openmesh_sqrt3, &row.openmesh);
 #endif
   Sums sums{std::nan(""), std::nan("")};
-  if (level > peer_max_level) return sums;
+  if (level > peer_max_level) return sums;  // the peers' times stay at -1
   for (const auto& [refine, ms] : peers) {
     std::vector<double> times;
     test::PeerMesh result;
@@ -167,6 +170,7 @@ Sums run_sqrt3_peers(const Case& c, int level, Row& row) {
 template <class Scheme>
 Sums run_peers(const Case& c, int level, Row& row) {
   if constexpr (std::is_same_v<Scheme, schemes::Sqrt3>) return run_sqrt3_peers(c, level, row);
+  else if (level > peer_max_level) return {std::nan(""), std::nan("")};
   else return run_opensubdiv<Scheme>(c, level, row);
 }
 
@@ -318,6 +322,7 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
     Case c;
     c.mesh = meshops::read_mesh(path);
     c.name = std::filesystem::path(path).stem().string();
+    c.info = meshops::mesh_info(host, c.mesh);
     c.tags = schemes::read_tags(c.mesh);
     if (!Scheme::crease_rules) c.tags.sharpness = schemes::smooth_sharpness(c.mesh.vertex_count());
     c.options = schemes::options_from(c.tags);
@@ -332,6 +337,9 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
         r.osd_build = peer.osd_build, r.osd_eval_serial = peer.osd_eval_serial;
         r.osd_eval_omp = peer.osd_eval_omp, r.cgal = peer.cgal, r.openmesh = peer.openmesh;
         r.vs_peer = got.rel_diff(reference);
+        r.estimate_mib = Scheme::estimate_size(c.info.vertices, c.info.faces, c.mesh.M.nnz(),
+                                               c.info.edges, c.info.boundary_edges, l, 3,
+                                               sizeof(float)).bytes / 1048576.0;
         level_rows.push_back(r);
       };
 #if defined(__CUDACC__)
@@ -363,8 +371,12 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
           std::printf("%9.1f %9.2f %9.2f %8.0f %9.1f %9.2f", r.osd_build, r.osd_eval_serial,
                       r.osd_eval_omp, r.peak_mib, r.osd_build / r.build,
                       r.osd_eval_serial / r.eval);
-        std::printf("   replay %s of copy, replay-eval %.1e, vs %s %.1e\n", of_copy.c_str(),
+        std::printf("   replay %s of copy, replay-eval %.1e, vs %s %.1e", of_copy.c_str(),
                     r.replay_vs_eval, sqrt3 ? "peer" : "OSD", r.vs_peer);
+        if (r.peak_mib > 0)
+          std::printf(", peak/estimate %.2f%s", r.peak_mib / r.estimate_mib,
+                      r.peak_mib > r.estimate_mib ? " (OVER THE ESTIMATE)" : "");
+        std::printf("\n");
         std::fflush(stdout);
         rows.push_back(r);
       }
@@ -383,7 +395,8 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
           << ", \"osd_build_ms\": " << r.osd_build << ", \"osd_eval_serial_ms\": "
           << r.osd_eval_serial << ", \"osd_eval_omp_ms\": " << r.osd_eval_omp
           << ", \"cgal_ms\": " << r.cgal << ", \"openmesh_ms\": " << r.openmesh
-          << ", \"peak_mib\": " << r.peak_mib << ", \"replay_bytes\": " << r.replay_bytes
+          << ", \"peak_mib\": " << r.peak_mib << ", \"estimate_mib\": " << r.estimate_mib
+          << ", \"replay_bytes\": " << r.replay_bytes
           << ", \"replay_of_copy\": " << r.replay_of_copy
           << ", \"replay_vs_eval\": " << r.replay_vs_eval
           << ", \"vs_peer\": " << r.vs_peer << "}" << (k + 1 < rows.size() ? "," : "") << "\n";

@@ -7,6 +7,7 @@
 #include "linalg/spgemm.hpp"
 #include "schemes/tags.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -54,6 +55,44 @@ linalg::Csr<T, S> cast(Exec& exec, linalg::Csr<double, S> R) {
   }
 }
 }  // namespace detail
+
+// Sizes of every level of a plan before any work (each scheme's estimate_size), and the bytes
+// its build and eval need on an executor: the operators of every level, the refined mesh,
+// eval's last two levels of `columns` values with one temporary, and the build's temporaries
+// (sorts and their buffers) on its last level, measured per scheme as bytes per face corner
+// (the device benchmark checks that the estimate stays above the measured peak).
+struct SizeEstimate {
+  struct Counts {
+    std::int64_t vertices, faces, corners, edges;
+  };
+  SizeEstimate() = default;
+  explicit SizeEstimate(const char* scheme_name) : scheme(scheme_name) {}
+
+  const char* scheme = "";
+  std::vector<Counts> levels;  // levels[0] is the base mesh
+  std::int64_t bytes = 0;
+
+  // Throws CapacityError naming the first level whose matrices exceed 32-bit indices.
+  void check_indices() const {
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      const auto& c = levels[l];
+      const std::int64_t largest = std::max({c.vertices + 1, c.corners, 2 * c.edges});
+      if (largest > max_index)
+        throw CapacityError(std::string(scheme) + " level " + std::to_string(l) + " needs " +
+                            std::to_string(largest) +
+                            " entries in one matrix, over the 32-bit index limit (2147483647)");
+    }
+  }
+  // Adds the refined mesh, eval's data and the last level's build temporaries to `bytes` (the
+  // operators are counted per level).
+  void add_eval(int columns, int scalar_bytes, int temporary_bytes_per_corner) {
+    const auto& last = levels.back();
+    const auto& before = levels[levels.size() > 1 ? levels.size() - 2 : 0];
+    bytes += 4 * (last.faces + 1) + 4 * last.corners +
+             std::int64_t(columns) * scalar_bytes * (last.vertices + 2 * before.vertices) +
+             std::int64_t(temporary_bytes_per_corner) * before.corners + (std::int64_t(2) << 20);
+  }
+};
 
 // A scheme's plan: levels[l] refines level l into level l + 1; `refined` is the last mesh.
 template <class LevelT, class S>

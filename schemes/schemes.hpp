@@ -1,6 +1,7 @@
 // The subdivision schemes as types, for code that runs any of them (the command line, the
-// benchmark, the tests): each names its build, eval and refinement matrix; with_scheme picks
-// one by name.
+// benchmark, the tests): each names its build, eval, refinement matrix and size estimate
+// (from the base mesh's vertices, faces, face corners, edges and boundary edges); with_scheme
+// picks one by name.
 #pragma once
 
 #include "schemes/catmull_clark/build.hpp"
@@ -13,6 +14,7 @@
 #include "schemes/sqrt3/eval.hpp"
 #include "schemes/sqrt3/refinement.hpp"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -32,6 +34,11 @@ struct CatmullClark {
   static auto refinement_matrix(Exec& exec, const P& plan) {
     return catmull_clark::refinement_matrix<T>(exec, plan);
   }
+  static SizeEstimate estimate_size(std::int64_t V, std::int64_t F, std::int64_t corners,
+                                    std::int64_t E, std::int64_t, int levels, int columns,
+                                    int scalar_bytes) {
+    return catmull_clark::estimate_size(V, F, corners, E, levels, columns, scalar_bytes);
+  }
 };
 
 struct Loop {
@@ -47,6 +54,11 @@ struct Loop {
   template <class T, class Exec, class P>
   static auto refinement_matrix(Exec& exec, const P& plan) {
     return loop::refinement_matrix<T>(exec, plan);
+  }
+  static SizeEstimate estimate_size(std::int64_t V, std::int64_t F, std::int64_t,
+                                    std::int64_t E, std::int64_t, int levels, int columns,
+                                    int scalar_bytes) {
+    return loop::estimate_size(V, F, E, levels, columns, scalar_bytes);
   }
 };
 
@@ -65,6 +77,11 @@ struct Sqrt3 {
   template <class T, class Exec, class P>
   static auto refinement_matrix(Exec& exec, const P& plan) {
     return sqrt3::refinement_matrix<T>(exec, plan);
+  }
+  static SizeEstimate estimate_size(std::int64_t V, std::int64_t F, std::int64_t,
+                                    std::int64_t E, std::int64_t boundary_edges, int levels,
+                                    int columns, int scalar_bytes) {
+    return sqrt3::estimate_size(V, F, E, boundary_edges, levels, columns, scalar_bytes);
   }
 };
 

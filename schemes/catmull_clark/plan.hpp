@@ -53,31 +53,10 @@ using Plan = LevelPlan<Level<S>, S>;
 
 // Sizes of every level before any work, from the base mesh's counts (faces F, face corners
 // nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a
-// quad level then gives V + F + E, 4F and 2E + 4F. `bytes` estimates what the plan holds plus
-// eval's buffers for k columns of T-sized data (the operators of every level, a little high).
-struct SizeEstimate {
-  struct Counts {
-    std::int64_t vertices, faces, corners, edges;
-  };
-  std::vector<Counts> levels;  // levels[0] is the base mesh
-  std::int64_t bytes = 0;
-
-  // Throws CapacityError naming the first level whose matrices exceed 32-bit indices.
-  void check_indices() const {
-    for (std::size_t l = 0; l < levels.size(); ++l) {
-      const auto& c = levels[l];
-      const std::int64_t largest = std::max({c.vertices + 1, c.corners, 2 * c.edges});
-      if (largest > max_index)
-        throw CapacityError("Catmull-Clark level " + std::to_string(l) + " needs " +
-                            std::to_string(largest) +
-                            " entries in one matrix, over the 32-bit index limit (2147483647)");
-    }
-  }
-};
-
+// quad level then gives V + F + E, 4F and 2E + 4F.
 inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t corners,
                                   std::int64_t edges, int levels, int columns, int scalar_bytes) {
-  SizeEstimate s;
+  SizeEstimate s("Catmull-Clark");
   s.levels.push_back({vertices, faces, corners, edges});
   for (int l = 0; l < levels; ++l) {
     const auto& c = s.levels.back();
@@ -88,11 +67,7 @@ inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std
     s.levels.push_back({c.vertices + c.faces + c.edges, c.corners, 4 * c.corners,
                         2 * c.edges + c.corners});
   }
-  const auto& last = s.levels.back();
-  s.bytes += 4 * (last.faces + 1) + 4 * last.corners;  // the refined mesh
-  // eval: the last two levels' data and one temporary.
-  const auto& before = s.levels[s.levels.size() > 1 ? s.levels.size() - 2 : 0];
-  s.bytes += std::int64_t(columns) * scalar_bytes * (last.vertices + 2 * before.vertices);
+  s.add_eval(columns, scalar_bytes, 20);
   return s;
 }
 

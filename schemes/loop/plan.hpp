@@ -35,6 +35,21 @@ struct Level {
 template <class S>
 using Plan = LevelPlan<Level<S>, S>;
 
+// Sizes of every level before any work, from the base triangle mesh's counts: a level of V
+// vertices, F triangles and E edges gives V + E, 4F and 2E + 3F.
+inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t edges,
+                                  int levels, int columns, int scalar_bytes) {
+  SizeEstimate s("Loop");
+  s.levels.push_back({vertices, faces, 3 * faces, edges});
+  for (int l = 0; l < levels; ++l) {
+    const auto c = s.levels.back();
+    s.bytes += 16 * c.faces + 44 * c.edges + 40 * c.vertices;  // M, E, edge and vertex arrays
+    s.levels.push_back({c.vertices + c.edges, 4 * c.faces, 12 * c.faces, 2 * c.edges + 3 * c.faces});
+  }
+  s.add_eval(columns, scalar_bytes, 8);
+  return s;
+}
+
 namespace detail {
 // The edge point rule of Loop with the crease blend: a crease is (p_i + p_j)/2.
 struct EdgeWeights {

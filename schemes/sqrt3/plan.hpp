@@ -41,6 +41,27 @@ struct Level {
 template <class S>
 using Plan = LevelPlan<Level<S>, S>;
 
+// Sizes of every level before any work, from the base triangle mesh's counts: a level of V
+// vertices, F triangles, E edges and B boundary edges gives V + F, 3F, E + 3F and B, and on a
+// level that splits the boundary B more vertices and edges and 3B boundary edges.
+inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t edges,
+                                  std::int64_t boundary_edges, int levels, int columns,
+                                  int scalar_bytes) {
+  SizeEstimate s("sqrt3");
+  s.levels.push_back({vertices, faces, 3 * faces, edges});
+  std::int64_t B = boundary_edges;
+  for (int l = 0; l < levels; ++l) {
+    const auto c = s.levels.back();
+    s.bytes += 24 * c.faces + 32 * c.edges + 40 * c.vertices;  // M, E, H, face and vertex arrays
+    const std::int64_t split = l % 2 == 1 ? B : 0;
+    s.levels.push_back({c.vertices + c.faces + split, 3 * c.faces, 9 * c.faces,
+                        c.edges + 3 * c.faces + split});
+    B += 2 * split;
+  }
+  s.add_eval(columns, scalar_bytes, 2);
+  return s;
+}
+
 namespace detail {
 
 // Eq. 30: alpha_n = (4 - 2 cos(2 pi / n)) / 9, as a VertexMask of valence n.

@@ -57,6 +57,19 @@ for case in "loop 2 304" "sqrt3 3 513"; do
     END { exit !(NR > 0 && m < 1e-5) }' || fail "$scheme replay differs from subdivide"
 done
 
+# --dry-run: the sizes of every level, no output file; the last level's faces are those that
+# subdivide then makes, for each scheme.
+for scheme in catmark loop sqrt3; do
+  "$spmesh" subdivide "$data/meshes/tent.obj" --scheme "$scheme" --triangulate fan --levels 3 \
+    --dry-run -o "$tmp/dry.obj" >"$tmp/dry.txt" || fail "$scheme dry-run"
+  [[ ! -e $tmp/dry.obj ]] || fail "$scheme dry-run wrote a mesh"
+  grep -q "MiB of host memory" "$tmp/dry.txt" || fail "$scheme dry-run: no memory estimate"
+  "$spmesh" subdivide "$data/meshes/tent.obj" --scheme "$scheme" --triangulate fan --levels 3 \
+    -o "$tmp/real.obj" >/dev/null || fail "$scheme subdivide"
+  grep -q "^level 3: .* $(grep -c '^f ' "$tmp/real.obj") faces" "$tmp/dry.txt" ||
+    fail "$scheme dry-run: level 3's faces differ from subdivide's"
+done
+
 # Bad input: no output, one line, exit 1.
 expect_error "missing file" "$tmp/a.obj" subdivide "$tmp/none.obj" --levels 1 -o "$tmp/a.obj"
 printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\nt crease 2/1/0 0 2 1\n' >"$tmp/bad_crease.obj"
