@@ -2,13 +2,18 @@
 // One gather kernel serves both directions: spmv/spmm walk the rows of a CSR matrix,
 // spmv_t/spmm_t walk the columns of a CSC or mesh matrix to compute y = A^T x. Either way
 // each output row is written by one thread in a fixed order: no atomics, same bits every run.
+// On the GPU, sums over long CSR rows take several lanes per row (LaneGather), combined in a
+// fixed order too; their bits differ from the CPU's one-lane order by rounding only.
 #pragma once
 
 #include "linalg/formats.hpp"
+#include "linalg/lanes.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
 
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace spmesh::linalg {
 
@@ -76,8 +81,60 @@ struct Gather {
   }
 };
 
+// Row o of y = A x by G lanes (Gather's sum for an executor with cooperating lanes, on long
+// rows): lane l takes the entries l, l + G, ... of the row, so the G lanes read G consecutive
+// entries at a time, and lane_sum combines them in a fixed order.
+template <class View, class Map, class T, int K, int G>
+struct LaneGather {
+  View A;
+  Map map;
+  const T* x;
+  T* y;
+
+  SPMESH_HD void operator()(index_t o, int lane) const {
+    T acc[K] = {};
+    const bool row = o < A.outer;
+    if (row)
+      for (index_t p = A.begin(o) + lane; p < A.end(o); p += G) {
+        const index_t j = A.index(p);
+        const T w = static_cast<T>(map(A.value(o, p), o, j));
+        const T* xj = x + static_cast<std::int64_t>(j) * K;
+        for (int c = 0; c < K; ++c) acc[c] += w * xj[c];
+      }
+    for (int c = 0; c < K; ++c) acc[c] = lane_sum<G>(acc[c]);
+    if (row && lane == 0)
+      for (int c = 0; c < K; ++c) y[static_cast<std::int64_t>(o) * K + c] = acc[c];
+  }
+};
+
+// Lanes per row for a sum over rows of `average` entries: one up to 4 entries, then up to 8
+// (32-byte loads of indices and values per 8 lanes).
+inline int lanes_per_row(double average) {
+  return average < 4 ? 1 : average < 8 ? 2 : average < 16 ? 4 : 8;
+}
+
 template <bool Transposed, class Exec, class View, class Map, class Reduce, class T>
-void gather(Exec& exec, const View& A, const T* x, T* y, index_t k, Map map, Reduce reduce) {
+void gather(Exec& exec, const View& A, const T* x, T* y, index_t k, std::int64_t nnz, Map map,
+            Reduce reduce) {
+  if constexpr (Exec::lanes > 1 && !Transposed && std::is_same_v<Reduce, reduce::Sum>) {
+    const int G = A.outer > 0 && k <= 4 ? lanes_per_row(double(nnz) / A.outer) : 1;
+    auto lanes = [&]<int K, int Lanes>() {
+      exec.template for_each_grouped<Lanes>(A.outer, LaneGather<View, Map, T, K, Lanes>{A, map, x, y});
+    };
+    auto by_lanes = [&]<int K>() {
+      if (G == 2) lanes.template operator()<K, 2>();
+      else if (G == 4) lanes.template operator()<K, 4>();
+      else lanes.template operator()<K, 8>();
+    };
+    if (G > 1) {
+      switch (k) {
+        case 1: by_lanes.template operator()<1>(); return;
+        case 2: by_lanes.template operator()<2>(); return;
+        case 3: by_lanes.template operator()<3>(); return;
+        default: by_lanes.template operator()<4>(); return;
+      }
+    }
+  }
   auto run = [&]<int K>() {
     exec.for_each(A.outer, Gather<View, Map, Reduce, T, K, Transposed>{A, map, reduce, x, y, k});
   };
@@ -152,7 +209,7 @@ void spmm(Exec& exec, const Csr<TA, S>& A, const X& X_in, Y&& Y_out, Map map = {
   detail::check_shape("spmm", "X", x.rows, x.cols, A.cols, x.cols);
   detail::check_shape("spmm", "Y", y.rows, y.cols, A.rows, x.cols);
   detail::check_map(map, A.rows, A.cols, "spmm");
-  detail::gather<false>(exec, A.view(), x.data, y.data, x.cols, map, reduce);
+  detail::gather<false>(exec, A.view(), x.data, y.data, x.cols, A.nnz(), map, reduce);
 }
 
 template <class Exec, class TA, class T, class S, ValueMap Map = map::Identity,
@@ -162,7 +219,7 @@ void spmv(Exec& exec, const Csr<TA, S>& A, const Array<T, S>& x, Array<T, S>& y,
   detail::check_shape("spmv", "x", x.size(), 1, A.cols, 1);
   detail::check_shape("spmv", "y", y.size(), 1, A.rows, 1);
   detail::check_map(map, A.rows, A.cols, "spmv");
-  detail::gather<false>(exec, A.view(), x.data(), y.data(), 1, map, reduce);
+  detail::gather<false>(exec, A.view(), x.data(), y.data(), 1, A.nnz(), map, reduce);
 }
 
 // ---- y = A^T x, A stored by columns (CSC, MeshMatrix, ReducedMeshMatrix) -----------------------
@@ -178,7 +235,7 @@ void spmm_t(Exec& exec, const Matrix& A, const X& X_in, Y&& Y_out, Map map = {},
   detail::check_shape("spmm_t", "X", x.rows, x.cols, rows, x.cols);
   detail::check_shape("spmm_t", "Y", y.rows, y.cols, cols, x.cols);
   detail::check_map(map, rows, cols, "spmm_t");
-  detail::gather<true>(exec, A.view(), x.data, y.data, x.cols, map, reduce);
+  detail::gather<true>(exec, A.view(), x.data, y.data, x.cols, 0, map, reduce);
 }
 
 template <class Exec, detail::ColumnMajorMatrix Matrix, class T, class S,
@@ -189,7 +246,7 @@ void spmv_t(Exec& exec, const Matrix& A, const Array<T, S>& x, Array<T, S>& y, M
   detail::check_shape("spmv_t", "x", x.size(), 1, rows, 1);
   detail::check_shape("spmv_t", "y", y.size(), 1, cols, 1);
   detail::check_map(map, rows, cols, "spmv_t");
-  detail::gather<true>(exec, A.view(), x.data(), y.data(), 1, map, reduce);
+  detail::gather<true>(exec, A.view(), x.data(), y.data(), 1, 0, map, reduce);
 }
 
 // ---- returning forms: allocate the output in the executor's memory space -------------------------

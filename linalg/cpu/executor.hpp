@@ -44,6 +44,14 @@ public:
     for (index_t i = 0; i < n; ++i) f(i);
   }
 
+  // One lane per item (lanes.hpp): for_each_grouped<1>(n, f) is f(i, 0) for every i.
+  static constexpr int lanes = 1;
+  template <int G, class F>
+  void for_each_grouped(index_t n, F f) const {
+    static_assert(G == 1, "the CPU executor has one lane per item");
+    for_each(n, [&](index_t i) { f(i, 0); });
+  }
+
   // out[i] = in[0] + ... + in[i-1]; returns the total. in == out is allowed.
   template <class T>
   T exclusive_scan(const T* in, T* out, index_t n) const {

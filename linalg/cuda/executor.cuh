@@ -23,6 +23,13 @@ __global__ void for_each_kernel(index_t n, F f) {
   if (i < n) f(i);
 }
 
+// Every thread runs, past the end too, so that the G lanes of an item can shuffle.
+template <int G, class F>
+__global__ void for_each_grouped_kernel(F f) {
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  f(static_cast<index_t>(t / G), static_cast<int>(t % G));
+}
+
 // Stable insertion sort of segment s when it has at most Max elements, in registers; longer
 // segments are left to the caller. V = void: keys alone.
 template <class K, class V, index_t Max>
@@ -100,6 +107,22 @@ public:
     constexpr int block = 256;
     detail::for_each_kernel<<<(n + block - 1) / block, block, 0, stream_>>>(n, f);
     check(cudaGetLastError(), "for_each kernel launch");
+  }
+
+  // Threads of one warp that can combine partial results (lanes.hpp).
+  static constexpr int lanes = 32;
+
+  // f(i, lane) for lane in [0, G) of every i in [0, n): G consecutive threads per item. f is
+  // also called for items past n (up to a whole block), which must take part in lane_sum and
+  // touch nothing else.
+  template <int G, class F>
+  void for_each_grouped(index_t n, F f) {
+    static_assert(G >= 1 && G <= lanes && (G & (G - 1)) == 0, "G: a power of two up to 32");
+    if (n <= 0) return;
+    constexpr int block = 256;
+    const std::int64_t threads = static_cast<std::int64_t>(n) * G;
+    detail::for_each_grouped_kernel<G><<<(threads + block - 1) / block, block, 0, stream_>>>(f);
+    check(cudaGetLastError(), "for_each_grouped kernel launch");
   }
 
   template <class T>

@@ -122,6 +122,9 @@ TEST_CASE_TEMPLATE("spmv, spmm and spmv_t are bit-identical run to run", P, SPME
   check_deterministic<B>("spmv", Spmv{}, A, x);
   check_deterministic<B>("spmm, k = 3", Spmm{}, A, random_dense<T>(t.cols, 3, 1104));
   check_deterministic<B>("spmm, k = 5", Spmm{}, A, random_dense<T>(t.cols, 5, 1104));
+  const Csr<T> long_rows = csr_of<T>(random_triplets<T>(20000, 5000, options(30), 1107));
+  check_deterministic<B>("spmm on long rows, k = 3", Spmm{}, long_rows,
+                         random_dense<T>(5000, 3, 1108));
   check_deterministic<B>("spmv_t", SpmvT{}, C, xt);
   const PolyMesh mesh = random_mesh(20000, 30000, 3, 6, 1105);
   const HostArray<T> p = random_array<T>(mesh.vertices, 1106);

@@ -284,6 +284,31 @@ TEST_CASE_TEMPLATE(
 }
 
 TEST_CASE_TEMPLATE(
+    "spmv and spmm on CSR with long rows (on the GPU: 2, 4 and 8 lanes per row) equal Eigen "
+    "for every map and reduction",
+    P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
+  for (const double per_row : {6.0, 11.0, 22.0, 45.0}) {
+    INFO("entries per row " << per_row);
+    RandomOptions o;
+    o.per_row = per_row;
+    o.empty_rows = 0.05;
+    const auto t = random_triplets<T>(1500, 700, o, 241);
+    o.codes = true;
+    const auto tc = random_triplets<T>(1500, 700, o, 242);
+    const Csr<T> A = csr_of<T>(t), Ac = csr_of<T>(tc);
+    const Tables<T> tables = make_tables<T>(t.rows, t.cols, 243);
+    for_each_case(tables, [&](auto make, auto weight, const char* name, bool codes, auto reduce,
+                              const RefReduce& rr) {
+      check_row_products<B>(codes ? Ac : A, codes ? tc : t, tables, make,
+                            weights_of(codes ? tc : t, weight), reduce, rr,
+                            std::string(name) + " / " + rr.name);
+    });
+  }
+}
+
+TEST_CASE_TEMPLATE(
     "spmv_t and spmm_t on CSC equal Eigen's A^T X for every map and reduction, "
     "maps see (i, j) of A",
     P, SPMESH_TEST_REALS) {
