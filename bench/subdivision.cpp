@@ -399,7 +399,7 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
           << ", \"replay_bytes\": " << r.replay_bytes
           << ", \"replay_of_copy\": " << r.replay_of_copy
           << ", \"replay_vs_eval\": " << r.replay_vs_eval
-          << ", \"vs_peer\": " << r.vs_peer << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
+          << ", \"vs_peer\": " << (std::isfinite(r.vs_peer) ? r.vs_peer : -1.0) << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
   }

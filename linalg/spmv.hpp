@@ -83,56 +83,61 @@ struct Gather {
 
 // Row o of y = A x by G lanes (Gather's sum for an executor with cooperating lanes, on long
 // rows): lane l takes the entries l, l + G, ... of the row, so the G lanes read G consecutive
-// entries at a time, and lane_sum combines them in a fixed order.
+// entries at a time, and lane_sum combines them in a fixed order. Columns go in blocks of 4
+// (or K) as in Gather, each column summed in the same order whatever the width.
 template <class View, class Map, class T, int K, int G>
 struct LaneGather {
   View A;
   Map map;
   const T* x;
   T* y;
+  index_t k;  // columns of x and y; equals K when K > 0
 
   SPMESH_HD void operator()(index_t o, int lane) const {
-    T acc[K] = {};
-    const bool row = o < A.outer;
-    if (row)
-      for (index_t p = A.begin(o) + lane; p < A.end(o); p += G) {
-        const index_t j = A.index(p);
-        const T w = static_cast<T>(map(A.value(o, p), o, j));
-        const T* xj = x + static_cast<std::int64_t>(j) * K;
-        for (int c = 0; c < K; ++c) acc[c] += w * xj[c];
-      }
-    for (int c = 0; c < K; ++c) acc[c] = lane_sum<G>(acc[c]);
-    if (row && lane == 0)
-      for (int c = 0; c < K; ++c) y[static_cast<std::int64_t>(o) * K + c] = acc[c];
+    const index_t width = K > 0 ? K : k;
+    const bool row = o < A.outer;  // past the end: only take part in lane_sum
+    constexpr int B = K > 0 ? K : 4;
+    for (index_t c0 = 0; c0 < width; c0 += B) {
+      const int nc = K > 0 ? K : (width - c0 < B ? width - c0 : B);
+      T acc[B] = {};
+      if (row)
+        for (index_t p = A.begin(o) + lane; p < A.end(o); p += G) {
+          const index_t j = A.index(p);
+          const T w = static_cast<T>(map(A.value(o, p), o, j));
+          const T* xj = x + static_cast<std::int64_t>(j) * width + c0;
+          for (int c = 0; c < nc; ++c) acc[c] += w * xj[c];
+        }
+      for (int c = 0; c < nc; ++c) acc[c] = lane_sum<G>(acc[c]);
+      if (row && lane == 0)
+        for (int c = 0; c < nc; ++c) y[static_cast<std::int64_t>(o) * width + c0 + c] = acc[c];
+    }
   }
 };
 
-// Lanes per row for a sum over rows of `average` entries: one up to 4 entries, then up to 8
-// (32-byte loads of indices and values per 8 lanes).
-inline int lanes_per_row(double average) {
-  return average < 4 ? 1 : average < 8 ? 2 : average < 16 ? 4 : 8;
-}
+// Lanes per row for a sum over rows of `average` entries, from the replay benchmarks on an
+// H100 (bench/RESULTS.md): one lane per row up to 12 entries (with 9-10, as in Loop's and
+// Catmull-Clark's R, more lanes gained nothing or lost), 4 up to 16, then 8 (sqrt(3)'s R of
+// 16 entries per row: 77% of copy bandwidth instead of 36%).
+inline int lanes_per_row(double average) { return average < 12 ? 1 : average < 16 ? 4 : 8; }
 
 template <bool Transposed, class Exec, class View, class Map, class Reduce, class T>
 void gather(Exec& exec, const View& A, const T* x, T* y, index_t k, std::int64_t nnz, Map map,
             Reduce reduce) {
   if constexpr (Exec::lanes > 1 && !Transposed && std::is_same_v<Reduce, reduce::Sum>) {
-    const int G = A.outer > 0 && k <= 4 ? lanes_per_row(double(nnz) / A.outer) : 1;
+    const int G = A.outer > 0 ? lanes_per_row(double(nnz) / A.outer) : 1;
     auto lanes = [&]<int K, int Lanes>() {
-      exec.template for_each_grouped<Lanes>(A.outer, LaneGather<View, Map, T, K, Lanes>{A, map, x, y});
+      exec.template for_each_grouped<Lanes>(A.outer,
+                                            LaneGather<View, Map, T, K, Lanes>{A, map, x, y, k});
     };
     auto by_lanes = [&]<int K>() {
-      if (G == 2) lanes.template operator()<K, 2>();
-      else if (G == 4) lanes.template operator()<K, 4>();
+      if (G == 4) lanes.template operator()<K, 4>();
       else lanes.template operator()<K, 8>();
     };
-    if (G > 1) {
-      switch (k) {
-        case 1: by_lanes.template operator()<1>(); return;
-        case 2: by_lanes.template operator()<2>(); return;
-        case 3: by_lanes.template operator()<3>(); return;
-        default: by_lanes.template operator()<4>(); return;
-      }
+    if (G > 1) {  // k = 1 (spmv) and 3 (xyz) at fixed width, others in blocks of 4 columns
+      if (k == 1) by_lanes.template operator()<1>();
+      else if (k == 3) by_lanes.template operator()<3>();
+      else by_lanes.template operator()<0>();
+      return;
     }
   }
   auto run = [&]<int K>() {
