@@ -23,7 +23,9 @@
 #include "meshops/io.hpp"
 #include "schemes/schemes.hpp"
 #include "schemes/tags.hpp"
+#include "linalg/stencil_csr.hpp"
 #if defined(__CUDACC__)
+#include "bench/cuda/cusparse_peer.hpp"
 #include "linalg/cuda/executor.cuh"
 #endif
 
@@ -89,6 +91,11 @@ struct Row {
   double peak_mib = 0, replay_vs_eval = 0, vs_peer = 0;              // checks
   double estimate_mib = 0;  // Scheme::estimate_size's bytes, which the peak must not exceed
   double replay_bytes = 0, replay_of_copy = 0;  // replay's bytes floor; its rate over copy's
+  // The stencil table (linalg/stencil_csr.hpp): encoding time, replay on it, its bytes floor,
+  // its rate over copy's, its distinct weight lists, and its difference to the plain replay.
+  double encode = -1, replay_stencils = -1, stencil_bytes = 0, stencil_of_copy = 0;
+  double stencils = 0, stencils_vs_replay = 0;
+  double cusparse_replay = -1;  // cuSPARSE's fastest route on the same R (GPU)
 };
 
 // OpenSubdiv's name for a scheme.
@@ -174,6 +181,45 @@ Sums run_peers(const Case& c, int level, Row& row) {
   else return run_opensubdiv<Scheme>(c, level, row);
 }
 
+#if defined(__CUDACC__)
+// cuSPARSE's fastest route to P = R P0 (xyz): SpMM (ALG1, ALG3) on row-major data, or on the
+// data split into x, y and z (the split not timed) three SpMVs (ALG1) or one column-major SpMM.
+double cusparse_replay(cuda::Executor& exec, const linalg::Csr<float, linalg::Device>& R,
+                       const linalg::Dense<float, linalg::Device>& P0) {
+  namespace cs = bench::cusparse;
+  cs::Handle handle(exec.stream());
+  linalg::Dense<float, linalg::Device> Y(R.rows, 3), X_soa(3, R.cols), Y_soa(3, R.rows);
+  {
+    const float* in = P0.data.data();
+    float* out = X_soa.data.data();
+    const index_t n = R.cols;
+    exec.for_each(n, [=] __device__(index_t i) {
+      for (int c = 0; c < 3; ++c) out[std::int64_t(c) * n + i] = in[3 * std::int64_t(i) + c];
+    });
+  }
+  cs::SpMM<float> row_major(handle, R, 3, P0.data.data(), Y.data.data(), CUSPARSE_ORDER_ROW,
+                            CUSPARSE_SPMM_CSR_ALG1);
+  cs::SpMM<float> row_major3(handle, R, 3, P0.data.data(), Y.data.data(), CUSPARSE_ORDER_ROW,
+                             CUSPARSE_SPMM_CSR_ALG3);
+  cs::SpMM<float> col_major(handle, R, 3, X_soa.data.data(), Y_soa.data.data(),
+                            CUSPARSE_ORDER_COL, CUSPARSE_SPMM_CSR_ALG1);
+  std::vector<std::unique_ptr<cs::SpMV<float>>> spmv;
+  for (int c = 0; c < 3; ++c)
+    spmv.push_back(std::make_unique<cs::SpMV<float>>(
+        handle, R, X_soa.data.data() + std::int64_t(c) * R.cols,
+        Y_soa.data.data() + std::int64_t(c) * R.rows, CUSPARSE_SPMV_CSR_ALG1));
+  auto timed = [&](auto&& f) {
+    return time_ms([&] {
+      f();
+      exec.synchronize();
+    });
+  };
+  return std::min({timed([&] { row_major.run(); }), timed([&] { row_major3.run(); }),
+                   timed([&] { col_major.run(); }),
+                   timed([&] { for (auto& s : spmv) s->run(); })});
+}
+#endif
+
 // spmesh on one executor (up/down move host data to its memory and back); returns the eval.
 template <class Scheme, class Exec, class Up, class Down>
 linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compose, Row& row,
@@ -233,6 +279,32 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
   row.replay_vs_eval = diff / scale;
   // Fewest bytes P = R P0 moves (design.md "Performance model"), float weights and xyz data.
   row.replay_bytes = 8.0 * R.nnz() + 16.0 * R.rows + 12.0 * R.cols;
+
+  // The same replay on R's stencil table: 16-bit columns where R has at most 65536.
+  auto stencil_replay = [&]<class Column>() {
+    linalg::StencilCsr<float, Column, S> table;
+    row.encode = time_ms([&] {
+      table = linalg::encode_stencils<Column>(exec, R);
+      exec.synchronize();
+    });
+    row.stencils = table.stencils;
+    row.replay_stencils = time_ms([&] {
+      linalg::spmm(exec, table, P0, Q);
+      exec.synchronize();
+    });
+    const linalg::Dense<float> coded = down(Q);
+    double d = 0;
+    for (index_t p = 0; p < coded.data.size(); ++p)
+      d = std::max(d, double(std::abs(coded.data[p] - replay_host.data[p])));
+    row.stencils_vs_replay = d / scale;
+    row.stencil_bytes = double(sizeof(Column)) * R.nnz() + 20.0 * R.rows +
+                        4.0 * table.table.size() + 12.0 * R.cols;
+  };
+  if (R.cols <= 65536) stencil_replay.template operator()<std::uint16_t>();
+  else stencil_replay.template operator()<index_t>();
+#if defined(__CUDACC__)
+  if constexpr (std::is_same_v<S, linalg::Device>) row.cusparse_replay = cusparse_replay(exec, R, P0);
+#endif
   return eval_host;
 }
 
@@ -349,6 +421,8 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
             gpu, c, l, l <= compose_max, r, [](const auto& x) { return cuda::to_device(x); },
             [](const auto& x) { return cuda::to_host(x); });
         if (r.replay > 0) r.replay_of_copy = r.replay_bytes / (r.replay * 1e6) / copy_gbs;
+        if (r.replay_stencils > 0)
+          r.stencil_of_copy = r.stencil_bytes / (r.replay_stencils * 1e6) / copy_gbs;
         add(r, "gpu", Sums::of(P.data.data(), P.data.size()));
       }
 #endif
@@ -373,6 +447,16 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
                       r.osd_eval_serial / r.eval);
         std::printf("   replay %s of copy, replay-eval %.1e, vs %s %.1e", of_copy.c_str(),
                     r.replay_vs_eval, sqrt3 ? "peer" : "OSD", r.vs_peer);
+        if (r.replay_stencils > 0)
+          std::printf(", stencils %.0f (encode %.1f ms): replay %.3f ms%s, vs replay %.1e",
+                      r.stencils, r.encode, r.replay_stencils,
+                      r.stencil_of_copy > 0
+                          ? (" (" + std::to_string(int(100 * r.stencil_of_copy + 0.5)) + "% of copy)").c_str()
+                          : "",
+                      r.stencils_vs_replay);
+        if (r.cusparse_replay > 0)
+          std::printf(", cuSPARSE %.3f ms (%.2fx plain, %.2fx stencils)", r.cusparse_replay,
+                      r.cusparse_replay / r.replay, r.cusparse_replay / r.replay_stencils);
         if (r.peak_mib > 0)
           std::printf(", peak/estimate %.2f%s", r.peak_mib / r.estimate_mib,
                       r.peak_mib > r.estimate_mib ? " (OVER THE ESTIMATE)" : "");
@@ -396,7 +480,11 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
           << r.osd_eval_serial << ", \"osd_eval_omp_ms\": " << r.osd_eval_omp
           << ", \"cgal_ms\": " << r.cgal << ", \"openmesh_ms\": " << r.openmesh
           << ", \"peak_mib\": " << r.peak_mib << ", \"estimate_mib\": " << r.estimate_mib
-          << ", \"replay_bytes\": " << r.replay_bytes
+          << ", \"replay_bytes\": " << r.replay_bytes << ", \"encode_ms\": " << r.encode
+          << ", \"replay_stencils_ms\": " << r.replay_stencils << ", \"stencils\": " << r.stencils
+          << ", \"stencil_bytes\": " << r.stencil_bytes << ", \"stencil_of_copy\": "
+          << r.stencil_of_copy << ", \"stencils_vs_replay\": " << r.stencils_vs_replay
+          << ", \"cusparse_replay_ms\": " << r.cusparse_replay
           << ", \"replay_of_copy\": " << r.replay_of_copy
           << ", \"replay_vs_eval\": " << r.replay_vs_eval
           << ", \"vs_peer\": " << (std::isfinite(r.vs_peer) ? r.vs_peer : -1.0) << "}" << (k + 1 < rows.size() ? "," : "") << "\n";

@@ -1,0 +1,2 @@
+// StencilCsr on the GPU: the CPU test source compiled by nvcc.
+#include "../stencil_csr.cpp"
