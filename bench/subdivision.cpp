@@ -361,7 +361,6 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
   std::vector<Row> rows;
   cpu::Executor host;
 #if defined(__CUDACC__)
-  cuda::Executor gpu;
   cudaDeviceProp prop;
   cuda::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   double copy_gbs = 0;  // device-to-device copy of 1 GiB, bytes read + written per second
@@ -416,6 +415,9 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
       };
 #if defined(__CUDACC__)
       {
+        // A fresh executor per level: an executor keeps its largest temporary storage, which
+        // would count in the next level's peak memory.
+        cuda::Executor gpu;
         Row r;
         const auto P = run_spmesh<Scheme>(
             gpu, c, l, l <= compose_max, r, [](const auto& x) { return cuda::to_device(x); },
