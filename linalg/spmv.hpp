@@ -114,24 +114,32 @@ struct LaneGather {
   }
 };
 
-// Lanes per row for a sum over rows of `average` entries, from the replay benchmarks on an
-// H100 (bench/RESULTS.md): one lane per row up to 12 entries (with 9-10, as in Loop's and
-// Catmull-Clark's R, more lanes gained nothing or lost), 4 up to 16, then 8 (sqrt(3)'s R of
-// 16 entries per row: 77% of copy bandwidth instead of 36%).
-inline int lanes_per_row(double average) { return average < 12 ? 1 : average < 16 ? 4 : 8; }
+// Lanes per row of a CSR sum over rows of `average` entries (the view's lanes_per_row, below,
+// can say otherwise), from replays on an H100 (bench/RESULTS.md): one lane up to 7 entries
+// (the vertex adjacency E of eval), two up to 12 (Loop's and Catmull-Clark's R: 96% of copy
+// bandwidth on ArmorGuy level 6, against 85% with one lane and 86% with four), then four
+// (sqrt(3)'s R of 16 entries: 90%, against 37% with one and 78% with eight).
+inline int lanes_per_row(double average) { return average < 7 ? 1 : average < 12 ? 2 : 4; }
+
+template <class View>
+int lanes_for(const View& A, std::int64_t nnz) {
+  if (A.outer == 0) return 1;
+  if constexpr (requires { View::lanes_per_row(1.0); }) return View::lanes_per_row(double(nnz) / A.outer);
+  else return lanes_per_row(double(nnz) / A.outer);
+}
 
 template <bool Transposed, class Exec, class View, class Map, class Reduce, class T>
 void gather(Exec& exec, const View& A, const T* x, T* y, index_t k, std::int64_t nnz, Map map,
             Reduce reduce) {
   if constexpr (Exec::lanes > 1 && !Transposed && std::is_same_v<Reduce, reduce::Sum>) {
-    const int G = A.outer > 0 ? lanes_per_row(double(nnz) / A.outer) : 1;
+    const int G = lanes_for(A, nnz);
     auto lanes = [&]<int K, int Lanes>() {
       exec.template for_each_grouped<Lanes>(A.outer,
                                             LaneGather<View, Map, T, K, Lanes>{A, map, x, y, k});
     };
     auto by_lanes = [&]<int K>() {
-      if (G == 4) lanes.template operator()<K, 4>();
-      else lanes.template operator()<K, 8>();
+      if (G == 2) lanes.template operator()<K, 2>();
+      else lanes.template operator()<K, 4>();
     };
     if (G > 1) {  // k = 1 (spmv) and 3 (xyz) at fixed width, others in blocks of 4 columns
       if (k == 1) by_lanes.template operator()<1>();

@@ -284,7 +284,7 @@ TEST_CASE_TEMPLATE(
 }
 
 TEST_CASE_TEMPLATE(
-    "spmv and spmm on CSR with long rows (on the GPU: 4 and 8 lanes per row) equal Eigen "
+    "spmv and spmm on CSR with long rows (on the GPU: 2 and 4 lanes per row) equal Eigen "
     "for every map and reduction",
     P, SPMESH_TEST_REALS) {
   using B = typename P::Backend;
