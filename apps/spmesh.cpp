@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace spmesh::apps {
@@ -135,7 +136,9 @@ Input read_input(const Args& args, int levels) {
            meshops::read_mesh(args.positional.at(0)), {}, {}, {}};
   if (const auto how = triangulation(args)) in.mesh = meshops::triangulate(in.mesh, *how);
   meshops::check_mesh(in.mesh);
-  const bool triangles = in.scheme != "catmark", sqrt3 = in.scheme == "sqrt3";
+  const auto [triangles, crease_rules] = with_scheme(in.scheme, []<class Scheme>() {
+    return std::pair{Scheme::triangles_only, Scheme::crease_rules};
+  });
   if (triangles)
     for (index_t f = 0; f < in.mesh.face_count(); ++f)
       if (in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f] != 3)
@@ -144,16 +147,17 @@ Input read_input(const Args& args, int levels) {
                          std::to_string(in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f]) +
                          " vertices (use --triangulate fan|shortest-diagonal)");
   in.tags = schemes::read_tags(in.mesh);
-  if (sqrt3) {  // Kobbelt's rules: one boundary rule, no creases
+  if (!crease_rules) {  // sqrt3: Kobbelt's one boundary rule, no creases
     for (const char* option : {"--boundary", "--crease"})
-      if (args.get(option)) throw Error(std::string(option) + " does not apply to sqrt3");
+      if (args.get(option)) throw Error(std::string(option) + " does not apply to " + in.scheme);
     const auto& C = in.tags.sharpness;
     const auto corners = std::count_if(C.vertices.begin(), C.vertices.end(),
                                        [](float s) { return s != 0; });
     if (C.edges.nnz() > 0 || corners > 0)
-      throw InputError(fmt::format("{}: sqrt3 has no crease rules, but the mesh has {} crease "
-                                   "and {} corner tags (remove its t crease/corner lines to refine it smooth)",
-                                   in.mesh.source, C.edges.nnz(), corners));
+      throw InputError(fmt::format(
+          "{}: {} has no crease rules, but the mesh has {} crease and {} corner tags (remove its "
+          "t crease/corner lines to refine it smooth)",
+          in.mesh.source, in.scheme, C.edges.nnz(), corners));
   }
   std::optional<schemes::Boundary> boundary;
   if (auto b = args.get("--boundary"))
