@@ -1,11 +1,13 @@
 // sqrt(3) against CGAL 5.5 (Sqrt3_subdivision) and OpenMesh 9 (Sqrt3T), levels 1-4: the same
 // vertex positions within 1e-6 of the bounding-box diagonal as matched point sets (vertex
 // orders differ), and the same triangles under that matching, orientation included. Closed
-// meshes (an icosahedron, a triangulated torus, bigguyT, monsterfrogT) check the interior rules
-// (Eq. 29-31 and the flip); meshes with boundary (the bundled tent, carT and rookT without
-// their crease tags, OpenSubdiv's open loop shapes) check Kobbelt's boundary rule, which both
-// references implement the same way: boundary vertices fixed on the first, third, ... level,
-// every boundary edge cut in three with (4, 19, 4) / 27 vertex smoothing on the second, fourth.
+// meshes (an icosahedron, a triangulated torus, bigguyT, monsterfrogT, OpenSubdiv's
+// loop_tetrahedron and loop_cube) check the interior rules (Eq. 29-31 and the flip); meshes
+// with boundary (the bundled tent, carT and rookT without their crease tags, OpenSubdiv's
+// loop_saddle_edgeonly, loop_triangle_edgeonly and loop_xord_interior) check Kobbelt's boundary
+// rule, which both references implement the same way: boundary vertices fixed on the first,
+// third, ... level, every boundary edge cut in three with (4, 19, 4) / 27 vertex smoothing on
+// the second, fourth.
 #include "bench/peers/sqrt3.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "meshops/obj.hpp"
