@@ -102,6 +102,16 @@ struct LevelPlan {
   linalg::MeshMatrix<S> refined;
 };
 
+// What a scheme's one-level build returns: the level's operators, the child mesh and the
+// child's sharpness.
+template <class LevelT>
+struct LevelResult {
+  using space = typename decltype(LevelT::M)::space;
+  LevelT level;
+  linalg::MeshMatrix<space> child;
+  Sharpness<space> child_sharpness;
+};
+
 // `levels` runs of build_level(exec, M, C, options, l) -> {level, child, child_sharpness} for
 // l = 0, 1, ..., each child feeding the next; first_level(level) sees the first one (e.g. to check later sizes).
 template <class PlanT, class Exec, class BuildLevel, class FirstLevel>

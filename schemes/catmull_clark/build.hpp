@@ -53,13 +53,6 @@ struct RefineFaces {
   }
 };
 
-template <class S>
-struct LevelResult {
-  Level<S> level;
-  linalg::MeshMatrix<S> child;
-  Sharpness<S> child_sharpness;
-};
-
 }  // namespace detail
 
 namespace detail {
@@ -98,7 +91,7 @@ linalg::MeshMatrix<S> refined_mesh(Exec& exec, const linalg::MeshMatrix<S>& M, c
 // One level: the topology of M and its sharpness -> the level's operators, the child mesh and
 // the child's sharpness.
 template <class Exec>
-detail::LevelResult<typename Exec::space> build_level(Exec& exec,
+LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
                                                       linalg::MeshMatrix<typename Exec::space> M,
                                                       const Sharpness<typename Exec::space>& C,
                                                       const Options& options) {

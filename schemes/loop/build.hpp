@@ -46,19 +46,12 @@ struct RefineTriangles {
   }
 };
 
-template <class S>
-struct LevelResult {
-  Level<S> level;
-  linalg::MeshMatrix<S> child;
-  Sharpness<S> child_sharpness;
-};
-
 }  // namespace detail
 
 // One level: the triangles of M and their sharpness -> the level's operators, the child mesh
 // and the child's sharpness.
 template <class Exec>
-detail::LevelResult<typename Exec::space> build_level(Exec& exec,
+LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
                                                       linalg::MeshMatrix<typename Exec::space> M,
                                                       const Sharpness<typename Exec::space>& C,
                                                       const Options& options) {

@@ -101,19 +101,12 @@ struct RefineTriangles {
   }
 };
 
-template <class S>
-struct LevelResult {
-  Level<S> level;
-  linalg::MeshMatrix<S> child;
-  Sharpness<S> child_sharpness;
-};
-
 }  // namespace detail
 
 // One level: triangles M -> the level's operators and the child mesh. Kobbelt's boundary
 // split happens on odd levels (the second, fourth, ...), as in CGAL and OpenMesh.
 template <class Exec>
-detail::LevelResult<typename Exec::space> build_level(Exec& exec,
+LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
                                                       linalg::MeshMatrix<typename Exec::space> M,
                                                       int level) {
   using S = typename Exec::space;
