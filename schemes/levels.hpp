@@ -17,8 +17,7 @@
 namespace spmesh::schemes {
 
 namespace detail {
-// The kernels of eval_levels and compose_levels live here, apart from their callbacks: nvcc
-// does not let a device lambda sit in a function templated on a host lambda's type.
+// The kernels of eval_levels and compose_levels.
 template <class Exec, class T, class S = typename Exec::space>
 linalg::Dense<T, S> copy(Exec& exec, const linalg::Dense<T, S>& P0) {
   linalg::Dense<T, S> P(P0.rows, P0.cols);
@@ -133,23 +132,23 @@ PlanT build_levels(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
   return plan;
 }
 
-// P0 -> the last level's data: subdivide(exec, level, P) -> the child's data, for every level.
-template <class Exec, class PlanT, class T, class Subdivide>
+// P0 -> the last level's data: the scheme's subdivide(exec, level, P) -> the child's data
+// (found by argument-dependent lookup on the level type), for every level.
+template <class Exec, class PlanT, class T>
 linalg::Dense<T, typename Exec::space> eval_levels(Exec& exec, const PlanT& plan,
-                                                   const linalg::Dense<T, typename Exec::space>& P0,
-                                                   Subdivide subdivide) {
+                                                   const linalg::Dense<T, typename Exec::space>& P0) {
   if (plan.levels.empty()) return detail::copy(exec, P0);
   linalg::Dense<T, typename Exec::space> P = subdivide(exec, plan.levels[0], P0);
   for (std::size_t l = 1; l < plan.levels.size(); ++l) P = subdivide(exec, plan.levels[l], P);
   return P;
 }
 
-// R = S_L ... S_1 with S_l = level_matrix(exec, level) (double), composed in double by SpGEMM
-// and stored as T. `vertices` is the size of the identity a plan of zero levels gives.
-template <class T, class Exec, class PlanT, class LevelMatrix>
-linalg::Csr<T, typename Exec::space> compose_levels(Exec& exec, const PlanT& plan,
-                                                    index_t vertices, LevelMatrix level_matrix) {
-  if (plan.levels.empty()) return detail::cast<T>(exec, detail::identity(exec, vertices));
+// R = S_L ... S_1 with S_l the scheme's level_matrix(exec, level) (double; found like
+// subdivide), composed in double by SpGEMM and stored as T. Zero levels give the identity.
+template <class T, class Exec, class PlanT>
+linalg::Csr<T, typename Exec::space> compose_levels(Exec& exec, const PlanT& plan) {
+  if (plan.levels.empty())
+    return detail::cast<T>(exec, detail::identity(exec, plan.refined.vertices));
   auto R = level_matrix(exec, plan.levels[0]);
   for (std::size_t l = 1; l < plan.levels.size(); ++l)
     R = linalg::spgemm(exec, level_matrix(exec, plan.levels[l]), R);

@@ -64,10 +64,7 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Level<typenam
 template <class Exec, class T>
 linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec::space>& plan,
                                             const linalg::Dense<T, typename Exec::space>& P0) {
-  return eval_levels(exec, plan, P0, [](Exec& e, const Level<typename Exec::space>& L,
-                                        const linalg::Dense<T, typename Exec::space>& P) {
-    return subdivide(e, L, P);
-  });
+  return eval_levels(exec, plan, P0);
 }
 
 }  // namespace spmesh::schemes::sqrt3

@@ -68,10 +68,7 @@ linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
 template <class T, class Exec>
 linalg::Csr<T, typename Exec::space> refinement_matrix(Exec& exec,
                                                        const Plan<typename Exec::space>& plan) {
-  return compose_levels<T>(exec, plan, plan.refined.vertices,
-                           [](Exec& e, const Level<typename Exec::space>& L) {
-                             return level_matrix(e, L);
-                           });
+  return compose_levels<T>(exec, plan);
 }
 
 }  // namespace spmesh::schemes::sqrt3
