@@ -8,6 +8,7 @@
 #include "linalg/convert.hpp"
 #include "meshops/topology.hpp"
 #include "schemes/catmull_clark/plan.hpp"
+#include "schemes/catmull_clark/quad_build.hpp"
 #include "schemes/crease_rules.hpp"
 
 #include <cstdint>
@@ -17,15 +18,6 @@
 namespace spmesh::schemes::catmull_clark {
 
 namespace detail {
-
-// Eq. 14's smooth mask: a = (n - 2)/n, b = 1/n^2 (on the ring and on the adjacent face points).
-struct SmoothMask {
-  SPMESH_HD VertexMask operator()(index_t n) const {
-    VertexMask m;
-    m.self = (n - 2.0) / n, m.ring = 1.0 / (double(n) * n);
-    return m;
-  }
-};
 
 // The refined mesh matrix (paper 3.2 "Topology refinement"): corner a of face f becomes the
 // quad (vertex point of v_a, edge point of v_a v_(a+1), face point of f, edge point of
@@ -132,22 +124,65 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
   return {std::move(L), std::move(child), std::move(child_C)};
 }
 
-// All topology work for `levels` levels of mesh M with level-0 sharpness C. Throws
-// CapacityError after the first level (which gives the edge count) if a later level would
-// exceed 32-bit indices; estimate_size (plan.hpp) says the same, and the bytes, before any work.
+namespace detail {
+
+// True if every face of M is a quad (and there is one).
+template <class Exec, class S = typename Exec::space>
+bool all_quads(Exec& exec, const linalg::MeshMatrix<S>& M) {
+  const index_t* o = M.offsets.data();
+  return M.faces > 0 &&
+         exec.count_if(M.faces, [=] SPMESH_HD(index_t f) { return o[f + 1] - o[f] != 4; }) == 0;
+}
+
+// A reduced quad mesh as a mesh matrix (offsets 4 f).
+template <class Exec, class S = typename Exec::space>
+linalg::MeshMatrix<S> with_offsets(Exec& exec, linalg::ReducedMeshMatrix<S> Q) {
+  linalg::Array<index_t, S> offsets(Q.faces + 1);
+  index_t* o = offsets.data();
+  exec.for_each(Q.faces + 1, [=] SPMESH_HD(index_t f) { o[f] = 4 * f; });
+  return linalg::MeshMatrix<S>(Q.vertices, std::move(offsets), std::move(Q.indices));
+}
+
+}  // namespace detail
+
+// All topology work for `levels` levels of mesh M with level-0 sharpness C. A polygon level
+// takes the general path (build_level); from the first all-quad level on, the quad path
+// (quad_build.hpp), unless `path` is Path::general. Throws CapacityError after the first level's
+// edges are known if a later level would exceed 32-bit indices; estimate_size (plan.hpp) says
+// the same, and the bytes, before any work.
 template <class Exec>
 Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
                                  Sharpness<typename Exec::space> C, int levels,
-                                 Options options = {}) {
+                                 Options options = {}, Path path = Path::quads) {
   using S = typename Exec::space;
-  return build_levels<Plan<S>>(
-      exec, std::move(M), std::move(C), levels, options,
-      [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o, int) {
-        return build_level(e, std::move(m), c, o);
-      },
-      [&](const Level<S>& L) {  // the first level knows the edge count: check every level now
-        estimate_size(L.vertices, L.faces, L.M.nnz(), L.edges, levels, 0, 0).check_indices();
-      });
+  if (levels < 0)
+    throw InputError("subdivision build: negative level count " + std::to_string(levels));
+  auto check = [&](index_t vertices, index_t faces, index_t corners, index_t edges) {
+    estimate_size(vertices, faces, corners, edges, levels, 0, 0).check_indices();
+  };
+  Plan<S> plan;
+  plan.options = options;
+  for (int l = 0; l < levels; ++l) {
+    if (path == Path::general || !detail::all_quads(exec, M)) {
+      auto r = build_level(exec, std::move(M), C, options);
+      if (l == 0) check(r.level.vertices, r.level.faces, r.level.M.nnz(), r.level.edges);
+      plan.levels.emplace_back(std::move(r.level));
+      M = std::move(r.child), C = std::move(r.child_sharpness);
+      continue;
+    }
+    QuadLevel<S> Q = quad_level(exec, M, C);
+    if (l == 0) check(Q.vertices, Q.faces, 4 * Q.faces, Q.edges);
+    for (; l < levels; ++l) {
+      Q.rules = quad_rules(exec, Q, options);
+      QuadLevel<S> child = refine_quads(exec, Q, l + 1 < levels);
+      plan.levels.emplace_back(std::move(Q));
+      Q = std::move(child);
+    }
+    plan.refined = detail::with_offsets(exec, std::move(Q.M));
+    return plan;
+  }
+  plan.refined = std::move(M);
+  return plan;
 }
 
 }  // namespace spmesh::schemes::catmull_clark

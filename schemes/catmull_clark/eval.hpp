@@ -5,6 +5,7 @@
 
 #include "linalg/spmv.hpp"
 #include "schemes/catmull_clark/plan.hpp"
+#include "schemes/catmull_clark/quad_eval.hpp"
 #include "schemes/crease_rules.hpp"
 #include "schemes/levels.hpp"
 
@@ -46,6 +47,14 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Level<typenam
                                    r.crease_u.data(), r.crease_w.data(), P.data.data(),
                                    s3.data.data(), vertex_points.data, k});
   return out;
+}
+
+// One level of a plan, polygon or quad.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const AnyLevel<typename Exec::space>& level,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return std::visit([&](const auto& L) { return subdivide(exec, L, P); }, level);
 }
 
 // All levels of a plan: P0 (base vertices x k) -> the last level's vertex data.

@@ -5,12 +5,14 @@
 
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
+#include "schemes/catmull_clark/quads.hpp"
 #include "schemes/crease_rules.hpp"
 #include "schemes/levels.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace spmesh::schemes::catmull_clark {
@@ -46,10 +48,27 @@ namespace detail {
 struct EdgeWeights {
   SPMESH_HD EdgeMask operator()(double w) const { return {(1 + w) / 4, (1 - w) / 4}; }
 };
+
+// Eq. 14's smooth mask: a = (n - 2)/n, b = 1/n^2 (on the ring and on the adjacent face points).
+struct SmoothMask {
+  SPMESH_HD VertexMask operator()(index_t n) const {
+    VertexMask m;
+    m.self = (n - 2.0) / n, m.ring = 1.0 / (double(n) * n);
+    return m;
+  }
+};
 }  // namespace detail
 
+// A plan's levels: polygon levels (the general path, Level) and quad levels (QuadLevel).
 template <class S>
-using Plan = LevelPlan<Level<S>, S>;
+using AnyLevel = std::variant<Level<S>, QuadLevel<S>>;
+
+template <class S>
+using Plan = LevelPlan<AnyLevel<S>, S>;
+
+// Which levels build may put on the quad path (quads.hpp): every all-quad level (the default),
+// or none (every level on the general path, the reference the quad path is tested against).
+enum class Path { quads, general };
 
 // Sizes of every level before any work, from the base mesh's counts (faces F, face corners
 // nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a

@@ -5,6 +5,7 @@
 
 #include "linalg/convert.hpp"
 #include "schemes/catmull_clark/plan.hpp"
+#include "schemes/catmull_clark/quad_eval.hpp"
 #include "schemes/levels.hpp"
 
 #include <cstdint>
@@ -80,6 +81,13 @@ linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
                                L.rules.crease_u.data(),   L.rules.crease_w.data(),     L.vertices,
                                L.faces};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
+}
+
+// S_l of one level of a plan, polygon or quad.
+template <class Exec>
+linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
+                                                       const AnyLevel<typename Exec::space>& level) {
+  return std::visit([&](const auto& L) { return level_matrix(exec, L); }, level);
 }
 
 // R = S_L ... S_1 (rows: the last level's vertices, columns: the base vertices), composed in

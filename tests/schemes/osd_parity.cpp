@@ -35,6 +35,7 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace {
@@ -52,8 +53,11 @@ struct CatmullClark {
   static auto build(A&&... a) { return cc::build(std::forward<A>(a)...); }
   template <class... A>
   static auto subdivide(A&&... a) { return cc::subdivide(std::forward<A>(a)...); }
-  template <class L>
-  static index_t face_points(const L& level) { return level.faces; }
+  // Visits a plan's level (polygon or quad) with its face-point count.
+  template <class Level, class Visit>
+  static void visit(const Level& level, Visit&& f) {
+    std::visit([&](const auto& L) { f(L, L.faces); }, level);
+  }
 };
 struct Loop {
   static constexpr const char* prefix = "loop_";
@@ -62,9 +66,21 @@ struct Loop {
   static auto build(A&&... a) { return schemes::loop::build(std::forward<A>(a)...); }
   template <class... A>
   static auto subdivide(A&&... a) { return schemes::loop::subdivide(std::forward<A>(a)...); }
-  template <class L>
-  static index_t face_points(const L&) { return 0; }
+  template <class Level, class Visit>
+  static void visit(const Level& level, Visit&& f) { f(level, index_t(0)); }
 };
+
+// Each edge's ends, in the level's edge order.
+template <class Level>
+void edge_ends(const Level& L, std::vector<index_t>& from, std::vector<index_t>& to) {
+  from.assign(L.edge_from.begin(), L.edge_from.end()), to.assign(L.edge_to.begin(), L.edge_to.end());
+}
+void edge_ends(const cc::QuadLevel<linalg::Host>& L, std::vector<index_t>& from, std::vector<index_t>& to) {
+  from.assign(L.edges, -1), to.assign(L.edges, -1);
+  for (index_t h = 0; h < 4 * L.faces; ++h)
+    if (L.edge_code[h] % 2 == 0)
+      from[L.edge_code[h] / 2] = L.M.indices[h], to[L.edge_code[h] / 2] = L.M.indices[cc::next_half(h)];
+}
 
 const std::filesystem::path shapes = std::filesystem::path(SPMESH_SHARED_DIR) / "meshes/opensubdiv";
 
@@ -112,18 +128,21 @@ Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
   linalg::Dense<double> P = mesh.positions.clone();
   Checked out;
   for (int l = 1; l <= levels; ++l) {
-    const auto& L = plan.levels[l - 1];
     const auto& parent = osd.level(l - 1);
-    const index_t first_edge_point = L.vertices + Scheme::face_points(L);
-    m.resize(L.child_vertices());
-    for (index_t e = 0; e < L.edges; ++e) {
-      const int osd_edge = parent.FindEdge(m[L.edge_from[e]], m[L.edge_to[e]]);
-      REQUIRE(osd_edge >= 0);
-      m[first_edge_point + e] = first_edge_point + osd_edge;
-    }
-    for (index_t f = 0; f < Scheme::face_points(L); ++f) m[L.vertices + f] = L.vertices + f;
+    Scheme::visit(plan.levels[l - 1], [&](const auto& L, index_t face_points) {
+      std::vector<index_t> from, to;
+      edge_ends(L, from, to);
+      const index_t first_edge_point = L.vertices + face_points;
+      m.resize(L.child_vertices());
+      for (index_t e = 0; e < L.edges; ++e) {
+        const int osd_edge = parent.FindEdge(m[from[e]], m[to[e]]);
+        REQUIRE(osd_edge >= 0);
+        m[first_edge_point + e] = first_edge_point + osd_edge;
+      }
+      for (index_t f = 0; f < face_points; ++f) m[L.vertices + f] = L.vertices + f;
+    });
 
-    P = Scheme::subdivide(exec, L, P);
+    P = Scheme::subdivide(exec, plan.levels[l - 1], P);
     const auto& child = osd.level(l);
     REQUIRE(P.rows == child.GetNumVertices());
     const auto& Q = osd.positions[l];
@@ -131,14 +150,18 @@ Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
       for (int c = 0; c < 3; ++c)
         out.max_error = std::max(out.max_error, std::abs(P(i, c) - Q[3 * m[i] + c]) / diag);
 
-    const auto& M = l < levels ? plan.levels[l].M : plan.refined;
-    REQUIRE(M.faces == child.GetNumFaces());
-    for (index_t f = 0; f < M.faces; ++f) {
-      const auto osd_face = child.GetFaceVertices(f);
-      REQUIRE(osd_face.size() == M.offsets[f + 1] - M.offsets[f]);
-      for (int a = 0; a < osd_face.size(); ++a)
-        REQUIRE_MESSAGE(m[M.indices[M.offsets[f] + a]] == osd_face[a], "level ", l, " face ", f);
-    }
+    auto same_faces = [&](const auto& M) {
+      REQUIRE(M.faces == child.GetNumFaces());
+      const auto v = M.view();
+      for (index_t f = 0; f < M.faces; ++f) {
+        const auto osd_face = child.GetFaceVertices(f);
+        REQUIRE(osd_face.size() == v.end(f) - v.begin(f));
+        for (int a = 0; a < osd_face.size(); ++a)
+          REQUIRE_MESSAGE(m[v.index(v.begin(f) + a)] == osd_face[a], "level ", l, " face ", f);
+      }
+    };
+    if (l == levels) same_faces(plan.refined);
+    else Scheme::visit(plan.levels[l], [&](const auto& L, index_t) { same_faces(L.M); });
     out.levels = l;
   }
   return out;

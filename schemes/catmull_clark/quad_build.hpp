@@ -1,0 +1,407 @@
+// Catmull-Clark build on quad levels (quads.hpp): the first quad level from a quad mesh by the
+// general products (the oriented adjacency F, Eq. 12), then each child level from its parent
+// by local rules, one thread per parent face; the crease rules (crease_rules.hpp, Eq. 18-21)
+// on the sparse C, one thread per special vertex and per sharp edge.
+#pragma once
+
+#include "meshops/topology.hpp"
+#include "schemes/catmull_clark/plan.hpp"
+#include "schemes/catmull_clark/quads.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace spmesh::schemes::catmull_clark {
+
+namespace detail {
+
+// The half-edge from vertex i to j of a quad mesh: in face F(i, j) (Eq. 12), at i's corner; -1
+// if there is none.
+struct HalfEdgeOf {
+  linalg::CompressedView<index_t> F;
+  const index_t* quads;
+  SPMESH_HD index_t operator()(index_t i, index_t j) const {
+    const index_t p = F.find(i, j);
+    if (p < 0) return -1;
+    const index_t g = F.values[p];
+    for (index_t b = 0; b < 4; ++b)
+      if (quads[4 * g + b] == i) return 4 * g + b;
+    return -1;
+  }
+};
+
+// The edge of crease matrix entry k (rows i, columns j), either way round; -1 if none.
+struct EdgeOfPair {
+  HalfEdgeOf half;
+  const index_t *edge_code, *i, *j;
+  SPMESH_HD index_t operator()(index_t k) const {
+    index_t h = half(i[k], j[k]);
+    if (h < 0) h = half(j[k], i[k]);
+    return h < 0 ? -1 : edge_code[h] / 2;
+  }
+};
+
+// Sharp edge entries of a dense per-edge sharpness (with the half-edge along each edge).
+template <class Exec, class S = typename Exec::space>
+void sparse_edges(Exec& exec, const linalg::Array<float, S>& sharpness,
+                  const linalg::Array<index_t, S>& edge_half, QuadSharpness<S>& C) {
+  const float* s = sharpness.data();
+  const index_t* eh = edge_half.data();
+  auto sharp = [=] SPMESH_HD(index_t e) { return creasing::is_sharp(s[e]); };
+  const index_t n = sharpness.size(), kept = exec.count_if(n, sharp);
+  linalg::Array<index_t, S> ids(n);
+  index_t* id = ids.data();
+  exec.for_each(n, [=] SPMESH_HD(index_t e) { id[e] = e; });
+  C.edges = linalg::Array<index_t, S>(kept), C.halves = linalg::Array<index_t, S>(kept);
+  C.edge_values = linalg::Array<float, S>(kept);
+  exec.select_if(id, n, C.edges.data(), sharp);
+  const index_t* ce = C.edges.data();
+  index_t* ch = C.halves.data();
+  float* cv = C.edge_values.data();
+  exec.for_each(kept, [=] SPMESH_HD(index_t j) { ch[j] = eh[ce[j]], cv[j] = s[ce[j]]; });
+}
+
+// Sharp vertex entries of a dense per-vertex sharpness.
+template <class Exec, class S = typename Exec::space>
+void sparse_vertices(Exec& exec, const linalg::Array<float, S>& sharpness, QuadSharpness<S>& C) {
+  const float* s = sharpness.data();
+  auto sharp = [=] SPMESH_HD(index_t v) { return creasing::is_sharp(s[v]); };
+  const index_t n = sharpness.size(), kept = exec.count_if(n, sharp);
+  linalg::Array<index_t, S> ids(n);
+  index_t* id = ids.data();
+  exec.for_each(n, [=] SPMESH_HD(index_t v) { id[v] = v; });
+  C.vertices = linalg::Array<index_t, S>(kept), C.vertex_values = linalg::Array<float, S>(kept);
+  exec.select_if(id, n, C.vertices.data(), sharp);
+  const index_t* cv = C.vertices.data();
+  float* vv = C.vertex_values.data();
+  exec.for_each(kept, [=] SPMESH_HD(index_t k) { vv[k] = s[cv[k]]; });
+}
+
+}  // namespace detail
+
+// The first quad level: twins from the oriented adjacency F (Eq. 12), edges numbered in
+// half-edge order (an edge runs along its half-edge from the lower vertex, or its only one),
+// and C made sparse. Throws InputError if C names a vertex pair that shares no edge.
+template <class Exec, class S = typename Exec::space>
+QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpness<S>& C) {
+  using linalg::Array;
+  QuadLevel<S> L;
+  L.vertices = M.vertices, L.faces = M.faces;
+  const index_t halves = M.nnz(), V = M.vertices;
+  const auto F = meshops::oriented_adjacency(exec, M);
+  const auto f = F.view();
+  Array<index_t, S> quads(halves);
+  L.twin = Array<index_t, S>(halves), L.edge_code = Array<index_t, S>(halves);
+  index_t *q = quads.data(), *tw = L.twin.data(), *code = L.edge_code.data();
+  const index_t* in = M.indices.data();
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) { q[h] = in[h]; });
+  const detail::HalfEdgeOf half{f, q};
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) { tw[h] = half(q[next_half(h)], q[h]); });
+  // An edge runs along its half-edge from the lower vertex, or along its only one; edges are
+  // numbered in the order of those half-edges.
+  Array<index_t, S> along(halves);
+  index_t* id = along.data();
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
+    id[h] = tw[h] < 0 || q[h] < q[next_half(h)] ? 1 : 0;
+  });
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) { code[h] = id[h]; });
+  L.edges = exec.exclusive_scan(id, id, halves);
+  Array<index_t, S> edge_half(L.edges);
+  index_t* eh = edge_half.data();
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
+    if (code[h]) eh[id[h]] = h;
+  });
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
+    code[h] = code[h] ? 2 * id[h] : 2 * id[tw[h]] + 1;
+  });
+  // vertex_edge: the first outgoing half-edge without a twin, else the first.
+  Array<index_t, S> first(V + 1), outgoing(halves);
+  exec.group_by_key(q, halves, V, first.data(), outgoing.data());
+  L.vertex_edge = Array<index_t, S>(V);
+  const index_t *fo = first.data(), *out = outgoing.data();
+  index_t* ve = L.vertex_edge.data();
+  exec.for_each(V, [=] SPMESH_HD(index_t v) {
+    index_t pick = fo[v] < fo[v + 1] ? out[fo[v]] : -1;
+    for (index_t p = fo[v]; p < fo[v + 1]; ++p)
+      if (tw[out[p]] < 0) {
+        pick = out[p];
+        break;
+      }
+    ve[v] = pick;
+  });
+
+  // C: boundary edges infinitely sharp, then the tagged edges (the sharper value wins).
+  Array<float, S> sharpness(L.edges);
+  float* es = sharpness.data();
+  exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
+    es[e] = tw[eh[e]] < 0 ? creasing::infinite : creasing::none;
+  });
+  const index_t *ci = C.edges.row_indices.data(), *cj = C.edges.col_indices.data();
+  const detail::EdgeOfPair edge_of{half, code, ci, cj};
+  const index_t missing =
+      exec.count_if(C.edges.nnz(), [=] SPMESH_HD(index_t k) { return edge_of(k) < 0; });
+  if (missing > 0)
+    throw InputError("subdivision build: the crease matrix names " + std::to_string(missing) +
+                     " vertex pairs that share no edge");
+  const float* cs = C.edges.values.data();
+  exec.for_each(C.edges.nnz(), [=] SPMESH_HD(index_t k) {
+    float& s = es[edge_of(k)];
+    s = cs[k] > s ? cs[k] : s;
+  });
+  detail::sparse_edges(exec, sharpness, edge_half, L.C);
+  detail::sparse_vertices(exec, C.vertices, L.C);
+  L.M = linalg::ReducedMeshMatrix<S>(V, 4, std::move(quads));
+  return L;
+}
+
+namespace detail {
+
+// The crease rules at one special vertex (VertexRules of crease_rules.hpp, walking the quad
+// level's edges instead of E's row): its mask, its pinned sharpness, and the children's
+// sharpness at this end of every sharp edge on it.
+struct QuadVertexRules {
+  QuadView t;
+  const index_t *sharp_edges, *sharp_halves, *sharp_vertices;
+  const float *sharp_values, *vertex_values;
+  index_t sharp_count, sharp_vertex_count;
+  Options options;
+  const index_t* special;
+  float* special_sharpness;
+  double *self, *ring, *crease;
+  index_t *crease_u, *crease_w;
+  float* child_at;
+
+  SPMESH_HD float sharpness(index_t h) const {
+    const index_t j = find_sorted(sharp_edges, sharp_count, t.edge_code[h] >> 1);
+    return j < 0 ? creasing::none : sharp_values[j];
+  }
+
+  SPMESH_HD void operator()(index_t k) const {
+    const index_t v = special[k];
+    const index_t sv = find_sorted(sharp_vertices, sharp_vertex_count, v);
+    float vs = sv < 0 ? creasing::none : vertex_values[sv];
+    int n = 0, sharp = 0, semi = 0, boundary = 0;
+    float semi_sum = 0;
+    t.for_each_edge(v, [&](index_t h, index_t, index_t) {
+      const float s = sharpness(h);
+      ++n;
+      sharp += creasing::is_sharp(s) ? 1 : 0;
+      if (creasing::is_semi_sharp(s)) ++semi, semi_sum += s;
+      boundary += t.twin[h] < 0 ? 1 : 0;
+    });
+    if (options.boundary == Boundary::edge_and_corner && n == 2 && boundary > 0)
+      vs = creasing::infinite;
+    special_sharpness[k] = vs;
+
+    int child_sharp = 0;
+    creasing::FractionalWeight fraction;
+    const float child_vs = creasing::decrement(vs);
+    fraction.add(vs, child_vs);
+    t.for_each_edge(v, [&](index_t h, index_t, index_t) {
+      const float s = sharpness(h);
+      const float c = creasing::child_edge_sharpness(options.crease, s, n, semi, semi_sum);
+      if (creasing::is_sharp(s)) {
+        const index_t j = find_sorted(sharp_edges, sharp_count, t.edge_code[h] >> 1);
+        child_at[2 * j + (t.quads[sharp_halves[j]] == v ? 0 : 1)] = c;
+      }
+      child_sharp += creasing::is_sharp(c) ? 1 : 0;
+      fraction.add(s, c);
+    });
+
+    const auto parent_rule = creasing::vertex_rule(vs, sharp);
+    const auto child_rule = creasing::vertex_rule(child_vs, child_sharp);
+    VertexMask m;
+    if (n > 0) {
+      m = mask(parent_rule, v, n, [&](index_t h) { return sharpness(h); });
+      const bool smooth_parent =
+          parent_rule == creasing::Rule::smooth || parent_rule == creasing::Rule::dart;
+      if (!smooth_parent && child_rule != parent_rule)
+        m.blend(mask(child_rule, v, n,
+                     [&](index_t h) {
+                       const float s = sharpness(h);
+                       return creasing::child_edge_sharpness(options.crease, s, n, semi,
+                                                             semi_sum);
+                     }),
+                fraction.value());
+    }
+    self[k] = m.self, ring[k] = m.ring, crease[k] = m.crease;
+    crease_u[k] = m.u, crease_w[k] = m.w;
+  }
+
+  // The mask of `rule` at v (n edges); crease ends are its first two sharp edges' other ends.
+  template <class SharpnessOf>
+  SPMESH_HD VertexMask mask(creasing::Rule rule, index_t v, index_t n,
+                            SharpnessOf sharpness_of) const {
+    if (rule == creasing::Rule::smooth || rule == creasing::Rule::dart)
+      return SmoothMask{}(n);
+    VertexMask m;
+    if (rule == creasing::Rule::crease) {
+      m.self = 0.75, m.crease = 0.125;
+      t.for_each_edge(v, [&](index_t h, index_t other, index_t) {
+        if (!creasing::is_sharp(sharpness_of(h))) return;
+        if (m.u < 0) m.u = other;
+        else if (m.w < 0) m.w = other;
+      });
+    }
+    return m;
+  }
+};
+
+}  // namespace detail
+
+// The crease rules of a quad level (its C must be set).
+template <class Exec, class S = typename Exec::space>
+QuadRules<S> quad_rules(Exec& exec, const QuadLevel<S>& L, const Options& options) {
+  using linalg::Array;
+  const auto& C = L.C;
+  const index_t sharp = C.edges.size(), sharp_vertices = C.vertices.size();
+  QuadRules<S> r;
+  // The special vertices: both ends of every sharp edge and every sharp vertex.
+  Array<index_t, S> candidates(2 * sharp + sharp_vertices);
+  {
+    index_t* c = candidates.data();
+    const index_t *h = C.halves.data(), *sv = C.vertices.data(), *q = L.M.indices.data();
+    exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
+      c[2 * j] = q[h[j]], c[2 * j + 1] = q[next_half(h[j])];
+    });
+    exec.for_each(sharp_vertices, [=] SPMESH_HD(index_t k) { c[2 * sharp + k] = sv[k]; });
+    exec.sort_keys(c, candidates.size());
+  }
+  Array<index_t, S> unique(candidates.size());
+  const index_t n = exec.unique(candidates.data(), candidates.size(), unique.data());
+  r.special = Array<index_t, S>(n);
+  {
+    const index_t* u = unique.data();
+    index_t* s = r.special.data();
+    exec.for_each(n, [=] SPMESH_HD(index_t k) { s[k] = u[k]; });
+  }
+  r.special_sharpness = Array<float, S>(n);
+  r.self = Array<double, S>(n), r.ring = Array<double, S>(n), r.crease = Array<double, S>(n);
+  r.crease_u = Array<index_t, S>(n), r.crease_w = Array<index_t, S>(n);
+  r.child_at = Array<float, S>(2 * sharp);
+  exec.for_each(n, detail::QuadVertexRules{
+                       view(L), C.edges.data(), C.halves.data(), C.vertices.data(),
+                       C.edge_values.data(), C.vertex_values.data(), sharp, sharp_vertices,
+                       options, r.special.data(), r.special_sharpness.data(), r.self.data(),
+                       r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
+                       r.child_at.data()});
+  // Edge rules: a sharp edge whose two children stay sharp is a crease (w = 1), else w = s.
+  r.edge_crease = Array<double, S>(sharp);
+  const float *ca = r.child_at.data(), *s = C.edge_values.data();
+  double* w = r.edge_crease.data();
+  exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
+    w[j] = creasing::is_sharp(ca[2 * j]) && creasing::is_sharp(ca[2 * j + 1])
+               ? 1.0
+               : static_cast<double>(s[j]);
+  });
+  return r;
+}
+
+namespace detail {
+
+// The child of every parent face (one thread per face; see QuadLevel for the numbering):
+// child face h has corners (vertex point of v_a, edge point of h, face point, edge point of
+// h's previous half-edge), in slots a, a + 1, a + 2, a + 3. Twins, edge codes and the outgoing
+// half-edges of face and edge points follow from the parent's alone; `topology` false stops at
+// the faces (the last level).
+struct RefineQuads {
+  QuadView t;
+  index_t* quads;
+  index_t *twin, *edge_code, *vertex_edge;  // unused unless topology
+
+  SPMESH_HD void operator()(index_t f) const {
+    const index_t V = t.vertices, F = t.faces, E = t.edges, first_edge_point = V + F;
+    for (index_t a = 0; a < 4; ++a) {
+      const index_t h = 4 * f + a, hp = prev_half(h);
+      const index_t c = t.edge_code[h], cp = t.edge_code[hp];
+      index_t* child = quads + 4 * h;
+      child[a] = t.quads[h];
+      child[(a + 1) & 3] = first_edge_point + (c >> 1);
+      child[(a + 2) & 3] = V + f;
+      child[(a + 3) & 3] = first_edge_point + (cp >> 1);
+      if (!twin) continue;
+      const index_t th = t.twin[h], tp = t.twin[hp];
+      index_t *ct = twin + 4 * h, *cc = edge_code + 4 * h;
+      // Slot a: along h from v_a; a + 1, a + 2: the inner edges; a + 3: along hp into v_a.
+      ct[a] = th < 0 ? -1 : 4 * next_half(th) + (th & 3);
+      ct[(a + 1) & 3] = 4 * next_half(h) + ((a + 3) & 3);
+      ct[(a + 2) & 3] = 4 * hp + a;
+      ct[(a + 3) & 3] = tp < 0 ? -1 : 4 * tp + (tp & 3);
+      cc[a] = 2 * c + (c & 1);
+      cc[(a + 1) & 3] = 2 * (2 * E + h);
+      cc[(a + 2) & 3] = 2 * (2 * E + hp) + 1;
+      cc[(a + 3) & 3] = 2 * (cp ^ 1) + (cp & 1);
+      if ((c & 1) == 0) vertex_edge[first_edge_point + (c >> 1)] = 4 * next_half(h) + a;
+    }
+    if (twin) vertex_edge[V + f] = 16 * f + 2;
+  }
+};
+
+}  // namespace detail
+
+// The child of L: its quad mesh and, with `topology`, the rest of its level (twins, edge codes,
+// outgoing half-edges, sharp edges and vertices; its rules are left to quad_rules).
+template <class Exec, class S = typename Exec::space>
+QuadLevel<S> refine_quads(Exec& exec, const QuadLevel<S>& L, bool topology) {
+  using linalg::Array;
+  const index_t faces = checked_index(4 * std::int64_t(L.faces), "Catmull-Clark child faces");
+  const index_t halves = checked_index(4 * std::int64_t(faces), "Catmull-Clark child corners");
+  const index_t V1 = checked_index(std::int64_t(L.vertices) + L.faces + L.edges,
+                                   "Catmull-Clark child vertices");
+  Array<index_t, S> quads(halves);
+  QuadLevel<S> child;
+  child.vertices = V1, child.faces = faces;
+  if (topology) {
+    child.edges = checked_index(2 * std::int64_t(L.edges) + faces, "Catmull-Clark child edges");
+    child.twin = Array<index_t, S>(halves), child.edge_code = Array<index_t, S>(halves);
+    child.vertex_edge = Array<index_t, S>(V1);
+    const index_t* ve = L.vertex_edge.data();
+    index_t* cve = child.vertex_edge.data();
+    exec.for_each(L.vertices, [=] SPMESH_HD(index_t v) {
+      const index_t h = ve[v];
+      cve[v] = h < 0 ? -1 : 4 * h + (h & 3);
+    });
+  }
+  exec.for_each(L.faces, detail::RefineQuads{view(L), quads.data(), child.twin.data(),
+                                              child.edge_code.data(), child.vertex_edge.data()});
+  if (topology) {
+    // Sharp children of sharp edges (2 e at the start of the half-edge along e, 2 e + 1 at its
+    // end); vertex points of vertices still sharp.
+    const index_t sharp = L.C.edges.size();
+    Array<index_t, S> ids(2 * sharp), along(2 * sharp);
+    Array<float, S> values(2 * sharp);
+    const index_t *e = L.C.edges.data(), *h = L.C.halves.data();
+    const float* ca = L.rules.child_at.data();
+    index_t *id = ids.data(), *al = along.data();
+    float* val = values.data();
+    exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
+      id[2 * j] = 2 * e[j], id[2 * j + 1] = 2 * e[j] + 1;
+      al[2 * j] = 4 * h[j] + (h[j] & 3), al[2 * j + 1] = 4 * next_half(h[j]) + (h[j] & 3);
+      val[2 * j] = ca[2 * j], val[2 * j + 1] = ca[2 * j + 1];
+    });
+    auto keep = [=] SPMESH_HD(index_t p) { return creasing::is_sharp(val[p]); };
+    const index_t kept = exec.count_if(2 * sharp, keep);
+    child.C.edges = Array<index_t, S>(kept), child.C.halves = Array<index_t, S>(kept);
+    child.C.edge_values = Array<float, S>(kept);
+    exec.select_if(id, 2 * sharp, child.C.edges.data(), keep);
+    exec.select_if(al, 2 * sharp, child.C.halves.data(), keep);
+    exec.select_if(val, 2 * sharp, child.C.edge_values.data(), keep);
+
+    const index_t special = L.rules.special.size();
+    Array<float, S> decayed(special);
+    const float* ss = L.rules.special_sharpness.data();
+    float* d = decayed.data();
+    exec.for_each(special, [=] SPMESH_HD(index_t k) { d[k] = creasing::decrement(ss[k]); });
+    auto sharp_vertex = [=] SPMESH_HD(index_t k) { return creasing::is_sharp(d[k]); };
+    const index_t vertices = exec.count_if(special, sharp_vertex);
+    child.C.vertices = Array<index_t, S>(vertices);
+    child.C.vertex_values = Array<float, S>(vertices);
+    exec.select_if(L.rules.special.data(), special, child.C.vertices.data(), sharp_vertex);
+    exec.select_if(d, special, child.C.vertex_values.data(), sharp_vertex);
+  }
+  child.M = linalg::ReducedMeshMatrix<S>(V1, 4, std::move(quads));
+  return child;
+}
+
+}  // namespace spmesh::schemes::catmull_clark

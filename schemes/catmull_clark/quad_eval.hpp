@@ -1,0 +1,289 @@
+// Catmull-Clark eval and level matrix on quad levels (quads.hpp), fused (paper section 4.3,
+// 4.4): one thread per parent face makes its face point (Eq. 6) and the smooth points of the
+// edges it owns (Eq. 2), one thread per vertex walks its ring for the smooth vertex point
+// (Eq. 14); then the few sharp edges and special vertices are redone with their crease masks.
+// One writer per output, no atomics: the same bits every run.
+#pragma once
+
+#include "linalg/convert.hpp"
+#include "linalg/formats.hpp"
+#include "schemes/catmull_clark/plan.hpp"
+#include "schemes/catmull_clark/quads.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace spmesh::schemes::catmull_clark {
+
+namespace detail {
+
+// Components handled at once (kept in registers); wider data takes several passes.
+inline constexpr index_t chunk = 4;
+
+// Face points and the smooth points of the edges whose half-edge along lies in this face
+// (w = 0: (p_i + p_j + f_0 + f_1) / 4; a boundary edge is a crease: (p_i + p_j) / 2).
+template <class T>
+struct QuadFacePoints {
+  QuadView t;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void face_point(const index_t* q, index_t c, index_t m, T* fp) const {
+#pragma unroll
+    for (index_t j = 0; j < chunk; ++j)
+      if (j < m)
+        fp[j] = T(0.25) * (P[std::int64_t(q[0]) * k + c + j] + P[std::int64_t(q[1]) * k + c + j] +
+                           P[std::int64_t(q[2]) * k + c + j] + P[std::int64_t(q[3]) * k + c + j]);
+  }
+
+  SPMESH_HD void operator()(index_t f) const {
+    const index_t first_edge_point = t.vertices + t.faces;
+    index_t q[4], code[4], twin[4];
+#pragma unroll
+    for (index_t a = 0; a < 4; ++a)
+      q[a] = t.quads[4 * f + a], code[a] = t.edge_code[4 * f + a], twin[a] = t.twin[4 * f + a];
+    for (index_t c = 0; c < k; c += chunk) {
+      const index_t m = k - c < chunk ? k - c : chunk;
+      T fp[chunk];
+      face_point(q, c, m, fp);
+      T* y = out + std::int64_t(t.vertices + f) * k + c;
+#pragma unroll
+      for (index_t j = 0; j < chunk; ++j)
+        if (j < m) y[j] = fp[j];
+#pragma unroll
+      for (index_t a = 0; a < 4; ++a) {
+        if (code[a] & 1) continue;
+        const T *pi = P + std::int64_t(q[a]) * k + c, *pj = P + std::int64_t(q[(a + 1) & 3]) * k + c;
+        T* e = out + std::int64_t(first_edge_point + (code[a] >> 1)) * k + c;
+        if (twin[a] < 0) {
+#pragma unroll
+          for (index_t j = 0; j < chunk; ++j)
+            if (j < m) e[j] = T(0.5) * (pi[j] + pj[j]);
+          continue;
+        }
+        T fg[chunk];
+        face_point(t.quads + 4 * (twin[a] >> 2), c, m, fg);
+#pragma unroll
+        for (index_t j = 0; j < chunk; ++j)
+          if (j < m) e[j] = T(0.25) * (pi[j] + pj[j]) + T(0.25) * (fp[j] + fg[j]);
+      }
+    }
+  }
+};
+
+// Sums over a vertex's ring: its edges' other ends and its faces' points (already in out).
+template <class T>
+struct RingSums {
+  index_t edges = 0;
+  T ring[chunk] = {}, faces[chunk] = {};
+
+  SPMESH_HD RingSums(const QuadView& t, index_t v, const T* P, const T* out, index_t k,
+                     index_t c, index_t m) {
+    t.for_each_edge(v, [&](index_t, index_t other, index_t face) {
+      ++edges;
+      const T* p = P + std::int64_t(other) * k + c;
+#pragma unroll
+      for (index_t j = 0; j < chunk; ++j)
+        if (j < m) ring[j] += p[j];
+      if (face < 0) return;
+      const T* g = out + std::int64_t(t.vertices + face) * k + c;
+#pragma unroll
+      for (index_t j = 0; j < chunk; ++j)
+        if (j < m) faces[j] += g[j];
+    });
+  }
+};
+
+// Vertex points with the smooth mask (Eq. 14: a = (n - 2)/n, b = 1/n^2), every vertex; the
+// special ones are redone by QuadSpecialPoints.
+template <class T>
+struct QuadVertexPoints {
+  QuadView t;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t v) const {
+    for (index_t c = 0; c < k; c += chunk) {
+      const index_t m = k - c < chunk ? k - c : chunk;
+      const RingSums<T> s(t, v, P, out, k, c, m);
+      const T* p = P + std::int64_t(v) * k + c;
+      T* y = out + std::int64_t(v) * k + c;
+      const VertexMask mask = s.edges > 0 ? SmoothMask{}(s.edges) : VertexMask{};
+      const T a = static_cast<T>(mask.self), b = static_cast<T>(mask.ring);
+#pragma unroll
+      for (index_t j = 0; j < chunk; ++j)
+        if (j < m) y[j] = a * p[j] + b * s.ring[j] + b * s.faces[j];
+    }
+  }
+};
+
+// The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w).
+template <class T>
+struct QuadSpecialPoints {
+  QuadView t;
+  const index_t *special, *u, *w;
+  const double *self, *ring, *crease;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t s) const {
+    const index_t v = special[s];
+    const T a = static_cast<T>(self[s]), b = static_cast<T>(ring[s]),
+            d = static_cast<T>(crease[s]);
+    for (index_t c = 0; c < k; c += chunk) {
+      const index_t m = k - c < chunk ? k - c : chunk;
+      const T* p = P + std::int64_t(v) * k + c;
+      T* y = out + std::int64_t(v) * k + c;
+      for (index_t j = 0; j < m; ++j) y[j] = a * p[j];
+      if (b != 0) {
+        const RingSums<T> sums(t, v, P, out, k, c, m);
+#pragma unroll
+        for (index_t j = 0; j < chunk; ++j)
+          if (j < m) y[j] += b * sums.ring[j] + b * sums.faces[j];
+      }
+      if (d == 0) continue;
+      const T *pu = P + std::int64_t(u[s]) * k + c, *pw = P + std::int64_t(w[s]) * k + c;
+      for (index_t j = 0; j < m; ++j) y[j] += d * (pu[j] + pw[j]);
+    }
+  }
+};
+
+// The sharp edges' points with their crease weight w (EdgeWeights).
+template <class T>
+struct QuadSharpEdgePoints {
+  QuadView t;
+  const index_t *edges, *halves;
+  const double* crease;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t s) const {
+    const index_t h = halves[s], tw = t.twin[h];
+    const EdgeMask mask = EdgeWeights{}(crease[s]);
+    const T a = static_cast<T>(mask.end), b = static_cast<T>(mask.other);
+    const T *pi = P + std::int64_t(t.quads[h]) * k, *pj = P + std::int64_t(t.quads[next_half(h)]) * k;
+    const T* f0 = out + std::int64_t(t.vertices + (h >> 2)) * k;
+    const T* f1 = tw < 0 ? nullptr : out + std::int64_t(t.vertices + (tw >> 2)) * k;
+    T* y = out + std::int64_t(t.vertices + t.faces + edges[s]) * k;
+    for (index_t c = 0; c < k; ++c) {
+      T e = a * (pi[c] + pj[c]);
+      if (b != 0) e += b * f0[c] + (f1 ? b * f1[c] : T(0));
+      y[c] = e;
+    }
+  }
+};
+
+}  // namespace detail
+
+// One quad level: P (L.vertices x k) -> the child's vertex data.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const QuadLevel<typename Exec::space>& L,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  using S = typename Exec::space;
+  if (P.rows != L.vertices)
+    throw DimensionError("catmull_clark::eval: vertex data has " + std::to_string(P.rows) +
+                         " rows, the level has " + std::to_string(L.vertices) + " vertices");
+  const index_t k = P.cols;
+  linalg::Dense<T, S> out(L.child_vertices(), k);
+  const QuadView t = view(L);
+  const T* p = P.data.data();
+  T* y = out.data.data();
+  exec.for_each(L.faces, detail::QuadFacePoints<T>{t, p, y, k});
+  exec.for_each(L.vertices, detail::QuadVertexPoints<T>{t, p, y, k});
+  const auto& r = L.rules;
+  exec.for_each(r.special.size(),
+                detail::QuadSpecialPoints<T>{t, r.special.data(), r.crease_u.data(),
+                                             r.crease_w.data(), r.self.data(), r.ring.data(),
+                                             r.crease.data(), p, y, k});
+  exec.for_each(L.C.edges.size(), detail::QuadSharpEdgePoints<T>{t, L.C.edges.data(),
+                                                                 L.C.halves.data(),
+                                                                 r.edge_crease.data(), p, y, k});
+  return out;
+}
+
+namespace detail {
+
+// The rows of a quad level's S_l (an assemble_rows producer; LevelRows of refinement.hpp on
+// the quad topology).
+struct QuadLevelRows {
+  QuadView t;
+  const index_t* edge_half;  // per edge: its half-edge along
+  const index_t *special, *u, *w, *sharp_edges;
+  const double *self, *ring, *crease, *edge_crease;
+  index_t special_count, sharp_count;
+
+  SPMESH_HD std::int64_t bound(index_t r) const {
+    if (r < t.vertices) {
+      std::int64_t n = 3;
+      t.for_each_edge(r, [&](index_t, index_t, index_t face) { n += face < 0 ? 1 : 5; });
+      return n;
+    }
+    return r < t.vertices + t.faces ? 4 : 10;
+  }
+
+  template <class Sink>
+  SPMESH_HD void face(index_t f, double weight, Sink& sink) const {
+    for (index_t a = 0; a < 4; ++a) sink(t.quads[4 * f + a], 0.25 * weight);
+  }
+
+  template <class Sink>
+  SPMESH_HD void operator()(index_t r, Sink&& sink) const {
+    if (r < t.vertices) {
+      VertexMask m;
+      const index_t s = find_sorted(special, special_count, r);
+      if (s >= 0) {
+        m.self = self[s], m.ring = ring[s], m.crease = crease[s], m.u = u[s], m.w = w[s];
+      } else {
+        index_t n = 0;
+        t.for_each_edge(r, [&](index_t, index_t, index_t) { ++n; });
+        if (n > 0) m = SmoothMask{}(n);
+      }
+      sink(r, m.self);
+      if (m.ring != 0)
+        t.for_each_edge(r, [&](index_t, index_t other, index_t f) {
+          sink(other, m.ring);
+          if (f >= 0) face(f, m.ring, sink);
+        });
+      if (m.crease != 0) sink(m.u, m.crease), sink(m.w, m.crease);
+    } else if (r < t.vertices + t.faces) {
+      face(r - t.vertices, 1.0, sink);
+    } else {
+      const index_t e = r - t.vertices - t.faces, h = edge_half[e], tw = t.twin[h];
+      const index_t j = find_sorted(sharp_edges, sharp_count, e);
+      const EdgeMask mask = EdgeWeights{}(j < 0 ? 0.0 : edge_crease[j]);
+      sink(t.quads[h], mask.end), sink(t.quads[next_half(h)], mask.end);
+      if (mask.other == 0) return;
+      face(h >> 2, mask.other, sink);
+      if (tw >= 0) face(tw >> 2, mask.other, sink);
+    }
+  }
+};
+
+}  // namespace detail
+
+// S_l of a quad level: its eval as a matrix (child vertices x parent vertices).
+template <class Exec>
+linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
+                                                       const QuadLevel<typename Exec::space>& L) {
+  linalg::Array<index_t, typename Exec::space> edge_half(L.edges);
+  index_t* eh = edge_half.data();
+  const index_t* code = L.edge_code.data();
+  exec.for_each(4 * L.faces, [=] SPMESH_HD(index_t h) {
+    if ((code[h] & 1) == 0) eh[code[h] >> 1] = h;
+  });
+  const auto& r = L.rules;
+  const detail::QuadLevelRows rows{view(L),         eh,
+                                   r.special.data(), r.crease_u.data(),
+                                   r.crease_w.data(), L.C.edges.data(),
+                                   r.self.data(),    r.ring.data(),
+                                   r.crease.data(),  r.edge_crease.data(),
+                                   r.special.size(), L.C.edges.size()};
+  return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
+}
+
+}  // namespace spmesh::schemes::catmull_clark

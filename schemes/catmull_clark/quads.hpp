@@ -1,0 +1,105 @@
+// Catmull-Clark on quad levels (paper section 4.1): every level after the first is all quads, so
+// its mesh matrix is the reduced one (four vertex indices per face, no offsets, no values) and
+// the topology eval needs is kept per half-edge: its twin and its edge. A child level's
+// topology follows from its parent's by fixed local rules (quad_build.hpp), with no sort and no
+// search, and the crease matrix C is kept sparse: only sharp edges and vertices, and the
+// special vertices whose mask is not the smooth one.
+#pragma once
+
+#include "linalg/formats.hpp"
+#include "linalg/mesh_matrix.hpp"
+#include "schemes/crease_rules.hpp"
+
+namespace spmesh::schemes::catmull_clark {
+
+// Half-edge h = 4 f + a runs from corner a of quad f to corner a + 1.
+SPMESH_HD inline index_t next_half(index_t h) { return (h & ~index_t(3)) | ((h + 1) & 3); }
+SPMESH_HD inline index_t prev_half(index_t h) { return (h & ~index_t(3)) | ((h + 3) & 3); }
+
+// The sparse crease matrix C of a quad level: the sharp edges (ids increasing, each with the
+// half-edge that runs along it) and the sharp vertices (increasing). Boundary edges are in it,
+// infinitely sharp.
+template <class S>
+struct QuadSharpness {
+  linalg::Array<index_t, S> edges, halves;
+  linalg::Array<float, S> edge_values;
+  linalg::Array<index_t, S> vertices;
+  linalg::Array<float, S> vertex_values;
+};
+
+// The crease rules of a quad level (crease_rules.hpp's, on the sparse C). `special` lists the
+// vertices on a sharp edge or sharp themselves (increasing), with their VertexMask; every
+// other vertex takes the smooth mask. edge_crease is the weight w of each sharp edge's point.
+template <class S>
+struct QuadRules {
+  linalg::Array<double, S> edge_crease;
+  linalg::Array<index_t, S> special;
+  linalg::Array<float, S> special_sharpness;  // vertex sharpness, boundary corners pinned
+  linalg::Array<double, S> self, ring, crease;
+  linalg::Array<index_t, S> crease_u, crease_w;
+  linalg::Array<float, S> child_at;  // 2 per sharp edge: its children's sharpness (from, to end)
+};
+
+// One quad level, refined to its child. Child vertex order is the general Level's: vertex
+// points [0, V), face points [V, V + F), edge points [V + F, V + F + E); child face 4 f + a is
+// the child at corner a of face f (its corner a is the vertex point), so child face h is the
+// child at the start of half-edge h. Edge numbering is local: edge e's children are 2 e (at the
+// start of its half-edge) and 2 e + 1, then face f's inner edges are 2 E + 4 f + a.
+template <class S>
+struct QuadLevel {
+  index_t vertices = 0, faces = 0, edges = 0;
+  linalg::ReducedMeshMatrix<S> M;       // order 4
+  linalg::Array<index_t, S> twin;       // per half-edge: the opposite half-edge, -1 on the boundary
+  linalg::Array<index_t, S> edge_code;  // per half-edge: 2 e + 1 if it runs against edge e, else 2 e
+  linalg::Array<index_t, S> vertex_edge;  // per vertex: an outgoing half-edge, the one without a
+                                          // twin on the boundary; -1 for an unused vertex
+  QuadSharpness<S> C;
+  QuadRules<S> rules;
+
+  index_t child_vertices() const { return vertices + faces + edges; }
+};
+
+// What kernels read of a quad level's topology.
+struct QuadView {
+  const index_t *quads, *twin, *edge_code, *vertex_edge;
+  index_t vertices, faces, edges;
+
+  // visit(h, neighbour, face) for every edge at vertex v: h runs along the edge, neighbour is
+  // its other end, face is the face of h on the vertex's side (-1 for the last edge of a
+  // boundary vertex, whose face lies on the other side). Rotates from vertex_edge[v] face by face.
+  template <class Visit>
+  SPMESH_HD void for_each_edge(index_t v, Visit&& visit) const {
+    const index_t first = vertex_edge[v];
+    if (first < 0) return;
+    index_t h = first;
+    while (true) {
+      visit(h, quads[next_half(h)], h >> 2);
+      const index_t p = prev_half(h), t = twin[p];
+      if (t < 0) {
+        visit(p, quads[p], index_t(-1));
+        return;
+      }
+      if (t == first) return;
+      h = t;
+    }
+  }
+};
+
+template <class S>
+QuadView view(const QuadLevel<S>& L) {
+  return {L.M.indices.data(), L.twin.data(),  L.edge_code.data(), L.vertex_edge.data(),
+          L.vertices,         L.faces,        L.edges};
+}
+
+// The position of `key` in the increasing keys[0, n), or -1.
+SPMESH_HD inline index_t find_sorted(const index_t* keys, index_t n, index_t key) {
+  index_t lo = 0, hi = n;
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && keys[lo] == key ? lo : -1;
+}
+
+}  // namespace spmesh::schemes::catmull_clark
