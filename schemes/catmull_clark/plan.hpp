@@ -72,21 +72,29 @@ enum class Path { quads, general };
 
 // Sizes of every level before any work, from the base mesh's counts (faces F, face corners
 // nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a
-// quad level then gives V + F + E, 4F and 2E + 4F.
+// quad level then gives V + F + E, 4F and 2E + 4F. Bytes: a polygon base level's Level, then
+// each quad level's QuadLevel (3 arrays per corner, 1 per vertex, a margin for the sparse C),
+// the first quad level's temporaries (the oriented adjacency and its sorts, measured per
+// corner), and eval.
 inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t corners,
                                   std::int64_t edges, int levels, int columns, int scalar_bytes) {
   SizeEstimate s("Catmull-Clark");
   s.levels.push_back({vertices, faces, corners, edges});
+  const bool polygons = corners != 4 * faces;
   for (int l = 0; l < levels; ++l) {
     const auto& c = s.levels.back();
-    // Per level: M (+ by rows), E, the face, edge and vertex arrays of Level.
-    s.bytes += 4 * (c.faces + 1) + 4 * c.corners + 4 * (c.vertices + 1) + 8 * c.corners +
-               4 * (c.vertices + 1) + 16 * c.edges + 8 * c.faces + 32 * c.edges +
-               40 * c.vertices;
+    if (l == 0 && polygons) {  // Level: M (+ by rows), E, the face, edge and vertex arrays
+      s.bytes += 4 * (c.faces + 1) + 4 * c.corners + 4 * (c.vertices + 1) + 8 * c.corners +
+                 4 * (c.vertices + 1) + 16 * c.edges + 8 * c.faces + 32 * c.edges +
+                 40 * c.vertices;
+    } else {
+      s.bytes += 12 * c.corners + 5 * c.vertices + c.edges;
+      if (l == (polygons ? 1 : 0)) s.bytes += 48 * c.corners + 8 * c.edges;
+    }
     s.levels.push_back({c.vertices + c.faces + c.edges, c.corners, 4 * c.corners,
                         2 * c.edges + c.corners});
   }
-  s.add_eval(columns, scalar_bytes, 20);
+  s.add_eval(columns, scalar_bytes, polygons && levels == 1 ? 20 : 0);
   return s;
 }
 

@@ -173,6 +173,80 @@ TEST_CASE_TEMPLATE("build and eval are bit-identical run to run (Catmull-Clark, 
   check_determinism<typename V::Backend, typename V::type, Sqrt3>();
 }
 
+// Catmull-Clark build + eval on one path (cc::Path): the refined faces' vertices, the vertex
+// data and R, for comparing the quad path with the general one.
+struct RefineOnPath {
+  int levels;
+  schemes::Options options;
+  cc::Path path;
+  template <class E, class M, class C, class V, class P>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
+    using S = typename E::space;
+    using T = typename P::value_type;
+    auto plan = cc::build(exec, std::move(mesh),
+                          schemes::Sharpness<S>{std::move(creases), std::move(corners)}, levels,
+                          options, path);
+    auto data = cc::eval(exec, plan, points);
+    auto R = cc::refinement_matrix<T>(exec, plan);
+    return std::make_tuple(std::move(plan.refined.indices), std::move(data), std::move(R));
+  }
+};
+
+// The quad path and the general path make the same faces in the same order, so the faces give
+// the vertex correspondence (the edge numbering differs); through it the vertex data and the
+// rows of R must agree.
+template <class B, class T>
+void check_quad_path(const meshops::PolyMesh& mesh, const la::Coo<float>& creases,
+                     const HostArray<float>& corners) {
+  Dense<T> P0(mesh.vertex_count(), 3);
+  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(mesh.positions.data[p]);
+  const double tolerance = std::is_same_v<T, float> ? 1e-6 : 1e-12;
+  for (const auto& options : option_sets) {
+    const int levels = 3;
+    const auto [faces_q, P_q, R_q] = run<B>("quads", RefineOnPath{levels, options, cc::Path::quads},
+                                           mesh.M, creases, corners, P0);
+    const auto [faces_g, P_g, R_g] = run<B>("general", RefineOnPath{levels, options, cc::Path::general},
+                                           mesh.M, creases, corners, P0);
+    REQUIRE(faces_q.size() == faces_g.size());
+    REQUIRE(P_q.rows == P_g.rows);
+    std::vector<index_t> to_quad(P_g.rows, -1);
+    index_t inconsistent = 0;
+    for (index_t p = 0; p < faces_g.size(); ++p) {
+      index_t& m = to_quad[faces_g[p]];
+      inconsistent += m >= 0 && m != faces_q[p] ? 1 : 0;
+      m = faces_q[p];
+    }
+    CHECK(inconsistent == 0);
+    REQUIRE(std::count(to_quad.begin(), to_quad.end(), -1) == 0);
+    double scale = 0, err = 0, r_err = 0;
+    for (index_t i = 0; i < P_g.rows; ++i) {
+      for (index_t c = 0; c < 3; ++c) {
+        scale = std::max(scale, std::abs(double(P_g(i, c))));
+        err = std::max(err, std::abs(double(P_g(i, c)) - double(P_q(to_quad[i], c))));
+      }
+      const index_t j = to_quad[i];
+      REQUIRE(R_g.offsets[i + 1] - R_g.offsets[i] == R_q.offsets[j + 1] - R_q.offsets[j]);
+      for (index_t p = R_g.offsets[i], q = R_q.offsets[j]; p < R_g.offsets[i + 1]; ++p, ++q) {
+        REQUIRE(R_g.indices[p] == R_q.indices[q]);
+        r_err = std::max(r_err, std::abs(double(R_g.values[p]) - double(R_q.values[q])));
+      }
+    }
+    CHECK(err <= tolerance * scale);
+    CHECK(r_err <= tolerance);
+  }
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark: the quad path equals the general path (polygon and quad "
+                   "base meshes, creases, every option set)", V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  const Tent tent;  // polygons: the first level takes the general path, then quads
+  check_quad_path<B, T>(tent.mesh, tent.creases, tent.corners);
+  const auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_cube.obj");  // all quads
+  const auto tags = schemes::read_tags(cube);
+  check_quad_path<B, T>(cube, tags.sharpness.edges, tags.sharpness.vertices);
+}
+
 TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {
   using B = typename V::Backend;
   using T = typename V::type;
