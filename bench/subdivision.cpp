@@ -10,7 +10,8 @@
 //     factorised), eval = StencilTable::UpdateValues (one thread) and OmpEvaluator (all threads);
 //   CGAL (Sqrt3_subdivision) and OpenMesh (Sqrt3T): the whole refinement of the level (topology
 //     and positions together, one thread, double), without converting the mesh in and out;
-//   --peer-max-level L stops the peers (all of them) after level L.
+//   --peer-max-level L stops the peers (all of them) after level L; --min-level L skips the
+//   levels before L.
 // Times are medians of repeated runs (one run when a run exceeds a third of --budget-ms). Checks
 // in the same run: spmesh replay == spmesh eval, and spmesh eval == the peer's compared by
 // order-free sums (the vertex orders differ; tests/schemes compares vertex by vertex). Prints a
@@ -50,6 +51,7 @@ using Clock = std::chrono::steady_clock;
 
 double budget_ms = 3000;
 int peer_max_level = 99;
+int min_level = 1;  // --min-level: the first level measured (e.g. to profile the deepest alone)
 
 // Median of runs of f (at least 3 unless one run takes more than a third of the budget).
 double time_ms(const std::function<void()>& f) {
@@ -338,6 +340,7 @@ int main(int argc, char** argv) {
     else if (a == "--compose-max-level") compose_max = std::stoi(value());
     else if (a == "--budget-ms") budget_ms = std::stod(value());
     else if (a == "--peer-max-level") peer_max_level = std::stoi(value());
+    else if (a == "--min-level") min_level = std::stoi(value());
     else if (a == "--scheme") scheme = value();
     else throw Error("unknown argument " + a);
   }
@@ -399,7 +402,7 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
     c.options = schemes::options_from(c.tags);
     c.P0 = linalg::Dense<float>(c.mesh.vertex_count(), 3);
     for (index_t p = 0; p < c.P0.data.size(); ++p) c.P0.data[p] = float(c.mesh.positions.data[p]);
-    for (int l = 1; l <= levels; ++l) {
+    for (int l = min_level; l <= levels; ++l) {
       Row peer;
       const Sums reference = run_peers<Scheme>(c, l, peer);
       std::vector<Row> level_rows;

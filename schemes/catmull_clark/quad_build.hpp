@@ -42,6 +42,25 @@ struct EdgeOfPair {
   }
 };
 
+// A level's `starts` (from vertex_edge) and `unused` (vertices without one).
+template <class Exec, class S = typename Exec::space>
+void starts_and_unused(Exec& exec, QuadLevel<S>& L, const index_t* quads) {
+  L.starts = linalg::Array<std::uint8_t, S>(L.faces);
+  const index_t* ve = L.vertex_edge.data();
+  std::uint8_t* st = L.starts.data();
+  exec.for_each(L.faces, [=] SPMESH_HD(index_t f) {
+    std::uint8_t bits = 0;
+    for (index_t a = 0; a < 4; ++a) bits |= ve[quads[4 * f + a]] == 4 * f + a ? 1 << a : 0;
+    st[f] = bits;
+  });
+  auto unused = [=] SPMESH_HD(index_t v) { return ve[v] < 0; };
+  L.unused = linalg::Array<index_t, S>(exec.count_if(L.vertices, unused));
+  linalg::Array<index_t, S> ids(L.vertices);
+  index_t* id = ids.data();
+  exec.for_each(L.vertices, [=] SPMESH_HD(index_t v) { id[v] = v; });
+  exec.select_if(id, L.vertices, L.unused.data(), unused);
+}
+
 // Sharp edge entries of a dense per-edge sharpness (with the half-edge along each edge).
 template <class Exec, class S = typename Exec::space>
 void sparse_edges(Exec& exec, const linalg::Array<float, S>& sharpness,
@@ -130,6 +149,7 @@ QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpn
       }
     ve[v] = pick;
   });
+  detail::starts_and_unused(exec, L, q);
 
   // C: boundary edges infinitely sharp, then the tagged edges (the sharper value wins).
   Array<float, S> sharpness(L.edges);
@@ -300,41 +320,38 @@ QuadRules<S> quad_rules(Exec& exec, const QuadLevel<S>& L, const Options& option
 
 namespace detail {
 
-// The child of every parent face (one thread per face; see QuadLevel for the numbering):
-// child face h has corners (vertex point of v_a, edge point of h, face point, edge point of
-// h's previous half-edge), in slots a, a + 1, a + 2, a + 3. Twins, edge codes and the outgoing
-// half-edges of face and edge points follow from the parent's alone; `topology` false stops at
-// the faces (the last level).
+// One child face per thread (see QuadLevel for the numbering): child face h, for h = 4 f + a,
+// has corners (vertex point of v_a, edge point of h, face point of f, edge point of h's previous
+// half-edge) in slots a, a + 1, a + 2, a + 3. Its twins, edge codes and starts follow from the
+// parent's alone, as do the outgoing half-edges of face and edge points; `twin` null stops at
+// the faces (the last level). Writes are 16 bytes per array and thread.
 struct RefineQuads {
   QuadView t;
+  const std::uint8_t* starts;
   index_t* quads;
   index_t *twin, *edge_code, *vertex_edge;  // unused unless topology
+  std::uint8_t* child_starts;
 
-  SPMESH_HD void operator()(index_t f) const {
+  SPMESH_HD void operator()(index_t h) const {
     const index_t V = t.vertices, F = t.faces, E = t.edges, first_edge_point = V + F;
-    for (index_t a = 0; a < 4; ++a) {
-      const index_t h = 4 * f + a, hp = prev_half(h);
-      const index_t c = t.edge_code[h], cp = t.edge_code[hp];
-      index_t* child = quads + 4 * h;
-      child[a] = t.quads[h];
-      child[(a + 1) & 3] = first_edge_point + (c >> 1);
-      child[(a + 2) & 3] = V + f;
-      child[(a + 3) & 3] = first_edge_point + (cp >> 1);
-      if (!twin) continue;
-      const index_t th = t.twin[h], tp = t.twin[hp];
-      index_t *ct = twin + 4 * h, *cc = edge_code + 4 * h;
-      // Slot a: along h from v_a; a + 1, a + 2: the inner edges; a + 3: along hp into v_a.
-      ct[a] = th < 0 ? -1 : 4 * next_half(th) + (th & 3);
-      ct[(a + 1) & 3] = 4 * next_half(h) + ((a + 3) & 3);
-      ct[(a + 2) & 3] = 4 * hp + a;
-      ct[(a + 3) & 3] = tp < 0 ? -1 : 4 * tp + (tp & 3);
-      cc[a] = 2 * c + (c & 1);
-      cc[(a + 1) & 3] = 2 * (2 * E + h);
-      cc[(a + 2) & 3] = 2 * (2 * E + hp) + 1;
-      cc[(a + 3) & 3] = 2 * (cp ^ 1) + (cp & 1);
-      if ((c & 1) == 0) vertex_edge[first_edge_point + (c >> 1)] = 4 * next_half(h) + a;
-    }
-    if (twin) vertex_edge[V + f] = 16 * f + 2;
+    const index_t f = h >> 2, a = h & 3, hp = prev_half(h);
+    const index_t c = t.edge_code[h], cp = t.edge_code[hp];
+    store4(quads + 4 * h, rotated(a, t.quads[h], first_edge_point + (c >> 1), V + f,
+                                  first_edge_point + (cp >> 1)));
+    if (!twin) return;
+    // Slot a: along h from v_a; a + 1, a + 2: the inner edges; a + 3: along hp into v_a.
+    const index_t th = t.twin[h], tp = t.twin[hp];
+    store4(twin + 4 * h, rotated(a, th < 0 ? -1 : 4 * next_half(th) + (th & 3),
+                                 4 * next_half(h) + ((a + 3) & 3), 4 * hp + a,
+                                 tp < 0 ? -1 : 4 * tp + (tp & 3)));
+    store4(edge_code + 4 * h, rotated(a, 2 * c + (c & 1), 2 * (2 * E + h),
+                                      2 * (2 * E + hp) + 1, 2 * (cp ^ 1) + (cp & 1)));
+    // Outgoing half-edges: a face point's in child face 4 f, slot 2; an edge point's in the
+    // child at the end of its half-edge along, slot a. starts marks them and the vertex points'.
+    if ((c & 1) == 0) vertex_edge[first_edge_point + (c >> 1)] = 4 * next_half(h) + a;
+    if (a == 0) vertex_edge[V + f] = 16 * f + 2;
+    child_starts[h] = ((starts[f] >> a) & 1 ? 1 << a : 0) | (a == 0 ? 1 << 2 : 0) |
+                      ((cp & 1) == 0 ? 1 << ((a + 3) & 3) : 0);
   }
 };
 
@@ -356,6 +373,11 @@ QuadLevel<S> refine_quads(Exec& exec, const QuadLevel<S>& L, bool topology) {
     child.edges = checked_index(2 * std::int64_t(L.edges) + faces, "Catmull-Clark child edges");
     child.twin = Array<index_t, S>(halves), child.edge_code = Array<index_t, S>(halves);
     child.vertex_edge = Array<index_t, S>(V1);
+    child.starts = Array<std::uint8_t, S>(faces);
+    child.unused = Array<index_t, S>(L.unused.size());  // their vertex points stay unused
+    const index_t* u = L.unused.data();
+    index_t* cu = child.unused.data();
+    exec.for_each(L.unused.size(), [=] SPMESH_HD(index_t k) { cu[k] = u[k]; });
     const index_t* ve = L.vertex_edge.data();
     index_t* cve = child.vertex_edge.data();
     exec.for_each(L.vertices, [=] SPMESH_HD(index_t v) {
@@ -363,8 +385,9 @@ QuadLevel<S> refine_quads(Exec& exec, const QuadLevel<S>& L, bool topology) {
       cve[v] = h < 0 ? -1 : 4 * h + (h & 3);
     });
   }
-  exec.for_each(L.faces, detail::RefineQuads{view(L), quads.data(), child.twin.data(),
-                                              child.edge_code.data(), child.vertex_edge.data()});
+  exec.for_each(faces, detail::RefineQuads{view(L), L.starts.data(), quads.data(),
+                                            child.twin.data(), child.edge_code.data(),
+                                            child.vertex_edge.data(), child.starts.data()});
   if (topology) {
     // Sharp children of sharp edges (2 e at the start of the half-edge along e, 2 e + 1 at its
     // end); vertex points of vertices still sharp.

@@ -39,10 +39,9 @@ struct QuadFacePoints {
 
   SPMESH_HD void operator()(index_t f) const {
     const index_t first_edge_point = t.vertices + t.faces;
-    index_t q[4], code[4], twin[4];
-#pragma unroll
-    for (index_t a = 0; a < 4; ++a)
-      q[a] = t.quads[4 * f + a], code[a] = t.edge_code[4 * f + a], twin[a] = t.twin[4 * f + a];
+    const Index4 quad = load4(t.quads + 4 * f), codes = load4(t.edge_code + 4 * f),
+                 twins = load4(t.twin + 4 * f);
+    const index_t *q = quad.v, *code = codes.v, *twin = twins.v;
     for (index_t c = 0; c < k; c += chunk) {
       const index_t m = k - c < chunk ? k - c : chunk;
       T fp[chunk];
@@ -63,7 +62,7 @@ struct QuadFacePoints {
           continue;
         }
         T fg[chunk];
-        face_point(t.quads + 4 * (twin[a] >> 2), c, m, fg);
+        face_point(load4(t.quads + 4 * (twin[a] >> 2)).v, c, m, fg);
 #pragma unroll
         for (index_t j = 0; j < chunk; ++j)
           if (j < m) e[j] = T(0.25) * (pi[j] + pj[j]) + T(0.25) * (fp[j] + fg[j]);
@@ -72,15 +71,16 @@ struct QuadFacePoints {
   }
 };
 
-// Sums over a vertex's ring: its edges' other ends and its faces' points (already in out).
+// Sums over a vertex's ring, rotating from its vertex_edge `first`: its edges' other ends and
+// its faces' points (already in out).
 template <class T>
 struct RingSums {
   index_t edges = 0;
   T ring[chunk] = {}, faces[chunk] = {};
 
-  SPMESH_HD RingSums(const QuadView& t, index_t v, const T* P, const T* out, index_t k,
+  SPMESH_HD RingSums(const QuadView& t, index_t first, const T* P, const T* out, index_t k,
                      index_t c, index_t m) {
-    t.for_each_edge(v, [&](index_t, index_t other, index_t face) {
+    t.for_each_edge_from(first, [&](index_t, index_t other, index_t face) {
       ++edges;
       const T* p = P + std::int64_t(other) * k + c;
 #pragma unroll
@@ -95,26 +95,34 @@ struct RingSums {
   }
 };
 
-// Vertex points with the smooth mask (Eq. 14: a = (n - 2)/n, b = 1/n^2), every vertex; the
-// special ones are redone by QuadSpecialPoints.
+// Vertex points with the smooth mask (Eq. 14: a = (n - 2)/n, b = 1/n^2), one thread per face
+// for the vertices whose vertex_edge starts in it (starts), so that neighbouring threads walk
+// neighbouring faces; the special vertices are redone by QuadSpecialPoints.
 template <class T>
 struct QuadVertexPoints {
   QuadView t;
+  const std::uint8_t* starts;
   const T* P;
   T* out;
   index_t k;
 
-  SPMESH_HD void operator()(index_t v) const {
-    for (index_t c = 0; c < k; c += chunk) {
-      const index_t m = k - c < chunk ? k - c : chunk;
-      const RingSums<T> s(t, v, P, out, k, c, m);
-      const T* p = P + std::int64_t(v) * k + c;
-      T* y = out + std::int64_t(v) * k + c;
-      const VertexMask mask = s.edges > 0 ? SmoothMask{}(s.edges) : VertexMask{};
-      const T a = static_cast<T>(mask.self), b = static_cast<T>(mask.ring);
+  SPMESH_HD void operator()(index_t f) const {
+    const unsigned bits = starts[f];
+    if (bits == 0) return;
+    for (index_t a = 0; a < 4; ++a) {
+      if (((bits >> a) & 1) == 0) continue;
+      const index_t h = 4 * f + a, v = t.quads[h];
+      for (index_t c = 0; c < k; c += chunk) {
+        const index_t m = k - c < chunk ? k - c : chunk;
+        const RingSums<T> s(t, h, P, out, k, c, m);
+        const T* p = P + std::int64_t(v) * k + c;
+        T* y = out + std::int64_t(v) * k + c;
+        const VertexMask mask = SmoothMask{}(s.edges);
+        const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
 #pragma unroll
-      for (index_t j = 0; j < chunk; ++j)
-        if (j < m) y[j] = a * p[j] + b * s.ring[j] + b * s.faces[j];
+        for (index_t j = 0; j < chunk; ++j)
+          if (j < m) y[j] = self * p[j] + ring * s.ring[j] + ring * s.faces[j];
+      }
     }
   }
 };
@@ -139,7 +147,7 @@ struct QuadSpecialPoints {
       T* y = out + std::int64_t(v) * k + c;
       for (index_t j = 0; j < m; ++j) y[j] = a * p[j];
       if (b != 0) {
-        const RingSums<T> sums(t, v, P, out, k, c, m);
+        const RingSums<T> sums(t, t.vertex_edge[v], P, out, k, c, m);
 #pragma unroll
         for (index_t j = 0; j < chunk; ++j)
           if (j < m) y[j] += b * sums.ring[j] + b * sums.faces[j];
@@ -194,7 +202,12 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
   const T* p = P.data.data();
   T* y = out.data.data();
   exec.for_each(L.faces, detail::QuadFacePoints<T>{t, p, y, k});
-  exec.for_each(L.vertices, detail::QuadVertexPoints<T>{t, p, y, k});
+  exec.for_each(L.faces, detail::QuadVertexPoints<T>{t, L.starts.data(), p, y, k});
+  const index_t* unused = L.unused.data();  // vertices in no face stay where they are
+  exec.for_each(L.unused.size() * k, [=] SPMESH_HD(index_t i) {
+    const std::int64_t r = std::int64_t(unused[i / k]) * k + i % k;
+    y[r] = p[r];
+  });
   const auto& r = L.rules;
   exec.for_each(r.special.size(),
                 detail::QuadSpecialPoints<T>{t, r.special.data(), r.crease_u.data(),

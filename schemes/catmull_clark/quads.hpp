@@ -10,11 +10,44 @@
 #include "linalg/mesh_matrix.hpp"
 #include "schemes/crease_rules.hpp"
 
+#include <cstdint>
+
 namespace spmesh::schemes::catmull_clark {
 
 // Half-edge h = 4 f + a runs from corner a of quad f to corner a + 1.
 SPMESH_HD inline index_t next_half(index_t h) { return (h & ~index_t(3)) | ((h + 1) & 3); }
 SPMESH_HD inline index_t prev_half(index_t h) { return (h & ~index_t(3)) | ((h + 3) & 3); }
+
+// The four values of a face (its vertices, twins or edge codes), as one 16-byte access on the
+// GPU (per-face arrays start 16-byte aligned).
+struct Index4 {
+  index_t v[4];
+};
+SPMESH_HD inline Index4 load4(const index_t* p) {
+#if defined(__CUDA_ARCH__)
+  const int4 x = *reinterpret_cast<const int4*>(p);
+  return {{x.x, x.y, x.z, x.w}};
+#else
+  return {{p[0], p[1], p[2], p[3]}};
+#endif
+}
+SPMESH_HD inline void store4(index_t* p, const Index4& x) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<int4*>(p) = make_int4(x.v[0], x.v[1], x.v[2], x.v[3]);
+#else
+  for (int s = 0; s < 4; ++s) p[s] = x.v[s];
+#endif
+}
+// (x0, x1, x2, x3) placed from slot a on: slot (a + k) % 4 gets x_k.
+SPMESH_HD inline Index4 rotated(index_t a, index_t x0, index_t x1, index_t x2, index_t x3) {
+  Index4 r;
+#pragma unroll
+  for (index_t s = 0; s < 4; ++s) {
+    const index_t k = (s - a) & 3;
+    r.v[s] = k == 0 ? x0 : k == 1 ? x1 : k == 2 ? x2 : x3;
+  }
+  return r;
+}
 
 // The sparse crease matrix C of a quad level: the sharp edges (ids increasing, each with the
 // half-edge that runs along it) and the sharp vertices (increasing). Boundary edges are in it,
@@ -53,6 +86,10 @@ struct QuadLevel {
   linalg::Array<index_t, S> edge_code;  // per half-edge: 2 e + 1 if it runs against edge e, else 2 e
   linalg::Array<index_t, S> vertex_edge;  // per vertex: an outgoing half-edge, the one without a
                                           // twin on the boundary; -1 for an unused vertex
+  // Per face: bit a set if half-edge 4 f + a is its start vertex's vertex_edge, so that eval
+  // can walk every vertex's ring in face order (neighbouring threads, neighbouring faces).
+  linalg::Array<std::uint8_t, S> starts;
+  linalg::Array<index_t, S> unused;  // vertices in no face (kept where they are)
   QuadSharpness<S> C;
   QuadRules<S> rules;
 
@@ -69,7 +106,11 @@ struct QuadView {
   // boundary vertex, whose face lies on the other side). Rotates from vertex_edge[v] face by face.
   template <class Visit>
   SPMESH_HD void for_each_edge(index_t v, Visit&& visit) const {
-    const index_t first = vertex_edge[v];
+    for_each_edge_from(vertex_edge[v], visit);
+  }
+  // The same from v's vertex_edge `first` (-1: no edge).
+  template <class Visit>
+  SPMESH_HD void for_each_edge_from(index_t first, Visit&& visit) const {
     if (first < 0) return;
     index_t h = first;
     while (true) {

@@ -217,6 +217,9 @@ void check_quad_path(const meshops::PolyMesh& mesh, const la::Coo<float>& crease
       m = faces_q[p];
     }
     CHECK(inconsistent == 0);
+    // A vertex in no face keeps its number on both paths (vertex points come first).
+    for (index_t i = 0; i < mesh.vertex_count(); ++i)
+      if (to_quad[i] < 0) to_quad[i] = i;
     REQUIRE(std::count(to_quad.begin(), to_quad.end(), -1) == 0);
     double scale = 0, err = 0, r_err = 0;
     for (index_t i = 0; i < P_g.rows; ++i) {
@@ -245,6 +248,17 @@ TEST_CASE_TEMPLATE("Catmull-Clark: the quad path equals the general path (polygo
   const auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_cube.obj");  // all quads
   const auto tags = schemes::read_tags(cube);
   check_quad_path<B, T>(cube, tags.sharpness.edges, tags.sharpness.vertices);
+  // A vertex in no face stays where it is on both paths.
+  const index_t n = cube.vertex_count() + 1;
+  meshops::PolyMesh loose{Dense<double>(n, 3), la::MeshMatrix<>(n, cube.M.offsets.clone(), cube.M.indices.clone()),
+                          {}, "cube with a loose vertex"};
+  for (index_t p = 0; p < cube.positions.data.size(); ++p) loose.positions.data[p] = cube.positions.data[p];
+  HostArray<float> corners(n, 0.0f);
+  for (index_t v = 0; v + 1 < n; ++v) corners[v] = tags.sharpness.vertices[v];
+  check_quad_path<B, T>(loose, la::Coo<float>{n, n, tags.sharpness.edges.row_indices.clone(),
+                                              tags.sharpness.edges.col_indices.clone(),
+                                              tags.sharpness.edges.values.clone()},
+                        corners);
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {
