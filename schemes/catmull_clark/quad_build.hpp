@@ -61,40 +61,57 @@ void starts_and_unused(Exec& exec, QuadLevel<S>& L, const index_t* quads) {
   exec.select_if(id, L.vertices, L.unused.data(), unused);
 }
 
+// The positions p in [0, n) where keep(p) holds, increasing (one count read back). Functors,
+// not lambdas, inside: nvcc allows no extended lambda in a function templated on one.
+struct Iota {
+  index_t* out;
+  SPMESH_HD void operator()(index_t p) const { out[p] = p; }
+};
+struct CopyIndices {
+  const index_t* in;
+  index_t* out;
+  SPMESH_HD void operator()(index_t p) const { out[p] = in[p]; }
+};
+template <class Exec, class Keep, class S = typename Exec::space>
+linalg::Array<index_t, S> positions_where(Exec& exec, index_t n, Keep keep) {
+  linalg::Array<index_t, S> all(n), chosen(n);
+  exec.for_each(n, Iota{all.data()});
+  const index_t kept = exec.select_if(all.data(), n, chosen.data(), keep);
+  linalg::Array<index_t, S> out(kept);
+  exec.for_each(kept, CopyIndices{chosen.data(), out.data()});
+  return out;
+}
+
 // Sharp edge entries of a dense per-edge sharpness (with the half-edge along each edge).
 template <class Exec, class S = typename Exec::space>
 void sparse_edges(Exec& exec, const linalg::Array<float, S>& sharpness,
                   const linalg::Array<index_t, S>& edge_half, QuadSharpness<S>& C) {
   const float* s = sharpness.data();
   const index_t* eh = edge_half.data();
-  auto sharp = [=] SPMESH_HD(index_t e) { return creasing::is_sharp(s[e]); };
-  const index_t n = sharpness.size(), kept = exec.count_if(n, sharp);
-  linalg::Array<index_t, S> ids(n);
-  index_t* id = ids.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t e) { id[e] = e; });
-  C.edges = linalg::Array<index_t, S>(kept), C.halves = linalg::Array<index_t, S>(kept);
-  C.edge_values = linalg::Array<float, S>(kept);
-  exec.select_if(id, n, C.edges.data(), sharp);
+  C.edges = positions_where(exec, sharpness.size(),
+                            [=] SPMESH_HD(index_t e) { return creasing::is_sharp(s[e]); });
+  const index_t kept = C.edges.size();
+  C.halves = linalg::Array<index_t, S>(kept), C.edge_values = linalg::Array<float, S>(kept);
   const index_t* ce = C.edges.data();
   index_t* ch = C.halves.data();
   float* cv = C.edge_values.data();
   exec.for_each(kept, [=] SPMESH_HD(index_t j) { ch[j] = eh[ce[j]], cv[j] = s[ce[j]]; });
 }
 
-// Sharp vertex entries of a dense per-vertex sharpness.
+// Sharp vertex entries of per-vertex sharpness s, vertex ids from `ids` (null: the position).
 template <class Exec, class S = typename Exec::space>
-void sparse_vertices(Exec& exec, const linalg::Array<float, S>& sharpness, QuadSharpness<S>& C) {
-  const float* s = sharpness.data();
-  auto sharp = [=] SPMESH_HD(index_t v) { return creasing::is_sharp(s[v]); };
-  const index_t n = sharpness.size(), kept = exec.count_if(n, sharp);
-  linalg::Array<index_t, S> ids(n);
-  index_t* id = ids.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t v) { id[v] = v; });
+void sparse_vertices(Exec& exec, const float* s, index_t n, const index_t* ids,
+                     QuadSharpness<S>& C) {
+  const auto chosen =
+      positions_where(exec, n, [=] SPMESH_HD(index_t v) { return creasing::is_sharp(s[v]); });
+  const index_t kept = chosen.size();
   C.vertices = linalg::Array<index_t, S>(kept), C.vertex_values = linalg::Array<float, S>(kept);
-  exec.select_if(id, n, C.vertices.data(), sharp);
-  const index_t* cv = C.vertices.data();
+  const index_t* ch = chosen.data();
+  index_t* cv = C.vertices.data();
   float* vv = C.vertex_values.data();
-  exec.for_each(kept, [=] SPMESH_HD(index_t k) { vv[k] = s[cv[k]]; });
+  exec.for_each(kept, [=] SPMESH_HD(index_t k) {
+    cv[k] = ids ? ids[ch[k]] : ch[k], vv[k] = s[ch[k]];
+  });
 }
 
 }  // namespace detail
@@ -170,7 +187,7 @@ QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpn
     s = cs[k] > s ? cs[k] : s;
   });
   detail::sparse_edges(exec, sharpness, edge_half, L.C);
-  detail::sparse_vertices(exec, C.vertices, L.C);
+  detail::sparse_vertices(exec, C.vertices.data(), V, static_cast<const index_t*>(nullptr), L.C);
   L.M = linalg::ReducedMeshMatrix<S>(V, 4, std::move(quads));
   return L;
 }
@@ -403,25 +420,24 @@ QuadLevel<S> refine_quads(Exec& exec, const QuadLevel<S>& L, bool topology) {
       al[2 * j] = 4 * h[j] + (h[j] & 3), al[2 * j + 1] = 4 * next_half(h[j]) + (h[j] & 3);
       val[2 * j] = ca[2 * j], val[2 * j + 1] = ca[2 * j + 1];
     });
-    auto keep = [=] SPMESH_HD(index_t p) { return creasing::is_sharp(val[p]); };
-    const index_t kept = exec.count_if(2 * sharp, keep);
-    child.C.edges = Array<index_t, S>(kept), child.C.halves = Array<index_t, S>(kept);
-    child.C.edge_values = Array<float, S>(kept);
-    exec.select_if(id, 2 * sharp, child.C.edges.data(), keep);
-    exec.select_if(al, 2 * sharp, child.C.halves.data(), keep);
-    exec.select_if(val, 2 * sharp, child.C.edge_values.data(), keep);
+    const auto kept = detail::positions_where(
+        exec, 2 * sharp, [=] SPMESH_HD(index_t p) { return creasing::is_sharp(val[p]); });
+    const index_t n = kept.size();
+    child.C.edges = Array<index_t, S>(n), child.C.halves = Array<index_t, S>(n);
+    child.C.edge_values = Array<float, S>(n);
+    const index_t* kp = kept.data();
+    index_t *ce = child.C.edges.data(), *chv = child.C.halves.data();
+    float* cv = child.C.edge_values.data();
+    exec.for_each(n, [=] SPMESH_HD(index_t k) {
+      ce[k] = id[kp[k]], chv[k] = al[kp[k]], cv[k] = val[kp[k]];
+    });
 
     const index_t special = L.rules.special.size();
     Array<float, S> decayed(special);
     const float* ss = L.rules.special_sharpness.data();
     float* d = decayed.data();
     exec.for_each(special, [=] SPMESH_HD(index_t k) { d[k] = creasing::decrement(ss[k]); });
-    auto sharp_vertex = [=] SPMESH_HD(index_t k) { return creasing::is_sharp(d[k]); };
-    const index_t vertices = exec.count_if(special, sharp_vertex);
-    child.C.vertices = Array<index_t, S>(vertices);
-    child.C.vertex_values = Array<float, S>(vertices);
-    exec.select_if(L.rules.special.data(), special, child.C.vertices.data(), sharp_vertex);
-    exec.select_if(d, special, child.C.vertex_values.data(), sharp_vertex);
+    detail::sparse_vertices(exec, decayed.data(), special, L.rules.special.data(), child.C);
   }
   child.M = linalg::ReducedMeshMatrix<S>(V1, 4, std::move(quads));
   return child;
