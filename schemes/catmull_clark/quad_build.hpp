@@ -4,7 +4,6 @@
 // on the sparse C, one thread per special vertex and per sharp edge.
 #pragma once
 
-#include "meshops/topology.hpp"
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 
@@ -16,29 +15,26 @@ namespace spmesh::schemes::catmull_clark {
 
 namespace detail {
 
-// The half-edge from vertex i to j of a quad mesh: in face F(i, j) (Eq. 12), at i's corner; -1
-// if there is none.
-struct HalfEdgeOf {
-  linalg::CompressedView<index_t> F;
-  const index_t* quads;
-  SPMESH_HD index_t operator()(index_t i, index_t j) const {
-    const index_t p = F.find(i, j);
-    if (p < 0) return -1;
-    const index_t g = F.values[p];
-    for (index_t b = 0; b < 4; ++b)
-      if (quads[4 * g + b] == i) return 4 * g + b;
-    return -1;
-  }
-};
+// The sort key of the edge between vertices i and j: (lower, upper).
+SPMESH_HD inline std::uint64_t edge_key(index_t i, index_t j) {
+  return i < j ? (std::uint64_t(i) << 32) | std::uint64_t(j) : (std::uint64_t(j) << 32) | std::uint64_t(i);
+}
 
-// The edge of crease matrix entry k (rows i, columns j), either way round; -1 if none.
+// The edge of crease matrix entry k (vertices i[k], j[k]), looked up among the sorted half-edge
+// keys; -1 if none.
 struct EdgeOfPair {
-  HalfEdgeOf half;
-  const index_t *edge_code, *i, *j;
+  const std::uint64_t* keys;  // sorted
+  const index_t *order, *edge_code, *i, *j;
+  index_t halves;
   SPMESH_HD index_t operator()(index_t k) const {
-    index_t h = half(i[k], j[k]);
-    if (h < 0) h = half(j[k], i[k]);
-    return h < 0 ? -1 : edge_code[h] / 2;
+    const std::uint64_t key = edge_key(i[k], j[k]);
+    index_t lo = 0, hi = halves;
+    while (lo < hi) {
+      const index_t mid = lo + (hi - lo) / 2;
+      if (keys[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < halves && keys[lo] == key ? edge_code[order[lo]] / 2 : -1;
   }
 };
 
@@ -116,24 +112,41 @@ void sparse_vertices(Exec& exec, const float* s, index_t n, const index_t* ids,
 
 }  // namespace detail
 
-// The first quad level: twins from the oriented adjacency F (Eq. 12), edges numbered in
-// half-edge order (an edge runs along its half-edge from the lower vertex, or its only one),
-// and C made sparse. Throws InputError if C names a vertex pair that shares no edge.
+// The first quad level: twins by sorting the half-edges by their end vertices (an edge whose
+// two half-edges run the same way, or that has more than two, counts as boundary on every one
+// of them: check_mesh rejects such meshes), edges numbered in half-edge order (an edge runs
+// along its half-edge from the lower vertex, or its only one), and C made sparse. Throws
+// InputError if C names a vertex pair that shares no edge.
 template <class Exec, class S = typename Exec::space>
 QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpness<S>& C) {
   using linalg::Array;
   QuadLevel<S> L;
   L.vertices = M.vertices, L.faces = M.faces;
   const index_t halves = M.nnz(), V = M.vertices;
-  const auto F = meshops::oriented_adjacency(exec, M);
-  const auto f = F.view();
   Array<index_t, S> quads(halves);
   L.twin = Array<index_t, S>(halves), L.edge_code = Array<index_t, S>(halves);
   index_t *q = quads.data(), *tw = L.twin.data(), *code = L.edge_code.data();
   const index_t* in = M.indices.data();
   exec.for_each(halves, [=] SPMESH_HD(index_t h) { q[h] = in[h]; });
-  const detail::HalfEdgeOf half{f, q};
-  exec.for_each(halves, [=] SPMESH_HD(index_t h) { tw[h] = half(q[next_half(h)], q[h]); });
+  // Half-edges sorted by (lower end, upper end): an edge's half-edges end up side by side.
+  Array<std::uint64_t, S> keys(halves);
+  Array<index_t, S> order(halves);
+  std::uint64_t* key = keys.data();
+  index_t* o = order.data();
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
+    key[h] = detail::edge_key(q[h], q[next_half(h)]), o[h] = h;
+  });
+  int bits = 1;
+  while (bits < 31 && (index_t(1) << bits) < V) ++bits;
+  exec.sort_pairs(key, o, halves, 32 + bits);
+  exec.for_each(halves, [=] SPMESH_HD(index_t p) {
+    const bool first = p + 1 < halves && key[p + 1] == key[p] && (p == 0 || key[p - 1] != key[p]) &&
+                       (p + 2 == halves || key[p + 2] != key[p]);
+    const bool second = p > 0 && key[p - 1] == key[p] && (p == 1 || key[p - 2] != key[p]) &&
+                        (p + 1 == halves || key[p + 1] != key[p]);
+    const index_t h = o[p], g = first ? o[p + 1] : second ? o[p - 1] : -1;
+    tw[h] = g >= 0 && q[g] == q[next_half(h)] ? g : -1;
+  });
   // An edge runs along its half-edge from the lower vertex, or along its only one; edges are
   // numbered in the order of those half-edges.
   Array<index_t, S> along(halves);
@@ -175,7 +188,7 @@ QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpn
     es[e] = tw[eh[e]] < 0 ? creasing::infinite : creasing::none;
   });
   const index_t *ci = C.edges.row_indices.data(), *cj = C.edges.col_indices.data();
-  const detail::EdgeOfPair edge_of{half, code, ci, cj};
+  const detail::EdgeOfPair edge_of{key, o, code, ci, cj, halves};
   const index_t missing =
       exec.count_if(C.edges.nnz(), [=] SPMESH_HD(index_t k) { return edge_of(k) < 0; });
   if (missing > 0)
