@@ -22,7 +22,8 @@ namespace detail {
 inline constexpr index_t chunk = 4;
 
 // Face points and the smooth points of the edges whose half-edge along lies in this face
-// (w = 0: (p_i + p_j + f_0 + f_1) / 4; a boundary edge is a crease: (p_i + p_j) / 2).
+// (w = 0: (p_i + p_j + f_0 + f_1) / 4; a boundary edge is a crease: (p_i + p_j) / 2). The
+// neighbour's face point is 1/4 (p_i + p_j + its two other corners). Loads first, then stores.
 template <class T>
 struct QuadFacePoints {
   QuadView t;
@@ -30,43 +31,43 @@ struct QuadFacePoints {
   T* out;
   index_t k;
 
-  SPMESH_HD void face_point(const index_t* q, index_t c, index_t m, T* fp) const {
-#pragma unroll
-    for (index_t j = 0; j < chunk; ++j)
-      if (j < m)
-        fp[j] = T(0.25) * (P[std::int64_t(q[0]) * k + c + j] + P[std::int64_t(q[1]) * k + c + j] +
-                           P[std::int64_t(q[2]) * k + c + j] + P[std::int64_t(q[3]) * k + c + j]);
-  }
-
   SPMESH_HD void operator()(index_t f) const {
     const index_t first_edge_point = t.vertices + t.faces;
-    const Index4 quad = load4(t.quads + 4 * f), codes = load4(t.edge_code + 4 * f),
-                 twins = load4(t.twin + 4 * f);
-    const index_t *q = quad.v, *code = codes.v, *twin = twins.v;
+    const Index4 q = load4(t.quads + 4 * f), code = load4(t.edge_code + 4 * f),
+                 twin = load4(t.twin + 4 * f);
     for (index_t c = 0; c < k; c += chunk) {
       const index_t m = k - c < chunk ? k - c : chunk;
-      T fp[chunk];
-      face_point(q, c, m, fp);
-      T* y = out + std::int64_t(t.vertices + f) * k + c;
+      T p[4][chunk], fp[chunk];
 #pragma unroll
-      for (index_t j = 0; j < chunk; ++j)
-        if (j < m) y[j] = fp[j];
-#pragma unroll
-      for (index_t a = 0; a < 4; ++a) {
-        if (code[a] & 1) continue;
-        const T *pi = P + std::int64_t(q[a]) * k + c, *pj = P + std::int64_t(q[(a + 1) & 3]) * k + c;
-        T* e = out + std::int64_t(first_edge_point + (code[a] >> 1)) * k + c;
-        if (twin[a] < 0) {
-#pragma unroll
-          for (index_t j = 0; j < chunk; ++j)
-            if (j < m) e[j] = T(0.5) * (pi[j] + pj[j]);
-          continue;
-        }
-        T fg[chunk];
-        face_point(load4(t.quads + 4 * (twin[a] >> 2)).v, c, m, fg);
+      for (index_t a = 0; a < 4; ++a)
 #pragma unroll
         for (index_t j = 0; j < chunk; ++j)
-          if (j < m) e[j] = T(0.25) * (pi[j] + pj[j]) + T(0.25) * (fp[j] + fg[j]);
+          p[a][j] = j < m ? ldg(P + std::int64_t(q.v[a]) * k + c + j) : T(0);
+#pragma unroll
+      for (index_t j = 0; j < chunk; ++j) fp[j] = T(0.25) * (p[0][j] + p[1][j] + p[2][j] + p[3][j]);
+      T* y = out + std::int64_t(t.vertices + f) * k + c;
+      for (index_t j = 0; j < m; ++j) y[j] = fp[j];
+#pragma unroll
+      for (index_t a = 0; a < 4; ++a) {
+        if (code.v[a] & 1) continue;
+        const T *pi = p[a], *pj = p[(a + 1) & 3];
+        T* e = out + std::int64_t(first_edge_point + (code.v[a] >> 1)) * k + c;
+        const index_t g = twin.v[a];
+        if (g < 0) {
+          for (index_t j = 0; j < m; ++j) e[j] = T(0.5) * (pi[j] + pj[j]);
+          continue;
+        }
+        // The neighbour runs v_(a+1) -> v_a at corner b; its other corners are b + 2, b + 3.
+        const index_t b = g & 3, base = g - b;
+        const T *r0 = P + std::int64_t(ldg(t.quads + base + ((b + 2) & 3))) * k + c,
+                *r1 = P + std::int64_t(ldg(t.quads + base + ((b + 3) & 3))) * k + c;
+#pragma unroll
+        for (index_t j = 0; j < chunk; ++j) {
+          if (j >= m) continue;
+          const T ends = pi[j] + pj[j];
+          const T fg = T(0.25) * (ends + ldg(r0 + j) + ldg(r1 + j));
+          e[j] = T(0.25) * ends + T(0.25) * (fp[j] + fg);
+        }
       }
     }
   }
@@ -86,12 +87,12 @@ struct RingSums {
       const T* p = P + std::int64_t(other) * k + c;
 #pragma unroll
       for (index_t j = 0; j < chunk; ++j)
-        if (j < m) ring[j] += p[j];
+        if (j < m) ring[j] += ldg(p + j);
       if (face < 0) return;
-      const T* g = out + std::int64_t(t.vertices + face) * k + c;
+      const T* g = out + std::int64_t(t.vertices + face) * k + c;  // face points: read-only here
 #pragma unroll
       for (index_t j = 0; j < chunk; ++j)
-        if (j < m) faces[j] += g[j];
+        if (j < m) faces[j] += ldg(g + j);
     });
   }
 };

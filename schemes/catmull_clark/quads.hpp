@@ -18,6 +18,17 @@ namespace spmesh::schemes::catmull_clark {
 SPMESH_HD inline index_t next_half(index_t h) { return (h & ~index_t(3)) | ((h + 1) & 3); }
 SPMESH_HD inline index_t prev_half(index_t h) { return (h & ~index_t(3)) | ((h + 3) & 3); }
 
+// A load through the GPU's read-only cache (the array must not change during the kernel), so
+// that the compiler may reorder it past the kernel's stores.
+template <class T>
+SPMESH_HD inline T ldg(const T* p) {
+#if defined(__CUDA_ARCH__)
+  return __ldg(p);
+#else
+  return *p;
+#endif
+}
+
 // The four values of a face (its vertices, twins or edge codes), as one 16-byte access on the
 // GPU (per-face arrays start 16-byte aligned).
 struct Index4 {
@@ -25,7 +36,7 @@ struct Index4 {
 };
 SPMESH_HD inline Index4 load4(const index_t* p) {
 #if defined(__CUDA_ARCH__)
-  const int4 x = *reinterpret_cast<const int4*>(p);
+  const int4 x = __ldg(reinterpret_cast<const int4*>(p));
   return {{x.x, x.y, x.z, x.w}};
 #else
   return {{p[0], p[1], p[2], p[3]}};
@@ -114,10 +125,10 @@ struct QuadView {
     if (first < 0) return;
     index_t h = first;
     while (true) {
-      visit(h, quads[next_half(h)], h >> 2);
-      const index_t p = prev_half(h), t = twin[p];
+      visit(h, ldg(quads + next_half(h)), h >> 2);
+      const index_t p = prev_half(h), t = ldg(twin + p);
       if (t < 0) {
-        visit(p, quads[p], index_t(-1));
+        visit(p, ldg(quads + p), index_t(-1));
         return;
       }
       if (t == first) return;
