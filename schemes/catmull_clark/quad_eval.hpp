@@ -18,13 +18,13 @@ namespace spmesh::schemes::catmull_clark {
 
 namespace detail {
 
-// Components handled at once (kept in registers); wider data takes several passes.
-inline constexpr index_t chunk = 4;
+// Each kernel handles W components of the vertex data at once (kept in registers; wider data
+// takes several passes): W = 3 for xyz and multiples of it, else 4.
 
 // Face points and the smooth points of the edges whose half-edge along lies in this face
 // (w = 0: (p_i + p_j + f_0 + f_1) / 4; a boundary edge is a crease: (p_i + p_j) / 2). The
 // neighbour's face point is 1/4 (p_i + p_j + its two other corners). Loads first, then stores.
-template <class T>
+template <class T, index_t W>
 struct QuadFacePoints {
   QuadView t;
   const T* P;
@@ -35,16 +35,16 @@ struct QuadFacePoints {
     const index_t first_edge_point = t.vertices + t.faces;
     const Index4 q = load4(t.quads + 4 * f), code = load4(t.edge_code + 4 * f),
                  twin = load4(t.twin + 4 * f);
-    for (index_t c = 0; c < k; c += chunk) {
-      const index_t m = k - c < chunk ? k - c : chunk;
-      T p[4][chunk], fp[chunk];
+    for (index_t c = 0; c < k; c += W) {
+      const index_t m = k - c < W ? k - c : W;
+      T p[4][W], fp[W];
 #pragma unroll
       for (index_t a = 0; a < 4; ++a)
 #pragma unroll
-        for (index_t j = 0; j < chunk; ++j)
+        for (index_t j = 0; j < W; ++j)
           p[a][j] = j < m ? ldg(P + std::int64_t(q.v[a]) * k + c + j) : T(0);
 #pragma unroll
-      for (index_t j = 0; j < chunk; ++j) fp[j] = T(0.25) * (p[0][j] + p[1][j] + p[2][j] + p[3][j]);
+      for (index_t j = 0; j < W; ++j) fp[j] = T(0.25) * (p[0][j] + p[1][j] + p[2][j] + p[3][j]);
       T* y = out + std::int64_t(t.vertices + f) * k + c;
       for (index_t j = 0; j < m; ++j) y[j] = fp[j];
 #pragma unroll
@@ -62,7 +62,7 @@ struct QuadFacePoints {
         const T *r0 = P + std::int64_t(ldg(t.quads + base + ((b + 2) & 3))) * k + c,
                 *r1 = P + std::int64_t(ldg(t.quads + base + ((b + 3) & 3))) * k + c;
 #pragma unroll
-        for (index_t j = 0; j < chunk; ++j) {
+        for (index_t j = 0; j < W; ++j) {
           if (j >= m) continue;
           const T ends = pi[j] + pj[j];
           const T fg = T(0.25) * (ends + ldg(r0 + j) + ldg(r1 + j));
@@ -75,10 +75,10 @@ struct QuadFacePoints {
 
 // Sums over a vertex's ring, rotating from its vertex_edge `first`: its edges' other ends and
 // its faces' points (already in out).
-template <class T>
+template <class T, index_t W>
 struct RingSums {
   index_t edges = 0;
-  T ring[chunk] = {}, faces[chunk] = {};
+  T ring[W] = {}, faces[W] = {};
 
   SPMESH_HD RingSums(const QuadView& t, index_t first, const T* P, const T* out, index_t k,
                      index_t c, index_t m) {
@@ -86,12 +86,12 @@ struct RingSums {
       ++edges;
       const T* p = P + std::int64_t(other) * k + c;
 #pragma unroll
-      for (index_t j = 0; j < chunk; ++j)
+      for (index_t j = 0; j < W; ++j)
         if (j < m) ring[j] += ldg(p + j);
       if (face < 0) return;
       const T* g = out + std::int64_t(t.vertices + face) * k + c;  // face points: read-only here
 #pragma unroll
-      for (index_t j = 0; j < chunk; ++j)
+      for (index_t j = 0; j < W; ++j)
         if (j < m) faces[j] += ldg(g + j);
     });
   }
@@ -100,7 +100,7 @@ struct RingSums {
 // Vertex points with the smooth mask (Eq. 14: a = (n - 2)/n, b = 1/n^2), one thread per face
 // for the vertices whose vertex_edge starts in it (starts), so that neighbouring threads walk
 // neighbouring faces; the special vertices are redone by QuadSpecialPoints.
-template <class T>
+template <class T, index_t W>
 struct QuadVertexPoints {
   QuadView t;
   const std::uint8_t* starts;
@@ -114,15 +114,15 @@ struct QuadVertexPoints {
     for (index_t a = 0; a < 4; ++a) {
       if (((bits >> a) & 1) == 0) continue;
       const index_t h = 4 * f + a, v = t.quads[h];
-      for (index_t c = 0; c < k; c += chunk) {
-        const index_t m = k - c < chunk ? k - c : chunk;
-        const RingSums<T> s(t, h, P, out, k, c, m);
+      for (index_t c = 0; c < k; c += W) {
+        const index_t m = k - c < W ? k - c : W;
+        const RingSums<T, W> s(t, h, P, out, k, c, m);
         const T* p = P + std::int64_t(v) * k + c;
         T* y = out + std::int64_t(v) * k + c;
         const VertexMask mask = SmoothMask{}(s.edges);
         const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
 #pragma unroll
-        for (index_t j = 0; j < chunk; ++j)
+        for (index_t j = 0; j < W; ++j)
           if (j < m) y[j] = self * p[j] + ring * s.ring[j] + ring * s.faces[j];
       }
     }
@@ -130,7 +130,7 @@ struct QuadVertexPoints {
 };
 
 // The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w).
-template <class T>
+template <class T, index_t W>
 struct QuadSpecialPoints {
   QuadView t;
   const index_t *special, *u, *w;
@@ -143,15 +143,15 @@ struct QuadSpecialPoints {
     const index_t v = special[s];
     const T a = static_cast<T>(self[s]), b = static_cast<T>(ring[s]),
             d = static_cast<T>(crease[s]);
-    for (index_t c = 0; c < k; c += chunk) {
-      const index_t m = k - c < chunk ? k - c : chunk;
+    for (index_t c = 0; c < k; c += W) {
+      const index_t m = k - c < W ? k - c : W;
       const T* p = P + std::int64_t(v) * k + c;
       T* y = out + std::int64_t(v) * k + c;
       for (index_t j = 0; j < m; ++j) y[j] = a * p[j];
       if (b != 0) {
-        const RingSums<T> sums(t, t.vertex_edge[v], P, out, k, c, m);
+        const RingSums<T, W> sums(t, t.vertex_edge[v], P, out, k, c, m);
 #pragma unroll
-        for (index_t j = 0; j < chunk; ++j)
+        for (index_t j = 0; j < W; ++j)
           if (j < m) y[j] += b * sums.ring[j] + b * sums.faces[j];
       }
       if (d == 0) continue;
@@ -187,6 +187,14 @@ struct QuadSharpEdgePoints {
   }
 };
 
+// Face, edge and vertex points with the smooth masks, W components at a time.
+template <index_t W, class Exec, class T>
+void smooth_points(Exec& exec, const QuadLevel<typename Exec::space>& L, const T* P, T* out,
+                   index_t k) {
+  exec.for_each(L.faces, QuadFacePoints<T, W>{view(L), P, out, k});
+  exec.for_each(L.faces, QuadVertexPoints<T, W>{view(L), L.starts.data(), P, out, k});
+}
+
 }  // namespace detail
 
 // One quad level: P (L.vertices x k) -> the child's vertex data.
@@ -203,8 +211,8 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
   const QuadView t = view(L);
   const T* p = P.data.data();
   T* y = out.data.data();
-  exec.for_each(L.faces, detail::QuadFacePoints<T>{t, p, y, k});
-  exec.for_each(L.faces, detail::QuadVertexPoints<T>{t, L.starts.data(), p, y, k});
+  if (k % 3 == 0) detail::smooth_points<3>(exec, L, p, y, k);
+  else detail::smooth_points<4>(exec, L, p, y, k);
   const index_t* unused = L.unused.data();  // vertices in no face stay where they are
   exec.for_each(L.unused.size() * k, [=] SPMESH_HD(index_t i) {
     const std::int64_t r = std::int64_t(unused[i / k]) * k + i % k;
@@ -212,7 +220,7 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
   });
   const auto& r = L.rules;
   exec.for_each(r.special.size(),
-                detail::QuadSpecialPoints<T>{t, r.special.data(), r.crease_u.data(),
+                detail::QuadSpecialPoints<T, 4>{t, r.special.data(), r.crease_u.data(),
                                              r.crease_w.data(), r.self.data(), r.ring.data(),
                                              r.crease.data(), p, y, k});
   exec.for_each(L.C.edges.size(), detail::QuadSharpEdgePoints<T>{t, L.C.edges.data(),
