@@ -23,6 +23,14 @@ __global__ void for_each_kernel(index_t n, F f) {
   if (i < n) f(i);
 }
 
+// The same for a functor that asks for MinBlocks resident 256-thread blocks per SM (a register
+// cap: latency-bound gathers gain from occupancy more than they lose to a few spills).
+template <int MinBlocks, class F>
+__global__ void __launch_bounds__(256, MinBlocks) for_each_bounded_kernel(index_t n, F f) {
+  const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) f(i);
+}
+
 // Every thread runs, past the end too, so that the G lanes of an item can shuffle.
 template <int G, class F>
 __global__ void for_each_grouped_kernel(F f) {
@@ -100,12 +108,17 @@ public:
     synchronize();
   }
 
-  // f(i) for i in [0, n), one thread each.
+  // f(i) for i in [0, n), one thread each; a functor with `static constexpr int
+  // min_blocks_per_sm` runs with that occupancy hint (for_each_bounded_kernel).
   template <class F>
   void for_each(index_t n, F f) {
     if (n <= 0) return;
     constexpr int block = 256;
-    detail::for_each_kernel<<<(n + block - 1) / block, block, 0, stream_>>>(n, f);
+    if constexpr (requires { F::min_blocks_per_sm; })
+      detail::for_each_bounded_kernel<F::min_blocks_per_sm>
+          <<<(n + block - 1) / block, block, 0, stream_>>>(n, f);
+    else
+      detail::for_each_kernel<<<(n + block - 1) / block, block, 0, stream_>>>(n, f);
     check(cudaGetLastError(), "for_each kernel launch");
   }
 

@@ -26,6 +26,7 @@ namespace detail {
 // neighbour's face point is 1/4 (p_i + p_j + its two other corners). Loads first, then stores.
 template <class T, index_t W>
 struct QuadFacePoints {
+  static constexpr int min_blocks_per_sm = 6;  // at most 40 registers (72 uncapped: 33% occupancy)
   QuadView t;
   const T* P;
   T* out;
@@ -102,6 +103,7 @@ struct RingSums {
 // neighbouring faces; the special vertices are redone by QuadSpecialPoints.
 template <class T, index_t W>
 struct QuadVertexPoints {
+  static constexpr int min_blocks_per_sm = 8;  // at most 32 registers (40 uncapped)
   QuadView t;
   const std::uint8_t* starts;
   const T* P;
