@@ -42,11 +42,73 @@ struct CreaseRules {
   linalg::Array<index_t, S> crease_u, crease_w;
 };
 
+// The rules at one vertex (OpenSubdiv's): the parent rule from this level's sharpness, the
+// child rule from the decayed sharpness, and their blend by the fractional weight. `edges(f)`
+// calls f(s, boundary, other, p) for every incident edge in a fixed order (s its sharpness,
+// other its far end, p an id), and child(p, c) receives each edge's child sharpness at this
+// vertex. vs is the vertex's sharpness, pinned here for a boundary corner under
+// edge_and_corner; smooth(n) is the scheme's smooth mask. Any walk over a vertex's edges (E's
+// row, a quad level's half-edges) gives the same rules.
+template <class SmoothMask, class Edges, class Child>
+SPMESH_HD VertexMask vertex_rules(float& vs, const Options& options, SmoothMask smooth,
+                                  Edges&& edges, Child&& child) {
+  int n = 0, sharp = 0, semi = 0, boundary = 0;
+  float semi_sum = 0;
+  edges([&](float s, bool on_boundary, index_t, index_t) {
+    ++n;
+    sharp += creasing::is_sharp(s) ? 1 : 0;
+    if (creasing::is_semi_sharp(s)) ++semi, semi_sum += s;
+    boundary += on_boundary ? 1 : 0;
+  });
+  // A boundary vertex with two edges has one face: a corner under edge-and-corner.
+  if (options.boundary == Boundary::edge_and_corner && n == 2 && boundary > 0)
+    vs = creasing::infinite;
+
+  auto child_of = [&](float s) {
+    return creasing::child_edge_sharpness(options.crease, s, n, semi, semi_sum);
+  };
+  int child_sharp = 0;
+  creasing::FractionalWeight fraction;
+  const float child_vs = creasing::decrement(vs);
+  fraction.add(vs, child_vs);
+  edges([&](float s, bool, index_t, index_t p) {
+    const float c = child_of(s);
+    child(p, c);
+    child_sharp += creasing::is_sharp(c) ? 1 : 0;
+    fraction.add(s, c);
+  });
+
+  // The mask of a rule; crease ends are the first two edges whose sharpness (parent's or
+  // child's, as sharpness_of gives it) is non-zero, as OpenSubdiv picks them.
+  auto mask = [&](creasing::Rule rule, auto sharpness_of) {
+    if (rule == creasing::Rule::smooth || rule == creasing::Rule::dart) return smooth(n);
+    VertexMask m;
+    if (rule == creasing::Rule::crease) {
+      m.self = 0.75, m.crease = 0.125;
+      edges([&](float s, bool, index_t other, index_t) {
+        if (!creasing::is_sharp(sharpness_of(s))) return;
+        if (m.u < 0) m.u = other;
+        else if (m.w < 0) m.w = other;
+      });
+    }
+    return m;
+  };
+  const auto parent_rule = creasing::vertex_rule(vs, sharp);
+  const auto child_rule = creasing::vertex_rule(child_vs, child_sharp);
+  VertexMask m;  // an isolated vertex (n = 0) stays where it is
+  if (n == 0) return m;
+  m = mask(parent_rule, [](float s) { return s; });
+  const bool smooth_parent =
+      parent_rule == creasing::Rule::smooth || parent_rule == creasing::Rule::dart;
+  if (!smooth_parent && child_rule != parent_rule)
+    m.blend(mask(child_rule, child_of), fraction.value());
+  return m;
+}
+
 namespace detail {
 
-// Vertex rules: the parent rule from this level's sharpness, the child rule from the decayed
-// sharpness, and their blend by the fractional weight. Also writes the child sharpness of every
-// incident edge at this vertex (one per entry of E). `smooth(n)` is the scheme's smooth mask.
+// vertex_rules over E's rows; also writes the child sharpness of every incident edge at this
+// vertex (one per entry of E).
 template <class SmoothMask>
 struct VertexRules {
   linalg::CompressedView<index_t> E;  // values: face sides of each edge (1 = boundary)
@@ -59,65 +121,13 @@ struct VertexRules {
   double *self, *ring, *crease;
   index_t *crease_u, *crease_w;
 
-  // The mask of `rule` at vertex i; crease ends are the first two entries whose sharpness
-  // (parent's or child's) is non-zero, as OpenSubdiv picks them.
-  template <class SharpnessOf>
-  SPMESH_HD VertexMask mask(creasing::Rule rule, index_t i, SharpnessOf sharpness) const {
-    const index_t lo = E.begin(i), n = E.end(i) - lo;
-    if (rule == creasing::Rule::smooth || rule == creasing::Rule::dart) return smooth(n);
-    VertexMask m;
-    if (rule == creasing::Rule::crease) {
-      m.self = 0.75, m.crease = 0.125;
-      for (index_t p = lo; p < lo + n; ++p) {
-        if (!creasing::is_sharp(sharpness(p))) continue;
-        if (m.u < 0) m.u = E.indices[p];
-        else if (m.w < 0) m.w = E.indices[p];
-      }
-    }
-    return m;
-  }
-
   SPMESH_HD void operator()(index_t i) const {
-    const index_t lo = E.begin(i), hi = E.end(i), n = hi - lo;
-    float vs = vertex_sharpness[i];
-    int sharp = 0, semi = 0, boundary = 0;
-    float semi_sum = 0;
-    for (index_t p = lo; p < hi; ++p) {
-      const float s = edge_sharpness[edge_of[p]];
-      sharp += creasing::is_sharp(s) ? 1 : 0;
-      if (creasing::is_semi_sharp(s)) ++semi, semi_sum += s;
-      boundary += E.values[p] == 1 ? 1 : 0;
-    }
-    // A boundary vertex with two edges has one face: a corner under edge-and-corner.
-    if (options.boundary == Boundary::edge_and_corner && n == 2 && boundary > 0)
-      vs = creasing::infinite;
-    vertex_sharpness[i] = vs;
-
-    int child_sharp = 0;
-    creasing::FractionalWeight fraction;
-    const float child_vs = creasing::decrement(vs);
-    fraction.add(vs, child_vs);
-    for (index_t p = lo; p < hi; ++p) {
-      const float s = edge_sharpness[edge_of[p]];
-      const float c = creasing::child_edge_sharpness(options.crease, s, n, semi, semi_sum);
-      child_at[p] = c;
-      child_sharp += creasing::is_sharp(c) ? 1 : 0;
-      fraction.add(s, c);
-    }
-
-    const auto parent_rule = creasing::vertex_rule(vs, sharp);
-    const auto child_rule = creasing::vertex_rule(child_vs, child_sharp);
-    VertexMask m;  // an isolated vertex (n = 0) stays where it is
-    if (n > 0) {
-      const float* es = edge_sharpness;
-      const index_t* eo = edge_of;
-      const float* ca = child_at;
-      m = mask(parent_rule, i, [=](index_t p) { return es[eo[p]]; });
-      const bool smooth_parent =
-          parent_rule == creasing::Rule::smooth || parent_rule == creasing::Rule::dart;
-      if (!smooth_parent && child_rule != parent_rule)
-        m.blend(mask(child_rule, i, [=](index_t p) { return ca[p]; }), fraction.value());
-    }
+    auto edges = [&](auto&& f) {
+      for (index_t p = E.begin(i); p < E.end(i); ++p)
+        f(edge_sharpness[edge_of[p]], E.values[p] == 1, E.indices[p], p);
+    };
+    const VertexMask m = vertex_rules(vertex_sharpness[i], options, smooth, edges,
+                                      [&](index_t p, float c) { child_at[p] = c; });
     self[i] = m.self, ring[i] = m.ring, crease[i] = m.crease;
     crease_u[i] = m.u, crease_w[i] = m.w;
   }

@@ -207,9 +207,9 @@ QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpn
 
 namespace detail {
 
-// The crease rules at one special vertex (VertexRules of crease_rules.hpp, walking the quad
-// level's edges instead of E's row): its mask, its pinned sharpness, and the children's
-// sharpness at this end of every sharp edge on it.
+// vertex_rules (crease_rules.hpp) at one special vertex, walking the quad level's edges: its
+// mask, its pinned sharpness, and the children's sharpness at this end of every sharp edge on
+// it.
 struct QuadVertexRules {
   QuadView t;
   const index_t *sharp_edges, *sharp_halves, *sharp_vertices;
@@ -222,79 +222,23 @@ struct QuadVertexRules {
   index_t *crease_u, *crease_w;
   float* child_at;
 
-  SPMESH_HD float sharpness(index_t h) const {
-    const index_t j = find_sorted(sharp_edges, sharp_count, t.edge_code[h] >> 1);
-    return j < 0 ? creasing::none : sharp_values[j];
-  }
-
   SPMESH_HD void operator()(index_t k) const {
     const index_t v = special[k];
     const index_t sv = find_sorted(sharp_vertices, sharp_vertex_count, v);
     float vs = sv < 0 ? creasing::none : vertex_values[sv];
-    int n = 0, sharp = 0, semi = 0, boundary = 0;
-    float semi_sum = 0;
-    t.for_each_edge(v, [&](index_t h, index_t, index_t) {
-      const float s = sharpness(h);
-      ++n;
-      sharp += creasing::is_sharp(s) ? 1 : 0;
-      if (creasing::is_semi_sharp(s)) ++semi, semi_sum += s;
-      boundary += t.twin[h] < 0 ? 1 : 0;
-    });
-    if (options.boundary == Boundary::edge_and_corner && n == 2 && boundary > 0)
-      vs = creasing::infinite;
-    special_sharpness[k] = vs;
-
-    int child_sharp = 0;
-    creasing::FractionalWeight fraction;
-    const float child_vs = creasing::decrement(vs);
-    fraction.add(vs, child_vs);
-    t.for_each_edge(v, [&](index_t h, index_t, index_t) {
-      const float s = sharpness(h);
-      const float c = creasing::child_edge_sharpness(options.crease, s, n, semi, semi_sum);
-      if (creasing::is_sharp(s)) {
+    // p: the edge's place in the sharp list, or -1.
+    auto edges = [&](auto&& f) {
+      t.for_each_edge(v, [&](index_t h, index_t other, index_t) {
         const index_t j = find_sorted(sharp_edges, sharp_count, t.edge_code[h] >> 1);
-        child_at[2 * j + (t.quads[sharp_halves[j]] == v ? 0 : 1)] = c;
-      }
-      child_sharp += creasing::is_sharp(c) ? 1 : 0;
-      fraction.add(s, c);
+        f(j < 0 ? creasing::none : sharp_values[j], t.twin[h] < 0, other, j);
+      });
+    };
+    const VertexMask m = vertex_rules(vs, options, SmoothMask{}, edges, [&](index_t j, float c) {
+      if (j >= 0) child_at[2 * j + (t.quads[sharp_halves[j]] == v ? 0 : 1)] = c;
     });
-
-    const auto parent_rule = creasing::vertex_rule(vs, sharp);
-    const auto child_rule = creasing::vertex_rule(child_vs, child_sharp);
-    VertexMask m;
-    if (n > 0) {
-      m = mask(parent_rule, v, n, [&](index_t h) { return sharpness(h); });
-      const bool smooth_parent =
-          parent_rule == creasing::Rule::smooth || parent_rule == creasing::Rule::dart;
-      if (!smooth_parent && child_rule != parent_rule)
-        m.blend(mask(child_rule, v, n,
-                     [&](index_t h) {
-                       const float s = sharpness(h);
-                       return creasing::child_edge_sharpness(options.crease, s, n, semi,
-                                                             semi_sum);
-                     }),
-                fraction.value());
-    }
+    special_sharpness[k] = vs;
     self[k] = m.self, ring[k] = m.ring, crease[k] = m.crease;
     crease_u[k] = m.u, crease_w[k] = m.w;
-  }
-
-  // The mask of `rule` at v (n edges); crease ends are its first two sharp edges' other ends.
-  template <class SharpnessOf>
-  SPMESH_HD VertexMask mask(creasing::Rule rule, index_t v, index_t n,
-                            SharpnessOf sharpness_of) const {
-    if (rule == creasing::Rule::smooth || rule == creasing::Rule::dart)
-      return SmoothMask{}(n);
-    VertexMask m;
-    if (rule == creasing::Rule::crease) {
-      m.self = 0.75, m.crease = 0.125;
-      t.for_each_edge(v, [&](index_t h, index_t other, index_t) {
-        if (!creasing::is_sharp(sharpness_of(h))) return;
-        if (m.u < 0) m.u = other;
-        else if (m.w < 0) m.w = other;
-      });
-    }
-    return m;
   }
 };
 
