@@ -74,8 +74,8 @@ enum class Path { quads, general };
 // nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a
 // quad level then gives V + F + E, 4F and 2E + 4F. Bytes: a polygon base level's Level, then
 // each quad level's QuadLevel (3 arrays per corner, 1 per vertex, a margin for the sparse C),
-// the first quad level's temporaries (the oriented adjacency and its sorts, measured per
-// corner), and eval.
+// the first quad level's temporaries (its half-edge sort and vertex grouping, per corner), and
+// eval.
 inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t corners,
                                   std::int64_t edges, int levels, int columns, int scalar_bytes) {
   SizeEstimate s("Catmull-Clark");

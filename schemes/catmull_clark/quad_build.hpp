@@ -1,7 +1,8 @@
-// Catmull-Clark build on quad levels (quads.hpp): the first quad level from a quad mesh by the
-// general products (the oriented adjacency F, Eq. 12), then each child level from its parent
-// by local rules, one thread per parent face; the crease rules (crease_rules.hpp, Eq. 18-21)
-// on the sparse C, one thread per special vertex and per sharp edge.
+// Catmull-Clark build on quad levels (quads.hpp): the first quad level from a quad mesh (twins
+// paired by one sort of half-edge keys: the oriented adjacency of Eq. 12 without its product),
+// then each child level from its parent by local rules, one thread per child face; the crease
+// rules (crease_rules.hpp, Eq. 18-21) on the sparse C, one thread per special vertex and per
+// sharp edge.
 #pragma once
 
 #include "schemes/catmull_clark/plan.hpp"
