@@ -11,7 +11,8 @@
 //   CGAL (Sqrt3_subdivision) and OpenMesh (Sqrt3T): the whole refinement of the level (topology
 //     and positions together, one thread, double), without converting the mesh in and out;
 //   --peer-max-level L stops the peers (all of them) after level L; --min-level L skips the
-//   levels before L.
+//   levels before L; --order random|rcm|random-rcm renumbers each mesh's vertices first (the
+//   mesh name gets the order as a suffix), to measure locality (paper 4.5).
 // Times are medians of repeated runs (one run when a run exceeds a third of --budget-ms). Checks
 // in the same run: spmesh replay == spmesh eval, and spmesh eval == the peer's compared by
 // order-free sums (the vertex orders differ; tests/schemes compares vertex by vertex). Prints a
@@ -22,6 +23,7 @@
 #include "linalg/spmv.hpp"
 #include "meshops/info.hpp"
 #include "meshops/io.hpp"
+#include "meshops/reorder.hpp"
 #include "schemes/schemes.hpp"
 #include "schemes/tags.hpp"
 #include "linalg/stencil_csr.hpp"
@@ -42,6 +44,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -52,6 +56,20 @@ using Clock = std::chrono::steady_clock;
 double budget_ms = 3000;
 int peer_max_level = 99;
 int min_level = 1;  // --min-level: the first level measured (e.g. to profile the deepest alone)
+std::string vertex_order = "given";  // --order: given, random, rcm or random-rcm
+
+// The mesh in the vertex order --order asks for (paper 4.5): as given, randomly permuted (a fixed
+// seed), reverse Cuthill-McKee (meshops/reorder.hpp), or RCM of the random permutation.
+meshops::PolyMesh in_order(meshops::PolyMesh mesh) {
+  if (vertex_order.starts_with("random")) {
+    std::vector<index_t> order(mesh.vertex_count());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937(12345));
+    mesh = meshops::reorder(mesh, order);
+  }
+  if (vertex_order.ends_with("rcm")) mesh = meshops::reorder(mesh, meshops::rcm_order(mesh.M));
+  return mesh;
+}
 
 // Median of runs of f (at least 3 unless one run takes more than a third of the budget).
 double time_ms(const std::function<void()>& f) {
@@ -342,6 +360,12 @@ int main(int argc, char** argv) {
     else if (a == "--budget-ms") budget_ms = std::stod(value());
     else if (a == "--peer-max-level") peer_max_level = std::stoi(value());
     else if (a == "--min-level") min_level = std::stoi(value());
+    else if (a == "--order") {
+      vertex_order = value();
+      if (vertex_order != "given" && vertex_order != "random" && vertex_order != "rcm" &&
+          vertex_order != "random-rcm")
+        throw Error("--order takes given, random, rcm or random-rcm, not " + vertex_order);
+    }
     else if (a == "--scheme") scheme = value();
     else throw Error("unknown argument " + a);
   }
@@ -395,8 +419,9 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
                 "osdBuild", "osdEval1", "osdEvalN", "peakMiB", "xOSDbld", "xOSDeval1");
   for (const auto& [path, levels] : meshes) {
     Case c;
-    c.mesh = meshops::read_mesh(path);
-    c.name = std::filesystem::path(path).stem().string();
+    c.mesh = in_order(meshops::read_mesh(path));
+    c.name = std::filesystem::path(path).stem().string() +
+             (vertex_order == "given" ? "" : "-" + vertex_order);
     c.info = meshops::mesh_info(host, c.mesh);
     c.tags = schemes::read_tags(c.mesh);
     if (!Scheme::crease_rules) c.tags.sharpness = schemes::smooth_sharpness(c.mesh.vertex_count());
