@@ -13,6 +13,8 @@
 #                    ArmorGuyT and bigguyT 1-6)
 #   SKIP_SUBDIV_BENCH / SKIP_LOOP_BENCH / SKIP_SQRT3_BENCH  set to 1 to skip the Catmull-Clark /
 #                    Loop / sqrt3 benchmark
+#   SKIP_PHASES      set to 1 to skip spmesh_build_phases (the Catmull-Clark build step by step,
+#                    ArmorGuy level 6 and Bigguy level 7)
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 set -uo pipefail
@@ -28,7 +30,8 @@ if [[ -d $deps/usr ]]; then
   args+=(-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="-isystem $prefix/include"
          -DCMAKE_CUDA_FLAGS="-isystem $prefix/include")
 fi
-[[ -d .device-shared ]] && args+=(-DSPMESH_SHARED_DIR="$(realpath .device-shared)")
+shared=../shared
+[[ -d .device-shared ]] && shared=.device-shared && args+=(-DSPMESH_SHARED_DIR="$(realpath .device-shared)")
 
 status=0
 step() {  # step NAME COMMAND...: run, log to $out/NAME.log, remember failure
@@ -49,6 +52,10 @@ step tests ctest --test-dir build/device --output-on-failure -j 6
 [[ ${SKIP_SUBDIV_BENCH:-0} == 1 ]] ||
   step bench_subdivision build/device/bench/spmesh_bench_subdivision \
     --json "$out/bench_subdivision.json" ${SUBDIV_BENCH_ARGS:-}
+[[ ${SKIP_PHASES:-0} == 1 ]] ||
+  step phases bash -c "for m in ArmorGuy:6 Bigguy:7; do
+    build/device/bench/spmesh_build_phases $shared/meshes/characters/\${m%:*}.obj \${m#*:} || exit 1
+  done"
 [[ ${SKIP_LOOP_BENCH:-0} == 1 ]] ||
   step bench_loop build/device/bench/spmesh_bench_subdivision --scheme loop \
     --json "$out/bench_loop.json" ${LOOP_BENCH_ARGS:-}

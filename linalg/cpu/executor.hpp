@@ -6,6 +6,7 @@
 #include "linalg/detail/offsets.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -29,6 +30,8 @@ public:
   // One element of executor memory, read or written from the host.
   template <class T>
   T read(const T* p) const { return *p; }
+  template <class T>
+  void read(const T* p, index_t n, T* host) const { std::copy(p, p + n, host); }
   template <class T>
   void write(T* p, T v) const { *p = v; }
 
@@ -162,6 +165,25 @@ public:
         if (pred(i)) out[w++] = in[i];
     });
     return counts[blocks];
+  }
+
+  // The same with the count stored at `count` (cuda::Executor keeps it on the device).
+  template <class T, class Pred>
+  void select_if(const T* in, index_t n, T* out, index_t* count, Pred pred) const {
+    *count = select_if(in, n, out, pred);
+  }
+
+  // out[keys[i]] = min(out[keys[i]], value(i)) for every i in [0, n), in parallel: minima do
+  // not depend on the order.
+  template <class Value>
+  void scatter_min(const index_t* keys, index_t n, index_t* out, Value value) const {
+    for_each(n, [=](index_t i) {
+      std::atomic_ref<index_t> target(out[keys[i]]);
+      const index_t v = value(i);
+      index_t seen = target.load(std::memory_order_relaxed);
+      while (v < seen && !target.compare_exchange_weak(seen, v, std::memory_order_relaxed)) {
+      }
+    });
   }
 
   // How many i in [0, n) satisfy pred(i).

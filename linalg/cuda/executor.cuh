@@ -93,14 +93,30 @@ public:
   }
 
   cudaStream_t stream() const { return stream_; }
-  void synchronize() const { check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+  void synchronize() const {
+    ++counts_.waits;
+    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+  }
+
+  // What this executor has asked of the GPU so far: launches (its kernels, and each CUB call
+  // once) and host waits (reads and synchronisations). Each costs microseconds however small
+  // the work, which is what bounds the build of small and medium levels.
+  struct Counts {
+    std::int64_t launches = 0, waits = 0;
+  };
+  Counts counts() const { return counts_; }
 
   template <class T>
   T read(const T* p) const {
     T v;
-    check(cudaMemcpyAsync(&v, p, sizeof(T), cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync (read)");
-    synchronize();
+    read(p, 1, &v);
     return v;
+  }
+  // n elements at once, with one wait.
+  template <class T>
+  void read(const T* p, index_t n, T* host) const {
+    check(cudaMemcpyAsync(host, p, sizeof(T) * n, cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync (read)");
+    synchronize();
   }
   template <class T>
   void write(T* p, T v) const {
@@ -113,6 +129,7 @@ public:
   template <class F>
   void for_each(index_t n, F f) {
     if (n <= 0) return;
+    ++counts_.launches;
     constexpr int block = 256;
     if constexpr (requires { F::min_blocks_per_sm; })
       detail::for_each_bounded_kernel<F::min_blocks_per_sm>
@@ -132,6 +149,7 @@ public:
   void for_each_grouped(index_t n, F f) {
     static_assert(G >= 1 && G <= lanes && (G & (G - 1)) == 0, "G: a power of two up to 32");
     if (n <= 0) return;
+    ++counts_.launches;
     constexpr int block = 256;
     const std::int64_t threads = static_cast<std::int64_t>(n) * G;
     detail::for_each_grouped_kernel<G><<<(threads + block - 1) / block, block, 0, stream_>>>(f);
@@ -141,11 +159,18 @@ public:
   template <class T>
   T exclusive_scan(const T* in, T* out, index_t n) {
     if (n <= 0) return T(0);
-    const T last = read(in + n - 1);  // before an in-place scan overwrites it
+    // The last input (kept before an in-place scan overwrites it) and the last output, read
+    // back together: one wait.
+    DeviceArray<T> ends(2);
+    check(cudaMemcpyAsync(ends.data(), in + n - 1, sizeof(T), cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
     std::size_t bytes = 0;
     check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream_), "cub::DeviceScan");
+    ++counts_.launches;
     check(cub::DeviceScan::ExclusiveSum(temp(bytes), bytes, in, out, n, stream_), "cub::DeviceScan");
-    return read(out + n - 1) + last;
+    check(cudaMemcpyAsync(ends.data() + 1, out + n - 1, sizeof(T), cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
+    T host[2];
+    read(ends.data(), 2, host);
+    return host[0] + host[1];
   }
 
   template <class K, class V>
@@ -159,13 +184,13 @@ public:
     const int bits = key_bits < int(8 * sizeof(K)) ? key_bits : int(8 * sizeof(K));
     std::size_t bytes = 0;
     check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kb, vb, n, 0, bits, stream_), "cub::DeviceRadixSort");
+    ++counts_.launches;
     check(cub::DeviceRadixSort::SortPairs(temp(bytes), bytes, kb, vb, n, 0, bits, stream_), "cub::DeviceRadixSort");
     if (kb.Current() != reinterpret_cast<U*>(keys)) {
       check(cudaMemcpyAsync(keys, kb.Current(), sizeof(K) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
       check(cudaMemcpyAsync(values, vb.Current(), sizeof(V) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
     }
-    synchronize();  // the temporaries die at return
-  }
+  }  // no wait: the temporaries are freed in stream order, after the sort (memory.hpp)
 
   template <class K>
   void sort_keys(K* keys, index_t n, int key_bits = 8 * sizeof(K)) {
@@ -176,10 +201,10 @@ public:
     const int bits = key_bits < int(8 * sizeof(K)) ? key_bits : int(8 * sizeof(K));
     std::size_t bytes = 0;
     check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, kb, n, 0, bits, stream_), "cub::DeviceRadixSort");
+    ++counts_.launches;
     check(cub::DeviceRadixSort::SortKeys(temp(bytes), bytes, kb, n, 0, bits, stream_), "cub::DeviceRadixSort");
     if (kb.Current() != reinterpret_cast<U*>(keys))
       check(cudaMemcpyAsync(keys, kb.Current(), sizeof(K) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
-    synchronize();
   }
 
   // Stable ascending sort of every segment [offsets[s], offsets[s+1]) on its own, values
@@ -202,6 +227,7 @@ public:
     DeviceArray<K> key_copy(n);
     check(cudaMemcpyAsync(key_copy.data(), keys, sizeof(K) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
     std::size_t bytes = 0;
+    ++counts_.launches;
     if constexpr (std::is_void_v<V>) {
       check(cub::DeviceSegmentedSort::StableSortKeys(nullptr, bytes, key_copy.data(), keys, n, longs, bg, en, stream_),
             "cub::DeviceSegmentedSort");
@@ -217,7 +243,6 @@ public:
                                                       n, longs, bg, en, stream_),
             "cub::DeviceSegmentedSort");
     }
-    synchronize();  // the copies die at return
   }
 
   // The CPU backend's stable counting sort, with the same result: integer atomics count the
@@ -258,6 +283,7 @@ public:
     for_each(n, [=] __device__(index_t i) { f[i] = pred(i) ? 1 : 0; });
     std::size_t bytes = 0;
     check(cub::DeviceReduce::Sum(nullptr, bytes, f, count.data(), n, stream_), "cub::DeviceReduce");
+    ++counts_.launches;
     check(cub::DeviceReduce::Sum(temp(bytes), bytes, f, count.data(), n, stream_), "cub::DeviceReduce");
     return read(count.data());
   }
@@ -265,14 +291,32 @@ public:
   template <class T, class Pred>
   index_t select_if(const T* in, index_t n, T* out, Pred pred) {
     if (n <= 0) return 0;
-    DeviceArray<char> flags(n);
     DeviceArray<index_t> count(1);
+    select_if(in, n, out, count.data(), pred);
+    return read(count.data());
+  }
+  // The same with the count left in device memory (no wait), for selections that share one
+  // read.
+  template <class T, class Pred>
+  void select_if(const T* in, index_t n, T* out, index_t* count, Pred pred) {
+    if (n <= 0) {
+      check(cudaMemsetAsync(count, 0, sizeof(index_t), stream_), "cudaMemsetAsync");
+      return;
+    }
+    DeviceArray<char> flags(n);
     char* f = flags.data();
     for_each(n, [=] __device__(index_t i) { f[i] = pred(i) ? 1 : 0; });
     std::size_t bytes = 0;
-    check(cub::DeviceSelect::Flagged(nullptr, bytes, in, f, out, count.data(), n, stream_), "cub::DeviceSelect");
-    check(cub::DeviceSelect::Flagged(temp(bytes), bytes, in, f, out, count.data(), n, stream_), "cub::DeviceSelect");
-    return read(count.data());
+    check(cub::DeviceSelect::Flagged(nullptr, bytes, in, f, out, count, n, stream_), "cub::DeviceSelect");
+    ++counts_.launches;
+    check(cub::DeviceSelect::Flagged(temp(bytes), bytes, in, f, out, count, n, stream_), "cub::DeviceSelect");
+  }
+
+  // out[keys[i]] = min(out[keys[i]], value(i)) for every i in [0, n): integer minima, so the
+  // result does not depend on the order the atomics land in.
+  template <class Value>
+  void scatter_min(const index_t* keys, index_t n, index_t* out, Value value) {
+    for_each(n, [=] __device__(index_t i) { atomicMin(out + keys[i], value(i)); });
   }
 
   template <class K>
@@ -293,6 +337,7 @@ private:
   int device_ = 0;
   cudaStream_t stream_ = nullptr;
   DeviceArray<char> temp_;
+  mutable Counts counts_;
 };
 
 }  // namespace spmesh::linalg::cuda

@@ -28,20 +28,66 @@ struct EdgeOfPair {
   const index_t *order, *edge_code, *i, *j;
   index_t halves;
   SPMESH_HD index_t operator()(index_t k) const {
-    const std::uint64_t key = edge_key(i[k], j[k]);
-    index_t lo = 0, hi = halves;
-    while (lo < hi) {
-      const index_t mid = lo + (hi - lo) / 2;
-      if (keys[mid] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < halves && keys[lo] == key ? edge_code[order[lo]] / 2 : -1;
+    const index_t p = find_sorted(keys, halves, edge_key(i[k], j[k]));
+    return p < 0 ? -1 : edge_code[order[p]] / 2;
   }
 };
 
-// A level's `starts` (from vertex_edge) and `unused` (vertices without one).
+// Functors, not lambdas, inside functions templated on a lambda's type (nvcc allows no
+// extended lambda there).
+struct Iota {
+  index_t* out;
+  SPMESH_HD void operator()(index_t p) const { out[p] = p; }
+};
+template <class T>
+struct Gather {  // out[k] = in[positions[k]] (in null: the position itself)
+  const index_t* positions;
+  const T* in;
+  T* out;
+  SPMESH_HD void operator()(index_t k) const {
+    out[k] = in ? in[positions[k]] : T(positions[k]);
+  }
+};
+
+// Selections of positions whose counts come back together, with one wait: add() each, read(),
+// then count() and positions() (increasing).
 template <class Exec, class S = typename Exec::space>
-void starts_and_unused(Exec& exec, QuadLevel<S>& L, const index_t* quads) {
+class Selections {
+public:
+  static constexpr int capacity = 4;
+  explicit Selections(Exec& exec) : exec_(exec), counts_(capacity) {}
+
+  // The positions p in [0, n) where keep(p) holds; returns the selection's number.
+  template <class Keep>
+  int add(index_t n, Keep keep) {
+    linalg::Array<index_t, S> all(n);
+    chosen_[added_] = linalg::Array<index_t, S>(n);
+    exec_.for_each(n, Iota{all.data()});
+    exec_.select_if(all.data(), n, chosen_[added_].data(), counts_.data() + added_, keep);
+    return added_++;
+  }
+  void read() { exec_.read(counts_.data(), added_, host_); }
+  index_t count(int s) const { return host_[s]; }
+  const index_t* positions(int s) const { return chosen_[s].data(); }
+  // in[p] for the chosen positions p (in null: p itself), as an array of their count.
+  template <class T>
+  linalg::Array<T, S> gather(int s, const T* in) {
+    linalg::Array<T, S> out(count(s));
+    exec_.for_each(count(s), Gather<T>{positions(s), in, out.data()});
+    return out;
+  }
+
+private:
+  Exec& exec_;
+  linalg::Array<index_t, S> counts_;
+  linalg::Array<index_t, S> chosen_[capacity];
+  index_t host_[capacity] = {};
+  int added_ = 0;
+};
+
+// A level's `starts`: bit a of face f set when half-edge 4 f + a is its vertex's vertex_edge.
+template <class Exec, class S = typename Exec::space>
+void set_starts(Exec& exec, QuadLevel<S>& L, const index_t* quads) {
   L.starts = linalg::Array<std::uint8_t, S>(L.faces);
   const index_t* ve = L.vertex_edge.data();
   std::uint8_t* st = L.starts.data();
@@ -50,65 +96,28 @@ void starts_and_unused(Exec& exec, QuadLevel<S>& L, const index_t* quads) {
     for (index_t a = 0; a < 4; ++a) bits |= ve[quads[4 * f + a]] == 4 * f + a ? 1 << a : 0;
     st[f] = bits;
   });
-  auto unused = [=] SPMESH_HD(index_t v) { return ve[v] < 0; };
-  L.unused = linalg::Array<index_t, S>(exec.count_if(L.vertices, unused));
-  linalg::Array<index_t, S> ids(L.vertices);
-  index_t* id = ids.data();
-  exec.for_each(L.vertices, [=] SPMESH_HD(index_t v) { id[v] = v; });
-  exec.select_if(id, L.vertices, L.unused.data(), unused);
 }
 
-// The positions p in [0, n) where keep(p) holds, increasing (one count read back). Functors,
-// not lambdas, inside: nvcc allows no extended lambda in a function templated on one.
-struct Iota {
-  index_t* out;
-  SPMESH_HD void operator()(index_t p) const { out[p] = p; }
-};
-struct CopyIndices {
-  const index_t* in;
-  index_t* out;
-  SPMESH_HD void operator()(index_t p) const { out[p] = in[p]; }
-};
-template <class Exec, class Keep, class S = typename Exec::space>
-linalg::Array<index_t, S> positions_where(Exec& exec, index_t n, Keep keep) {
-  linalg::Array<index_t, S> all(n), chosen(n);
-  exec.for_each(n, Iota{all.data()});
-  const index_t kept = exec.select_if(all.data(), n, chosen.data(), keep);
-  linalg::Array<index_t, S> out(kept);
-  exec.for_each(kept, CopyIndices{chosen.data(), out.data()});
-  return out;
-}
-
-// Sharp edge entries of a dense per-edge sharpness (with the half-edge along each edge).
+// The special vertices of a level's C: both ends of every sharp edge and every sharp vertex,
+// sorted and unique.
 template <class Exec, class S = typename Exec::space>
-void sparse_edges(Exec& exec, const linalg::Array<float, S>& sharpness,
-                  const linalg::Array<index_t, S>& edge_half, QuadSharpness<S>& C) {
-  const float* s = sharpness.data();
-  const index_t* eh = edge_half.data();
-  C.edges = positions_where(exec, sharpness.size(),
-                            [=] SPMESH_HD(index_t e) { return creasing::is_sharp(s[e]); });
-  const index_t kept = C.edges.size();
-  C.halves = linalg::Array<index_t, S>(kept), C.edge_values = linalg::Array<float, S>(kept);
-  const index_t* ce = C.edges.data();
-  index_t* ch = C.halves.data();
-  float* cv = C.edge_values.data();
-  exec.for_each(kept, [=] SPMESH_HD(index_t j) { ch[j] = eh[ce[j]], cv[j] = s[ce[j]]; });
-}
-
-// Sharp vertex entries of per-vertex sharpness s, vertex ids from `ids` (null: the position).
-template <class Exec, class S = typename Exec::space>
-void sparse_vertices(Exec& exec, const float* s, index_t n, const index_t* ids,
-                     QuadSharpness<S>& C) {
-  const auto chosen =
-      positions_where(exec, n, [=] SPMESH_HD(index_t v) { return creasing::is_sharp(s[v]); });
-  const index_t kept = chosen.size();
-  C.vertices = linalg::Array<index_t, S>(kept), C.vertex_values = linalg::Array<float, S>(kept);
-  const index_t* ch = chosen.data();
-  index_t* cv = C.vertices.data();
-  float* vv = C.vertex_values.data();
-  exec.for_each(kept, [=] SPMESH_HD(index_t k) {
-    cv[k] = ids ? ids[ch[k]] : ch[k], vv[k] = s[ch[k]];
+linalg::Array<index_t, S> special_vertices(Exec& exec, const QuadSharpness<S>& C,
+                                           const index_t* quads) {
+  const index_t sharp = C.edges.size(), sharp_vertices = C.vertices.size();
+  linalg::Array<index_t, S> candidates(2 * sharp + sharp_vertices);
+  index_t* c = candidates.data();
+  const index_t *h = C.halves.data(), *sv = C.vertices.data();
+  exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
+    c[2 * j] = quads[h[j]], c[2 * j + 1] = quads[next_half(h[j])];
   });
+  exec.for_each(sharp_vertices, [=] SPMESH_HD(index_t k) { c[2 * sharp + k] = sv[k]; });
+  exec.sort_keys(c, candidates.size());
+  linalg::Array<index_t, S> unique(candidates.size());
+  linalg::Array<index_t, S> special(exec.unique(c, candidates.size(), unique.data()));
+  const index_t* u = unique.data();
+  index_t* sp = special.data();
+  exec.for_each(special.size(), [=] SPMESH_HD(index_t k) { sp[k] = u[k]; });
+  return special;
 }
 
 }  // namespace detail
@@ -165,22 +174,17 @@ QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpn
   exec.for_each(halves, [=] SPMESH_HD(index_t h) {
     code[h] = code[h] ? 2 * id[h] : 2 * id[tw[h]] + 1;
   });
-  // vertex_edge: the first outgoing half-edge without a twin, else the first.
-  Array<index_t, S> first(V + 1), outgoing(halves);
-  exec.group_by_key(q, halves, V, first.data(), outgoing.data());
+  // vertex_edge: the first outgoing half-edge without a twin, else the first (a minimum over
+  // keys that put the twinless ones first).
+  checked_index(2 * std::int64_t(halves), "Catmull-Clark first quad level half-edge keys");
   L.vertex_edge = Array<index_t, S>(V);
-  const index_t *fo = first.data(), *out = outgoing.data();
   index_t* ve = L.vertex_edge.data();
+  exec.for_each(V, [=] SPMESH_HD(index_t v) { ve[v] = 2 * halves; });
+  exec.scatter_min(q, halves, ve, [=] SPMESH_HD(index_t h) { return tw[h] < 0 ? h : halves + h; });
   exec.for_each(V, [=] SPMESH_HD(index_t v) {
-    index_t pick = fo[v] < fo[v + 1] ? out[fo[v]] : -1;
-    for (index_t p = fo[v]; p < fo[v + 1]; ++p)
-      if (tw[out[p]] < 0) {
-        pick = out[p];
-        break;
-      }
-    ve[v] = pick;
+    ve[v] = ve[v] == 2 * halves ? -1 : ve[v] % halves;
   });
-  detail::starts_and_unused(exec, L, q);
+  detail::set_starts(exec, L, q);
 
   // C: boundary edges infinitely sharp, then the tagged edges (the sharper value wins).
   Array<float, S> sharpness(L.edges);
@@ -190,18 +194,31 @@ QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpn
   });
   const index_t *ci = C.edges.row_indices.data(), *cj = C.edges.col_indices.data();
   const detail::EdgeOfPair edge_of{key, o, code, ci, cj, halves};
-  const index_t missing =
-      exec.count_if(C.edges.nnz(), [=] SPMESH_HD(index_t k) { return edge_of(k) < 0; });
-  if (missing > 0)
-    throw InputError("subdivision build: the crease matrix names " + std::to_string(missing) +
-                     " vertex pairs that share no edge");
   const float* cs = C.edges.values.data();
   exec.for_each(C.edges.nnz(), [=] SPMESH_HD(index_t k) {
-    float& s = es[edge_of(k)];
+    const index_t e = edge_of(k);
+    if (e < 0) return;
+    float& s = es[e];
     s = cs[k] > s ? cs[k] : s;
   });
-  detail::sparse_edges(exec, sharpness, edge_half, L.C);
-  detail::sparse_vertices(exec, C.vertices.data(), V, static_cast<const index_t*>(nullptr), L.C);
+  // Unused vertices, sharp edges and vertices, and the crease entries that name no edge.
+  const float* vs = C.vertices.data();
+  detail::Selections<Exec> select(exec);
+  const int unused = select.add(V, [=] SPMESH_HD(index_t v) { return ve[v] < 0; });
+  const int sharp = select.add(L.edges, [=] SPMESH_HD(index_t e) { return creasing::is_sharp(es[e]); });
+  const int sharp_vertices = select.add(V, [=] SPMESH_HD(index_t v) { return creasing::is_sharp(vs[v]); });
+  const int missing = select.add(C.edges.nnz(), [=] SPMESH_HD(index_t k) { return edge_of(k) < 0; });
+  select.read();
+  if (select.count(missing) > 0)
+    throw InputError("subdivision build: the crease matrix names " +
+                     std::to_string(select.count(missing)) + " vertex pairs that share no edge");
+  L.unused = select.gather(unused, static_cast<const index_t*>(nullptr));
+  L.C.edges = select.gather(sharp, static_cast<const index_t*>(nullptr));
+  L.C.halves = select.gather(sharp, edge_half.data());
+  L.C.edge_values = select.gather(sharp, es);
+  L.C.vertices = select.gather(sharp_vertices, static_cast<const index_t*>(nullptr));
+  L.C.vertex_values = select.gather(sharp_vertices, vs);
+  L.C.special = detail::special_vertices(exec, L.C, q);
   L.M = linalg::ReducedMeshMatrix<S>(V, 4, std::move(quads));
   return L;
 }
@@ -250,35 +267,16 @@ template <class Exec, class S = typename Exec::space>
 QuadRules<S> quad_rules(Exec& exec, const QuadLevel<S>& L, const Options& options) {
   using linalg::Array;
   const auto& C = L.C;
-  const index_t sharp = C.edges.size(), sharp_vertices = C.vertices.size();
+  const index_t sharp = C.edges.size(), n = C.special.size();
   QuadRules<S> r;
-  // The special vertices: both ends of every sharp edge and every sharp vertex.
-  Array<index_t, S> candidates(2 * sharp + sharp_vertices);
-  {
-    index_t* c = candidates.data();
-    const index_t *h = C.halves.data(), *sv = C.vertices.data(), *q = L.M.indices.data();
-    exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
-      c[2 * j] = q[h[j]], c[2 * j + 1] = q[next_half(h[j])];
-    });
-    exec.for_each(sharp_vertices, [=] SPMESH_HD(index_t k) { c[2 * sharp + k] = sv[k]; });
-    exec.sort_keys(c, candidates.size());
-  }
-  Array<index_t, S> unique(candidates.size());
-  const index_t n = exec.unique(candidates.data(), candidates.size(), unique.data());
-  r.special = Array<index_t, S>(n);
-  {
-    const index_t* u = unique.data();
-    index_t* s = r.special.data();
-    exec.for_each(n, [=] SPMESH_HD(index_t k) { s[k] = u[k]; });
-  }
   r.special_sharpness = Array<float, S>(n);
   r.self = Array<double, S>(n), r.ring = Array<double, S>(n), r.crease = Array<double, S>(n);
   r.crease_u = Array<index_t, S>(n), r.crease_w = Array<index_t, S>(n);
   r.child_at = Array<float, S>(2 * sharp);
   exec.for_each(n, detail::QuadVertexRules{
                        view(L), C.edges.data(), C.halves.data(), C.vertices.data(),
-                       C.edge_values.data(), C.vertex_values.data(), sharp, sharp_vertices,
-                       options, r.special.data(), r.special_sharpness.data(), r.self.data(),
+                       C.edge_values.data(), C.vertex_values.data(), sharp, C.vertices.size(),
+                       options, C.special.data(), r.special_sharpness.data(), r.self.data(),
                        r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
                        r.child_at.data()});
   // Edge rules: a sharp edge whose two children stay sharp is a crease (w = 1), else w = s.
@@ -365,37 +363,37 @@ QuadLevel<S> refine_quads(Exec& exec, const QuadLevel<S>& L, bool topology) {
                                             child.vertex_edge.data(), child.starts.data()});
   if (topology) {
     // Sharp children of sharp edges (2 e at the start of the half-edge along e, 2 e + 1 at its
-    // end); vertex points of vertices still sharp.
-    const index_t sharp = L.C.edges.size();
+    // end) and vertex points of special vertices still sharp, selected with one wait.
+    const index_t sharp = L.C.edges.size(), special = L.C.special.size();
     Array<index_t, S> ids(2 * sharp), along(2 * sharp);
-    Array<float, S> values(2 * sharp);
+    Array<float, S> values(2 * sharp), decayed(special);
     const index_t *e = L.C.edges.data(), *h = L.C.halves.data();
-    const float* ca = L.rules.child_at.data();
+    const float *ca = L.rules.child_at.data(), *ss = L.rules.special_sharpness.data();
     index_t *id = ids.data(), *al = along.data();
-    float* val = values.data();
+    float *val = values.data(), *d = decayed.data();
     exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
       id[2 * j] = 2 * e[j], id[2 * j + 1] = 2 * e[j] + 1;
       al[2 * j] = 4 * h[j] + (h[j] & 3), al[2 * j + 1] = 4 * next_half(h[j]) + (h[j] & 3);
       val[2 * j] = ca[2 * j], val[2 * j + 1] = ca[2 * j + 1];
     });
-    const auto kept = detail::positions_where(
-        exec, 2 * sharp, [=] SPMESH_HD(index_t p) { return creasing::is_sharp(val[p]); });
-    const index_t n = kept.size();
-    child.C.edges = Array<index_t, S>(n), child.C.halves = Array<index_t, S>(n);
-    child.C.edge_values = Array<float, S>(n);
-    const index_t* kp = kept.data();
-    index_t *ce = child.C.edges.data(), *chv = child.C.halves.data();
-    float* cv = child.C.edge_values.data();
-    exec.for_each(n, [=] SPMESH_HD(index_t k) {
-      ce[k] = id[kp[k]], chv[k] = al[kp[k]], cv[k] = val[kp[k]];
-    });
-
-    const index_t special = L.rules.special.size();
-    Array<float, S> decayed(special);
-    const float* ss = L.rules.special_sharpness.data();
-    float* d = decayed.data();
     exec.for_each(special, [=] SPMESH_HD(index_t k) { d[k] = creasing::decrement(ss[k]); });
-    detail::sparse_vertices(exec, decayed.data(), special, L.rules.special.data(), child.C);
+    detail::Selections<Exec> select(exec);
+    const int edges = select.add(2 * sharp, [=] SPMESH_HD(index_t p) { return creasing::is_sharp(val[p]); });
+    const int vertices = select.add(special, [=] SPMESH_HD(index_t k) { return creasing::is_sharp(d[k]); });
+    select.read();
+    child.C.edges = select.gather(edges, id);
+    child.C.halves = select.gather(edges, al);
+    child.C.edge_values = select.gather(edges, val);
+    child.C.vertices = select.gather(vertices, L.C.special.data());
+    child.C.vertex_values = select.gather(vertices, d);
+    // The child's special vertices: the parent's special vertex points, then its sharp edge
+    // points (a superset, in increasing order, with no search).
+    child.C.special = Array<index_t, S>(special + sharp);
+    const index_t *sp = L.C.special.data(), first_edge_point = L.vertices + L.faces;
+    index_t* csp = child.C.special.data();
+    exec.for_each(special + sharp, [=] SPMESH_HD(index_t k) {
+      csp[k] = k < special ? sp[k] : first_edge_point + e[k - special];
+    });
   }
   child.M = linalg::ReducedMeshMatrix<S>(V1, 4, std::move(quads));
   return child;

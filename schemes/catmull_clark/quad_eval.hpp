@@ -222,8 +222,8 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
     y[r] = p[r];
   });
   const auto& r = L.rules;
-  exec.for_each(r.special.size(),
-                detail::QuadSpecialPoints<T, 4>{t, r.special.data(), r.crease_u.data(),
+  exec.for_each(L.C.special.size(),
+                detail::QuadSpecialPoints<T, 4>{t, L.C.special.data(), r.crease_u.data(),
                                              r.crease_w.data(), r.self.data(), r.ring.data(),
                                              r.crease.data(), p, y, k});
   exec.for_each(L.C.edges.size(), detail::QuadSharpEdgePoints<T>{t, L.C.edges.data(),
@@ -304,11 +304,11 @@ linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
   });
   const auto& r = L.rules;
   const detail::QuadLevelRows rows{view(L),         eh,
-                                   r.special.data(), r.crease_u.data(),
+                                   L.C.special.data(), r.crease_u.data(),
                                    r.crease_w.data(), L.C.edges.data(),
                                    r.self.data(),    r.ring.data(),
                                    r.crease.data(),  r.edge_crease.data(),
-                                   r.special.size(), L.C.edges.size()};
+                                   L.C.special.size(), L.C.edges.size()};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
 }
 

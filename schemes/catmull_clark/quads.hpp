@@ -62,22 +62,24 @@ SPMESH_HD inline Index4 rotated(index_t a, index_t x0, index_t x1, index_t x2, i
 
 // The sparse crease matrix C of a quad level: the sharp edges (ids increasing, each with the
 // half-edge that runs along it) and the sharp vertices (increasing). Boundary edges are in it,
-// infinitely sharp.
+// infinitely sharp. `special` (increasing) holds every vertex at an end of a sharp edge or sharp
+// itself, the only ones whose mask may not be the smooth one; on a child level it is the
+// parent's special vertex points and sharp edge points, a superset known without a search.
 template <class S>
 struct QuadSharpness {
   linalg::Array<index_t, S> edges, halves;
   linalg::Array<float, S> edge_values;
   linalg::Array<index_t, S> vertices;
   linalg::Array<float, S> vertex_values;
+  linalg::Array<index_t, S> special;
 };
 
-// The crease rules of a quad level (crease_rules.hpp's, on the sparse C). `special` lists the
-// vertices on a sharp edge or sharp themselves (increasing), with their VertexMask; every
-// other vertex takes the smooth mask. edge_crease is the weight w of each sharp edge's point.
+// The crease rules of a quad level (crease_rules.hpp's, on the sparse C): a VertexMask per
+// special vertex (C.special; every other vertex takes the smooth mask) and the weight w of each
+// sharp edge's point.
 template <class S>
 struct QuadRules {
   linalg::Array<double, S> edge_crease;
-  linalg::Array<index_t, S> special;
   linalg::Array<float, S> special_sharpness;  // vertex sharpness, boundary corners pinned
   linalg::Array<double, S> self, ring, crease;
   linalg::Array<index_t, S> crease_u, crease_w;
@@ -144,7 +146,8 @@ QuadView view(const QuadLevel<S>& L) {
 }
 
 // The position of `key` in the increasing keys[0, n), or -1.
-SPMESH_HD inline index_t find_sorted(const index_t* keys, index_t n, index_t key) {
+template <class K>
+SPMESH_HD index_t find_sorted(const K* keys, index_t n, K key) {
   index_t lo = 0, hi = n;
   while (lo < hi) {
     const index_t mid = lo + (hi - lo) / 2;

@@ -1,5 +1,5 @@
 // Executor primitives (scan, radix sort, segmented sort, grouping by key, segmented reduce,
-// compaction, unique, for_each) against the std:: algorithms on every backend: on the CPU with
+// compaction, unique, scatter_min, for_each) against the std:: algorithms on every backend: on the CPU with
 // 1 and 4 threads, on sizes that take the serial path and sizes that take the parallel blocked
 // path (more than 4 x 2048 elements); on the GPU (cuda/primitives.cu) with device arrays,
 // compared with the CPU.
@@ -154,6 +154,31 @@ struct SelectIf {
         odd ? exec.select_if(in.data(), in.size(), out.data(), OddPosition{})
             : exec.select_if(in.data(), in.size(), out.data(), MultipleOf3{in.data()});
     return std::make_pair(std::move(out), kept);
+  }
+};
+// Both selections of SelectIf, their counts left in executor memory and read with one call:
+// (out multiples of 3, out odd positions, the counts as read, the counts as stored).
+struct SelectIfCounted {
+  template <class E, class A>
+  auto operator()(E& exec, const A& in, A& out3, A& out_odd, A& counts) const {
+    exec.select_if(in.data(), in.size(), out3.data(), counts.data(), MultipleOf3{in.data()});
+    exec.select_if(in.data(), in.size(), out_odd.data(), counts.data() + 1, OddPosition{});
+    index_t read[2] = {-1, -1};
+    exec.read(counts.data(), 2, read);
+    return std::make_tuple(std::move(out3), std::move(out_odd), read[0], read[1],
+                           std::move(counts));
+  }
+};
+struct ValueAt {
+  const index_t* v;
+  SPMESH_HD index_t operator()(index_t i) const { return v[i]; }
+};
+// out after scatter_min of values at keys.
+struct ScatterMin {
+  template <class E, class A>
+  A operator()(E& exec, const A& keys, const A& values, A& out) const {
+    exec.scatter_min(keys.data(), keys.size(), out.data(), ValueAt{values.data()});
+    return std::move(out);
   }
 };
 struct CountIf {
@@ -396,6 +421,49 @@ TEST_CASE_TEMPLATE("select_if keeps the selected elements in order, as std::copy
                                                  HostArray<index_t>(in), HostArray<index_t>(n, -1));
       CHECK(kept_odd == static_cast<index_t>(odd.size()));
       CHECK(std::equal(odd.begin(), odd.end(), out_odd.begin()));
+    }
+  });
+}
+
+TEST_CASE_TEMPLATE("select_if with the count left in executor memory: same result, one read",
+                   B, SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
+    for (index_t n : sizes) {
+      INFO("n " << n);
+      const auto in = random_ints(n, 0, 1000, 41 + n);
+      std::vector<index_t> ref3, ref_odd;
+      std::copy_if(in.begin(), in.end(), std::back_inserter(ref3),
+                   [](index_t x) { return x % 3 == 0; });
+      for (index_t i = 1; i < n; i += 2) ref_odd.push_back(in[i]);
+      const auto [out3, out_odd, kept3, kept_odd, counts] =
+          run_on<B>(exec, "select_if (counted)", SelectIfCounted{}, HostArray<index_t>(in),
+                    HostArray<index_t>(n, -1), HostArray<index_t>(n, -1), HostArray<index_t>(2, -1));
+      REQUIRE(kept3 == static_cast<index_t>(ref3.size()));
+      REQUIRE(kept_odd == static_cast<index_t>(ref_odd.size()));
+      CHECK(counts[0] == kept3);
+      CHECK(counts[1] == kept_odd);
+      CHECK(std::equal(ref3.begin(), ref3.end(), out3.begin()));
+      CHECK(std::equal(ref_odd.begin(), ref_odd.end(), out_odd.begin()));
+    }
+  });
+}
+
+TEST_CASE_TEMPLATE("scatter_min keeps each key's smallest value, and what was there if smaller",
+                   B, SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
+    for (index_t n : sizes) {
+      INFO("n " << n);
+      const index_t groups = n / 7 + 3;  // many values per key, so the atomics collide
+      const auto keys = random_ints(n, 0, groups - 1, 43 + n);
+      const auto values = random_ints(n, -1000000, 1000000, 47 + n);
+      std::vector<index_t> ref(groups, 500000);
+      ref[0] = -2000000;  // smaller than every value: stays
+      for (index_t i = 0; i < n; ++i) ref[keys[i]] = std::min(ref[keys[i]], values[i]);
+      std::vector<index_t> start(groups, 500000);
+      start[0] = -2000000;
+      const auto out = run_on<B>(exec, "scatter_min", ScatterMin{}, HostArray<index_t>(keys),
+                                 HostArray<index_t>(values), HostArray<index_t>(start));
+      CHECK(out.to_vector() == ref);
     }
   });
 }

@@ -1,0 +1,120 @@
+// Where a Catmull-Clark GPU build and eval spend their time: the steps of catmull_clark::build
+// (build.hpp) run one by one, each followed by a wait, timed on the host (median of --reps
+// runs), with the kernel launches and host waits each step asks for (cuda::Executor::counts).
+// The wait after each step adds a few microseconds per step, so the sum exceeds an unbroken
+// build a little; what it shows is which step costs what, and how much of it is fixed cost.
+//   spmesh_build_phases MESH LEVELS [--reps N]
+#include "linalg/cuda/executor.cuh"
+#include "meshops/io.hpp"
+#include "schemes/schemes.hpp"
+#include "schemes/tags.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace spmesh::bench {
+
+struct Step {
+  std::vector<double> ms;
+  cuda::Executor::Counts counts;
+};
+
+int run(const std::string& path, int levels, int reps) {
+  namespace cc = schemes::catmull_clark;
+  using S = linalg::Device;
+  cuda::Executor exec;
+  const auto mesh = meshops::read_mesh(path);
+  const auto tags = schemes::read_tags(mesh);
+  const auto options = schemes::options_from(tags);
+  linalg::Dense<float> P0(mesh.vertex_count(), 3);
+  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = float(mesh.positions.data[p]);
+  const auto P0d = cuda::to_device(P0);
+
+  std::vector<std::string> order;
+  std::map<std::string, Step> steps;
+  auto timed = [&](const std::string& name, auto&& f) {
+    const auto before = exec.counts();
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    exec.synchronize();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!steps.count(name)) order.push_back(name);
+    auto& s = steps[name];
+    s.ms.push_back(ms);
+    s.counts = {exec.counts().launches - before.launches, exec.counts().waits - before.waits - 1};
+  };
+  for (int rep = 0; rep <= reps; ++rep) {  // rep 0 warms up
+    linalg::MeshMatrix<S> M;
+    schemes::Sharpness<S> C;
+    timed("upload", [&] {
+      M = cuda::to_device(mesh.M);
+      C = schemes::Sharpness<S>{cuda::to_device(tags.sharpness.edges),
+                                cuda::to_device(tags.sharpness.vertices)};
+    });
+    cc::Plan<S> plan;
+    int l = 0;
+    bool quads = false;
+    timed("all_quads", [&] { quads = cc::detail::all_quads(exec, M); });
+    if (!quads) {  // a polygon level 0 on the general path
+      timed("build_level 0", [&] {
+        auto r = cc::build_level(exec, std::move(M), C, options);
+        plan.levels.emplace_back(std::move(r.level));
+        M = std::move(r.child), C = std::move(r.child_sharpness);
+      });
+      ++l;
+    }
+    cc::QuadLevel<S> Q;
+    timed("quad_level " + std::to_string(l), [&] { Q = cc::quad_level(exec, M, C); });
+    for (; l < levels; ++l) {
+      const std::string at = " " + std::to_string(l);
+      timed("quad_rules" + at, [&] { Q.rules = cc::quad_rules(exec, Q, options); });
+      timed("refine_quads" + at, [&] {
+        cc::QuadLevel<S> child = cc::refine_quads(exec, Q, l + 1 < levels);
+        plan.levels.emplace_back(std::move(Q));
+        Q = std::move(child);
+      });
+    }
+    timed("offsets", [&] { plan.refined = cc::detail::with_offsets(exec, std::move(Q.M)); });
+    linalg::Dense<float, S> P = P0d;
+    for (std::size_t k = 0; k < plan.levels.size(); ++k)
+      timed("eval " + std::to_string(k), [&] { P = cc::subdivide(exec, plan.levels[k], P); });
+    if (rep == 0)
+      for (auto& [name, s] : steps) s.ms.clear();
+  }
+  std::printf("%s, %d levels: step, median ms, launches, waits (%d runs)\n", path.c_str(), levels,
+              reps);
+  double total = 0;
+  for (const auto& name : order) {
+    auto& s = steps[name];
+    std::sort(s.ms.begin(), s.ms.end());
+    const double median = s.ms[s.ms.size() / 2];
+    total += median;
+    std::printf("  %-16s %8.3f %6lld %5lld\n", name.c_str(), median, (long long)s.counts.launches,
+                (long long)s.counts.waits);
+  }
+  std::printf("  %-16s %8.3f\n", "sum", total);
+  return 0;
+}
+
+}  // namespace spmesh::bench
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s MESH LEVELS [--reps N]\n", argv[0]);
+    return 2;
+  }
+  int reps = 20;
+  for (int i = 3; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--reps") reps = std::stoi(argv[i + 1]);
+  try {
+    return spmesh::bench::run(argv[1], std::stoi(argv[2]), reps);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+}
