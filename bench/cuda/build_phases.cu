@@ -1,5 +1,5 @@
 // Where a Catmull-Clark GPU build and eval spend their time: the steps of catmull_clark::build
-// (build.hpp) run one by one, each followed by a wait, timed on the host (median of --reps
+// on half-edges (build.hpp, quad_build.hpp) run one by one, each followed by a wait, timed on the host (median of --reps
 // runs), with the kernel launches and host waits each step asks for (cuda::Executor::counts).
 // The wait after each step adds a few microseconds per step, so the sum exceeds an unbroken
 // build a little; what it shows is which step costs what, and how much of it is fixed cost.
@@ -57,19 +57,23 @@ int run(const std::string& path, int levels, int reps) {
                                 cuda::to_device(tags.sharpness.vertices)};
     });
     cc::Plan<S> plan;
-    int l = 0;
+    plan.options = options;
     bool quads = false;
     timed("all_quads", [&] { quads = cc::detail::all_quads(exec, M); });
-    if (!quads) {  // a polygon level 0 on the general path
-      timed("build_level 0", [&] {
-        auto r = cc::build_level(exec, std::move(M), C, options);
-        plan.levels.emplace_back(std::move(r.level));
-        M = std::move(r.child), C = std::move(r.child_sharpness);
-      });
-      ++l;
-    }
     cc::QuadLevel<S> Q;
-    timed("quad_level " + std::to_string(l), [&] { Q = cc::quad_level(exec, M, C); });
+    int l = 0;
+    if (!quads) {  // a polygon base level, then quads
+      cc::PolygonLevel<S> L;
+      timed("polygon_level 0",
+            [&] { L = cc::half_edge_level<cc::PolygonLevel<S>>(exec, std::move(M), C); });
+      timed("quad_rules 0", [&] { L.rules = cc::quad_rules(exec, L, options); });
+      timed("refine_quads 0", [&] { Q = cc::refine_quads(exec, L, levels > 1); });
+      plan.levels.emplace_back(std::move(L));
+      l = 1;
+    } else {
+      timed("quad_level 0",
+            [&] { Q = cc::half_edge_level<cc::QuadLevel<S>>(exec, std::move(M), C); });
+    }
     for (; l < levels; ++l) {
       const std::string at = " " + std::to_string(l);
       timed("quad_rules" + at, [&] { Q.rules = cc::quad_rules(exec, Q, options); });

@@ -1,8 +1,9 @@
-// Catmull-Clark build (paper section 3.2, 3.3): all topology work for L levels, as a sequence of
-// mapped products and element-wise maps on the executor. Per level: face orders (Eq. 5), the
-// edge matrix E and its enumeration (Eq. 8-11), the oriented adjacency F (Eq. 12, 13), the
-// crease rules of every edge and vertex from the crease matrix C (Eq. 18-21, as OpenSubdiv
-// applies them), the refined mesh matrix and the child's C. No vertex data is touched.
+// Catmull-Clark build (paper section 3.2, 3.3). The general path: all topology work for L
+// levels, as a sequence of mapped products and element-wise maps on the executor. Per level:
+// face orders (Eq. 5), the edge matrix E and its enumeration (Eq. 8-11), the oriented adjacency
+// F (Eq. 12, 13), the crease rules of every edge and vertex from the crease matrix C (Eq. 18-21,
+// as OpenSubdiv applies them), the refined mesh matrix and the child's C. No vertex data is
+// touched. build() takes the half-edge path (quad_build.hpp) unless told otherwise.
 #pragma once
 
 #include "linalg/convert.hpp"
@@ -143,11 +144,31 @@ linalg::MeshMatrix<S> with_offsets(Exec& exec, linalg::ReducedMeshMatrix<S> Q) {
   return linalg::MeshMatrix<S>(Q.vertices, std::move(offsets), std::move(Q.indices));
 }
 
+// Levels [l, levels) on half-edges from the first, L (quad_build.hpp).
+template <class Exec, class Level, class S = typename Exec::space>
+void build_half_edges(Exec& exec, Level L, int levels, Plan<S>& plan) {
+  L.rules = quad_rules(exec, L, plan.options);
+  if (levels == 1) {
+    plan.refined = with_offsets(exec, std::move(refine_quads(exec, L, false).M));
+    plan.levels.emplace_back(std::move(L));
+    return;
+  }
+  QuadLevel<S> Q = refine_quads(exec, L, true);
+  plan.levels.emplace_back(std::move(L));
+  for (int l = 1; l < levels; ++l) {
+    Q.rules = quad_rules(exec, Q, plan.options);
+    QuadLevel<S> child = refine_quads(exec, Q, l + 1 < levels);
+    plan.levels.emplace_back(std::move(Q));
+    Q = std::move(child);
+  }
+  plan.refined = with_offsets(exec, std::move(Q.M));
+}
+
 }  // namespace detail
 
-// All topology work for `levels` levels of mesh M with level-0 sharpness C. A polygon level
-// takes the general path (build_level); from the first all-quad level on, the quad path
-// (quad_build.hpp), unless `path` is Path::general. Throws CapacityError after the first level's
+// All topology work for `levels` levels of mesh M with level-0 sharpness C: on half-edges
+// (quad_build.hpp; a QuadLevel or PolygonLevel first, then QuadLevels), or with Path::general
+// every level on the general path (build_level). Throws CapacityError after the first level's
 // edges are known if a later level would exceed 32-bit indices; estimate_size (plan.hpp) says
 // the same, and the bytes, before any work.
 template <class Exec>
@@ -162,26 +183,27 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
   };
   Plan<S> plan;
   plan.options = options;
-  for (int l = 0; l < levels; ++l) {
-    if (path == Path::general || !detail::all_quads(exec, M)) {
+  if (levels == 0) {
+    plan.refined = std::move(M);
+    return plan;
+  }
+  if (path == Path::general) {
+    for (int l = 0; l < levels; ++l) {
       auto r = build_level(exec, std::move(M), C, options);
       if (l == 0) check(r.level.vertices, r.level.faces, r.level.M.nnz(), r.level.edges);
       plan.levels.emplace_back(std::move(r.level));
       M = std::move(r.child), C = std::move(r.child_sharpness);
-      continue;
     }
-    QuadLevel<S> Q = quad_level(exec, M, C);
-    if (l == 0) check(Q.vertices, Q.faces, 4 * Q.faces, Q.edges);
-    for (; l < levels; ++l) {
-      Q.rules = quad_rules(exec, Q, options);
-      QuadLevel<S> child = refine_quads(exec, Q, l + 1 < levels);
-      plan.levels.emplace_back(std::move(Q));
-      Q = std::move(child);
-    }
-    plan.refined = detail::with_offsets(exec, std::move(Q.M));
+    plan.refined = std::move(M);
     return plan;
   }
-  plan.refined = std::move(M);
+  const index_t corners = M.nnz();
+  auto first = [&](auto L) {
+    check(L.vertices, L.faces, corners, L.edges);
+    detail::build_half_edges(exec, std::move(L), levels, plan);
+  };
+  if (detail::all_quads(exec, M)) first(half_edge_level<QuadLevel<S>>(exec, std::move(M), C));
+  else first(half_edge_level<PolygonLevel<S>>(exec, std::move(M), C));
   return plan;
 }
 

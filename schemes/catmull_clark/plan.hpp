@@ -59,23 +59,24 @@ struct SmoothMask {
 };
 }  // namespace detail
 
-// A plan's levels: polygon levels (the general path, Level) and quad levels (QuadLevel).
+// A plan's levels: the general path's (Level), or half-edge levels: a polygon base level
+// (PolygonLevel), then quad levels (QuadLevel).
 template <class S>
-using AnyLevel = std::variant<Level<S>, QuadLevel<S>>;
+using AnyLevel = std::variant<Level<S>, PolygonLevel<S>, QuadLevel<S>>;
 
 template <class S>
 using Plan = LevelPlan<AnyLevel<S>, S>;
 
-// Which levels build may put on the quad path (quads.hpp): every all-quad level (the default),
-// or none (every level on the general path, the reference the quad path is tested against).
+// Which path build takes: half-edge levels (quads.hpp; the default), or the general path for
+// every level (the reference the half-edge path is tested against).
 enum class Path { quads, general };
 
 // Sizes of every level before any work, from the base mesh's counts (faces F, face corners
 // nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a
-// quad level then gives V + F + E, 4F and 2E + 4F. Bytes: a polygon base level's Level, then
-// each quad level's QuadLevel (3 arrays per corner, 1 per vertex, a margin for the sparse C),
-// the first quad level's temporaries (its half-edge sort and vertex grouping, per corner), and
-// eval.
+// quad level then gives V + F + E, 4F and 2E + 4F. Bytes: each level on half-edges (3 arrays
+// per corner, 1 per vertex and a byte per face, a margin for the sparse C; a polygon base level
+// adds its offsets and a face per corner), the first level's temporaries (its half-edge sort,
+// per corner), and eval.
 inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t corners,
                                   std::int64_t edges, int levels, int columns, int scalar_bytes) {
   SizeEstimate s("Catmull-Clark");
@@ -83,18 +84,13 @@ inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std
   const bool polygons = corners != 4 * faces;
   for (int l = 0; l < levels; ++l) {
     const auto& c = s.levels.back();
-    if (l == 0 && polygons) {  // Level: M (+ by rows), E, the face, edge and vertex arrays
-      s.bytes += 4 * (c.faces + 1) + 4 * c.corners + 4 * (c.vertices + 1) + 8 * c.corners +
-                 4 * (c.vertices + 1) + 16 * c.edges + 8 * c.faces + 32 * c.edges +
-                 40 * c.vertices;
-    } else {
-      s.bytes += 12 * c.corners + 5 * c.vertices + c.edges;
-      if (l == (polygons ? 1 : 0)) s.bytes += 48 * c.corners + 8 * c.edges;
-    }
+    s.bytes += 12 * c.corners + 4 * c.vertices + c.faces + c.edges;
+    if (l == 0) s.bytes += 48 * c.corners + 8 * c.edges;
+    if (l == 0 && polygons) s.bytes += 4 * c.corners + 4 * (c.faces + 1);
     s.levels.push_back({c.vertices + c.faces + c.edges, c.corners, 4 * c.corners,
                         2 * c.edges + c.corners});
   }
-  s.add_eval(columns, scalar_bytes, polygons && levels == 1 ? 20 : 0);
+  s.add_eval(columns, scalar_bytes, 0);
   return s;
 }
 

@@ -1,6 +1,7 @@
-// Catmull-Clark build on quad levels (quads.hpp): the first quad level from a quad mesh (twins
-// paired by one sort of half-edge keys: the oriented adjacency of Eq. 12 without its product),
-// then each child level from its parent by local rules, one thread per child face; the crease
+// Catmull-Clark build on half-edge levels (quads.hpp): the first level from the base mesh, quads
+// or polygons (twins paired by one sort of half-edge keys: the oriented adjacency of Eq. 12
+// without its product), then each child quad level from its parent by local rules, one thread
+// per child face; the crease
 // rules (crease_rules.hpp, Eq. 18-21) on the sparse C, one thread per special vertex and per
 // sharp edge.
 #pragma once
@@ -10,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace spmesh::schemes::catmull_clark {
@@ -100,15 +102,15 @@ void set_starts(Exec& exec, QuadLevel<S>& L, const index_t* quads) {
 
 // The special vertices of a level's C: both ends of every sharp edge and every sharp vertex,
 // sorted and unique.
-template <class Exec, class S = typename Exec::space>
+template <class Exec, class Faces, class S = typename Exec::space>
 linalg::Array<index_t, S> special_vertices(Exec& exec, const QuadSharpness<S>& C,
-                                           const index_t* quads) {
+                                           const index_t* corners, Faces fc) {
   const index_t sharp = C.edges.size(), sharp_vertices = C.vertices.size();
   linalg::Array<index_t, S> candidates(2 * sharp + sharp_vertices);
   index_t* c = candidates.data();
   const index_t *h = C.halves.data(), *sv = C.vertices.data();
   exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
-    c[2 * j] = quads[h[j]], c[2 * j + 1] = quads[next_half(h[j])];
+    c[2 * j] = corners[h[j]], c[2 * j + 1] = corners[fc.next(h[j])];
   });
   exec.for_each(sharp_vertices, [=] SPMESH_HD(index_t k) { c[2 * sharp + k] = sv[k]; });
   exec.sort_keys(c, candidates.size());
@@ -122,29 +124,33 @@ linalg::Array<index_t, S> special_vertices(Exec& exec, const QuadSharpness<S>& C
 
 }  // namespace detail
 
-// The first quad level: twins by sorting the half-edges by their end vertices (an edge whose
-// two half-edges run the same way, or that has more than two, counts as boundary on every one
-// of them: check_mesh rejects such meshes), edges numbered in half-edge order (an edge runs
-// along its half-edge from the lower vertex, or its only one), and C made sparse. Throws
-// InputError if C names a vertex pair that shares no edge.
-template <class Exec, class S = typename Exec::space>
-QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpness<S>& C) {
+// The first level on half-edges (QuadLevel for a quad mesh, else PolygonLevel): twins by
+// sorting the half-edges by their end vertices (an edge whose two half-edges run the same way,
+// or that has more than two, counts as boundary on every one of them: check_mesh rejects such
+// meshes), edges numbered in half-edge order (an edge runs along its half-edge from the lower
+// vertex, or its only one), and C made sparse. Throws InputError if C names a vertex pair that
+// shares no edge.
+template <class Level, class Exec, class S = typename Exec::space>
+Level half_edge_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C) {
   using linalg::Array;
-  QuadLevel<S> L;
+  Level L;
   L.vertices = M.vertices, L.faces = M.faces;
-  const index_t halves = M.nnz(), V = M.vertices;
-  Array<index_t, S> quads(halves);
+  const index_t halves = M.nnz(), V = M.vertices, F = M.faces;
   L.twin = Array<index_t, S>(halves), L.edge_code = Array<index_t, S>(halves);
-  index_t *q = quads.data(), *tw = L.twin.data(), *code = L.edge_code.data();
-  const index_t* in = M.indices.data();
-  exec.for_each(halves, [=] SPMESH_HD(index_t h) { q[h] = in[h]; });
+  Array<index_t, S> face_of(halves);
+  index_t *tw = L.twin.data(), *code = L.edge_code.data(), *fo = face_of.data();
+  const index_t *q = M.indices.data(), *offsets = M.offsets.data();
+  exec.for_each(F, [=] SPMESH_HD(index_t f) {
+    for (index_t h = offsets[f]; h < offsets[f + 1]; ++h) fo[h] = f;
+  });
+  const PolygonFaces fc{offsets, fo};
   // Half-edges sorted by (lower end, upper end): an edge's half-edges end up side by side.
   Array<std::uint64_t, S> keys(halves);
   Array<index_t, S> order(halves);
   std::uint64_t* key = keys.data();
   index_t* o = order.data();
   exec.for_each(halves, [=] SPMESH_HD(index_t h) {
-    key[h] = detail::edge_key(q[h], q[next_half(h)]), o[h] = h;
+    key[h] = detail::edge_key(q[h], q[fc.next(h)]), o[h] = h;
   });
   int bits = 1;
   while (bits < 31 && (index_t(1) << bits) < V) ++bits;
@@ -155,14 +161,14 @@ QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpn
     const bool second = p > 0 && key[p - 1] == key[p] && (p == 1 || key[p - 2] != key[p]) &&
                         (p + 1 == halves || key[p + 1] != key[p]);
     const index_t h = o[p], g = first ? o[p + 1] : second ? o[p - 1] : -1;
-    tw[h] = g >= 0 && q[g] == q[next_half(h)] ? g : -1;
+    tw[h] = g >= 0 && q[g] == q[fc.next(h)] ? g : -1;
   });
   // An edge runs along its half-edge from the lower vertex, or along its only one; edges are
   // numbered in the order of those half-edges.
   Array<index_t, S> along(halves);
   index_t* id = along.data();
   exec.for_each(halves, [=] SPMESH_HD(index_t h) {
-    id[h] = tw[h] < 0 || q[h] < q[next_half(h)] ? 1 : 0;
+    id[h] = tw[h] < 0 || q[h] < q[fc.next(h)] ? 1 : 0;
   });
   exec.for_each(halves, [=] SPMESH_HD(index_t h) { code[h] = id[h]; });
   L.edges = exec.exclusive_scan(id, id, halves);
@@ -176,7 +182,7 @@ QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpn
   });
   // vertex_edge: the first outgoing half-edge without a twin, else the first (a minimum over
   // keys that put the twinless ones first).
-  checked_index(2 * std::int64_t(halves), "Catmull-Clark first quad level half-edge keys");
+  checked_index(2 * std::int64_t(halves), "Catmull-Clark first level half-edge keys");
   L.vertex_edge = Array<index_t, S>(V);
   index_t* ve = L.vertex_edge.data();
   exec.for_each(V, [=] SPMESH_HD(index_t v) { ve[v] = 2 * halves; });
@@ -184,7 +190,6 @@ QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpn
   exec.for_each(V, [=] SPMESH_HD(index_t v) {
     ve[v] = ve[v] == 2 * halves ? -1 : ve[v] % halves;
   });
-  detail::set_starts(exec, L, q);
 
   // C: boundary edges infinitely sharp, then the tagged edges (the sharper value wins).
   Array<float, S> sharpness(L.edges);
@@ -218,18 +223,24 @@ QuadLevel<S> quad_level(Exec& exec, const linalg::MeshMatrix<S>& M, const Sharpn
   L.C.edge_values = select.gather(sharp, es);
   L.C.vertices = select.gather(sharp_vertices, static_cast<const index_t*>(nullptr));
   L.C.vertex_values = select.gather(sharp_vertices, vs);
-  L.C.special = detail::special_vertices(exec, L.C, q);
-  L.M = linalg::ReducedMeshMatrix<S>(V, 4, std::move(quads));
+  L.C.special = detail::special_vertices(exec, L.C, q, fc);
+  if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
+    detail::set_starts(exec, L, q);
+    L.M = linalg::ReducedMeshMatrix<S>(V, 4, std::move(M.indices));
+  } else {
+    L.M = std::move(M);
+    L.face_of = std::move(face_of);
+  }
   return L;
 }
 
 namespace detail {
 
-// vertex_rules (crease_rules.hpp) at one special vertex, walking the quad level's edges: its
-// mask, its pinned sharpness, and the children's sharpness at this end of every sharp edge on
-// it.
+// vertex_rules (crease_rules.hpp) at one special vertex, walking the level's edges: its mask,
+// its pinned sharpness, and the children's sharpness at this end of every sharp edge on it.
+template <class View>
 struct QuadVertexRules {
-  QuadView t;
+  View t;
   const index_t *sharp_edges, *sharp_halves, *sharp_vertices;
   const float *sharp_values, *vertex_values;
   index_t sharp_count, sharp_vertex_count;
@@ -252,7 +263,7 @@ struct QuadVertexRules {
       });
     };
     const VertexMask m = vertex_rules(vs, options, SmoothMask{}, edges, [&](index_t j, float c) {
-      if (j >= 0) child_at[2 * j + (t.quads[sharp_halves[j]] == v ? 0 : 1)] = c;
+      if (j >= 0) child_at[2 * j + (t.corners[sharp_halves[j]] == v ? 0 : 1)] = c;
     });
     special_sharpness[k] = vs;
     self[k] = m.self, ring[k] = m.ring, crease[k] = m.crease;
@@ -262,10 +273,11 @@ struct QuadVertexRules {
 
 }  // namespace detail
 
-// The crease rules of a quad level (its C must be set).
-template <class Exec, class S = typename Exec::space>
-QuadRules<S> quad_rules(Exec& exec, const QuadLevel<S>& L, const Options& options) {
+// The crease rules of a half-edge level (its C must be set).
+template <class Exec, class Level, class S = typename Exec::space>
+QuadRules<S> quad_rules(Exec& exec, const Level& L, const Options& options) {
   using linalg::Array;
+  const auto t = view(L);
   const auto& C = L.C;
   const index_t sharp = C.edges.size(), n = C.special.size();
   QuadRules<S> r;
@@ -273,8 +285,8 @@ QuadRules<S> quad_rules(Exec& exec, const QuadLevel<S>& L, const Options& option
   r.self = Array<double, S>(n), r.ring = Array<double, S>(n), r.crease = Array<double, S>(n);
   r.crease_u = Array<index_t, S>(n), r.crease_w = Array<index_t, S>(n);
   r.child_at = Array<float, S>(2 * sharp);
-  exec.for_each(n, detail::QuadVertexRules{
-                       view(L), C.edges.data(), C.halves.data(), C.vertices.data(),
+  exec.for_each(n, detail::QuadVertexRules<decltype(t)>{
+                       t, C.edges.data(), C.halves.data(), C.vertices.data(),
                        C.edge_values.data(), C.vertex_values.data(), sharp, C.vertices.size(),
                        options, C.special.data(), r.special_sharpness.data(), r.self.data(),
                        r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
@@ -293,49 +305,68 @@ QuadRules<S> quad_rules(Exec& exec, const QuadLevel<S>& L, const Options& option
 
 namespace detail {
 
-// One child face per thread (see QuadLevel for the numbering): child face h, for h = 4 f + a,
-// has corners (vertex point of v_a, edge point of h, face point of f, edge point of h's previous
-// half-edge) in slots a, a + 1, a + 2, a + 3. Its twins, edge codes and starts follow from the
+// Half-edge k (0: from the vertex point, along the parent half-edge; 1, 2: the inner edges; 3:
+// into the vertex point) of the child quad at parent corner h.
+template <class Faces>
+SPMESH_HD index_t child_half(const Faces& fc, index_t h, index_t k) {
+  return 4 * h + ((fc.slot(h) + k) & 3);
+}
+
+// One child face per thread (see HalfEdgeLevel for the numbering): child face h has corners
+// (vertex point of h's start, edge point of h, face point of h's face, edge point of h's
+// previous half-edge) from slot(h) on. Its twins, edge codes and starts follow from the
 // parent's alone, as do the outgoing half-edges of face and edge points; `twin` null stops at
 // the faces (the last level). Writes are 16 bytes per array and thread.
+template <class View>
 struct RefineQuads {
-  QuadView t;
-  const std::uint8_t* starts;
+  View t;
+  const std::uint8_t* starts;  // the parent's; null: found from its vertex_edge
   index_t* quads;
   index_t *twin, *edge_code, *vertex_edge;  // unused unless topology
   std::uint8_t* child_starts;
 
   SPMESH_HD void operator()(index_t h) const {
     const index_t V = t.vertices, F = t.faces, E = t.edges, first_edge_point = V + F;
-    const index_t f = h >> 2, a = h & 3, hp = prev_half(h);
+    const index_t f = t.face(h), a = t.slot(h), hn = t.next(h), hp = t.prev(h);
     const index_t c = t.edge_code[h], cp = t.edge_code[hp];
-    store4(quads + 4 * h, rotated(a, t.quads[h], first_edge_point + (c >> 1), V + f,
+    store4(quads + 4 * h, rotated(a, t.corners[h], first_edge_point + (c >> 1), V + f,
                                   first_edge_point + (cp >> 1)));
     if (!twin) return;
-    // Slot a: along h from v_a; a + 1, a + 2: the inner edges; a + 3: along hp into v_a.
+    // The twin of half-edge 0 lies in the child after h's twin, of 1 in the next corner's
+    // child, of 2 in the previous one's, of 3 in the child of hp's twin.
     const index_t th = t.twin[h], tp = t.twin[hp];
-    store4(twin + 4 * h, rotated(a, th < 0 ? -1 : 4 * next_half(th) + (th & 3),
-                                 4 * next_half(h) + ((a + 3) & 3), 4 * hp + a,
-                                 tp < 0 ? -1 : 4 * tp + (tp & 3)));
+    store4(twin + 4 * h, rotated(a, th < 0 ? -1 : child_half(t, t.next(th), 3),
+                                 child_half(t, hn, 2), child_half(t, hp, 1),
+                                 tp < 0 ? -1 : child_half(t, tp, 0)));
     store4(edge_code + 4 * h, rotated(a, 2 * c + (c & 1), 2 * (2 * E + h),
                                       2 * (2 * E + hp) + 1, 2 * (cp ^ 1) + (cp & 1)));
-    // Outgoing half-edges: a face point's in child face 4 f, slot 2; an edge point's in the
-    // child at the end of its half-edge along, slot a. starts marks them and the vertex points'.
-    if ((c & 1) == 0) vertex_edge[first_edge_point + (c >> 1)] = 4 * next_half(h) + a;
-    if (a == 0) vertex_edge[V + f] = 16 * f + 2;
-    child_starts[h] = ((starts[f] >> a) & 1 ? 1 << a : 0) | (a == 0 ? 1 << 2 : 0) |
+    // Outgoing half-edges: a face point's in the child of the face's first corner; an edge
+    // point's in the child at the end of its half-edge along. starts marks them and the vertex
+    // points'.
+    if ((c & 1) == 0) vertex_edge[first_edge_point + (c >> 1)] = child_half(t, hn, 3);
+    const bool first = h == t.begin(f);
+    if (first) vertex_edge[V + f] = child_half(t, h, 2);
+    const bool start = starts ? (starts[f] >> a) & 1 : t.vertex_edge[t.corners[h]] == h;
+    child_starts[h] = (start ? 1 << a : 0) | (first ? 1 << ((a + 2) & 3) : 0) |
                       ((cp & 1) == 0 ? 1 << ((a + 3) & 3) : 0);
   }
 };
 
+template <class S>
+const std::uint8_t* starts_of(const QuadLevel<S>& L) { return L.starts.data(); }
+template <class S>
+const std::uint8_t* starts_of(const PolygonLevel<S>&) { return nullptr; }
+
 }  // namespace detail
 
-// The child of L: its quad mesh and, with `topology`, the rest of its level (twins, edge codes,
-// outgoing half-edges, sharp edges and vertices; its rules are left to quad_rules).
-template <class Exec, class S = typename Exec::space>
-QuadLevel<S> refine_quads(Exec& exec, const QuadLevel<S>& L, bool topology) {
+// The child of L (a QuadLevel or PolygonLevel): its quad mesh and, with `topology`, the rest of
+// its level (twins, edge codes, outgoing half-edges, sharp edges and vertices; its rules are
+// left to quad_rules).
+template <class Exec, class Level, class S = typename Exec::space>
+QuadLevel<S> refine_quads(Exec& exec, const Level& L, bool topology) {
   using linalg::Array;
-  const index_t faces = checked_index(4 * std::int64_t(L.faces), "Catmull-Clark child faces");
+  const auto t = view(L);
+  const index_t faces = L.edge_code.size();  // one per parent corner
   const index_t halves = checked_index(4 * std::int64_t(faces), "Catmull-Clark child corners");
   const index_t V1 = checked_index(std::int64_t(L.vertices) + L.faces + L.edges,
                                    "Catmull-Clark child vertices");
@@ -355,12 +386,13 @@ QuadLevel<S> refine_quads(Exec& exec, const QuadLevel<S>& L, bool topology) {
     index_t* cve = child.vertex_edge.data();
     exec.for_each(L.vertices, [=] SPMESH_HD(index_t v) {
       const index_t h = ve[v];
-      cve[v] = h < 0 ? -1 : 4 * h + (h & 3);
+      cve[v] = h < 0 ? -1 : detail::child_half(t, h, 0);
     });
   }
-  exec.for_each(faces, detail::RefineQuads{view(L), L.starts.data(), quads.data(),
-                                            child.twin.data(), child.edge_code.data(),
-                                            child.vertex_edge.data(), child.starts.data()});
+  exec.for_each(faces, detail::RefineQuads<decltype(t)>{t, detail::starts_of(L), quads.data(),
+                                                         child.twin.data(), child.edge_code.data(),
+                                                         child.vertex_edge.data(),
+                                                         child.starts.data()});
   if (topology) {
     // Sharp children of sharp edges (2 e at the start of the half-edge along e, 2 e + 1 at its
     // end) and vertex points of special vertices still sharp, selected with one wait.
@@ -373,7 +405,8 @@ QuadLevel<S> refine_quads(Exec& exec, const QuadLevel<S>& L, bool topology) {
     float *val = values.data(), *d = decayed.data();
     exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
       id[2 * j] = 2 * e[j], id[2 * j + 1] = 2 * e[j] + 1;
-      al[2 * j] = 4 * h[j] + (h[j] & 3), al[2 * j + 1] = 4 * next_half(h[j]) + (h[j] & 3);
+      al[2 * j] = detail::child_half(t, h[j], 0);
+      al[2 * j + 1] = detail::child_half(t, t.next(h[j]), 3);
       val[2 * j] = ca[2 * j], val[2 * j + 1] = ca[2 * j + 1];
     });
     exec.for_each(special, [=] SPMESH_HD(index_t k) { d[k] = creasing::decrement(ss[k]); });

@@ -1,8 +1,9 @@
-// Catmull-Clark eval and level matrix on quad levels (quads.hpp; paper section 4.3, 4.4): one
+// Catmull-Clark eval and level matrix on half-edge levels (quads.hpp; paper section 4.3, 4.4): one
 // thread per parent face makes its face point (Eq. 6) and the smooth points of the edges it
 // owns (Eq. 2; fused: a two-pass split measured 10% slower), then one thread per face walks the
 // rings of the vertices that start in it for their smooth vertex points (Eq. 14); the few sharp
-// edges and special vertices are then redone with their crease masks.
+// edges and special vertices are then redone with their crease masks. A polygon base level
+// (small by nature) takes plain kernels: face points, edge points, vertex points one by one.
 // One writer per output, no atomics: the same bits every run.
 #pragma once
 
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace spmesh::schemes::catmull_clark {
 
@@ -33,7 +35,7 @@ struct QuadFacePoints {
 
   SPMESH_HD void operator()(index_t f) const {
     const index_t first_edge_point = t.vertices + t.faces;
-    const Index4 q = load4(t.quads + 4 * f), code = load4(t.edge_code + 4 * f),
+    const Index4 q = load4(t.corners + 4 * f), code = load4(t.edge_code + 4 * f),
                  twin = load4(t.twin + 4 * f);
     for (index_t c = 0; c < k; c += W) {
       const index_t m = k - c < W ? k - c : W;
@@ -59,8 +61,8 @@ struct QuadFacePoints {
         }
         // The neighbour runs v_(a+1) -> v_a at corner b; its other corners are b + 2, b + 3.
         const index_t b = g & 3, base = g - b;
-        const T *r0 = P + std::int64_t(ldg(t.quads + base + ((b + 2) & 3))) * k + c,
-                *r1 = P + std::int64_t(ldg(t.quads + base + ((b + 3) & 3))) * k + c;
+        const T *r0 = P + std::int64_t(ldg(t.corners + base + ((b + 2) & 3))) * k + c,
+                *r1 = P + std::int64_t(ldg(t.corners + base + ((b + 3) & 3))) * k + c;
 #pragma unroll
         for (index_t j = 0; j < W; ++j) {
           if (j >= m) continue;
@@ -80,7 +82,8 @@ struct RingSums {
   index_t edges = 0;
   T ring[W] = {}, faces[W] = {};
 
-  SPMESH_HD RingSums(const QuadView& t, index_t first, const T* P, const T* out, index_t k,
+  template <class View>
+  SPMESH_HD RingSums(const View& t, index_t first, const T* P, const T* out, index_t k,
                      index_t c, index_t m) {
     t.for_each_edge_from(first, [&](index_t, index_t other, index_t face) {
       ++edges;
@@ -97,9 +100,26 @@ struct RingSums {
   }
 };
 
-// Vertex points with the smooth mask (Eq. 14: a = (n - 2)/n, b = 1/n^2), one thread per face
-// for the vertices whose vertex_edge starts in it (starts), so that neighbouring threads walk
-// neighbouring faces; the special vertices are redone by QuadSpecialPoints.
+// The smooth vertex point (Eq. 14: a = (n - 2)/n, b = 1/n^2) of v, whose vertex_edge is h.
+template <class T, index_t W, class View>
+SPMESH_HD void smooth_vertex_point(const View& t, index_t h, index_t v, const T* P, T* out,
+                                   index_t k) {
+  for (index_t c = 0; c < k; c += W) {
+    const index_t m = k - c < W ? k - c : W;
+    const RingSums<T, W> s(t, h, P, out, k, c, m);
+    const T* p = P + std::int64_t(v) * k + c;
+    T* y = out + std::int64_t(v) * k + c;
+    const VertexMask mask = SmoothMask{}(s.edges);
+    const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
+#pragma unroll
+    for (index_t j = 0; j < W; ++j)
+      if (j < m) y[j] = self * p[j] + ring * s.ring[j] + ring * s.faces[j];
+  }
+}
+
+// Smooth vertex points on a quad level, one thread per face for the vertices whose vertex_edge
+// starts in it (starts), so that neighbouring threads walk neighbouring faces; the special
+// vertices are redone by SpecialPoints.
 template <class T, index_t W>
 struct QuadVertexPoints {
   // At most 32 registers (40 uncapped): 600 us instead of 635 at ArmorGuy level 6. The face
@@ -114,28 +134,15 @@ struct QuadVertexPoints {
   SPMESH_HD void operator()(index_t f) const {
     const unsigned bits = starts[f];
     if (bits == 0) return;
-    for (index_t a = 0; a < 4; ++a) {
-      if (((bits >> a) & 1) == 0) continue;
-      const index_t h = 4 * f + a, v = t.quads[h];
-      for (index_t c = 0; c < k; c += W) {
-        const index_t m = k - c < W ? k - c : W;
-        const RingSums<T, W> s(t, h, P, out, k, c, m);
-        const T* p = P + std::int64_t(v) * k + c;
-        T* y = out + std::int64_t(v) * k + c;
-        const VertexMask mask = SmoothMask{}(s.edges);
-        const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
-#pragma unroll
-        for (index_t j = 0; j < W; ++j)
-          if (j < m) y[j] = self * p[j] + ring * s.ring[j] + ring * s.faces[j];
-      }
-    }
+    for (index_t a = 0; a < 4; ++a)
+      if ((bits >> a) & 1) smooth_vertex_point<T, W>(t, 4 * f + a, t.corners[4 * f + a], P, out, k);
   }
 };
 
 // The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w).
-template <class T, index_t W>
-struct QuadSpecialPoints {
-  QuadView t;
+template <class T, index_t W, class View>
+struct SpecialPoints {
+  View t;
   const index_t *special, *u, *w;
   const double *self, *ring, *crease;
   const T* P;
@@ -165,9 +172,9 @@ struct QuadSpecialPoints {
 };
 
 // The sharp edges' points with their crease weight w (EdgeWeights).
-template <class T>
-struct QuadSharpEdgePoints {
-  QuadView t;
+template <class T, class View>
+struct SharpEdgePoints {
+  View t;
   const index_t *edges, *halves;
   const double* crease;
   const T* P;
@@ -178,9 +185,9 @@ struct QuadSharpEdgePoints {
     const index_t h = halves[s], tw = t.twin[h];
     const EdgeMask mask = EdgeWeights{}(crease[s]);
     const T a = static_cast<T>(mask.end), b = static_cast<T>(mask.other);
-    const T *pi = P + std::int64_t(t.quads[h]) * k, *pj = P + std::int64_t(t.quads[next_half(h)]) * k;
-    const T* f0 = out + std::int64_t(t.vertices + (h >> 2)) * k;
-    const T* f1 = tw < 0 ? nullptr : out + std::int64_t(t.vertices + (tw >> 2)) * k;
+    const T *pi = P + std::int64_t(t.corners[h]) * k, *pj = P + std::int64_t(t.corners[t.next(h)]) * k;
+    const T* f0 = out + std::int64_t(t.vertices + t.face(h)) * k;
+    const T* f1 = tw < 0 ? nullptr : out + std::int64_t(t.vertices + t.face(tw)) * k;
     T* y = out + std::int64_t(t.vertices + t.faces + edges[s]) * k;
     for (index_t c = 0; c < k; ++c) {
       T e = a * (pi[c] + pj[c]);
@@ -190,7 +197,7 @@ struct QuadSharpEdgePoints {
   }
 };
 
-// Face, edge and vertex points with the smooth masks, W components at a time.
+// Face, edge and vertex points of a quad level with the smooth masks, W components at a time.
 template <index_t W, class Exec, class T>
 void smooth_points(Exec& exec, const QuadLevel<typename Exec::space>& L, const T* P, T* out,
                    index_t k) {
@@ -198,24 +205,74 @@ void smooth_points(Exec& exec, const QuadLevel<typename Exec::space>& L, const T
   exec.for_each(L.faces, QuadVertexPoints<T, W>{view(L), L.starts.data(), P, out, k});
 }
 
-}  // namespace detail
+// A polygon level (the base mesh only, so simple kernels): face points, the mean of the
+// corners (Eq. 6)...
+template <class T>
+struct PolygonFacePoints {
+  PolygonView t;
+  const T* P;
+  T* out;
+  index_t k;
+  SPMESH_HD void operator()(index_t f) const {
+    const index_t lo = t.begin(f), n = t.size(f);
+    T* y = out + std::int64_t(t.vertices + f) * k;
+    for (index_t c = 0; c < k; ++c) {
+      T sum(0);
+      for (index_t h = lo; h < lo + n; ++h) sum += P[std::int64_t(t.corners[h]) * k + c];
+      y[c] = sum / T(n);
+    }
+  }
+};
+// ... then the smooth edge points from them (a boundary edge is a crease) ...
+template <class T>
+struct PolygonEdgePoints {
+  PolygonView t;
+  const T* P;
+  T* out;
+  index_t k;
+  SPMESH_HD void operator()(index_t h) const {
+    const index_t code = t.edge_code[h], g = t.twin[h];
+    if (code & 1) return;  // the edge's point is made at its half-edge along
+    const T *pi = P + std::int64_t(t.corners[h]) * k, *pj = P + std::int64_t(t.corners[t.next(h)]) * k;
+    const T* f0 = out + std::int64_t(t.vertices + t.face(h)) * k;
+    const T* f1 = g < 0 ? nullptr : out + std::int64_t(t.vertices + t.face(g)) * k;
+    T* e = out + std::int64_t(t.vertices + t.faces + (code >> 1)) * k;
+    for (index_t c = 0; c < k; ++c)
+      e[c] = f1 ? T(0.25) * (pi[c] + pj[c] + f0[c] + f1[c]) : T(0.5) * (pi[c] + pj[c]);
+  }
+};
+// ... and the smooth vertex points, one thread per vertex.
+template <class T, index_t W>
+struct PolygonVertexPoints {
+  PolygonView t;
+  const T* P;
+  T* out;
+  index_t k;
+  SPMESH_HD void operator()(index_t v) const {
+    const index_t h = t.vertex_edge[v];
+    if (h >= 0) smooth_vertex_point<T, W>(t, h, v, P, out, k);
+  }
+};
 
-// One quad level: P (L.vertices x k) -> the child's vertex data.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
-                                                 const QuadLevel<typename Exec::space>& L,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  using S = typename Exec::space;
+// One half-edge level: P (L.vertices x k) -> the child's vertex data.
+template <class Exec, class Level, class T, class S = typename Exec::space>
+linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::Dense<T, S>& P) {
   if (P.rows != L.vertices)
     throw DimensionError("catmull_clark::eval: vertex data has " + std::to_string(P.rows) +
                          " rows, the level has " + std::to_string(L.vertices) + " vertices");
   const index_t k = P.cols;
   linalg::Dense<T, S> out(L.child_vertices(), k);
-  const QuadView t = view(L);
+  const auto t = view(L);
   const T* p = P.data.data();
   T* y = out.data.data();
-  if (k % 3 == 0) detail::smooth_points<3>(exec, L, p, y, k);
-  else detail::smooth_points<4>(exec, L, p, y, k);
+  if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
+    if (k % 3 == 0) smooth_points<3>(exec, L, p, y, k);
+    else smooth_points<4>(exec, L, p, y, k);
+  } else {
+    exec.for_each(L.faces, PolygonFacePoints<T>{t, p, y, k});
+    exec.for_each(L.edge_code.size(), PolygonEdgePoints<T>{t, p, y, k});
+    exec.for_each(L.vertices, PolygonVertexPoints<T, 4>{t, p, y, k});
+  }
   const index_t* unused = L.unused.data();  // vertices in no face stay where they are
   exec.for_each(L.unused.size() * k, [=] SPMESH_HD(index_t i) {
     const std::int64_t r = std::int64_t(unused[i / k]) * k + i % k;
@@ -223,21 +280,38 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
   });
   const auto& r = L.rules;
   exec.for_each(L.C.special.size(),
-                detail::QuadSpecialPoints<T, 4>{t, L.C.special.data(), r.crease_u.data(),
-                                             r.crease_w.data(), r.self.data(), r.ring.data(),
-                                             r.crease.data(), p, y, k});
-  exec.for_each(L.C.edges.size(), detail::QuadSharpEdgePoints<T>{t, L.C.edges.data(),
-                                                                 L.C.halves.data(),
-                                                                 r.edge_crease.data(), p, y, k});
+                SpecialPoints<T, 4, decltype(t)>{t, L.C.special.data(), r.crease_u.data(),
+                                                 r.crease_w.data(), r.self.data(), r.ring.data(),
+                                                 r.crease.data(), p, y, k});
+  exec.for_each(L.C.edges.size(),
+                SharpEdgePoints<T, decltype(t)>{t, L.C.edges.data(), L.C.halves.data(),
+                                                r.edge_crease.data(), p, y, k});
   return out;
+}
+
+}  // namespace detail
+
+// One quad or polygon level: P (L.vertices x k) -> the child's vertex data.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const QuadLevel<typename Exec::space>& L,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return detail::subdivide_level(exec, L, P);
+}
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const PolygonLevel<typename Exec::space>& L,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return detail::subdivide_level(exec, L, P);
 }
 
 namespace detail {
 
-// The rows of a quad level's S_l (an assemble_rows producer; LevelRows of refinement.hpp on
-// the quad topology).
-struct QuadLevelRows {
-  QuadView t;
+// The rows of a half-edge level's S_l (an assemble_rows producer; LevelRows of
+// refinement.hpp on the half-edge topology).
+template <class View>
+struct HalfEdgeLevelRows {
+  View t;
   const index_t* edge_half;  // per edge: its half-edge along
   const index_t *special, *u, *w, *sharp_edges;
   const double *self, *ring, *crease, *edge_crease;
@@ -246,15 +320,18 @@ struct QuadLevelRows {
   SPMESH_HD std::int64_t bound(index_t r) const {
     if (r < t.vertices) {
       std::int64_t n = 3;
-      t.for_each_edge(r, [&](index_t, index_t, index_t face) { n += face < 0 ? 1 : 5; });
+      t.for_each_edge(r, [&](index_t, index_t, index_t f) { n += 1 + (f < 0 ? 0 : t.size(f)); });
       return n;
     }
-    return r < t.vertices + t.faces ? 4 : 10;
+    if (r < t.vertices + t.faces) return t.size(r - t.vertices);
+    const index_t h = edge_half[r - t.vertices - t.faces], g = t.twin[h];
+    return 2 + t.size(t.face(h)) + (g < 0 ? 0 : t.size(t.face(g)));
   }
 
   template <class Sink>
   SPMESH_HD void face(index_t f, double weight, Sink& sink) const {
-    for (index_t a = 0; a < 4; ++a) sink(t.quads[4 * f + a], 0.25 * weight);
+    const index_t lo = t.begin(f), n = t.size(f);
+    for (index_t h = lo; h < lo + n; ++h) sink(t.corners[h], weight / n);
   }
 
   template <class Sink>
@@ -282,34 +359,52 @@ struct QuadLevelRows {
       const index_t e = r - t.vertices - t.faces, h = edge_half[e], tw = t.twin[h];
       const index_t j = find_sorted(sharp_edges, sharp_count, e);
       const EdgeMask mask = EdgeWeights{}(j < 0 ? 0.0 : edge_crease[j]);
-      sink(t.quads[h], mask.end), sink(t.quads[next_half(h)], mask.end);
+      sink(t.corners[h], mask.end), sink(t.corners[t.next(h)], mask.end);
       if (mask.other == 0) return;
-      face(h >> 2, mask.other, sink);
-      if (tw >= 0) face(tw >> 2, mask.other, sink);
+      face(t.face(h), mask.other, sink);
+      if (tw >= 0) face(t.face(tw), mask.other, sink);
     }
   }
 };
 
-}  // namespace detail
-
-// S_l of a quad level: its eval as a matrix (child vertices x parent vertices).
-template <class Exec>
-linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
-                                                       const QuadLevel<typename Exec::space>& L) {
-  linalg::Array<index_t, typename Exec::space> edge_half(L.edges);
+// S_l of a half-edge level: its eval as a matrix (child vertices x parent vertices).
+template <class Exec, class Level, class S = typename Exec::space>
+linalg::Csr<double, S> half_edge_level_matrix(Exec& exec, const Level& L) {
+  linalg::Array<index_t, S> edge_half(L.edges);
   index_t* eh = edge_half.data();
   const index_t* code = L.edge_code.data();
-  exec.for_each(4 * L.faces, [=] SPMESH_HD(index_t h) {
+  exec.for_each(L.edge_code.size(), [=] SPMESH_HD(index_t h) {
     if ((code[h] & 1) == 0) eh[code[h] >> 1] = h;
   });
   const auto& r = L.rules;
-  const detail::QuadLevelRows rows{view(L),         eh,
-                                   L.C.special.data(), r.crease_u.data(),
-                                   r.crease_w.data(), L.C.edges.data(),
-                                   r.self.data(),    r.ring.data(),
-                                   r.crease.data(),  r.edge_crease.data(),
-                                   L.C.special.size(), L.C.edges.size()};
+  const auto t = view(L);
+  const HalfEdgeLevelRows<decltype(t)> rows{t,
+                                            eh,
+                                            L.C.special.data(),
+                                            r.crease_u.data(),
+                                            r.crease_w.data(),
+                                            L.C.edges.data(),
+                                            r.self.data(),
+                                            r.ring.data(),
+                                            r.crease.data(),
+                                            r.edge_crease.data(),
+                                            L.C.special.size(),
+                                            L.C.edges.size()};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
+}
+
+}  // namespace detail
+
+// S_l of a quad or polygon level.
+template <class Exec>
+linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
+                                                       const QuadLevel<typename Exec::space>& L) {
+  return detail::half_edge_level_matrix(exec, L);
+}
+template <class Exec>
+linalg::Csr<double, typename Exec::space> level_matrix(
+    Exec& exec, const PolygonLevel<typename Exec::space>& L) {
+  return detail::half_edge_level_matrix(exec, L);
 }
 
 }  // namespace spmesh::schemes::catmull_clark

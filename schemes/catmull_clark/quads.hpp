@@ -1,6 +1,7 @@
-// Catmull-Clark on quad levels (paper section 4.1): every level after the first is all quads, so
-// its mesh matrix is the reduced one (four vertex indices per face, no offsets, no values) and
-// the topology eval needs is kept per half-edge: its twin and its edge. A child level's
+// Catmull-Clark on half-edge levels (paper section 4.1): every level after the first is all
+// quads, so its mesh matrix is the reduced one (four vertex indices per face, no offsets, no
+// values); a polygon base mesh keeps its offsets. The topology eval needs is kept per
+// half-edge: its twin and its edge. A child level's
 // topology follows from its parent's by fixed local rules (quad_build.hpp), with no sort and no
 // search, and the crease matrix C is kept sparse: only sharp edges and vertices, and the
 // special vertices whose mask is not the smooth one.
@@ -86,22 +87,19 @@ struct QuadRules {
   linalg::Array<float, S> child_at;  // 2 per sharp edge: its children's sharpness (from, to end)
 };
 
-// One quad level, refined to its child. Child vertex order is the general Level's: vertex
-// points [0, V), face points [V, V + F), edge points [V + F, V + F + E); child face 4 f + a is
-// the child at corner a of face f (its corner a is the vertex point), so child face h is the
-// child at the start of half-edge h. Edge numbering is local: edge e's children are 2 e (at the
-// start of its half-edge) and 2 e + 1, then face f's inner edges are 2 E + 4 f + a.
+// A level on half-edges: each face corner is the half-edge from its vertex to the next corner's.
+// Child vertex order is the general Level's: vertex points [0, V), face points [V, V + F),
+// edge points [V + F, V + F + E); child face h is the quad at corner h (its corners: the
+// vertex point, the edge point of h, the face point, the edge point of the previous
+// half-edge). Edge numbering is local: edge e's children are 2 e (at the start of its
+// half-edge along) and 2 e + 1, then corner h's inner edge is 2 E + h.
 template <class S>
-struct QuadLevel {
+struct HalfEdgeLevel {
   index_t vertices = 0, faces = 0, edges = 0;
-  linalg::ReducedMeshMatrix<S> M;       // order 4
   linalg::Array<index_t, S> twin;       // per half-edge: the opposite half-edge, -1 on the boundary
   linalg::Array<index_t, S> edge_code;  // per half-edge: 2 e + 1 if it runs against edge e, else 2 e
   linalg::Array<index_t, S> vertex_edge;  // per vertex: an outgoing half-edge, the one without a
                                           // twin on the boundary; -1 for an unused vertex
-  // Per face: bit a set if half-edge 4 f + a is its start vertex's vertex_edge, so that eval
-  // can walk every vertex's ring in face order (neighbouring threads, neighbouring faces).
-  linalg::Array<std::uint8_t, S> starts;
   linalg::Array<index_t, S> unused;  // vertices in no face (kept where they are)
   QuadSharpness<S> C;
   QuadRules<S> rules;
@@ -109,9 +107,58 @@ struct QuadLevel {
   index_t child_vertices() const { return vertices + faces + edges; }
 };
 
-// What kernels read of a quad level's topology.
-struct QuadView {
-  const index_t *quads, *twin, *edge_code, *vertex_edge;
+// A quad level (every level after the first): half-edge h = 4 f + a, found by arithmetic.
+template <class S>
+struct QuadLevel : HalfEdgeLevel<S> {
+  linalg::ReducedMeshMatrix<S> M;  // order 4
+  // Per face: bit a set if half-edge 4 f + a is its start vertex's vertex_edge, so that eval
+  // can walk every vertex's ring in face order (neighbouring threads, neighbouring faces).
+  linalg::Array<std::uint8_t, S> starts;
+};
+
+// A polygon level (the base mesh when it is not all quads): faces found through M's offsets
+// and a face per half-edge.
+template <class S>
+struct PolygonLevel : HalfEdgeLevel<S> {
+  linalg::MeshMatrix<S> M;
+  linalg::Array<index_t, S> face_of;  // per half-edge
+};
+
+// How half-edges sit in faces: faces of four corners, h = 4 f + a...
+struct QuadFaces {
+  SPMESH_HD index_t face(index_t h) const { return h >> 2; }
+  SPMESH_HD index_t begin(index_t f) const { return 4 * f; }
+  SPMESH_HD index_t size(index_t) const { return 4; }
+  SPMESH_HD index_t next(index_t h) const { return next_half(h); }
+  SPMESH_HD index_t prev(index_t h) const { return prev_half(h); }
+  // The slot of corner h's vertex point in its child quad: quads keep the parent corner's slot
+  // (OpenSubdiv's orientation), other polygons start at slot 0.
+  SPMESH_HD index_t slot(index_t h) const { return h & 3; }
+};
+// ... or any polygons, through offsets and a face per half-edge.
+struct PolygonFaces {
+  const index_t *offsets, *face_of;
+  SPMESH_HD index_t face(index_t h) const { return ldg(face_of + h); }
+  SPMESH_HD index_t begin(index_t f) const { return ldg(offsets + f); }
+  SPMESH_HD index_t size(index_t f) const { return ldg(offsets + f + 1) - ldg(offsets + f); }
+  SPMESH_HD index_t next(index_t h) const {
+    const index_t f = face(h);
+    return h + 1 == ldg(offsets + f + 1) ? begin(f) : h + 1;
+  }
+  SPMESH_HD index_t prev(index_t h) const {
+    const index_t f = face(h);
+    return h == begin(f) ? ldg(offsets + f + 1) - 1 : h - 1;
+  }
+  SPMESH_HD index_t slot(index_t h) const {
+    const index_t f = face(h);
+    return size(f) == 4 ? h - begin(f) : 0;
+  }
+};
+
+// What kernels read of a level's topology.
+template <class Faces>
+struct HalfEdgeView : Faces {
+  const index_t *corners, *twin, *edge_code, *vertex_edge;  // corners: the vertex of each corner
   index_t vertices, faces, edges;
 
   // visit(h, neighbour, face) for every edge at vertex v: h runs along the edge, neighbour is
@@ -127,10 +174,10 @@ struct QuadView {
     if (first < 0) return;
     index_t h = first;
     while (true) {
-      visit(h, ldg(quads + next_half(h)), h >> 2);
-      const index_t p = prev_half(h), t = ldg(twin + p);
+      visit(h, ldg(corners + this->next(h)), this->face(h));
+      const index_t p = this->prev(h), t = ldg(twin + p);
       if (t < 0) {
-        visit(p, ldg(quads + p), index_t(-1));
+        visit(p, ldg(corners + p), index_t(-1));
         return;
       }
       if (t == first) return;
@@ -138,11 +185,18 @@ struct QuadView {
     }
   }
 };
+using QuadView = HalfEdgeView<QuadFaces>;
+using PolygonView = HalfEdgeView<PolygonFaces>;
 
 template <class S>
 QuadView view(const QuadLevel<S>& L) {
-  return {L.M.indices.data(), L.twin.data(),  L.edge_code.data(), L.vertex_edge.data(),
-          L.vertices,         L.faces,        L.edges};
+  return {{}, L.M.indices.data(), L.twin.data(), L.edge_code.data(), L.vertex_edge.data(),
+          L.vertices, L.faces, L.edges};
+}
+template <class S>
+PolygonView view(const PolygonLevel<S>& L) {
+  return {{L.M.offsets.data(), L.face_of.data()}, L.M.indices.data(), L.twin.data(),
+          L.edge_code.data(), L.vertex_edge.data(), L.vertices, L.faces, L.edges};
 }
 
 // The position of `key` in the increasing keys[0, n), or -1.

@@ -75,11 +75,14 @@ template <class Level>
 void edge_ends(const Level& L, std::vector<index_t>& from, std::vector<index_t>& to) {
   from.assign(L.edge_from.begin(), L.edge_from.end()), to.assign(L.edge_to.begin(), L.edge_to.end());
 }
-void edge_ends(const cc::QuadLevel<linalg::Host>& L, std::vector<index_t>& from, std::vector<index_t>& to) {
+template <class Level>
+requires std::is_base_of_v<cc::HalfEdgeLevel<linalg::Host>, Level>
+void edge_ends(const Level& L, std::vector<index_t>& from, std::vector<index_t>& to) {
+  const auto t = view(L);
   from.assign(L.edges, -1), to.assign(L.edges, -1);
-  for (index_t h = 0; h < 4 * L.faces; ++h)
+  for (index_t h = 0; h < L.edge_code.size(); ++h)
     if (L.edge_code[h] % 2 == 0)
-      from[L.edge_code[h] / 2] = L.M.indices[h], to[L.edge_code[h] / 2] = L.M.indices[cc::next_half(h)];
+      from[L.edge_code[h] / 2] = t.corners[h], to[L.edge_code[h] / 2] = t.corners[t.next(h)];
 }
 
 const std::filesystem::path shapes = std::filesystem::path(SPMESH_SHARED_DIR) / "meshes/opensubdiv";
