@@ -18,4 +18,24 @@ SPMESH_HD T lane_sum(T v) {
   return v;
 }
 
+// The sum of v over the G lanes of an item, in every lane: a butterfly, so that every lane
+// holds the same bits ((v0 + v1) + (v2 + v3) for G = 4). Every lane of the warp must call it.
+template <int G, class T>
+SPMESH_HD T lane_all_sum(T v) {
+#if defined(__CUDA_ARCH__)
+  for (int offset = 1; offset < G; offset *= 2) v += __shfl_xor_sync(0xffffffffu, v, offset, G);
+#endif
+  return v;
+}
+
+// v as lane `from` of the same item holds it. Every lane of the warp must call it.
+template <int G, class T>
+SPMESH_HD T lane_get(T v, [[maybe_unused]] int from) {
+#if defined(__CUDA_ARCH__)
+  return __shfl_sync(0xffffffffu, v, from, G);
+#else
+  return v;
+#endif
+}
+
 }  // namespace spmesh::linalg

@@ -1,14 +1,16 @@
 // Catmull-Clark eval and level matrix on half-edge levels (quads.hpp; paper section 4.3, 4.4): one
-// thread per parent face makes its face point (Eq. 6) and the smooth points of the edges it
-// owns (Eq. 2; fused: a two-pass split measured 10% slower), then one thread per face walks the
-// rings of the vertices that start in it for their smooth vertex points (Eq. 14); the few sharp
-// edges and special vertices are then redone with their crease masks. A polygon base level
+// thread per parent face (on the GPU four, a lane per corner) makes its face point (Eq. 6) and
+// the smooth points of the edges it owns (Eq. 2; fused: a two-pass split measured 10% slower),
+// then one thread per face walks the rings of the vertices that start in it for their smooth
+// vertex points (Eq. 14); the few sharp edges and special vertices are then redone with their
+// crease masks. A polygon base level
 // (small by nature) takes plain kernels: face points, edge points, vertex points one by one.
 // One writer per output, no atomics: the same bits every run.
 #pragma once
 
 #include "linalg/convert.hpp"
 #include "linalg/formats.hpp"
+#include "linalg/lanes.hpp"
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 
@@ -46,7 +48,8 @@ struct QuadFacePoints {
         for (index_t j = 0; j < W; ++j)
           p[a][j] = j < m ? ldg(P + std::int64_t(q.v[a]) * k + c + j) : T(0);
 #pragma unroll
-      for (index_t j = 0; j < W; ++j) fp[j] = T(0.25) * (p[0][j] + p[1][j] + p[2][j] + p[3][j]);
+      for (index_t j = 0; j < W; ++j)
+        fp[j] = T(0.25) * ((p[0][j] + p[1][j]) + (p[2][j] + p[3][j]));  // QuadFacePointLanes' order
       T* y = out + std::int64_t(t.vertices + f) * k + c;
       for (index_t j = 0; j < m; ++j) y[j] = fp[j];
 #pragma unroll
@@ -70,6 +73,60 @@ struct QuadFacePoints {
           const T fg = T(0.25) * (ends + ldg(r0 + j) + ldg(r1 + j));
           e[j] = T(0.25) * ends + T(0.25) * (fp[j] + fg);
         }
+      }
+    }
+  }
+};
+
+// QuadFacePoints with a lane per corner (executors with 4 or more lanes, the GPU): the four
+// threads of a face load a corner each, share the face sum by shuffles, and each makes the
+// point of its half-edge's edge if it owns it. Four times the threads of QuadFacePoints, each
+// with a quarter of its dependent loads in flight: the kernel is bound by load latency.
+template <class T, index_t W>
+struct QuadFacePointLanes {
+  QuadView t;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t f, int a) const {
+    const bool live = f < t.faces;  // lanes past the end only take part in the shuffles
+    const index_t h = 4 * f + a, first_edge_point = t.vertices + t.faces;
+    const index_t q = live ? ldg(t.corners + h) : 0, code = live ? ldg(t.edge_code + h) : 1,
+                  g = live ? ldg(t.twin + h) : -1;
+    const bool owns = (code & 1) == 0;
+    index_t r0 = 0, r1 = 0;  // the neighbour's corners off the edge
+    if (owns && g >= 0) {
+      const index_t b = g & 3, base = g - b;
+      r0 = ldg(t.corners + base + ((b + 2) & 3)), r1 = ldg(t.corners + base + ((b + 3) & 3));
+    }
+    for (index_t c = 0; c < k; c += W) {
+      const index_t m = k - c < W ? k - c : W;
+      T p[W], fp[W], pj[W];
+#pragma unroll
+      for (index_t j = 0; j < W; ++j) {
+        p[j] = live && j < m ? ldg(P + std::int64_t(q) * k + c + j) : T(0);
+        fp[j] = T(0.25) * linalg::lane_all_sum<4>(p[j]);
+        pj[j] = linalg::lane_get<4>(p[j], (a + 1) & 3);
+      }
+      if (!live) continue;
+      T* y = out + std::int64_t(t.vertices + f) * k + c;
+#pragma unroll
+      for (index_t j = 0; j < W; ++j)
+        if (j < m && j % 4 == a) y[j] = fp[j];
+      if (!owns) continue;
+      T* e = out + std::int64_t(first_edge_point + (code >> 1)) * k + c;
+      if (g < 0) {
+        for (index_t j = 0; j < m; ++j) e[j] = T(0.5) * (p[j] + pj[j]);
+        continue;
+      }
+      const T *s0 = P + std::int64_t(r0) * k + c, *s1 = P + std::int64_t(r1) * k + c;
+#pragma unroll
+      for (index_t j = 0; j < W; ++j) {
+        if (j >= m) continue;
+        const T ends = p[j] + pj[j];
+        const T fg = T(0.25) * (ends + ldg(s0 + j) + ldg(s1 + j));
+        e[j] = T(0.25) * ends + T(0.25) * (fp[j] + fg);
       }
     }
   }
@@ -201,7 +258,10 @@ struct SharpEdgePoints {
 template <index_t W, class Exec, class T>
 void smooth_points(Exec& exec, const QuadLevel<typename Exec::space>& L, const T* P, T* out,
                    index_t k) {
-  exec.for_each(L.faces, QuadFacePoints<T, W>{view(L), P, out, k});
+  if constexpr (Exec::lanes >= 4)
+    exec.template for_each_grouped<4>(L.faces, QuadFacePointLanes<T, W>{view(L), P, out, k});
+  else
+    exec.for_each(L.faces, QuadFacePoints<T, W>{view(L), P, out, k});
   exec.for_each(L.faces, QuadVertexPoints<T, W>{view(L), L.starts.data(), P, out, k});
 }
 
