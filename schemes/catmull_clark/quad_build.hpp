@@ -373,8 +373,6 @@ QuadLevel<S> refine_quads(Exec& exec, const Level& L, bool topology) {
   Array<index_t, S> quads(halves);
   QuadLevel<S> child;
   child.vertices = V1, child.faces = faces;
-  if constexpr (std::is_same_v<Level, QuadLevel<S>>)
-    child.face_points_begin = L.vertices, child.face_points = L.faces;
   if (topology) {
     child.edges = checked_index(2 * std::int64_t(L.edges) + faces, "Catmull-Clark child edges");
     child.twin = Array<index_t, S>(halves), child.edge_code = Array<index_t, S>(halves);

@@ -175,10 +175,8 @@ SPMESH_HD void smooth_vertex_point(const View& t, index_t h, index_t v, const T*
 }
 
 // Smooth vertex points on a quad level, one thread per face for the vertices whose vertex_edge
-// starts in it (starts), so that neighbouring threads walk neighbouring faces. A parent's face
-// point and a parent's interior edge point have valence 4 and faces known from their numbers
-// (the child of corner h is face h), so they take no walk. The special vertices are redone by
-// SpecialPoints.
+// starts in it (starts), so that neighbouring threads walk neighbouring faces; the special
+// vertices are redone by SpecialPoints.
 template <class T, index_t W>
 struct QuadVertexPoints {
   // At most 32 registers (40 uncapped): 600 us instead of 635 at ArmorGuy level 6. The face
@@ -190,61 +188,11 @@ struct QuadVertexPoints {
   T* out;
   index_t k;
 
-  index_t face_points_begin, face_points;
-
   SPMESH_HD void operator()(index_t f) const {
     const unsigned bits = starts[f];
     if (bits == 0) return;
-    for (index_t a = 0; a < 4; ++a) {
-      if (((bits >> a) & 1) == 0) continue;
-      const index_t h = 4 * f + a, v = t.corners[h], p = v - face_points_begin;
-      if (p >= 0 && p < face_points) {
-        // A parent's face point: faces 4 p + b, where it sits in slot b + 2; its neighbours
-        // (the parent's edge points) are slot b + 1 of each.
-        const index_t g[4] = {4 * p, 4 * p + 1, 4 * p + 2, 4 * p + 3};
-        const index_t n[4] = {ldg(t.corners + 4 * g[0] + 1), ldg(t.corners + 4 * g[1] + 2),
-                              ldg(t.corners + 4 * g[2] + 3), ldg(t.corners + 4 * g[3])};
-        valence_four(v, n, g);
-        continue;
-      }
-      const index_t tw = ldg(t.twin + h);
-      if (face_points > 0 && p >= face_points && tw >= 0) {
-        // A parent's interior edge point: h runs from it along the parent's half-edge f, so
-        // its faces are the parent's corners e = prev(f) and f on this side, and on the other
-        // the twin's corners r = tw / 4 and next(r); its neighbours are the two vertex points
-        // (slot a of face e, slot a + 1 of face f) and the two face points.
-        const index_t e = (f & ~3) | ((f + 3) & 3), r = tw >> 2;
-        const index_t g[4] = {e, f, r, (r & ~3) | ((r + 1) & 3)};
-        const index_t n[4] = {ldg(t.corners + 4 * e + a), face_points_begin + (f >> 2),
-                              ldg(t.corners + 4 * f + ((a + 1) & 3)), face_points_begin + (r >> 2)};
-        valence_four(v, n, g);
-        continue;
-      }
-      smooth_vertex_point<T, W>(t, h, v, P, out, k);  // a vertex point, or on the boundary
-    }
-  }
-
-  // The smooth point of a vertex of valence 4 with neighbours n and faces g.
-  SPMESH_HD void valence_four(index_t v, const index_t (&n)[4], const index_t (&g)[4]) const {
-    for (index_t c = 0; c < k; c += W) {
-      const index_t m = k - c < W ? k - c : W;
-      T ring[W] = {}, faces[W] = {};
-#pragma unroll
-      for (index_t b = 0; b < 4; ++b) {
-        const T *p = P + std::int64_t(n[b]) * k + c,
-                *q = out + std::int64_t(t.vertices + g[b]) * k + c;
-#pragma unroll
-        for (index_t j = 0; j < W; ++j)
-          if (j < m) ring[j] += ldg(p + j), faces[j] += ldg(q + j);
-      }
-      const VertexMask mask = SmoothMask{}(4);
-      const T self = static_cast<T>(mask.self), r = static_cast<T>(mask.ring);
-      const T* p = P + std::int64_t(v) * k + c;
-      T* y = out + std::int64_t(v) * k + c;
-#pragma unroll
-      for (index_t j = 0; j < W; ++j)
-        if (j < m) y[j] = self * p[j] + r * ring[j] + r * faces[j];
-    }
+    for (index_t a = 0; a < 4; ++a)
+      if ((bits >> a) & 1) smooth_vertex_point<T, W>(t, 4 * f + a, t.corners[4 * f + a], P, out, k);
   }
 };
 
@@ -314,8 +262,7 @@ void smooth_points(Exec& exec, const QuadLevel<typename Exec::space>& L, const T
     exec.template for_each_grouped<4>(L.faces, QuadFacePointLanes<T, W>{view(L), P, out, k});
   else
     exec.for_each(L.faces, QuadFacePoints<T, W>{view(L), P, out, k});
-  exec.for_each(L.faces, QuadVertexPoints<T, W>{view(L), L.starts.data(), P, out, k,
-                                                L.face_points_begin, L.face_points});
+  exec.for_each(L.faces, QuadVertexPoints<T, W>{view(L), L.starts.data(), P, out, k});
 }
 
 // A polygon level (the base mesh only, so simple kernels): face points, the mean of the

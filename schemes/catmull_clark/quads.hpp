@@ -114,9 +114,6 @@ struct QuadLevel : HalfEdgeLevel<S> {
   // Per face: bit a set if half-edge 4 f + a is its start vertex's vertex_edge, so that eval
   // can walk every vertex's ring in face order (neighbouring threads, neighbouring faces).
   linalg::Array<std::uint8_t, S> starts;
-  // Vertices [face_points_begin, + face_points) are the face points of a quad parent: vertex
-  // face_points_begin + f has the four faces 4 f .. 4 f + 3, a ring eval needs no walk for.
-  index_t face_points_begin = 0, face_points = 0;
 };
 
 // A polygon level (the base mesh when it is not all quads): faces found through M's offsets
