@@ -47,8 +47,9 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out
 step configure cmake -S . -B build/device "${args[@]}" || exit 1
 step build cmake --build build/device -j "$(nproc)" || exit 1
 # GPU tests share one device: a few processes at a time keep their memory pools from
-# exhausting it (each caches what it freed).
-step tests ctest --test-dir build/device --output-on-failure -j 6
+# exhausting it (each caches what it freed; at 6 at a time one process once found no memory
+# left to create its context).
+step tests ctest --test-dir build/device --output-on-failure -j 4
 [[ ${SKIP_SUBDIV_BENCH:-0} == 1 ]] ||
   step bench_subdivision build/device/bench/spmesh_bench_subdivision \
     --json "$out/bench_subdivision.json" ${SUBDIV_BENCH_ARGS:-}
