@@ -144,16 +144,11 @@ linalg::MeshMatrix<S> with_offsets(Exec& exec, linalg::ReducedMeshMatrix<S> Q) {
   return linalg::MeshMatrix<S>(Q.vertices, std::move(offsets), std::move(Q.indices));
 }
 
-// Levels [l, levels) on half-edges from the first, L (quad_build.hpp).
+// All `levels` levels on half-edges from the first, L (quad_build.hpp).
 template <class Exec, class Level, class S = typename Exec::space>
 void build_half_edges(Exec& exec, Level L, int levels, Plan<S>& plan) {
   L.rules = quad_rules(exec, L, plan.options);
-  if (levels == 1) {
-    plan.refined = with_offsets(exec, std::move(refine_quads(exec, L, false).M));
-    plan.levels.emplace_back(std::move(L));
-    return;
-  }
-  QuadLevel<S> Q = refine_quads(exec, L, true);
+  QuadLevel<S> Q = refine_quads(exec, L, levels > 1);
   plan.levels.emplace_back(std::move(L));
   for (int l = 1; l < levels; ++l) {
     Q.rules = quad_rules(exec, Q, plan.options);
