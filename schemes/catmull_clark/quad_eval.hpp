@@ -25,9 +25,39 @@ namespace detail {
 // Each kernel handles W components of the vertex data at once (kept in registers; wider data
 // takes several passes): W = 3 for xyz and multiples of it, else 4.
 
-// Face points and the smooth points of the edges whose half-edge along lies in this face
-// (w = 0: (p_i + p_j + f_0 + f_1) / 4; a boundary edge is a crease: (p_i + p_j) / 2). The
-// neighbour's face point is 1/4 (p_i + p_j + its two other corners). Loads first, then stores.
+// The corners of half-edge g's quad off its edge (slots b + 2 and b + 3 of g = 4 f + b; none
+// for g = -1): with the edge's ends, the neighbour whose face point an edge point needs.
+struct OffEdge {
+  index_t r0 = 0, r1 = 0;
+};
+SPMESH_HD inline OffEdge off_edge(const QuadView& t, index_t g) {
+  if (g < 0) return {};
+  const index_t b = g & 3, base = g - b;
+  return {ldg(t.corners + base + ((b + 2) & 3)), ldg(t.corners + base + ((b + 3) & 3))};
+}
+
+// The smooth point of an edge with ends pi, pj (m components from column c) in a face whose
+// point is fp: (p_i + p_j + f_0 + f_1) / 4, the neighbour's face point f_1 being 1/4 (p_i +
+// p_j + its corners off the edge in P). P null: a boundary edge, a crease, (p_i + p_j) / 2.
+template <class T, index_t W>
+SPMESH_HD void smooth_edge_point(T* e, const T* pi, const T* pj, const T* fp, const T* P,
+                                 OffEdge n, index_t k, index_t c, index_t m) {
+  if (!P) {
+    for (index_t j = 0; j < m; ++j) e[j] = T(0.5) * (pi[j] + pj[j]);
+    return;
+  }
+  const T *r0 = P + std::int64_t(n.r0) * k + c, *r1 = P + std::int64_t(n.r1) * k + c;
+#pragma unroll
+  for (index_t j = 0; j < W; ++j) {
+    if (j >= m) continue;
+    const T ends = pi[j] + pj[j];
+    const T fg = T(0.25) * (ends + ldg(r0 + j) + ldg(r1 + j));
+    e[j] = T(0.25) * ends + T(0.25) * (fp[j] + fg);
+  }
+}
+
+// Face points and the smooth points (smooth_edge_point) of the edges whose half-edge along
+// lies in this face, one thread per face. Loads first, then stores.
 template <class T, index_t W>
 struct QuadFacePoints {
   QuadView t;
@@ -58,21 +88,7 @@ struct QuadFacePoints {
         const T *pi = p[a], *pj = p[(a + 1) & 3];
         T* e = out + std::int64_t(first_edge_point + (code.v[a] >> 1)) * k + c;
         const index_t g = twin.v[a];
-        if (g < 0) {
-          for (index_t j = 0; j < m; ++j) e[j] = T(0.5) * (pi[j] + pj[j]);
-          continue;
-        }
-        // The neighbour runs v_(a+1) -> v_a at corner b; its other corners are b + 2, b + 3.
-        const index_t b = g & 3, base = g - b;
-        const T *r0 = P + std::int64_t(ldg(t.corners + base + ((b + 2) & 3))) * k + c,
-                *r1 = P + std::int64_t(ldg(t.corners + base + ((b + 3) & 3))) * k + c;
-#pragma unroll
-        for (index_t j = 0; j < W; ++j) {
-          if (j >= m) continue;
-          const T ends = pi[j] + pj[j];
-          const T fg = T(0.25) * (ends + ldg(r0 + j) + ldg(r1 + j));
-          e[j] = T(0.25) * ends + T(0.25) * (fp[j] + fg);
-        }
+        smooth_edge_point<T, W>(e, pi, pj, fp, g < 0 ? nullptr : P, off_edge(t, g), k, c, m);
       }
     }
   }
@@ -95,11 +111,7 @@ struct QuadFacePointLanes {
     const index_t q = live ? ldg(t.corners + h) : 0, code = live ? ldg(t.edge_code + h) : 1,
                   g = live ? ldg(t.twin + h) : -1;
     const bool owns = (code & 1) == 0;
-    index_t r0 = 0, r1 = 0;  // the neighbour's corners off the edge
-    if (owns && g >= 0) {
-      const index_t b = g & 3, base = g - b;
-      r0 = ldg(t.corners + base + ((b + 2) & 3)), r1 = ldg(t.corners + base + ((b + 3) & 3));
-    }
+    const OffEdge neighbour = owns ? off_edge(t, g) : OffEdge{};
     for (index_t c = 0; c < k; c += W) {
       const index_t m = k - c < W ? k - c : W;
       T p[W], fp[W], pj[W];
@@ -116,18 +128,7 @@ struct QuadFacePointLanes {
         if (j < m && j % 4 == a) y[j] = fp[j];
       if (!owns) continue;
       T* e = out + std::int64_t(first_edge_point + (code >> 1)) * k + c;
-      if (g < 0) {
-        for (index_t j = 0; j < m; ++j) e[j] = T(0.5) * (p[j] + pj[j]);
-        continue;
-      }
-      const T *s0 = P + std::int64_t(r0) * k + c, *s1 = P + std::int64_t(r1) * k + c;
-#pragma unroll
-      for (index_t j = 0; j < W; ++j) {
-        if (j >= m) continue;
-        const T ends = p[j] + pj[j];
-        const T fg = T(0.25) * (ends + ldg(s0 + j) + ldg(s1 + j));
-        e[j] = T(0.25) * ends + T(0.25) * (fp[j] + fg);
-      }
+      smooth_edge_point<T, W>(e, p, pj, fp, g < 0 ? nullptr : P, neighbour, k, c, m);
     }
   }
 };
