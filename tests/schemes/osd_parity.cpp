@@ -76,7 +76,7 @@ void edge_ends(const Level& L, std::vector<index_t>& from, std::vector<index_t>&
   from.assign(L.edge_from.begin(), L.edge_from.end()), to.assign(L.edge_to.begin(), L.edge_to.end());
 }
 template <class Level>
-requires std::is_base_of_v<cc::HalfEdgeLevel<linalg::Host>, Level>
+requires std::is_base_of_v<schemes::HalfEdgeLevel<linalg::Host>, Level>
 void edge_ends(const Level& L, std::vector<index_t>& from, std::vector<index_t>& to) {
   const auto t = view(L);
   from.assign(L.edges, -1), to.assign(L.edges, -1);

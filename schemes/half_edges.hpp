@@ -1,0 +1,479 @@
+// Half-edge levels, shared by the schemes that insert a point per edge and refine every face
+// into children of its own kind (Catmull-Clark's quads, quads.hpp; Loop's triangles,
+// loop/triangles.hpp; paper section 4.1). A level keeps, per half-edge, its twin and its edge,
+// and per vertex an outgoing half-edge; a child level follows from its parent by fixed local
+// rules with no sort and no search. The crease matrix C is kept sparse: only sharp edges and
+// vertices, and the special vertices whose mask may not be the smooth one. Here: the level,
+// its view and ring walk, the first level from any polygon mesh (one sort of half-edge keys:
+// the oriented adjacency of Eq. 12 without its product), the crease rules on the sparse C
+// (crease_rules.hpp, Eq. 18-21) and the child's C.
+#pragma once
+
+#include "linalg/formats.hpp"
+#include "linalg/mesh_matrix.hpp"
+#include "schemes/crease_rules.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace spmesh::schemes {
+
+// A load through the GPU's read-only cache (the array must not change during the kernel), so
+// that the compiler may reorder it past the kernel's stores.
+template <class T>
+SPMESH_HD inline T ldg(const T* p) {
+#if defined(__CUDA_ARCH__)
+  return __ldg(p);
+#else
+  return *p;
+#endif
+}
+
+// The position of `key` in the increasing keys[0, n), or -1.
+template <class K>
+SPMESH_HD index_t find_sorted(const K* keys, index_t n, K key) {
+  index_t lo = 0, hi = n;
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && keys[lo] == key ? lo : -1;
+}
+
+// The sparse crease matrix C of a half-edge level: the sharp edges (ids increasing, each with
+// the half-edge that runs along it) and the sharp vertices (increasing). Boundary edges are in
+// it, infinitely sharp. `special` (increasing) holds every vertex at an end of a sharp edge or
+// sharp itself, the only ones whose mask may not be the smooth one; on a child level it is the
+// parent's special vertex points and sharp edge points, a superset known without a search.
+template <class S>
+struct HalfEdgeSharpness {
+  linalg::Array<index_t, S> edges, halves;
+  linalg::Array<float, S> edge_values;
+  linalg::Array<index_t, S> vertices;
+  linalg::Array<float, S> vertex_values;
+  linalg::Array<index_t, S> special;
+};
+
+// The crease rules of a half-edge level (crease_rules.hpp's, on the sparse C): a VertexMask per
+// special vertex (C.special; every other vertex takes the smooth mask) and the weight w of each
+// sharp edge's point.
+template <class S>
+struct HalfEdgeRules {
+  linalg::Array<double, S> edge_crease;
+  linalg::Array<float, S> special_sharpness;  // vertex sharpness, boundary corners pinned
+  linalg::Array<double, S> self, ring, crease;
+  linalg::Array<index_t, S> crease_u, crease_w;
+  linalg::Array<float, S> child_at;  // 2 per sharp edge: its children's sharpness (from, to end)
+};
+
+// A level on half-edges: each face corner is the half-edge from its vertex to the next corner's.
+// Edge numbering is local: edge e's children are 2 e (at the start of its half-edge along) and
+// 2 e + 1, then come the edges inside the parent's faces. Each scheme derives its levels from
+// this (with their mesh matrix and child counts).
+template <class S>
+struct HalfEdgeLevel {
+  index_t vertices = 0, faces = 0, edges = 0;
+  linalg::Array<index_t, S> twin;       // per half-edge: the opposite half-edge, -1 on the boundary
+  linalg::Array<index_t, S> edge_code;  // per half-edge: 2 e + 1 if it runs against edge e, else 2 e
+  linalg::Array<index_t, S> vertex_edge;  // per vertex: an outgoing half-edge, the one without a
+                                          // twin on the boundary; -1 for an unused vertex
+  linalg::Array<index_t, S> unused;  // vertices in no face (kept where they are)
+  HalfEdgeSharpness<S> C;
+  HalfEdgeRules<S> rules;
+};
+
+// How half-edges sit in faces of any size: through offsets and a face per half-edge (the first
+// level's, and Catmull-Clark's polygon base level). Each scheme adds its fixed-order faces
+// (found by arithmetic) with the same members.
+struct PolygonFaces {
+  const index_t *offsets, *face_of;
+  SPMESH_HD index_t face(index_t h) const { return ldg(face_of + h); }
+  SPMESH_HD index_t begin(index_t f) const { return ldg(offsets + f); }
+  SPMESH_HD index_t size(index_t f) const { return ldg(offsets + f + 1) - ldg(offsets + f); }
+  SPMESH_HD index_t next(index_t h) const {
+    const index_t f = face(h);
+    return h + 1 == ldg(offsets + f + 1) ? begin(f) : h + 1;
+  }
+  SPMESH_HD index_t prev(index_t h) const {
+    const index_t f = face(h);
+    return h == begin(f) ? ldg(offsets + f + 1) - 1 : h - 1;
+  }
+  // The slot of corner h's vertex point in its Catmull-Clark child quad: quads keep the parent
+  // corner's slot (OpenSubdiv's orientation), other polygons start at slot 0.
+  SPMESH_HD index_t slot(index_t h) const {
+    const index_t f = face(h);
+    return size(f) == 4 ? h - begin(f) : 0;
+  }
+};
+
+// What kernels read of a level's topology.
+template <class Faces>
+struct HalfEdgeView : Faces {
+  const index_t *corners, *twin, *edge_code, *vertex_edge;  // corners: the vertex of each corner
+  index_t vertices, faces, edges;
+
+  // visit(h, neighbour, face) for every edge at vertex v: h runs along the edge, neighbour is
+  // its other end, face is the face of h on the vertex's side (-1 for the last edge of a
+  // boundary vertex, whose face lies on the other side). Rotates from vertex_edge[v] face by face.
+  template <class Visit>
+  SPMESH_HD void for_each_edge(index_t v, Visit&& visit) const {
+    for_each_edge_from(vertex_edge[v], visit);
+  }
+  // The same from v's vertex_edge `first` (-1: no edge).
+  template <class Visit>
+  SPMESH_HD void for_each_edge_from(index_t first, Visit&& visit) const {
+    if (first < 0) return;
+    index_t h = first;
+    while (true) {
+      visit(h, ldg(corners + this->next(h)), this->face(h));
+      const index_t p = this->prev(h), t = ldg(twin + p);
+      if (t < 0) {
+        visit(p, ldg(corners + p), index_t(-1));
+        return;
+      }
+      if (t == first) return;
+      h = t;
+    }
+  }
+};
+
+namespace detail {
+
+// The sort key of the edge between vertices i and j: (lower, upper).
+SPMESH_HD inline std::uint64_t edge_key(index_t i, index_t j) {
+  return i < j ? (std::uint64_t(i) << 32) | std::uint64_t(j) : (std::uint64_t(j) << 32) | std::uint64_t(i);
+}
+
+// The edge of crease matrix entry k (vertices i[k], j[k]), looked up among the sorted half-edge
+// keys; -1 if none.
+struct EdgeOfPair {
+  const std::uint64_t* keys;  // sorted
+  const index_t *order, *edge_code, *i, *j;
+  index_t halves;
+  SPMESH_HD index_t operator()(index_t k) const {
+    const index_t p = find_sorted(keys, halves, edge_key(i[k], j[k]));
+    return p < 0 ? -1 : edge_code[order[p]] / 2;
+  }
+};
+
+// Functors, not lambdas, inside functions templated on a lambda's type (nvcc allows no
+// extended lambda there).
+struct Iota {
+  index_t* out;
+  SPMESH_HD void operator()(index_t p) const { out[p] = p; }
+};
+template <class T>
+struct Gather {  // out[k] = in[positions[k]] (in null: the position itself)
+  const index_t* positions;
+  const T* in;
+  T* out;
+  SPMESH_HD void operator()(index_t k) const {
+    out[k] = in ? in[positions[k]] : T(positions[k]);
+  }
+};
+
+// Selections of positions whose counts come back together, with one wait: add() each, read(),
+// then count() and positions() (increasing).
+template <class Exec, class S = typename Exec::space>
+class Selections {
+public:
+  static constexpr int capacity = 4;
+  explicit Selections(Exec& exec) : exec_(exec), counts_(capacity) {}
+
+  // The positions p in [0, n) where keep(p) holds; returns the selection's number.
+  template <class Keep>
+  int add(index_t n, Keep keep) {
+    linalg::Array<index_t, S> all(n);
+    chosen_[added_] = linalg::Array<index_t, S>(n);
+    exec_.for_each(n, Iota{all.data()});
+    exec_.select_if(all.data(), n, chosen_[added_].data(), counts_.data() + added_, keep);
+    return added_++;
+  }
+  void read() { exec_.read(counts_.data(), added_, host_); }
+  index_t count(int s) const { return host_[s]; }
+  const index_t* positions(int s) const { return chosen_[s].data(); }
+  // in[p] for the chosen positions p (in null: p itself), as an array of their count.
+  template <class T>
+  linalg::Array<T, S> gather(int s, const T* in) {
+    linalg::Array<T, S> out(count(s));
+    exec_.for_each(count(s), Gather<T>{positions(s), in, out.data()});
+    return out;
+  }
+
+private:
+  Exec& exec_;
+  linalg::Array<index_t, S> counts_;
+  linalg::Array<index_t, S> chosen_[capacity];
+  index_t host_[capacity] = {};
+  int added_ = 0;
+};
+
+// The special vertices of a level's C: both ends of every sharp edge and every sharp vertex,
+// sorted and unique.
+template <class Exec, class Faces, class S = typename Exec::space>
+linalg::Array<index_t, S> special_vertices(Exec& exec, const HalfEdgeSharpness<S>& C,
+                                           const index_t* corners, Faces fc) {
+  const index_t sharp = C.edges.size(), sharp_vertices = C.vertices.size();
+  linalg::Array<index_t, S> candidates(2 * sharp + sharp_vertices);
+  index_t* c = candidates.data();
+  const index_t *h = C.halves.data(), *sv = C.vertices.data();
+  exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
+    c[2 * j] = corners[h[j]], c[2 * j + 1] = corners[fc.next(h[j])];
+  });
+  exec.for_each(sharp_vertices, [=] SPMESH_HD(index_t k) { c[2 * sharp + k] = sv[k]; });
+  exec.sort_keys(c, candidates.size());
+  linalg::Array<index_t, S> unique(candidates.size());
+  linalg::Array<index_t, S> special(exec.unique(c, candidates.size(), unique.data()));
+  const index_t* u = unique.data();
+  index_t* sp = special.data();
+  exec.for_each(special.size(), [=] SPMESH_HD(index_t k) { sp[k] = u[k]; });
+  return special;
+}
+
+}  // namespace detail
+
+// A fixed-order level's `starts`: bit a of face f set when half-edge order f + a is its
+// vertex's vertex_edge, so that eval can walk every vertex's ring in face order (neighbouring
+// threads, neighbouring faces).
+template <class Exec, class S = typename Exec::space>
+linalg::Array<std::uint8_t, S> vertex_starts(Exec& exec, const HalfEdgeLevel<S>& L, index_t order,
+                                             const index_t* corners) {
+  linalg::Array<std::uint8_t, S> starts(L.faces);
+  const index_t* ve = L.vertex_edge.data();
+  std::uint8_t* st = starts.data();
+  exec.for_each(L.faces, [=] SPMESH_HD(index_t f) {
+    std::uint8_t bits = 0;
+    for (index_t a = 0; a < order; ++a)
+      bits |= ve[corners[order * f + a]] == order * f + a ? 1 << a : 0;
+    st[f] = bits;
+  });
+  return starts;
+}
+
+// The first level's half-edge topology from mesh M (any faces), into L: twins by sorting the
+// half-edges by their end vertices (an edge whose two half-edges run the same way, or that has
+// more than two, counts as boundary on every one of them: check_mesh rejects such meshes),
+// edges numbered in half-edge order (an edge runs along its half-edge from the lower vertex, or
+// its only one), and C made sparse. Returns the face of every half-edge. Throws InputError if
+// C names a vertex pair that shares no edge.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<index_t, S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L,
+                                                const linalg::MeshMatrix<S>& M,
+                                                const Sharpness<S>& C) {
+  using linalg::Array;
+  L.vertices = M.vertices, L.faces = M.faces;
+  const index_t halves = M.nnz(), V = M.vertices, F = M.faces;
+  L.twin = Array<index_t, S>(halves), L.edge_code = Array<index_t, S>(halves);
+  Array<index_t, S> face_of(halves);
+  index_t *tw = L.twin.data(), *code = L.edge_code.data(), *fo = face_of.data();
+  const index_t *q = M.indices.data(), *offsets = M.offsets.data();
+  exec.for_each(F, [=] SPMESH_HD(index_t f) {
+    for (index_t h = offsets[f]; h < offsets[f + 1]; ++h) fo[h] = f;
+  });
+  const PolygonFaces fc{offsets, fo};
+  // Half-edges sorted by (lower end, upper end): an edge's half-edges end up side by side.
+  Array<std::uint64_t, S> keys(halves);
+  Array<index_t, S> order(halves);
+  std::uint64_t* key = keys.data();
+  index_t* o = order.data();
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
+    key[h] = detail::edge_key(q[h], q[fc.next(h)]), o[h] = h;
+  });
+  int bits = 1;
+  while (bits < 31 && (index_t(1) << bits) < V) ++bits;
+  exec.sort_pairs(key, o, halves, 32 + bits);
+  exec.for_each(halves, [=] SPMESH_HD(index_t p) {
+    const bool first = p + 1 < halves && key[p + 1] == key[p] && (p == 0 || key[p - 1] != key[p]) &&
+                       (p + 2 == halves || key[p + 2] != key[p]);
+    const bool second = p > 0 && key[p - 1] == key[p] && (p == 1 || key[p - 2] != key[p]) &&
+                        (p + 1 == halves || key[p + 1] != key[p]);
+    const index_t h = o[p], g = first ? o[p + 1] : second ? o[p - 1] : -1;
+    tw[h] = g >= 0 && q[g] == q[fc.next(h)] ? g : -1;
+  });
+  // An edge runs along its half-edge from the lower vertex, or along its only one; edges are
+  // numbered in the order of those half-edges.
+  Array<index_t, S> along(halves);
+  index_t* id = along.data();
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
+    id[h] = tw[h] < 0 || q[h] < q[fc.next(h)] ? 1 : 0;
+  });
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) { code[h] = id[h]; });
+  L.edges = exec.exclusive_scan(id, id, halves);
+  Array<index_t, S> edge_half(L.edges);
+  index_t* eh = edge_half.data();
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
+    if (code[h]) eh[id[h]] = h;
+  });
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
+    code[h] = code[h] ? 2 * id[h] : 2 * id[tw[h]] + 1;
+  });
+  // vertex_edge: the first outgoing half-edge without a twin, else the first (a minimum over
+  // keys that put the twinless ones first).
+  checked_index(2 * std::int64_t(halves), "first level half-edge keys");
+  L.vertex_edge = Array<index_t, S>(V);
+  index_t* ve = L.vertex_edge.data();
+  exec.for_each(V, [=] SPMESH_HD(index_t v) { ve[v] = 2 * halves; });
+  exec.scatter_min(q, halves, ve, [=] SPMESH_HD(index_t h) { return tw[h] < 0 ? h : halves + h; });
+  exec.for_each(V, [=] SPMESH_HD(index_t v) {
+    ve[v] = ve[v] == 2 * halves ? -1 : ve[v] % halves;
+  });
+
+  // C: boundary edges infinitely sharp, then the tagged edges (the sharper value wins).
+  Array<float, S> sharpness(L.edges);
+  float* es = sharpness.data();
+  exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
+    es[e] = tw[eh[e]] < 0 ? creasing::infinite : creasing::none;
+  });
+  const index_t *ci = C.edges.row_indices.data(), *cj = C.edges.col_indices.data();
+  const detail::EdgeOfPair edge_of{key, o, code, ci, cj, halves};
+  const float* cs = C.edges.values.data();
+  exec.for_each(C.edges.nnz(), [=] SPMESH_HD(index_t k) {
+    const index_t e = edge_of(k);
+    if (e < 0) return;
+    float& s = es[e];
+    s = cs[k] > s ? cs[k] : s;
+  });
+  // Unused vertices, sharp edges and vertices, and the crease entries that name no edge.
+  const float* vs = C.vertices.data();
+  detail::Selections<Exec> select(exec);
+  const int unused = select.add(V, [=] SPMESH_HD(index_t v) { return ve[v] < 0; });
+  const int sharp = select.add(L.edges, [=] SPMESH_HD(index_t e) { return creasing::is_sharp(es[e]); });
+  const int sharp_vertices = select.add(V, [=] SPMESH_HD(index_t v) { return creasing::is_sharp(vs[v]); });
+  const int missing = select.add(C.edges.nnz(), [=] SPMESH_HD(index_t k) { return edge_of(k) < 0; });
+  select.read();
+  if (select.count(missing) > 0)
+    throw InputError("subdivision build: the crease matrix names " +
+                     std::to_string(select.count(missing)) + " vertex pairs that share no edge");
+  L.unused = select.gather(unused, static_cast<const index_t*>(nullptr));
+  L.C.edges = select.gather(sharp, static_cast<const index_t*>(nullptr));
+  L.C.halves = select.gather(sharp, edge_half.data());
+  L.C.edge_values = select.gather(sharp, es);
+  L.C.vertices = select.gather(sharp_vertices, static_cast<const index_t*>(nullptr));
+  L.C.vertex_values = select.gather(sharp_vertices, vs);
+  L.C.special = detail::special_vertices(exec, L.C, q, fc);
+  return face_of;
+}
+
+namespace detail {
+
+// vertex_rules (crease_rules.hpp) at one special vertex, walking the level's edges: its mask,
+// its pinned sharpness, and the children's sharpness at this end of every sharp edge on it.
+template <class View, class SmoothMask>
+struct HalfEdgeVertexRules {
+  View t;
+  const index_t *sharp_edges, *sharp_halves, *sharp_vertices;
+  const float *sharp_values, *vertex_values;
+  index_t sharp_count, sharp_vertex_count;
+  Options options;
+  const index_t* special;
+  float* special_sharpness;
+  double *self, *ring, *crease;
+  index_t *crease_u, *crease_w;
+  float* child_at;
+
+  SPMESH_HD void operator()(index_t k) const {
+    const index_t v = special[k];
+    const index_t sv = find_sorted(sharp_vertices, sharp_vertex_count, v);
+    float vs = sv < 0 ? creasing::none : vertex_values[sv];
+    // p: the edge's place in the sharp list, or -1.
+    auto edges = [&](auto&& f) {
+      t.for_each_edge(v, [&](index_t h, index_t other, index_t) {
+        const index_t j = find_sorted(sharp_edges, sharp_count, t.edge_code[h] >> 1);
+        f(j < 0 ? creasing::none : sharp_values[j], t.twin[h] < 0, other, j);
+      });
+    };
+    const VertexMask m = vertex_rules(vs, options, SmoothMask{}, edges, [&](index_t j, float c) {
+      if (j >= 0) child_at[2 * j + (t.corners[sharp_halves[j]] == v ? 0 : 1)] = c;
+    });
+    special_sharpness[k] = vs;
+    self[k] = m.self, ring[k] = m.ring, crease[k] = m.crease;
+    crease_u[k] = m.u, crease_w[k] = m.w;
+  }
+};
+
+}  // namespace detail
+
+// The crease rules of a half-edge level (its C must be set) with the scheme's smooth mask;
+// view(L) is the scheme's view of its level.
+template <class SmoothMask, class Exec, class Level, class S = typename Exec::space>
+HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& options) {
+  using linalg::Array;
+  const auto t = view(L);
+  const auto& C = L.C;
+  const index_t sharp = C.edges.size(), n = C.special.size();
+  HalfEdgeRules<S> r;
+  r.special_sharpness = Array<float, S>(n);
+  r.self = Array<double, S>(n), r.ring = Array<double, S>(n), r.crease = Array<double, S>(n);
+  r.crease_u = Array<index_t, S>(n), r.crease_w = Array<index_t, S>(n);
+  r.child_at = Array<float, S>(2 * sharp);
+  exec.for_each(n, detail::HalfEdgeVertexRules<decltype(t), SmoothMask>{
+                       t, C.edges.data(), C.halves.data(), C.vertices.data(),
+                       C.edge_values.data(), C.vertex_values.data(), sharp, C.vertices.size(),
+                       options, C.special.data(), r.special_sharpness.data(), r.self.data(),
+                       r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
+                       r.child_at.data()});
+  // Edge rules: a sharp edge whose two children stay sharp is a crease (w = 1), else w = s.
+  r.edge_crease = Array<double, S>(sharp);
+  const float *ca = r.child_at.data(), *s = C.edge_values.data();
+  double* w = r.edge_crease.data();
+  exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
+    w[j] = creasing::is_sharp(ca[2 * j]) && creasing::is_sharp(ca[2 * j + 1])
+               ? 1.0
+               : static_cast<double>(s[j]);
+  });
+  return r;
+}
+
+// What a child level inherits of its parent L beyond the faces: its unused vertices, the
+// outgoing half-edges of its vertex points, and its sparse C (sharp children of sharp edges and
+// vertex points of special vertices still sharp, selected with one wait; special vertices: the
+// parent's special vertex points, then its sharp edge points, a superset in increasing order).
+// `halves` maps a parent half-edge h to the child half-edges along its two halves:
+// first(h) from h's start, second(h) into h's end; edge points start at first_edge_point.
+template <class Exec, class Level, class Halves, class S = typename Exec::space>
+void inherit(Exec& exec, const Level& L, HalfEdgeLevel<S>& child, Halves halves,
+             index_t first_edge_point) {
+  using linalg::Array;
+  child.unused = Array<index_t, S>(L.unused.size());  // their vertex points stay unused
+  const index_t* u = L.unused.data();
+  index_t* cu = child.unused.data();
+  exec.for_each(L.unused.size(), [=] SPMESH_HD(index_t k) { cu[k] = u[k]; });
+  const index_t* ve = L.vertex_edge.data();
+  index_t* cve = child.vertex_edge.data();
+  exec.for_each(L.vertices, [=] SPMESH_HD(index_t v) {
+    const index_t h = ve[v];
+    cve[v] = h < 0 ? -1 : halves.first(h);
+  });
+
+  const index_t sharp = L.C.edges.size(), special = L.C.special.size();
+  Array<index_t, S> ids(2 * sharp), along(2 * sharp);
+  Array<float, S> values(2 * sharp), decayed(special);
+  const index_t *e = L.C.edges.data(), *h = L.C.halves.data();
+  const float *ca = L.rules.child_at.data(), *ss = L.rules.special_sharpness.data();
+  index_t *id = ids.data(), *al = along.data();
+  float *val = values.data(), *d = decayed.data();
+  exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
+    id[2 * j] = 2 * e[j], id[2 * j + 1] = 2 * e[j] + 1;
+    al[2 * j] = halves.first(h[j]), al[2 * j + 1] = halves.second(h[j]);
+    val[2 * j] = ca[2 * j], val[2 * j + 1] = ca[2 * j + 1];
+  });
+  exec.for_each(special, [=] SPMESH_HD(index_t k) { d[k] = creasing::decrement(ss[k]); });
+  detail::Selections<Exec> select(exec);
+  const int edges = select.add(2 * sharp, [=] SPMESH_HD(index_t p) { return creasing::is_sharp(val[p]); });
+  const int vertices = select.add(special, [=] SPMESH_HD(index_t k) { return creasing::is_sharp(d[k]); });
+  select.read();
+  child.C.edges = select.gather(edges, id);
+  child.C.halves = select.gather(edges, al);
+  child.C.edge_values = select.gather(edges, val);
+  child.C.vertices = select.gather(vertices, L.C.special.data());
+  child.C.vertex_values = select.gather(vertices, d);
+  child.C.special = Array<index_t, S>(special + sharp);
+  const index_t* sp = L.C.special.data();
+  index_t* csp = child.C.special.data();
+  exec.for_each(special + sharp, [=] SPMESH_HD(index_t k) {
+    csp[k] = k < special ? sp[k] : first_edge_point + e[k - special];
+  });
+}
+
+}  // namespace spmesh::schemes
