@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace spmesh::schemes {
 
@@ -473,6 +474,40 @@ void inherit(Exec& exec, const Level& L, HalfEdgeLevel<S>& child, Halves halves,
   index_t* csp = child.C.special.data();
   exec.for_each(special + sharp, [=] SPMESH_HD(index_t k) {
     csp[k] = k < special ? sp[k] : first_edge_point + e[k - special];
+  });
+}
+
+// A fixed-order level's reduced mesh matrix as a mesh matrix (offsets order f): the refined
+// mesh a plan hands out.
+template <class Exec, class S = typename Exec::space>
+linalg::MeshMatrix<S> with_offsets(Exec& exec, linalg::ReducedMeshMatrix<S> Q) {
+  linalg::Array<index_t, S> offsets(Q.faces + 1);
+  index_t* o = offsets.data();
+  const index_t order = Q.order;
+  exec.for_each(Q.faces + 1, [=] SPMESH_HD(index_t f) { o[f] = order * f; });
+  return linalg::MeshMatrix<S>(Q.vertices, std::move(offsets), std::move(Q.indices));
+}
+
+// Per edge of L: its half-edge along.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<index_t, S> edge_halves(Exec& exec, const HalfEdgeLevel<S>& L) {
+  linalg::Array<index_t, S> edge_half(L.edges);
+  index_t* eh = edge_half.data();
+  const index_t* code = L.edge_code.data();
+  exec.for_each(L.edge_code.size(), [=] SPMESH_HD(index_t h) {
+    if ((code[h] & 1) == 0) eh[code[h] >> 1] = h;
+  });
+  return edge_half;
+}
+
+// Eval's copy of the vertices in no face, which stay where they are: P (L.vertices x k) into
+// the child's data y.
+template <class Exec, class T, class S = typename Exec::space>
+void copy_unused(Exec& exec, const HalfEdgeLevel<S>& L, const T* P, T* y, index_t k) {
+  const index_t* unused = L.unused.data();
+  exec.for_each(L.unused.size() * k, [=] SPMESH_HD(index_t i) {
+    const std::int64_t r = std::int64_t(unused[i / k]) * k + i % k;
+    y[r] = P[r];
   });
 }
 

@@ -93,6 +93,11 @@ struct SizeEstimate {
   }
 };
 
+// Which path a scheme's build takes: half-edge levels (half_edges.hpp; the default where the
+// scheme has them), or the general path of mapped products for every level (the reference the
+// half-edge path is tested against).
+enum class Path { half_edges, general };
+
 // A scheme's plan: levels[l] refines level l into level l + 1; `refined` is the last mesh.
 template <class LevelT, class S>
 struct LevelPlan {

@@ -84,7 +84,7 @@ int run(const std::string& path, int levels, int reps) {
         Q = std::move(child);
       });
     }
-    timed("offsets", [&] { plan.refined = cc::detail::with_offsets(exec, std::move(Q.M)); });
+    timed("offsets", [&] { plan.refined = schemes::with_offsets(exec, std::move(Q.M)); });
     linalg::Dense<float, S> P;
     for (std::size_t k = 0; k < plan.levels.size(); ++k)
       timed("eval " + std::to_string(k),

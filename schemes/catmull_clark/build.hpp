@@ -135,15 +135,6 @@ bool all_quads(Exec& exec, const linalg::MeshMatrix<S>& M) {
          exec.count_if(M.faces, [=] SPMESH_HD(index_t f) { return o[f + 1] - o[f] != 4; }) == 0;
 }
 
-// A reduced quad mesh as a mesh matrix (offsets 4 f).
-template <class Exec, class S = typename Exec::space>
-linalg::MeshMatrix<S> with_offsets(Exec& exec, linalg::ReducedMeshMatrix<S> Q) {
-  linalg::Array<index_t, S> offsets(Q.faces + 1);
-  index_t* o = offsets.data();
-  exec.for_each(Q.faces + 1, [=] SPMESH_HD(index_t f) { o[f] = 4 * f; });
-  return linalg::MeshMatrix<S>(Q.vertices, std::move(offsets), std::move(Q.indices));
-}
-
 // All `levels` levels on half-edges from the first, L (quad_build.hpp).
 template <class Exec, class Level, class S = typename Exec::space>
 void build_half_edges(Exec& exec, Level L, int levels, Plan<S>& plan) {
@@ -169,7 +160,7 @@ void build_half_edges(Exec& exec, Level L, int levels, Plan<S>& plan) {
 template <class Exec>
 Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
                                  Sharpness<typename Exec::space> C, int levels,
-                                 Options options = {}, Path path = Path::quads) {
+                                 Options options = {}, Path path = Path::half_edges) {
   using S = typename Exec::space;
   if (levels < 0)
     throw InputError("subdivision build: negative level count " + std::to_string(levels));

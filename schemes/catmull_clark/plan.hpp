@@ -67,10 +67,6 @@ using AnyLevel = std::variant<Level<S>, PolygonLevel<S>, QuadLevel<S>>;
 template <class S>
 using Plan = LevelPlan<AnyLevel<S>, S>;
 
-// Which path build takes: half-edge levels (quads.hpp; the default), or the general path for
-// every level (the reference the half-edge path is tested against).
-enum class Path { quads, general };
-
 // Sizes of every level before any work, from the base mesh's counts (faces F, face corners
 // nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a
 // quad level then gives V + F + E, 4F and 2E + 4F. Bytes: each level on half-edges (3 arrays

@@ -334,11 +334,7 @@ linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::De
     exec.for_each(L.edge_code.size(), PolygonEdgePoints<T>{t, p, y, k});
     exec.for_each(L.vertices, PolygonVertexPoints<T, 4>{t, p, y, k});
   }
-  const index_t* unused = L.unused.data();  // vertices in no face stay where they are
-  exec.for_each(L.unused.size() * k, [=] SPMESH_HD(index_t i) {
-    const std::int64_t r = std::int64_t(unused[i / k]) * k + i % k;
-    y[r] = p[r];
-  });
+  copy_unused(exec, L, p, y, k);
   const auto& r = L.rules;
   exec.for_each(L.C.special.size(),
                 SpecialPoints<T, 4, decltype(t)>{t, L.C.special.data(), r.crease_u.data(),
@@ -431,16 +427,11 @@ struct HalfEdgeLevelRows {
 // S_l of a half-edge level: its eval as a matrix (child vertices x parent vertices).
 template <class Exec, class Level, class S = typename Exec::space>
 linalg::Csr<double, S> half_edge_level_matrix(Exec& exec, const Level& L) {
-  linalg::Array<index_t, S> edge_half(L.edges);
-  index_t* eh = edge_half.data();
-  const index_t* code = L.edge_code.data();
-  exec.for_each(L.edge_code.size(), [=] SPMESH_HD(index_t h) {
-    if ((code[h] & 1) == 0) eh[code[h] >> 1] = h;
-  });
+  const auto edge_half = edge_halves(exec, L);
   const auto& r = L.rules;
   const auto t = view(L);
   const HalfEdgeLevelRows<decltype(t)> rows{t,
-                                            eh,
+                                            edge_half.data(),
                                             L.C.special.data(),
                                             r.crease_u.data(),
                                             r.crease_w.data(),

@@ -1,16 +1,19 @@
 // Loop build (paper appendix A): all topology work for L levels of a triangle mesh. Per level:
 // the edge matrix E and its enumeration (Eq. 8-11 with c = 3), the opposite-vertex matrix
 // G = M M^T {Q_3}[lambda] (Eq. 35, 36), the crease rules (crease_rules.hpp) with Loop's smooth
-// mask, and the refined mesh matrix (each triangle -> 4). No vertex data is touched.
+// mask, and the refined mesh matrix (each triangle -> 4). No vertex data is touched. That is the
+// general path; build() takes the half-edge path (triangle_build.hpp) unless told otherwise.
 #pragma once
 
 #include "linalg/convert.hpp"
 #include "meshops/topology.hpp"
 #include "schemes/loop/plan.hpp"
+#include "schemes/loop/triangle_build.hpp"
 #include "schemes/tags.hpp"
 #include "schemes/triangles.hpp"
 
 #include <cstdint>
+#include <string>
 #include <utility>
 
 namespace spmesh::schemes::loop {
@@ -99,19 +102,39 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
           std::move(child_C)};
 }
 
-// All topology work for `levels` levels of triangle mesh M with level-0 sharpness C.
+// All topology work for `levels` levels of triangle mesh M with level-0 sharpness C: on
+// half-edges (triangle_build.hpp), or with Path::general every level on the general path
+// (build_level). Throws CapacityError after the first level's edges are known if a later level
+// would exceed 32-bit indices; estimate_size (plan.hpp) says the same, and the bytes, before
+// any work.
 template <class Exec>
 Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
                                  Sharpness<typename Exec::space> C, int levels,
-                                 Options options = {}) {
+                                 Options options = {}, Path path = Path::half_edges) {
   using S = typename Exec::space;
   check_triangles(exec, M, "Loop");
-  return build_levels<Plan<S>>(
-      exec, std::move(M), std::move(C), levels, options,
-      [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o, int) {
-        return build_level(e, std::move(m), c, o);
-      },
-      [](const Level<S>&) {});
+  auto check = [&](index_t vertices, index_t faces, index_t edges) {
+    estimate_size(vertices, faces, edges, levels, 0, 0).check_indices();
+  };
+  if (path == Path::general)
+    return build_levels<Plan<S>>(
+        exec, std::move(M), std::move(C), levels, options,
+        [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o, int) {
+          return build_level(e, std::move(m), c, o);
+        },
+        [&](const Level<S>& L) { check(L.vertices, L.faces, L.edges); });
+  if (levels < 0)
+    throw InputError("subdivision build: negative level count " + std::to_string(levels));
+  Plan<S> plan;
+  plan.options = options;
+  if (levels == 0) {
+    plan.refined = std::move(M);
+    return plan;
+  }
+  TriangleLevel<S> L = triangle_level(exec, std::move(M), C);
+  check(L.vertices, L.faces, L.edges);
+  detail::build_half_edges(exec, std::move(L), levels, plan);
+  return plan;
 }
 
 }  // namespace spmesh::schemes::loop

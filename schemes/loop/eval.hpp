@@ -1,14 +1,17 @@
 // Loop eval (paper appendix A): vertex data only, level by level, as mapped products on the
-// operators a build made; any width k, float or double.
+// operators a build made (or on half-edge levels, triangle_eval.hpp); any width k, float or
+// double.
 #pragma once
 
 #include "linalg/spmv.hpp"
 #include "schemes/crease_rules.hpp"
 #include "schemes/levels.hpp"
 #include "schemes/loop/plan.hpp"
+#include "schemes/loop/triangle_eval.hpp"
 
 #include <cstdint>
 #include <string>
+#include <variant>
 
 namespace spmesh::schemes::loop {
 
@@ -35,6 +38,14 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Level<typenam
                                    r.crease_u.data(), r.crease_w.data(), P.data.data(),
                                    nullptr, vertex_points.data, k});
   return out;
+}
+
+// One level of a plan, general or on half-edges.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const AnyLevel<typename Exec::space>& level,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return std::visit([&](const auto& L) { return subdivide(exec, L, P); }, level);
 }
 
 // All levels of a plan: P0 (base vertices x k) -> the last level's vertex data.

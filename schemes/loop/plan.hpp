@@ -1,14 +1,17 @@
-// What a Loop build hands to eval (paper appendix A): per level the triangle mesh matrix M,
-// the edge matrix E with its enumeration, the vertices opposite each edge (G, Eq. 35, 36) and
-// the crease rules; no vertex data.
+// What a Loop build hands to eval (paper appendix A). On the general path, per level the
+// triangle mesh matrix M, the edge matrix E with its enumeration, the vertices opposite each
+// edge (G, Eq. 35, 36) and the crease rules; on half-edges (triangles.hpp), the level's
+// half-edges and its sparse crease rules. No vertex data.
 #pragma once
 
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 #include "schemes/crease_rules.hpp"
 #include "schemes/levels.hpp"
+#include "schemes/loop/triangles.hpp"
 
 #include <cmath>
+#include <variant>
 #include <vector>
 
 namespace spmesh::schemes::loop {
@@ -32,21 +35,28 @@ struct Level {
   index_t child_vertices() const { return vertices + edges; }
 };
 
+// A plan's levels: the general path's (Level) or half-edge levels (TriangleLevel).
 template <class S>
-using Plan = LevelPlan<Level<S>, S>;
+using AnyLevel = std::variant<Level<S>, TriangleLevel<S>>;
+
+template <class S>
+using Plan = LevelPlan<AnyLevel<S>, S>;
 
 // Sizes of every level before any work, from the base triangle mesh's counts: a level of V
-// vertices, F triangles and E edges gives V + E, 4F and 2E + 3F.
+// vertices, F triangles and E edges gives V + E, 4F and 2E + 3F. Bytes, on half-edges: each
+// level's 3 arrays per corner, 1 per vertex, a byte per face and a margin for the sparse C; the
+// first level's temporaries (its half-edge sort, per corner); and eval.
 inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t edges,
                                   int levels, int columns, int scalar_bytes) {
   SizeEstimate s("Loop");
   s.levels.push_back({vertices, faces, 3 * faces, edges});
   for (int l = 0; l < levels; ++l) {
     const auto c = s.levels.back();
-    s.bytes += 16 * c.faces + 44 * c.edges + 40 * c.vertices;  // M, E, edge and vertex arrays
+    s.bytes += 12 * c.corners + 4 * c.vertices + c.faces + c.edges;
+    if (l == 0) s.bytes += 48 * c.corners + 8 * c.edges;
     s.levels.push_back({c.vertices + c.edges, 4 * c.faces, 12 * c.faces, 2 * c.edges + 3 * c.faces});
   }
-  s.add_eval(columns, scalar_bytes, 8);
+  s.add_eval(columns, scalar_bytes, 0);
   return s;
 }
 

@@ -5,8 +5,10 @@
 #include "linalg/convert.hpp"
 #include "schemes/levels.hpp"
 #include "schemes/loop/plan.hpp"
+#include "schemes/loop/triangle_eval.hpp"
 
 #include <cstdint>
+#include <variant>
 
 namespace spmesh::schemes::loop {
 
@@ -56,6 +58,13 @@ linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
                                L.edge_opposite1.data(), r.crease_u.data(), r.crease_w.data(),
                                L.vertices};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
+}
+
+// S_l of one level of a plan, general or on half-edges.
+template <class Exec>
+linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
+                                                       const AnyLevel<typename Exec::space>& level) {
+  return std::visit([&](const auto& L) { return level_matrix(exec, L); }, level);
 }
 
 // R = S_L ... S_1, composed in double and stored as T; zero levels give the identity.

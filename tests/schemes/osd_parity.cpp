@@ -67,7 +67,9 @@ struct Loop {
   template <class... A>
   static auto subdivide(A&&... a) { return schemes::loop::subdivide(std::forward<A>(a)...); }
   template <class Level, class Visit>
-  static void visit(const Level& level, Visit&& f) { f(level, index_t(0)); }
+  static void visit(const Level& level, Visit&& f) {
+    std::visit([&](const auto& L) { f(L, index_t(0)); }, level);
+  }
 };
 
 // Each edge's ends, in the level's edge order.

@@ -173,65 +173,76 @@ TEST_CASE_TEMPLATE("build and eval are bit-identical run to run (Catmull-Clark, 
   check_determinism<typename V::Backend, typename V::type, Sqrt3>();
 }
 
-// Catmull-Clark build + eval on one path (cc::Path): the refined faces' vertices, the vertex
-// data and R, for comparing the quad path with the general one.
+// Build + eval on one path (schemes::Path): the refined faces' vertices, the vertex data and
+// R, for comparing the half-edge path with the general one. The half-edge path must be the
+// default and make half-edge levels only.
+template <class Scheme>
 struct RefineOnPath {
   int levels;
   schemes::Options options;
-  cc::Path path;
+  schemes::Path path;
   template <class E, class M, class C, class V, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
     using S = typename E::space;
     using T = typename P::value_type;
-    auto plan = cc::build(exec, std::move(mesh),
-                          schemes::Sharpness<S>{std::move(creases), std::move(corners)}, levels,
-                          options, path);
-    auto data = cc::eval(exec, plan, points);
-    auto R = cc::refinement_matrix<T>(exec, plan);
+    auto plan = path == schemes::Path::half_edges
+                    ? Scheme::build(exec, std::move(mesh),
+                                    schemes::Sharpness<S>{std::move(creases), std::move(corners)},
+                                    levels, options)
+                    : Scheme::build(exec, std::move(mesh),
+                                    schemes::Sharpness<S>{std::move(creases), std::move(corners)},
+                                    levels, options, path);
+    index_t general = 0;
+    for (const auto& level : plan.levels) general += level.index() == 0 ? 1 : 0;
+    CHECK(general == (path == schemes::Path::general ? levels : 0));
+    auto data = Scheme::eval(exec, plan, points);
+    auto R = Scheme::template refinement_matrix<T>(exec, plan);
     return std::make_tuple(std::move(plan.refined.indices), std::move(data), std::move(R));
   }
 };
 
-// The quad path and the general path make the same faces in the same order, so the faces give
-// the vertex correspondence (the edge numbering differs); through it the vertex data and the
-// rows of R must agree.
-template <class B, class T>
-void check_quad_path(const meshops::PolyMesh& mesh, const la::Coo<float>& creases,
-                     const HostArray<float>& corners) {
+// The half-edge path and the general path make the same faces in the same order, so the faces
+// give the vertex correspondence (the edge numbering differs); through it the vertex data and
+// the rows of R must agree.
+template <class B, class T, class Scheme>
+void check_half_edge_path(const meshops::PolyMesh& mesh, const la::Coo<float>& creases,
+                          const HostArray<float>& corners) {
   Dense<T> P0(mesh.vertex_count(), 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(mesh.positions.data[p]);
   const double tolerance = std::is_same_v<T, float> ? 1e-6 : 1e-12;
   for (const auto& options : option_sets) {
     const int levels = 3;
-    const auto [faces_q, P_q, R_q] = run<B>("quads", RefineOnPath{levels, options, cc::Path::quads},
-                                           mesh.M, creases, corners, P0);
-    const auto [faces_g, P_g, R_g] = run<B>("general", RefineOnPath{levels, options, cc::Path::general},
-                                           mesh.M, creases, corners, P0);
-    REQUIRE(faces_q.size() == faces_g.size());
-    REQUIRE(P_q.rows == P_g.rows);
-    std::vector<index_t> to_quad(P_g.rows, -1);
+    const auto [faces_h, P_h, R_h] =
+        run<B>("half-edges", RefineOnPath<Scheme>{levels, options, schemes::Path::half_edges},
+               mesh.M, creases, corners, P0);
+    const auto [faces_g, P_g, R_g] =
+        run<B>("general", RefineOnPath<Scheme>{levels, options, schemes::Path::general}, mesh.M,
+               creases, corners, P0);
+    REQUIRE(faces_h.size() == faces_g.size());
+    REQUIRE(P_h.rows == P_g.rows);
+    std::vector<index_t> to_half(P_g.rows, -1);
     index_t inconsistent = 0;
     for (index_t p = 0; p < faces_g.size(); ++p) {
-      index_t& m = to_quad[faces_g[p]];
-      inconsistent += m >= 0 && m != faces_q[p] ? 1 : 0;
-      m = faces_q[p];
+      index_t& m = to_half[faces_g[p]];
+      inconsistent += m >= 0 && m != faces_h[p] ? 1 : 0;
+      m = faces_h[p];
     }
     CHECK(inconsistent == 0);
     // A vertex in no face keeps its number on both paths (vertex points come first).
     for (index_t i = 0; i < mesh.vertex_count(); ++i)
-      if (to_quad[i] < 0) to_quad[i] = i;
-    REQUIRE(std::count(to_quad.begin(), to_quad.end(), -1) == 0);
+      if (to_half[i] < 0) to_half[i] = i;
+    REQUIRE(std::count(to_half.begin(), to_half.end(), -1) == 0);
     double scale = 0, err = 0, r_err = 0;
     for (index_t i = 0; i < P_g.rows; ++i) {
       for (index_t c = 0; c < 3; ++c) {
         scale = std::max(scale, std::abs(double(P_g(i, c))));
-        err = std::max(err, std::abs(double(P_g(i, c)) - double(P_q(to_quad[i], c))));
+        err = std::max(err, std::abs(double(P_g(i, c)) - double(P_h(to_half[i], c))));
       }
-      const index_t j = to_quad[i];
-      REQUIRE(R_g.offsets[i + 1] - R_g.offsets[i] == R_q.offsets[j + 1] - R_q.offsets[j]);
-      for (index_t p = R_g.offsets[i], q = R_q.offsets[j]; p < R_g.offsets[i + 1]; ++p, ++q) {
-        REQUIRE(R_g.indices[p] == R_q.indices[q]);
-        r_err = std::max(r_err, std::abs(double(R_g.values[p]) - double(R_q.values[q])));
+      const index_t j = to_half[i];
+      REQUIRE(R_g.offsets[i + 1] - R_g.offsets[i] == R_h.offsets[j + 1] - R_h.offsets[j]);
+      for (index_t p = R_g.offsets[i], q = R_h.offsets[j]; p < R_g.offsets[i + 1]; ++p, ++q) {
+        REQUIRE(R_g.indices[p] == R_h.indices[q]);
+        r_err = std::max(r_err, std::abs(double(R_g.values[p]) - double(R_h.values[q])));
       }
     }
     CHECK(err <= tolerance * scale);
@@ -239,26 +250,42 @@ void check_quad_path(const meshops::PolyMesh& mesh, const la::Coo<float>& crease
   }
 }
 
-TEST_CASE_TEMPLATE("Catmull-Clark: the quad path equals the general path (polygon and quad "
-                   "base meshes, creases, every option set)", V, SPMESH_TEST_REALS) {
-  using B = typename V::Backend;
-  using T = typename V::type;
-  const Tent tent;  // polygons: the first level takes the general path, then quads
-  check_quad_path<B, T>(tent.mesh, tent.creases, tent.corners);
-  const auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_cube.obj");  // all quads
+// The creased cube (all quads; triangulated for Loop) with its tags, as it is and with a vertex
+// in no face, which must stay where it is on both paths.
+template <class B, class T, class Scheme>
+void check_half_edge_path_on_cube() {
+  auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_cube.obj");
   const auto tags = schemes::read_tags(cube);
-  check_quad_path<B, T>(cube, tags.sharpness.edges, tags.sharpness.vertices);
-  // A vertex in no face stays where it is on both paths.
+  if (Scheme::triangles_only) cube = meshops::triangulate(cube);
+  check_half_edge_path<B, T, Scheme>(cube, tags.sharpness.edges, tags.sharpness.vertices);
   const index_t n = cube.vertex_count() + 1;
   meshops::PolyMesh loose{Dense<double>(n, 3), la::MeshMatrix<>(n, cube.M.offsets.clone(), cube.M.indices.clone()),
                           {}, "cube with a loose vertex"};
   for (index_t p = 0; p < cube.positions.data.size(); ++p) loose.positions.data[p] = cube.positions.data[p];
   HostArray<float> corners(n, 0.0f);
   for (index_t v = 0; v + 1 < n; ++v) corners[v] = tags.sharpness.vertices[v];
-  check_quad_path<B, T>(loose, la::Coo<float>{n, n, tags.sharpness.edges.row_indices.clone(),
-                                              tags.sharpness.edges.col_indices.clone(),
-                                              tags.sharpness.edges.values.clone()},
-                        corners);
+  check_half_edge_path<B, T, Scheme>(loose, la::Coo<float>{n, n, tags.sharpness.edges.row_indices.clone(),
+                                                           tags.sharpness.edges.col_indices.clone(),
+                                                           tags.sharpness.edges.values.clone()},
+                                     corners);
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark: the half-edge path equals the general path (polygon and quad "
+                   "base meshes, creases, every option set)", V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  const Tent tent;  // polygons: a polygon level first, then quads
+  check_half_edge_path<B, T, CatmullClark>(tent.mesh, tent.creases, tent.corners);
+  check_half_edge_path_on_cube<B, T, CatmullClark>();
+}
+
+TEST_CASE_TEMPLATE("Loop: the half-edge path equals the general path (creases, every option "
+                   "set)", V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  const Tent tent(true);  // a triangulated disk: boundary, creases of every kind
+  check_half_edge_path<B, T, Loop>(tent.mesh, tent.creases, tent.corners);
+  check_half_edge_path_on_cube<B, T, Loop>();
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {

@@ -1,0 +1,246 @@
+// Loop eval and level matrix on half-edge levels (triangles.hpp; paper appendix A, section
+// 4.3): one thread per half-edge along an edge makes its smooth edge point (Eq. 35, 36's
+// weights), one thread per face walks the rings of the vertices that start in it for their
+// smooth vertex points (Eq. 33, 37); the few sharp edges and special vertices are then redone
+// with their crease masks. One writer per output, no atomics: the same bits every run.
+#pragma once
+
+#include "linalg/convert.hpp"
+#include "schemes/loop/plan.hpp"
+#include "schemes/loop/triangles.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace spmesh::schemes::loop {
+
+namespace detail {
+
+// Smooth edge points, one thread per half-edge: the one along its edge makes 3/8 (p_i + p_j) +
+// 1/8 (o_0 + o_1), o the vertices opposite the edge in its two triangles; on the boundary
+// (p_i + p_j) / 2.
+template <class T>
+struct TriangleEdgePoints {
+  TriangleView t;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t h) const {
+    const index_t code = ldg(t.edge_code + h);
+    if (code & 1) return;
+    const index_t g = ldg(t.twin + h);
+    const T *pi = P + std::int64_t(ldg(t.corners + h)) * k,
+            *pj = P + std::int64_t(ldg(t.corners + t.next(h))) * k;
+    T* y = out + std::int64_t(t.vertices + (code >> 1)) * k;
+    if (g < 0) {
+      for (index_t c = 0; c < k; ++c) y[c] = T(0.5) * (ldg(pi + c) + ldg(pj + c));
+      return;
+    }
+    const T *o0 = P + std::int64_t(ldg(t.corners + t.prev(h))) * k,
+            *o1 = P + std::int64_t(ldg(t.corners + t.prev(g))) * k;
+    for (index_t c = 0; c < k; ++c)
+      y[c] = T(0.375) * (ldg(pi + c) + ldg(pj + c)) + T(0.125) * (ldg(o0 + c) + ldg(o1 + c));
+  }
+};
+
+// The sum over a vertex's 1-ring (Eq. 37's E P row), m <= W components from column c, rotating
+// from its vertex_edge `first`; and the valence.
+template <class T, index_t W>
+struct RingSum {
+  index_t edges = 0;
+  T sum[W] = {};
+
+  SPMESH_HD RingSum(const TriangleView& t, index_t first, const T* P, index_t k, index_t c,
+                    index_t m) {
+    t.for_each_edge_from(first, [&](index_t, index_t other, index_t) {
+      ++edges;
+      const T* p = P + std::int64_t(other) * k + c;
+#pragma unroll
+      for (index_t j = 0; j < W; ++j)
+        if (j < m) sum[j] += ldg(p + j);
+    });
+  }
+};
+
+// Smooth vertex points (Eq. 33 with Loop's smooth mask), one thread per face for the vertices
+// whose vertex_edge starts in it (starts), so that neighbouring threads walk neighbouring
+// faces; W components at a time. The special vertices are redone by TriangleSpecialPoints.
+template <class T, index_t W>
+struct TriangleVertexPoints {
+  TriangleView t;
+  const std::uint8_t* starts;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t f) const {
+    const unsigned bits = starts[f];
+    for (index_t a = 0; a < 3; ++a) {
+      if (((bits >> a) & 1) == 0) continue;
+      const index_t h = 3 * f + a, v = t.corners[h];
+      for (index_t c = 0; c < k; c += W) {
+        const index_t m = k - c < W ? k - c : W;
+        const RingSum<T, W> s(t, h, P, k, c, m);
+        const VertexMask mask = SmoothMask{}(s.edges);
+        const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
+        const T* p = P + std::int64_t(v) * k + c;
+        T* y = out + std::int64_t(v) * k + c;
+#pragma unroll
+        for (index_t j = 0; j < W; ++j)
+          if (j < m) y[j] = self * p[j] + ring * s.sum[j];
+      }
+    }
+  }
+};
+
+// The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w).
+template <class T, index_t W>
+struct TriangleSpecialPoints {
+  TriangleView t;
+  const index_t *special, *u, *w;
+  const double *self, *ring, *crease;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t s) const {
+    const index_t v = special[s];
+    const T a = static_cast<T>(self[s]), b = static_cast<T>(ring[s]),
+            d = static_cast<T>(crease[s]);
+    for (index_t c = 0; c < k; c += W) {
+      const index_t m = k - c < W ? k - c : W;
+      const T* p = P + std::int64_t(v) * k + c;
+      T* y = out + std::int64_t(v) * k + c;
+      for (index_t j = 0; j < m; ++j) y[j] = a * p[j];
+      if (b != 0) {
+        const RingSum<T, W> sums(t, t.vertex_edge[v], P, k, c, m);
+#pragma unroll
+        for (index_t j = 0; j < W; ++j)
+          if (j < m) y[j] += b * sums.sum[j];
+      }
+      if (d == 0) continue;
+      const T *pu = P + std::int64_t(u[s]) * k + c, *pw = P + std::int64_t(w[s]) * k + c;
+      for (index_t j = 0; j < m; ++j) y[j] += d * (pu[j] + pw[j]);
+    }
+  }
+};
+
+// The sharp edges' points with their crease weight w (EdgeWeights).
+template <class T>
+struct TriangleSharpEdgePoints {
+  TriangleView t;
+  const index_t *edges, *halves;
+  const double* crease;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t s) const {
+    const index_t h = halves[s], g = t.twin[h];
+    const EdgeMask mask = EdgeWeights{}(crease[s]);
+    const T a = static_cast<T>(mask.end), b = static_cast<T>(mask.other);
+    const T *pi = P + std::int64_t(t.corners[h]) * k, *pj = P + std::int64_t(t.corners[t.next(h)]) * k;
+    const T* o0 = P + std::int64_t(t.corners[t.prev(h)]) * k;
+    const T* o1 = g < 0 ? nullptr : P + std::int64_t(t.corners[t.prev(g)]) * k;
+    T* y = out + std::int64_t(t.vertices + edges[s]) * k;
+    for (index_t c = 0; c < k; ++c) {
+      T e = a * (pi[c] + pj[c]);
+      if (b != 0) e += b * o0[c] + (o1 ? b * o1[c] : T(0));
+      y[c] = e;
+    }
+  }
+};
+
+// The rows of a triangle level's S_l (an assemble_rows producer; LevelRows of refinement.hpp
+// on the half-edge topology).
+struct TriangleLevelRows {
+  TriangleView t;
+  const index_t* edge_half;  // per edge: its half-edge along
+  const index_t *special, *u, *w, *sharp_edges;
+  const double *self, *ring, *crease, *edge_crease;
+  index_t special_count, sharp_count;
+
+  SPMESH_HD std::int64_t bound(index_t r) const {
+    if (r >= t.vertices) return 4;
+    std::int64_t n = 3;
+    t.for_each_edge(r, [&](index_t, index_t, index_t) { ++n; });
+    return n;
+  }
+
+  template <class Sink>
+  SPMESH_HD void operator()(index_t r, Sink&& sink) const {
+    if (r < t.vertices) {
+      VertexMask m;
+      const index_t s = find_sorted(special, special_count, r);
+      if (s >= 0) {
+        m.self = self[s], m.ring = ring[s], m.crease = crease[s], m.u = u[s], m.w = w[s];
+      } else {
+        index_t n = 0;
+        t.for_each_edge(r, [&](index_t, index_t, index_t) { ++n; });
+        if (n > 0) m = SmoothMask{}(n);
+      }
+      sink(r, m.self);
+      if (m.ring != 0) t.for_each_edge(r, [&](index_t, index_t other, index_t) { sink(other, m.ring); });
+      if (m.crease != 0) sink(m.u, m.crease), sink(m.w, m.crease);
+      return;
+    }
+    const index_t e = r - t.vertices, h = edge_half[e], g = t.twin[h];
+    const index_t j = find_sorted(sharp_edges, sharp_count, e);
+    const EdgeMask mask = EdgeWeights{}(j < 0 ? 0.0 : edge_crease[j]);
+    sink(t.corners[h], mask.end), sink(t.corners[t.next(h)], mask.end);
+    if (mask.other == 0) return;
+    sink(t.corners[t.prev(h)], mask.other);
+    if (g >= 0) sink(t.corners[t.prev(g)], mask.other);
+  }
+};
+
+}  // namespace detail
+
+// One triangle level: P (L.vertices x k) -> the child's vertex data.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const TriangleLevel<typename Exec::space>& L,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  using S = typename Exec::space;
+  if (P.rows != L.vertices)
+    throw DimensionError("loop::eval: vertex data has " + std::to_string(P.rows) +
+                         " rows, the level has " + std::to_string(L.vertices) + " vertices");
+  const index_t k = P.cols;
+  linalg::Dense<T, S> out(L.child_vertices(), k);
+  const auto t = view(L);
+  const T* p = P.data.data();
+  T* y = out.data.data();
+  exec.for_each(L.edge_code.size(), detail::TriangleEdgePoints<T>{t, p, y, k});
+  if (k % 3 == 0)
+    exec.for_each(L.faces, detail::TriangleVertexPoints<T, 3>{t, L.starts.data(), p, y, k});
+  else
+    exec.for_each(L.faces, detail::TriangleVertexPoints<T, 4>{t, L.starts.data(), p, y, k});
+  copy_unused(exec, L, p, y, k);
+  const auto& r = L.rules;
+  exec.for_each(L.C.special.size(),
+                detail::TriangleSpecialPoints<T, 4>{t, L.C.special.data(), r.crease_u.data(),
+                                                    r.crease_w.data(), r.self.data(),
+                                                    r.ring.data(), r.crease.data(), p, y, k});
+  exec.for_each(L.C.edges.size(),
+                detail::TriangleSharpEdgePoints<T>{t, L.C.edges.data(), L.C.halves.data(),
+                                                   r.edge_crease.data(), p, y, k});
+  return out;
+}
+
+// S_l of a triangle level: its eval as a matrix (child vertices x parent vertices).
+template <class Exec>
+linalg::Csr<double, typename Exec::space> level_matrix(
+    Exec& exec, const TriangleLevel<typename Exec::space>& L) {
+  const auto edge_half = edge_halves(exec, L);
+  const auto& r = L.rules;
+  const detail::TriangleLevelRows rows{view(L),          edge_half.data(),
+                                       L.C.special.data(), r.crease_u.data(),
+                                       r.crease_w.data(),  L.C.edges.data(),
+                                       r.self.data(),      r.ring.data(),
+                                       r.crease.data(),    r.edge_crease.data(),
+                                       L.C.special.size(), L.C.edges.size()};
+  return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
+}
+
+}  // namespace spmesh::schemes::loop

@@ -1,0 +1,59 @@
+// Loop on half-edge levels (half_edges.hpp; paper section 4.1): every level is all triangles,
+// so its mesh matrix is the reduced one (three vertex indices per face, no offsets, no
+// values). A child level's topology follows from its parent's by fixed local rules
+// (triangle_build.hpp).
+#pragma once
+
+#include "linalg/mesh_matrix.hpp"
+#include "schemes/half_edges.hpp"
+
+#include <cstdint>
+
+namespace spmesh::schemes::loop {
+
+// How half-edges sit in triangles: h = 3 f + a runs from corner a of face f to corner a + 1.
+struct TriangleFaces {
+  SPMESH_HD index_t face(index_t h) const { return h / 3; }
+  SPMESH_HD index_t begin(index_t f) const { return 3 * f; }
+  SPMESH_HD index_t size(index_t) const { return 3; }
+  SPMESH_HD index_t next(index_t h) const { return h % 3 == 2 ? h - 2 : h + 1; }
+  SPMESH_HD index_t prev(index_t h) const { return h % 3 == 0 ? h + 2 : h - 1; }
+};
+using TriangleView = HalfEdgeView<TriangleFaces>;
+
+// A Loop level on half-edges. Child vertex order is the general Level's: vertex points
+// [0, V), edge points [V, V + E). Child face 4 f + a (a < 3) is the triangle at corner a of
+// face f: the vertex point at slot a, the edge point of half-edge a at slot a + 1, that of
+// half-edge a - 1 at slot a + 2; child face 4 f + 3 is the middle one, with the edge point of
+// half-edge s + 1 at slot s (OpenSubdiv's order, as the general path's). Edge e's children are
+// 2 e and 2 e + 1; then 2 E + 3 f + s is the inner edge along the middle triangle's
+// half-edge s.
+template <class S>
+struct TriangleLevel : HalfEdgeLevel<S> {
+  linalg::ReducedMeshMatrix<S> M;         // order 3
+  linalg::Array<std::uint8_t, S> starts;  // vertex_starts (half_edges.hpp)
+
+  index_t child_vertices() const { return this->vertices + this->edges; }
+};
+
+template <class S>
+TriangleView view(const TriangleLevel<S>& L) {
+  return {{}, L.M.indices.data(), L.twin.data(), L.edge_code.data(), L.vertex_edge.data(),
+          L.vertices, L.faces, L.edges};
+}
+
+// The child half-edges along the two halves of parent half-edge h = 3 f + a (inherit's
+// `halves`): the first, from h's start, at slot a of the child at corner a; the second, into
+// h's end, at slot a of the child at corner a + 1.
+struct TriangleHalves {
+  SPMESH_HD index_t first(index_t h) const {
+    const index_t f = h / 3, a = h - 3 * f;
+    return 3 * (4 * f + a) + a;
+  }
+  SPMESH_HD index_t second(index_t h) const {
+    const index_t f = h / 3, a = h - 3 * f;
+    return 3 * (4 * f + (a + 1) % 3) + a;
+  }
+};
+
+}  // namespace spmesh::schemes::loop
