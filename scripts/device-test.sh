@@ -13,8 +13,8 @@
 #                    ArmorGuyT and bigguyT 1-6)
 #   SKIP_SUBDIV_BENCH / SKIP_LOOP_BENCH / SKIP_SQRT3_BENCH  set to 1 to skip the Catmull-Clark /
 #                    Loop / sqrt3 benchmark
-#   SKIP_PHASES      set to 1 to skip spmesh_build_phases (the Catmull-Clark build step by step,
-#                    ArmorGuy level 6 and Bigguy level 7)
+#   SKIP_PHASES      set to 1 to skip spmesh_build_phases (the half-edge build step by step:
+#                    Catmull-Clark ArmorGuy level 6 and Bigguy level 7, Loop ArmorGuyT 3 and 5)
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 set -uo pipefail
@@ -56,6 +56,9 @@ step tests ctest --test-dir build/device --output-on-failure -j 4
 [[ ${SKIP_PHASES:-0} == 1 ]] ||
   step phases bash -c "for m in ArmorGuy:6 Bigguy:7; do
     build/device/bench/spmesh_build_phases $shared/meshes/characters/\${m%:*}.obj \${m#*:} || exit 1
+  done
+  for m in ArmorGuyT:3 ArmorGuyT:5; do
+    build/device/bench/spmesh_build_phases $shared/meshes/characters/\${m%:*}.obj \${m#*:} --scheme loop || exit 1
   done"
 [[ ${SKIP_LOOP_BENCH:-0} == 1 ]] ||
   step bench_loop build/device/bench/spmesh_bench_subdivision --scheme loop \

@@ -1,10 +1,11 @@
-// Where a Catmull-Clark GPU build and eval spend their time: the steps of catmull_clark::build
-// on half-edges (build.hpp, quad_build.hpp) run one by one, each followed by a wait, timed on the host (median of --reps
-// runs), with the kernel launches and host waits each step asks for (cuda::Executor::counts).
+// Where a Catmull-Clark or Loop GPU build and eval spend their time: the steps of the build on
+// half-edges (catmull_clark/quad_build.hpp, loop/triangle_build.hpp) run one by one, each
+// followed by a wait, timed on the host (median of --reps runs), with the kernel launches and
+// host waits each step asks for (cuda::Executor::counts).
 // The wait after each step adds a few microseconds per step, so the sum exceeds the last line,
 // the same work unbroken; what it shows is which step costs what, and how much of it is fixed
 // cost.
-//   spmesh_build_phases MESH LEVELS [--reps N]
+//   spmesh_build_phases MESH LEVELS [--reps N] [--scheme catmark|loop]
 #include "linalg/cuda/executor.cuh"
 #include "meshops/io.hpp"
 #include "schemes/schemes.hpp"
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace spmesh::bench {
@@ -24,8 +26,69 @@ struct Step {
   cuda::Executor::Counts counts;
 };
 
-int run(const std::string& path, int levels, int reps) {
+// The half-edge build of one scheme, step by step: Catmull-Clark's quad (or polygon, then quad)
+// levels, or Loop's triangle levels.
+template <class Timed, class S = linalg::Device>
+schemes::catmull_clark::Plan<S> catmark_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
+                                              const schemes::Sharpness<S>& C, int levels,
+                                              const schemes::Options& options, Timed& timed) {
   namespace cc = schemes::catmull_clark;
+  cc::Plan<S> plan;
+  plan.options = options;
+  bool quads = false;
+  timed("all_quads", [&] { quads = cc::detail::all_quads(exec, M); });
+  cc::QuadLevel<S> Q;
+  int l = 0;
+  if (!quads) {  // a polygon base level, then quads
+    cc::PolygonLevel<S> L;
+    timed("polygon_level 0",
+          [&] { L = cc::half_edge_level<cc::PolygonLevel<S>>(exec, std::move(M), C); });
+    timed("quad_rules 0", [&] { L.rules = cc::quad_rules(exec, L, options); });
+    timed("refine_quads 0", [&] { Q = cc::refine_quads(exec, L, levels > 1); });
+    plan.levels.emplace_back(std::move(L));
+    l = 1;
+  } else {
+    timed("quad_level 0", [&] { Q = cc::half_edge_level<cc::QuadLevel<S>>(exec, std::move(M), C); });
+  }
+  for (; l < levels; ++l) {
+    const std::string at = " " + std::to_string(l);
+    timed("quad_rules" + at, [&] { Q.rules = cc::quad_rules(exec, Q, options); });
+    timed("refine_quads" + at, [&] {
+      cc::QuadLevel<S> child = cc::refine_quads(exec, Q, l + 1 < levels);
+      plan.levels.emplace_back(std::move(Q));
+      Q = std::move(child);
+    });
+  }
+  timed("offsets", [&] { plan.refined = schemes::with_offsets(exec, std::move(Q.M)); });
+  return plan;
+}
+
+template <class Timed, class S = linalg::Device>
+schemes::loop::Plan<S> loop_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
+                                  const schemes::Sharpness<S>& C, int levels,
+                                  const schemes::Options& options, Timed& timed) {
+  namespace lp = schemes::loop;
+  lp::Plan<S> plan;
+  plan.options = options;
+  lp::TriangleLevel<S> L;
+  timed("check_triangles", [&] { schemes::check_triangles(exec, M, "Loop"); });
+  timed("triangle_level 0", [&] { L = lp::triangle_level(exec, std::move(M), C); });
+  for (int l = 0; l < levels; ++l) {
+    const std::string at = " " + std::to_string(l);
+    timed("rules" + at,
+          [&] { L.rules = schemes::half_edge_rules<lp::detail::SmoothMask>(exec, L, options); });
+    timed("refine_triangles" + at, [&] {
+      lp::TriangleLevel<S> child = lp::refine_triangles(exec, L, l + 1 < levels);
+      plan.levels.emplace_back(std::move(L));
+      L = std::move(child);
+    });
+  }
+  timed("offsets", [&] { plan.refined = schemes::with_offsets(exec, std::move(L.M)); });
+  return plan;
+}
+
+template <class Scheme>
+int run(const std::string& path, int levels, int reps) {
   using S = linalg::Device;
   cuda::Executor exec;
   const auto mesh = meshops::read_mesh(path);
@@ -57,47 +120,25 @@ int run(const std::string& path, int levels, int reps) {
       C = schemes::Sharpness<S>{cuda::to_device(tags.sharpness.edges),
                                 cuda::to_device(tags.sharpness.vertices)};
     });
-    cc::Plan<S> plan;
-    plan.options = options;
-    bool quads = false;
-    timed("all_quads", [&] { quads = cc::detail::all_quads(exec, M); });
-    cc::QuadLevel<S> Q;
-    int l = 0;
-    if (!quads) {  // a polygon base level, then quads
-      cc::PolygonLevel<S> L;
-      timed("polygon_level 0",
-            [&] { L = cc::half_edge_level<cc::PolygonLevel<S>>(exec, std::move(M), C); });
-      timed("quad_rules 0", [&] { L.rules = cc::quad_rules(exec, L, options); });
-      timed("refine_quads 0", [&] { Q = cc::refine_quads(exec, L, levels > 1); });
-      plan.levels.emplace_back(std::move(L));
-      l = 1;
-    } else {
-      timed("quad_level 0",
-            [&] { Q = cc::half_edge_level<cc::QuadLevel<S>>(exec, std::move(M), C); });
-    }
-    for (; l < levels; ++l) {
-      const std::string at = " " + std::to_string(l);
-      timed("quad_rules" + at, [&] { Q.rules = cc::quad_rules(exec, Q, options); });
-      timed("refine_quads" + at, [&] {
-        cc::QuadLevel<S> child = cc::refine_quads(exec, Q, l + 1 < levels);
-        plan.levels.emplace_back(std::move(Q));
-        Q = std::move(child);
-      });
-    }
-    timed("offsets", [&] { plan.refined = schemes::with_offsets(exec, std::move(Q.M)); });
+    auto plan = [&] {
+      if constexpr (std::is_same_v<Scheme, schemes::Loop>)
+        return loop_steps(exec, std::move(M), C, levels, options, timed);
+      else
+        return catmark_steps(exec, std::move(M), C, levels, options, timed);
+    }();
     linalg::Dense<float, S> P;
     for (std::size_t k = 0; k < plan.levels.size(); ++k)
       timed("eval " + std::to_string(k),
-            [&] { P = cc::subdivide(exec, plan.levels[k], k == 0 ? P0d : P); });
+            [&] { P = subdivide(exec, plan.levels[k], k == 0 ? P0d : P); });
     timed("free", [&] { plan = {}, P = {}; });  // the arrays go back to the pool
     // All of it again without the steps' waits: upload, build, eval, free (the benchmark's
     // "dynamic" plus the free).
     timed("unbroken", [&] {
-      auto p = cc::build(exec, cuda::to_device(mesh.M),
-                         schemes::Sharpness<S>{cuda::to_device(tags.sharpness.edges),
-                                               cuda::to_device(tags.sharpness.vertices)},
-                         levels, options);
-      P = cc::eval(exec, p, P0d);
+      auto p = Scheme::build(exec, cuda::to_device(mesh.M),
+                             schemes::Sharpness<S>{cuda::to_device(tags.sharpness.edges),
+                                                   cuda::to_device(tags.sharpness.vertices)},
+                             levels, options);
+      P = Scheme::eval(exec, p, P0d);
       exec.synchronize();
     });
     P = {};
@@ -123,14 +164,19 @@ int run(const std::string& path, int levels, int reps) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s MESH LEVELS [--reps N]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s MESH LEVELS [--reps N] [--scheme catmark|loop]\n", argv[0]);
     return 2;
   }
   int reps = 20;
-  for (int i = 3; i + 1 < argc; ++i)
+  std::string scheme = "catmark";
+  for (int i = 3; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--reps") reps = std::stoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--scheme") scheme = argv[i + 1];
+  }
   try {
-    return spmesh::bench::run(argv[1], std::stoi(argv[2]), reps);
+    if (scheme == "loop") return spmesh::bench::run<spmesh::schemes::Loop>(argv[1], std::stoi(argv[2]), reps);
+    if (scheme != "catmark") throw spmesh::InputError("unknown scheme " + scheme + " (catmark or loop)");
+    return spmesh::bench::run<spmesh::schemes::CatmullClark>(argv[1], std::stoi(argv[2]), reps);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;
