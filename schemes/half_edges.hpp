@@ -179,7 +179,7 @@ struct Gather {  // out[k] = in[positions[k]] (in null: the position itself)
 template <class Exec, class S = typename Exec::space>
 class Selections {
 public:
-  static constexpr int capacity = 4;
+  static constexpr int capacity = 5;
   explicit Selections(Exec& exec) : exec_(exec), counts_(capacity) {}
 
   // The positions p in [0, n) where keep(p) holds; returns the selection's number.
@@ -252,16 +252,24 @@ linalg::Array<std::uint8_t, S> vertex_starts(Exec& exec, const HalfEdgeLevel<S>&
   return starts;
 }
 
+// What first_half_edge_level returns: the face of every half-edge, and the faces whose size is
+// not the order asked for (their count and the first).
+template <class S>
+struct FirstLevel {
+  linalg::Array<index_t, S> face_of;
+  index_t other_faces = 0, first_other = -1;
+};
+
 // The first level's half-edge topology from mesh M (any faces), into L: twins by sorting the
 // half-edges by their end vertices (an edge whose two half-edges run the same way, or that has
 // more than two, counts as boundary on every one of them: check_mesh rejects such meshes),
 // edges numbered in half-edge order (an edge runs along its half-edge from the lower vertex, or
-// its only one), and C made sparse. Returns the face of every half-edge. Throws InputError if
-// C names a vertex pair that shares no edge.
+// its only one), and C made sparse; with a `face_order`, also the faces of another size, found
+// with the same wait (L is then left unfinished). Throws InputError if C names a vertex pair
+// that shares no edge.
 template <class Exec, class S = typename Exec::space>
-linalg::Array<index_t, S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L,
-                                                const linalg::MeshMatrix<S>& M,
-                                                const Sharpness<S>& C) {
+FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linalg::MeshMatrix<S>& M,
+                                    const Sharpness<S>& C, index_t face_order = 0) {
   using linalg::Array;
   L.vertices = M.vertices, L.faces = M.faces;
   const index_t halves = M.nnz(), V = M.vertices, F = M.faces;
@@ -342,7 +350,16 @@ linalg::Array<index_t, S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L,
   const int sharp = select.add(L.edges, [=] SPMESH_HD(index_t e) { return creasing::is_sharp(es[e]); });
   const int sharp_vertices = select.add(V, [=] SPMESH_HD(index_t v) { return creasing::is_sharp(vs[v]); });
   const int missing = select.add(C.edges.nnz(), [=] SPMESH_HD(index_t k) { return edge_of(k) < 0; });
+  const int others = select.add(face_order > 0 ? F : 0, [=] SPMESH_HD(index_t f) {
+    return offsets[f + 1] - offsets[f] != face_order;
+  });
   select.read();
+  FirstLevel<S> out;
+  if (select.count(others) > 0) {
+    out.other_faces = select.count(others);
+    exec.read(select.positions(others), 1, &out.first_other);
+    return out;
+  }
   if (select.count(missing) > 0)
     throw InputError("subdivision build: the crease matrix names " +
                      std::to_string(select.count(missing)) + " vertex pairs that share no edge");
@@ -353,7 +370,8 @@ linalg::Array<index_t, S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L,
   L.C.vertices = select.gather(sharp_vertices, static_cast<const index_t*>(nullptr));
   L.C.vertex_values = select.gather(sharp_vertices, vs);
   L.C.special = detail::special_vertices(exec, L.C, q, fc);
-  return face_of;
+  out.face_of = std::move(face_of);
+  return out;
 }
 
 namespace detail {
@@ -363,9 +381,9 @@ namespace detail {
 template <class View, class SmoothMask>
 struct HalfEdgeVertexRules {
   View t;
-  const index_t *sharp_edges, *sharp_halves, *sharp_vertices;
-  const float *sharp_values, *vertex_values;
-  index_t sharp_count, sharp_vertex_count;
+  const index_t *sharp_of, *sharp_halves, *sharp_vertices;  // sharp_of: per edge, its place
+  const float *sharp_values, *vertex_values;                 // in the sharp list, or -1
+  index_t sharp_vertex_count;
   Options options;
   const index_t* special;
   float* special_sharpness;
@@ -380,7 +398,7 @@ struct HalfEdgeVertexRules {
     // p: the edge's place in the sharp list, or -1.
     auto edges = [&](auto&& f) {
       t.for_each_edge(v, [&](index_t h, index_t other, index_t) {
-        const index_t j = find_sorted(sharp_edges, sharp_count, t.edge_code[h] >> 1);
+        const index_t j = sharp_of[t.edge_code[h] >> 1];
         f(j < 0 ? creasing::none : sharp_values[j], t.twin[h] < 0, other, j);
       });
     };
@@ -408,9 +426,16 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
   r.self = Array<double, S>(n), r.ring = Array<double, S>(n), r.crease = Array<double, S>(n);
   r.crease_u = Array<index_t, S>(n), r.crease_w = Array<index_t, S>(n);
   r.child_at = Array<float, S>(2 * sharp);
+  // Each edge's place in the sharp list, for the rules' walks (which look at every edge of a
+  // special vertex several times) to find with one load instead of a search.
+  Array<index_t, S> sharp_of(L.edges);
+  index_t* so = sharp_of.data();
+  const index_t* se = C.edges.data();
+  exec.for_each(L.edges, [=] SPMESH_HD(index_t e) { so[e] = -1; });
+  exec.for_each(sharp, [=] SPMESH_HD(index_t j) { so[se[j]] = j; });
   exec.for_each(n, detail::HalfEdgeVertexRules<decltype(t), SmoothMask>{
-                       t, C.edges.data(), C.halves.data(), C.vertices.data(),
-                       C.edge_values.data(), C.vertex_values.data(), sharp, C.vertices.size(),
+                       t, so, C.halves.data(), C.vertices.data(),
+                       C.edge_values.data(), C.vertex_values.data(), C.vertices.size(),
                        options, C.special.data(), r.special_sharpness.data(), r.self.data(),
                        r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
                        r.child_at.data()});

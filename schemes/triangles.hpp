@@ -7,7 +7,18 @@
 
 namespace spmesh::schemes {
 
-// Throws InputError naming the first face of M that is not a triangle (and its order).
+// The error naming face f of M, the first of `others` faces that are not triangles.
+template <class Exec>
+InputError not_triangles(Exec& exec, const linalg::MeshMatrix<typename Exec::space>& M, index_t f,
+                         index_t others, const std::string& scheme) {
+  index_t o[2];
+  exec.read(M.offsets.data() + f, 2, o);
+  return InputError(scheme + " subdivision needs triangles: face " + std::to_string(f) + " has " +
+                    std::to_string(o[1] - o[0]) + " vertices (" + std::to_string(others) +
+                    " faces are not triangles; triangulate first)");
+}
+
+// Throws not_triangles' error if M has a face that is not a triangle.
 template <class Exec>
 void check_triangles(Exec& exec, const linalg::MeshMatrix<typename Exec::space>& M,
                      const std::string& scheme) {
@@ -16,13 +27,9 @@ void check_triangles(Exec& exec, const linalg::MeshMatrix<typename Exec::space>&
     return m.end(f) - m.begin(f) != 3;
   });
   if (others == 0) return;
-  for (index_t f = 0; f < M.faces; ++f) {  // name the first one
-    const index_t c = exec.read(M.offsets.data() + f + 1) - exec.read(M.offsets.data() + f);
-    if (c != 3)
-      throw InputError(scheme + " subdivision needs triangles: face " + std::to_string(f) +
-                       " has " + std::to_string(c) + " vertices (" + std::to_string(others) +
-                       " faces are not triangles; triangulate first)");
-  }
+  for (index_t f = 0; f < M.faces; ++f)  // name the first one
+    if (exec.read(M.offsets.data() + f + 1) - exec.read(M.offsets.data() + f) != 3)
+      throw not_triangles(exec, M, f, others, scheme);
 }
 
 }  // namespace spmesh::schemes

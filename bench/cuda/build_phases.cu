@@ -71,7 +71,6 @@ schemes::loop::Plan<S> loop_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
   lp::Plan<S> plan;
   plan.options = options;
   lp::TriangleLevel<S> L;
-  timed("check_triangles", [&] { schemes::check_triangles(exec, M, "Loop"); });
   timed("triangle_level 0", [&] { L = lp::triangle_level(exec, std::move(M), C); });
   for (int l = 0; l < levels; ++l) {
     const std::string at = " " + std::to_string(l);

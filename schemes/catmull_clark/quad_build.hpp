@@ -19,7 +19,7 @@ namespace spmesh::schemes::catmull_clark {
 template <class Level, class Exec, class S = typename Exec::space>
 Level half_edge_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C) {
   Level L;
-  auto face_of = first_half_edge_level(exec, L, M, C);
+  auto face_of = std::move(first_half_edge_level(exec, L, M, C).face_of);
   if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
     L.starts = vertex_starts(exec, L, 4, M.indices.data());
     L.M = linalg::ReducedMeshMatrix<S>(M.vertices, 4, std::move(M.indices));

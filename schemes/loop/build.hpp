@@ -112,10 +112,10 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
                                  Sharpness<typename Exec::space> C, int levels,
                                  Options options = {}, Path path = Path::half_edges) {
   using S = typename Exec::space;
-  check_triangles(exec, M, "Loop");
   auto check = [&](index_t vertices, index_t faces, index_t edges) {
     estimate_size(vertices, faces, edges, levels, 0, 0).check_indices();
   };
+  if (path == Path::general || levels == 0) check_triangles(exec, M, "Loop");
   if (path == Path::general)
     return build_levels<Plan<S>>(
         exec, std::move(M), std::move(C), levels, options,

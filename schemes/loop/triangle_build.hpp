@@ -5,17 +5,20 @@
 
 #include "schemes/loop/plan.hpp"
 #include "schemes/loop/triangles.hpp"
+#include "schemes/triangles.hpp"
 
 #include <cstdint>
 #include <utility>
 
 namespace spmesh::schemes::loop {
 
-// The first level on half-edges (first_half_edge_level) of a triangle mesh.
+// The first level on half-edges (first_half_edge_level) of a triangle mesh. Throws
+// not_triangles' InputError for a mesh that is not all triangles.
 template <class Exec, class S = typename Exec::space>
 TriangleLevel<S> triangle_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C) {
   TriangleLevel<S> L;
-  first_half_edge_level(exec, L, M, C);
+  const auto first = first_half_edge_level(exec, L, M, C, 3);
+  if (first.other_faces > 0) throw not_triangles(exec, M, first.first_other, first.other_faces, "Loop");
   L.starts = vertex_starts(exec, L, 3, M.indices.data());
   L.M = linalg::ReducedMeshMatrix<S>(M.vertices, 3, std::move(M.indices));
   return L;
