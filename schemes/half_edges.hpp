@@ -42,23 +42,26 @@ SPMESH_HD index_t find_sorted(const K* keys, index_t n, K key) {
   return lo < n && keys[lo] == key ? lo : -1;
 }
 
-// The sparse crease matrix C of a half-edge level: the sharp edges (ids increasing, each with
-// the half-edge that runs along it) and the sharp vertices (increasing). Boundary edges are in
-// it, infinitely sharp. `special` (increasing) holds every vertex at an end of a sharp edge or
-// sharp itself, the only ones whose mask may not be the smooth one; on a child level it is the
-// parent's special vertex points and sharp edge points, a superset known without a search.
+// The sparse crease matrix C of a half-edge level. `edges` (increasing ids, each with the
+// half-edge that runs along it and its sharpness) holds every sharp edge, boundary edges among
+// them, infinitely sharp. `special` (increasing, each with its vertex sharpness) holds every
+// sharp vertex and every vertex at an end of a sharp edge, the only ones whose mask may not be
+// the smooth one. The first level holds exactly those. A child level holds both children of
+// every parent entry and the special vertex points and sharp edge points: supersets, in order,
+// known without a search or a count, whose extra entries have sharpness 0 and take the smooth
+// rules. So a child level is built with no host wait; the entries grow by 2 per level while the
+// mesh grows by 4.
 template <class S>
 struct HalfEdgeSharpness {
   linalg::Array<index_t, S> edges, halves;
   linalg::Array<float, S> edge_values;
-  linalg::Array<index_t, S> vertices;
-  linalg::Array<float, S> vertex_values;
   linalg::Array<index_t, S> special;
+  linalg::Array<float, S> special_values;
 };
 
 // The crease rules of a half-edge level (crease_rules.hpp's, on the sparse C): a VertexMask per
-// special vertex (C.special; every other vertex takes the smooth mask) and the weight w of each
-// sharp edge's point.
+// special vertex (C.special; every other vertex takes the smooth mask) and the weight w of the
+// point of each edge of C.edges.
 template <class S>
 struct HalfEdgeRules {
   linalg::Array<double, S> edge_crease;
@@ -210,28 +213,6 @@ private:
   int added_ = 0;
 };
 
-// The special vertices of a level's C: both ends of every sharp edge and every sharp vertex,
-// sorted and unique.
-template <class Exec, class Faces, class S = typename Exec::space>
-linalg::Array<index_t, S> special_vertices(Exec& exec, const HalfEdgeSharpness<S>& C,
-                                           const index_t* corners, Faces fc) {
-  const index_t sharp = C.edges.size(), sharp_vertices = C.vertices.size();
-  linalg::Array<index_t, S> candidates(2 * sharp + sharp_vertices);
-  index_t* c = candidates.data();
-  const index_t *h = C.halves.data(), *sv = C.vertices.data();
-  exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
-    c[2 * j] = corners[h[j]], c[2 * j + 1] = corners[fc.next(h[j])];
-  });
-  exec.for_each(sharp_vertices, [=] SPMESH_HD(index_t k) { c[2 * sharp + k] = sv[k]; });
-  exec.sort_keys(c, candidates.size());
-  linalg::Array<index_t, S> unique(candidates.size());
-  linalg::Array<index_t, S> special(exec.unique(c, candidates.size(), unique.data()));
-  const index_t* u = unique.data();
-  index_t* sp = special.data();
-  exec.for_each(special.size(), [=] SPMESH_HD(index_t k) { sp[k] = u[k]; });
-  return special;
-}
-
 }  // namespace detail
 
 // A fixed-order level's `starts`: bit a of face f set when half-edge order f + a is its
@@ -343,12 +324,21 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
     float& s = es[e];
     s = cs[k] > s ? cs[k] : s;
   });
-  // Unused vertices, sharp edges and vertices, and the crease entries that name no edge.
+  // Special vertices: sharp, or at an end of a sharp edge (flags written only with 1).
   const float* vs = C.vertices.data();
+  Array<std::uint8_t, S> flags(V);
+  std::uint8_t* special_flag = flags.data();
+  exec.for_each(V, [=] SPMESH_HD(index_t v) { special_flag[v] = creasing::is_sharp(vs[v]) ? 1 : 0; });
+  exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
+    if (!creasing::is_sharp(es[e])) return;
+    special_flag[q[eh[e]]] = 1, special_flag[q[fc.next(eh[e])]] = 1;
+  });
+  // Unused vertices, sharp edges, special vertices, the crease entries that name no edge, and
+  // the faces of another order.
   detail::Selections<Exec> select(exec);
   const int unused = select.add(V, [=] SPMESH_HD(index_t v) { return ve[v] < 0; });
   const int sharp = select.add(L.edges, [=] SPMESH_HD(index_t e) { return creasing::is_sharp(es[e]); });
-  const int sharp_vertices = select.add(V, [=] SPMESH_HD(index_t v) { return creasing::is_sharp(vs[v]); });
+  const int special = select.add(V, [=] SPMESH_HD(index_t v) { return special_flag[v] != 0; });
   const int missing = select.add(C.edges.nnz(), [=] SPMESH_HD(index_t k) { return edge_of(k) < 0; });
   const int others = select.add(face_order > 0 ? F : 0, [=] SPMESH_HD(index_t f) {
     return offsets[f + 1] - offsets[f] != face_order;
@@ -367,9 +357,8 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   L.C.edges = select.gather(sharp, static_cast<const index_t*>(nullptr));
   L.C.halves = select.gather(sharp, edge_half.data());
   L.C.edge_values = select.gather(sharp, es);
-  L.C.vertices = select.gather(sharp_vertices, static_cast<const index_t*>(nullptr));
-  L.C.vertex_values = select.gather(sharp_vertices, vs);
-  L.C.special = detail::special_vertices(exec, L.C, q, fc);
+  L.C.special = select.gather(special, static_cast<const index_t*>(nullptr));
+  L.C.special_values = select.gather(special, vs);
   out.face_of = std::move(face_of);
   return out;
 }
@@ -381,11 +370,11 @@ namespace detail {
 template <class View, class SmoothMask>
 struct HalfEdgeVertexRules {
   View t;
-  const index_t *sharp_of, *sharp_halves, *sharp_vertices;  // sharp_of: per edge, its place
-  const float *sharp_values, *vertex_values;                 // in the sharp list, or -1
-  index_t sharp_vertex_count;
+  const index_t *sharp_of, *sharp_halves;  // sharp_of: per edge, its place in C.edges, or -1
+  const float* sharp_values;
   Options options;
   const index_t* special;
+  const float* special_values;
   float* special_sharpness;
   double *self, *ring, *crease;
   index_t *crease_u, *crease_w;
@@ -393,8 +382,7 @@ struct HalfEdgeVertexRules {
 
   SPMESH_HD void operator()(index_t k) const {
     const index_t v = special[k];
-    const index_t sv = find_sorted(sharp_vertices, sharp_vertex_count, v);
-    float vs = sv < 0 ? creasing::none : vertex_values[sv];
+    float vs = special_values[k];
     // p: the edge's place in the sharp list, or -1.
     auto edges = [&](auto&& f) {
       t.for_each_edge(v, [&](index_t h, index_t other, index_t) {
@@ -434,9 +422,8 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
   exec.for_each(L.edges, [=] SPMESH_HD(index_t e) { so[e] = -1; });
   exec.for_each(sharp, [=] SPMESH_HD(index_t j) { so[se[j]] = j; });
   exec.for_each(n, detail::HalfEdgeVertexRules<decltype(t), SmoothMask>{
-                       t, so, C.halves.data(), C.vertices.data(),
-                       C.edge_values.data(), C.vertex_values.data(), C.vertices.size(),
-                       options, C.special.data(), r.special_sharpness.data(), r.self.data(),
+                       t, so, C.halves.data(), C.edge_values.data(), options,
+                       C.special.data(), C.special_values.data(), r.special_sharpness.data(), r.self.data(),
                        r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
                        r.child_at.data()});
   // Edge rules: a sharp edge whose two children stay sharp is a crease (w = 1), else w = s.
@@ -451,12 +438,13 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
   return r;
 }
 
-// What a child level inherits of its parent L beyond the faces: its unused vertices, the
-// outgoing half-edges of its vertex points, and its sparse C (sharp children of sharp edges and
-// vertex points of special vertices still sharp, selected with one wait; special vertices: the
-// parent's special vertex points, then its sharp edge points, a superset in increasing order).
-// `halves` maps a parent half-edge h to the child half-edges along its two halves:
-// first(h) from h's start, second(h) into h's end; edge points start at first_edge_point.
+// What a child level inherits of its parent L beyond the faces (whose kernel sets the outgoing
+// half-edge of every used vertex): its unused vertices, and its sparse C (HalfEdgeSharpness: both children
+// of every parent edge entry, 2 e at the start of its half-edge along and 2 e + 1 at its end,
+// with the sharpness the rules gave them; the parent's special vertex points with their
+// decayed sharpness, then its edge entries' points), with no host wait. `halves` maps a parent
+// half-edge h to the child half-edges along its two halves: first(h) from h's start, second(h)
+// into h's end; edge points start at first_edge_point.
 template <class Exec, class Level, class Halves, class S = typename Exec::space>
 void inherit(Exec& exec, const Level& L, HalfEdgeLevel<S>& child, Halves halves,
              index_t first_edge_point) {
@@ -464,41 +452,28 @@ void inherit(Exec& exec, const Level& L, HalfEdgeLevel<S>& child, Halves halves,
   child.unused = Array<index_t, S>(L.unused.size());  // their vertex points stay unused
   const index_t* u = L.unused.data();
   index_t* cu = child.unused.data();
-  exec.for_each(L.unused.size(), [=] SPMESH_HD(index_t k) { cu[k] = u[k]; });
-  const index_t* ve = L.vertex_edge.data();
   index_t* cve = child.vertex_edge.data();
-  exec.for_each(L.vertices, [=] SPMESH_HD(index_t v) {
-    const index_t h = ve[v];
-    cve[v] = h < 0 ? -1 : halves.first(h);
-  });
+  exec.for_each(L.unused.size(), [=] SPMESH_HD(index_t k) { cu[k] = u[k], cve[u[k]] = -1; });
 
   const index_t sharp = L.C.edges.size(), special = L.C.special.size();
-  Array<index_t, S> ids(2 * sharp), along(2 * sharp);
-  Array<float, S> values(2 * sharp), decayed(special);
-  const index_t *e = L.C.edges.data(), *h = L.C.halves.data();
+  auto& C = child.C;
+  C.edges = Array<index_t, S>(2 * sharp), C.halves = Array<index_t, S>(2 * sharp);
+  C.edge_values = Array<float, S>(2 * sharp);
+  C.special = Array<index_t, S>(special + sharp), C.special_values = Array<float, S>(special + sharp);
+  const index_t *e = L.C.edges.data(), *h = L.C.halves.data(), *sp = L.C.special.data();
   const float *ca = L.rules.child_at.data(), *ss = L.rules.special_sharpness.data();
-  index_t *id = ids.data(), *al = along.data();
-  float *val = values.data(), *d = decayed.data();
-  exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
+  index_t *id = C.edges.data(), *al = C.halves.data(), *csp = C.special.data();
+  float *val = C.edge_values.data(), *csv = C.special_values.data();
+  exec.for_each(special + sharp, [=] SPMESH_HD(index_t k) {
+    if (k < special) {
+      csp[k] = sp[k], csv[k] = creasing::decrement(ss[k]);
+      return;
+    }
+    const index_t j = k - special;
+    csp[k] = first_edge_point + e[j], csv[k] = creasing::none;
     id[2 * j] = 2 * e[j], id[2 * j + 1] = 2 * e[j] + 1;
     al[2 * j] = halves.first(h[j]), al[2 * j + 1] = halves.second(h[j]);
     val[2 * j] = ca[2 * j], val[2 * j + 1] = ca[2 * j + 1];
-  });
-  exec.for_each(special, [=] SPMESH_HD(index_t k) { d[k] = creasing::decrement(ss[k]); });
-  detail::Selections<Exec> select(exec);
-  const int edges = select.add(2 * sharp, [=] SPMESH_HD(index_t p) { return creasing::is_sharp(val[p]); });
-  const int vertices = select.add(special, [=] SPMESH_HD(index_t k) { return creasing::is_sharp(d[k]); });
-  select.read();
-  child.C.edges = select.gather(edges, id);
-  child.C.halves = select.gather(edges, al);
-  child.C.edge_values = select.gather(edges, val);
-  child.C.vertices = select.gather(vertices, L.C.special.data());
-  child.C.vertex_values = select.gather(vertices, d);
-  child.C.special = Array<index_t, S>(special + sharp);
-  const index_t* sp = L.C.special.data();
-  index_t* csp = child.C.special.data();
-  exec.for_each(special + sharp, [=] SPMESH_HD(index_t k) {
-    csp[k] = k < special ? sp[k] : first_edge_point + e[k - special];
   });
 }
 

@@ -73,13 +73,14 @@ struct RefineQuads {
                                  tp < 0 ? -1 : child_half(t, tp, 0)));
     store4(edge_code + 4 * h, rotated(a, 2 * c + (c & 1), 2 * (2 * E + h),
                                       2 * (2 * E + hp) + 1, 2 * (cp ^ 1) + (cp & 1)));
-    // Outgoing half-edges: a face point's in the child of the face's first corner; an edge
-    // point's in the child at the end of its half-edge along. starts marks them and the vertex
-    // points'.
+    // Outgoing half-edges: a vertex point's is the first half of its parent's; a face point's
+    // in the child of the face's first corner; an edge point's in the child at the end of its
+    // half-edge along. starts marks them.
     if ((c & 1) == 0) vertex_edge[first_edge_point + (c >> 1)] = child_half(t, hn, 3);
     const bool first = h == t.begin(f);
     if (first) vertex_edge[V + f] = child_half(t, h, 2);
     const bool start = starts ? (starts[f] >> a) & 1 : t.vertex_edge[t.corners[h]] == h;
+    if (start) vertex_edge[t.corners[h]] = child_half(t, h, 0);
     child_starts[h] = (start ? 1 << a : 0) | (first ? 1 << ((a + 2) & 3) : 0) |
                       ((cp & 1) == 0 ? 1 << ((a + 3) & 3) : 0);
   }

@@ -60,10 +60,11 @@ struct RefineHalfEdgeTriangles {
     tw[s1] = 3 * (4 * f + 3) + s1;
     tw[s2] = tp < 0 ? -1 : halves.first(tp);
     ec[a] = 2 * ch + (ch & 1), ec[s1] = 2 * (inner + s1) + 1, ec[s2] = 2 * (cp ^ 1) + (cp & 1);
-    // An edge point's outgoing half-edge is the second half of its half-edge along; starts
-    // marks it and the vertex point's.
+    // A vertex point's outgoing half-edge is the first half of its parent's, an edge point's the
+    // second half of its half-edge along; starts marks both.
     if ((cp & 1) == 0) vertex_edge[V + (cp >> 1)] = 3 * c + s2;
     const bool start = (starts[f] >> a) & 1;
+    if (start) vertex_edge[t.corners[h]] = 3 * c + a;
     child_starts[c] = (start ? 1 << a : 0) | ((cp & 1) == 0 ? 1 << s2 : 0);
   }
 };
