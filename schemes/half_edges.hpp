@@ -30,6 +30,26 @@ SPMESH_HD inline T ldg(const T* p) {
 #endif
 }
 
+// Four consecutive values (a quad's vertices, twins or edge codes; a third of a triangle's
+// four children), as one 16-byte access on the GPU (p must be 16-byte aligned).
+struct Index4 {
+  index_t v[4];
+};
+SPMESH_HD inline Index4 load4(const index_t* p) {
+#if defined(__CUDA_ARCH__)
+  const int4 x = __ldg(reinterpret_cast<const int4*>(p));
+  return {{x.x, x.y, x.z, x.w}};
+#else
+  return {{p[0], p[1], p[2], p[3]}};
+#endif
+}
+SPMESH_HD inline void store4(index_t* p, const Index4& x) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<int4*>(p) = make_int4(x.v[0], x.v[1], x.v[2], x.v[3]);
+#else
+  for (int s = 0; s < 4; ++s) p[s] = x.v[s];
+#endif
+}
 // The position of `key` in the increasing keys[0, n), or -1.
 template <class K>
 SPMESH_HD index_t find_sorted(const K* keys, index_t n, K key) {

@@ -15,26 +15,6 @@ namespace spmesh::schemes::catmull_clark {
 SPMESH_HD inline index_t next_half(index_t h) { return (h & ~index_t(3)) | ((h + 1) & 3); }
 SPMESH_HD inline index_t prev_half(index_t h) { return (h & ~index_t(3)) | ((h + 3) & 3); }
 
-// The four values of a face (its vertices, twins or edge codes), as one 16-byte access on the
-// GPU (per-face arrays start 16-byte aligned).
-struct Index4 {
-  index_t v[4];
-};
-SPMESH_HD inline Index4 load4(const index_t* p) {
-#if defined(__CUDA_ARCH__)
-  const int4 x = __ldg(reinterpret_cast<const int4*>(p));
-  return {{x.x, x.y, x.z, x.w}};
-#else
-  return {{p[0], p[1], p[2], p[3]}};
-#endif
-}
-SPMESH_HD inline void store4(index_t* p, const Index4& x) {
-#if defined(__CUDA_ARCH__)
-  *reinterpret_cast<int4*>(p) = make_int4(x.v[0], x.v[1], x.v[2], x.v[3]);
-#else
-  for (int s = 0; s < 4; ++s) p[s] = x.v[s];
-#endif
-}
 // (x0, x1, x2, x3) placed from slot a on: slot (a + k) % 4 gets x_k.
 SPMESH_HD inline Index4 rotated(index_t a, index_t x0, index_t x1, index_t x2, index_t x3) {
   Index4 r;

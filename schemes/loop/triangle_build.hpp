@@ -26,9 +26,16 @@ TriangleLevel<S> triangle_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharp
 
 namespace detail {
 
-// One child face per thread, c = 4 f + j (see TriangleLevel for the numbering). Its twins,
-// edge codes and starts follow from the parent's alone, as do the outgoing half-edges of edge
-// points; `twin` null stops at the faces (the last level).
+// Twelve values, one per child corner of a triangle (its four children, three corners each),
+// stored as three 16-byte writes.
+SPMESH_HD inline void store12(index_t* p, const index_t (&x)[12]) {
+  for (int k = 0; k < 3; ++k) store4(p + 4 * k, {{x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]}});
+}
+
+// One parent face f per thread (see TriangleLevel for the numbering): its four children
+// 4 f + a, twelve corners from 12 f on. Their twins, edge codes and starts follow from the
+// parent's alone, as do the outgoing half-edges of vertex and edge points; `twin` null stops
+// at the faces (the last level). Writes are 48 bytes per array and thread, as 16-byte stores.
 struct RefineHalfEdgeTriangles {
   TriangleView t;
   const std::uint8_t* starts;  // the parent's
@@ -36,36 +43,47 @@ struct RefineHalfEdgeTriangles {
   index_t *twin, *edge_code, *vertex_edge;  // unused unless topology
   std::uint8_t* child_starts;
 
-  SPMESH_HD void operator()(index_t c) const {
-    const index_t f = c >> 2, j = c & 3, V = t.vertices, inner = 2 * t.edges + 3 * f;
-    const index_t* code = t.edge_code + 3 * f;
-    index_t *tri = triangles + 3 * c, *tw = twin + 3 * c, *ec = edge_code + 3 * c;
-    if (j == 3) {  // the middle triangle: slot s, the edge point of half-edge s + 1
-      for (index_t s = 0; s < 3; ++s) tri[s] = V + (code[(s + 1) % 3] >> 1);
-      if (!twin) return;
-      // Its half-edge s runs against the inner half-edge at slot s of the child at corner s + 2.
-      for (index_t s = 0; s < 3; ++s) tw[s] = 3 * (4 * f + (s + 2) % 3) + s, ec[s] = 2 * (inner + s);
-      child_starts[c] = 0;
-      return;
-    }
-    // The child at corner a: slot a from the vertex point along the first half of h, slot a + 1
-    // the inner half-edge, slot a + 2 along the second half of the previous half-edge hp.
-    const index_t a = j, h = 3 * f + a, hp = 3 * f + (a + 2) % 3, s1 = (a + 1) % 3, s2 = (a + 2) % 3;
-    const index_t ch = code[a], cp = code[s2];
-    tri[a] = t.corners[h], tri[s1] = V + (ch >> 1), tri[s2] = V + (cp >> 1);
+  SPMESH_HD void operator()(index_t f) const {
+    const index_t V = t.vertices, B = 12 * f;
+    index_t v[3], c[3], e[3];  // corners, edge codes, edge points
+    for (int a = 0; a < 3; ++a)
+      v[a] = ldg(t.corners + 3 * f + a), c[a] = ldg(t.edge_code + 3 * f + a), e[a] = V + (c[a] >> 1);
+    // Corner child a: the vertex point at slot a, e_a at a + 1, e_(a-1) at a + 2; the middle
+    // child: e_(s+1) at slot s.
+    store12(triangles + B, {v[0], e[0], e[2], e[0], v[1], e[1], e[2], e[1], v[2], e[1], e[2], e[0]});
     if (!twin) return;
+    // Slot a of corner child a is the first half of parent half-edge a, whose twin is the
+    // second half of a's twin; slot a + 2 the second half of half-edge a - 1, twin of the first
+    // half of its twin; slot a + 1 the inner edge against the middle child's slot a + 1.
     const TriangleHalves halves;
-    const index_t th = t.twin[h], tp = t.twin[hp];
-    tw[a] = th < 0 ? -1 : halves.second(th);
-    tw[s1] = 3 * (4 * f + 3) + s1;
-    tw[s2] = tp < 0 ? -1 : halves.first(tp);
-    ec[a] = 2 * ch + (ch & 1), ec[s1] = 2 * (inner + s1) + 1, ec[s2] = 2 * (cp ^ 1) + (cp & 1);
-    // A vertex point's outgoing half-edge is the first half of its parent's, an edge point's the
-    // second half of its half-edge along; starts marks both.
-    if ((cp & 1) == 0) vertex_edge[V + (cp >> 1)] = 3 * c + s2;
-    const bool start = (starts[f] >> a) & 1;
-    if (start) vertex_edge[t.corners[h]] = 3 * c + a;
-    child_starts[c] = (start ? 1 << a : 0) | ((cp & 1) == 0 ? 1 << s2 : 0);
+    index_t first[3], second[3];
+    for (int a = 0; a < 3; ++a) {
+      const index_t g = ldg(t.twin + 3 * f + a);
+      first[a] = g < 0 ? -1 : halves.first(g), second[a] = g < 0 ? -1 : halves.second(g);
+    }
+    const index_t M = B + 9;  // the middle child's half-edges
+    store12(twin + B, {second[0], M + 1, first[2], first[0], second[1], M + 2, M, first[1],
+                       second[2], B + 6, B + 1, B + 5});
+    // Codes: the first half of a keeps a's edge 2 e (or 2 e + 1 against it), the second half
+    // the other child; inner edge 2 E + 3 f + s runs along the middle child's slot s.
+    const index_t inner = 2 * (2 * t.edges + 3 * f);
+    index_t along[3], against[3];
+    for (int a = 0; a < 3; ++a)
+      along[a] = 2 * c[a] + (c[a] & 1), against[a] = 2 * (c[a] ^ 1) + (c[a] & 1);
+    store12(edge_code + B, {along[0], inner + 3, against[2], against[0], along[1], inner + 5,
+                            inner + 1, against[1], along[2], inner, inner + 2, inner + 4});
+    // A vertex point's outgoing half-edge is the first half of its parent's (slot a of corner
+    // child a), an edge point's the second half of its half-edge along (slot a of corner child
+    // a + 1); starts marks both.
+    const unsigned parent = starts[f];
+    std::uint8_t bits[3] = {0, 0, 0};
+    for (int a = 0; a < 3; ++a) {
+      if ((parent >> a) & 1) vertex_edge[v[a]] = B + 4 * a, bits[a] |= 1 << a;
+      const int next = (a + 1) % 3;
+      if ((c[a] & 1) == 0) vertex_edge[e[a]] = B + 3 * next + a, bits[next] |= 1 << a;
+    }
+    for (int a = 0; a < 3; ++a) child_starts[4 * f + a] = bits[a];
+    child_starts[4 * f + 3] = 0;
   }
 };
 
@@ -90,7 +108,7 @@ TriangleLevel<S> refine_triangles(Exec& exec, const TriangleLevel<S>& L, bool to
     child.vertex_edge = Array<index_t, S>(V1);
     child.starts = Array<std::uint8_t, S>(faces);
   }
-  exec.for_each(faces, detail::RefineHalfEdgeTriangles{view(L), L.starts.data(), triangles.data(),
+  exec.for_each(L.faces, detail::RefineHalfEdgeTriangles{view(L), L.starts.data(), triangles.data(),
                                                child.twin.data(), child.edge_code.data(),
                                                child.vertex_edge.data(), child.starts.data()});
   if (topology) inherit(exec, L, child, TriangleHalves{}, L.vertices);
