@@ -181,12 +181,8 @@ struct EdgeOfPair {
   }
 };
 
-// Functors, not lambdas, inside functions templated on a lambda's type (nvcc allows no
+// A functor, not a lambda, inside a function templated on a lambda's type (nvcc allows no
 // extended lambda there).
-struct Iota {
-  index_t* out;
-  SPMESH_HD void operator()(index_t p) const { out[p] = p; }
-};
 template <class T>
 struct Gather {  // out[k] = in[positions[k]] (in null: the position itself)
   const index_t* positions;
@@ -208,10 +204,8 @@ public:
   // The positions p in [0, n) where keep(p) holds; returns the selection's number.
   template <class Keep>
   int add(index_t n, Keep keep) {
-    linalg::Array<index_t, S> all(n);
     chosen_[added_] = linalg::Array<index_t, S>(n);
-    exec_.for_each(n, Iota{all.data()});
-    exec_.select_if(all.data(), n, chosen_[added_].data(), counts_.data() + added_, keep);
+    exec_.select_positions(n, chosen_[added_].data(), counts_.data() + added_, keep);
     return added_++;
   }
   void read() { exec_.read(counts_.data(), added_, host_); }
@@ -400,15 +394,33 @@ struct HalfEdgeVertexRules {
   index_t *crease_u, *crease_w;
   float* child_at;
 
+  static constexpr int kept = 12;
+
   SPMESH_HD void operator()(index_t k) const {
     const index_t v = special[k];
     float vs = special_values[k];
     // p: the edge's place in the sharp list, or -1.
-    auto edges = [&](auto&& f) {
+    auto walk = [&](auto&& f) {
       t.for_each_edge(v, [&](index_t h, index_t other, index_t) {
         const index_t j = sharp_of[t.edge_code[h] >> 1];
         f(j < 0 ? creasing::none : sharp_values[j], t.twin[h] < 0, other, j);
       });
+    };
+    // vertex_rules visits the edges up to four times: the ring is walked once and kept (up to
+    // `kept` edges; a vertex of higher valence walks again each time).
+    struct Edge {
+      float s;
+      bool boundary;
+      index_t other, j;
+    } around[kept];
+    int n = 0;
+    walk([&](float s, bool boundary, index_t other, index_t j) {
+      if (n < kept) around[n] = {s, boundary, other, j};
+      ++n;
+    });
+    auto edges = [&](auto&& f) {
+      if (n > kept) return walk(f);
+      for (int i = 0; i < n; ++i) f(around[i].s, around[i].boundary, around[i].other, around[i].j);
     };
     const VertexMask m = vertex_rules(vs, options, SmoothMask{}, edges, [&](index_t j, float c) {
       if (j >= 0) child_at[2 * j + (t.corners[sharp_halves[j]] == v ? 0 : 1)] = c;

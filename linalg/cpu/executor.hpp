@@ -173,6 +173,27 @@ public:
     *count = select_if(in, n, out, pred);
   }
 
+  // The positions i in [0, n) where pred(i) holds, increasing, into out; their count at `count`.
+  template <class Pred>
+  void select_positions(index_t n, index_t* out, index_t* count, Pred pred) const {
+    *count = 0;
+    if (n <= 0) return;
+    const int blocks = block_count(n);
+    std::vector<index_t> counts(blocks + 1, 0);
+    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+      index_t c = 0;
+      for (index_t i = lo; i < hi; ++i) c += pred(i) ? 1 : 0;
+      counts[b + 1] = c;
+    });
+    for (int b = 0; b < blocks; ++b) counts[b + 1] += counts[b];
+    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+      index_t w = counts[b];
+      for (index_t i = lo; i < hi; ++i)
+        if (pred(i)) out[w++] = i;
+    });
+    *count = counts[blocks];
+  }
+
   // out[keys[i]] = min(out[keys[i]], value(i)) for every i in [0, n), in parallel: minima do
   // not depend on the order.
   template <class Value>

@@ -10,6 +10,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <cstdint>
 #include <type_traits>
@@ -310,6 +311,21 @@ public:
     check(cub::DeviceSelect::Flagged(nullptr, bytes, in, f, out, count, n, stream_), "cub::DeviceSelect");
     ++counts_.launches;
     check(cub::DeviceSelect::Flagged(temp(bytes), bytes, in, f, out, count, n, stream_), "cub::DeviceSelect");
+  }
+
+  // The positions i in [0, n) where pred(i) holds, increasing, into out; their count left in
+  // device memory at `count`. One CUB selection over a counting iterator: no flags, no input.
+  template <class Pred>
+  void select_positions(index_t n, index_t* out, index_t* count, Pred pred) {
+    if (n <= 0) {
+      check(cudaMemsetAsync(count, 0, sizeof(index_t), stream_), "cudaMemsetAsync");
+      return;
+    }
+    const thrust::counting_iterator<index_t> positions(0);
+    std::size_t bytes = 0;
+    check(cub::DeviceSelect::If(nullptr, bytes, positions, out, count, n, pred, stream_), "cub::DeviceSelect");
+    ++counts_.launches;
+    check(cub::DeviceSelect::If(temp(bytes), bytes, positions, out, count, n, pred, stream_), "cub::DeviceSelect");
   }
 
   // out[keys[i]] = min(out[keys[i]], value(i)) for every i in [0, n): integer minima, so the

@@ -169,6 +169,14 @@ struct SelectIfCounted {
                            std::move(counts));
   }
 };
+// select_positions with the predicate MultipleOf3: (out, the count as stored).
+struct SelectPositions {
+  template <class E, class A>
+  auto operator()(E& exec, const A& in, A& out, A& count) const {
+    exec.select_positions(in.size(), out.data(), count.data(), MultipleOf3{in.data()});
+    return std::make_pair(std::move(out), std::move(count));
+  }
+};
 struct ValueAt {
   const index_t* v;
   SPMESH_HD index_t operator()(index_t i) const { return v[i]; }
@@ -444,6 +452,24 @@ TEST_CASE_TEMPLATE("select_if with the count left in executor memory: same resul
       CHECK(counts[1] == kept_odd);
       CHECK(std::equal(ref3.begin(), ref3.end(), out3.begin()));
       CHECK(std::equal(ref_odd.begin(), ref_odd.end(), out_odd.begin()));
+    }
+  });
+}
+
+TEST_CASE_TEMPLATE("select_positions gives the positions where the predicate holds, in order",
+                   B, SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
+    for (index_t n : sizes) {
+      INFO("n " << n);
+      const auto in = random_ints(n, 0, 1000, 53 + n);
+      std::vector<index_t> ref;
+      for (index_t i = 0; i < n; ++i)
+        if (in[i] % 3 == 0) ref.push_back(i);
+      const auto [out, count] = run_on<B>(exec, "select_positions", SelectPositions{},
+                                          HostArray<index_t>(in), HostArray<index_t>(n, -1),
+                                          HostArray<index_t>(1, -1));
+      REQUIRE(count[0] == static_cast<index_t>(ref.size()));
+      CHECK(std::equal(ref.begin(), ref.end(), out.begin()));
     }
   });
 }
