@@ -300,16 +300,17 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   Array<index_t, S> along(halves);
   index_t* id = along.data();
   exec.for_each(halves, [=] SPMESH_HD(index_t h) {
-    id[h] = tw[h] < 0 || q[h] < q[fc.next(h)] ? 1 : 0;
+    id[h] = code[h] = tw[h] < 0 || q[h] < q[fc.next(h)] ? 1 : 0;
   });
-  exec.for_each(halves, [=] SPMESH_HD(index_t h) { code[h] = id[h]; });
   L.edges = exec.exclusive_scan(id, id, halves);
+  // Each edge's half-edge along and sharpness (boundary edges infinitely sharp, then the tagged
+  // edges: the sharper value wins), and the codes.
   Array<index_t, S> edge_half(L.edges);
+  Array<float, S> sharpness(L.edges);
   index_t* eh = edge_half.data();
+  float* es = sharpness.data();
   exec.for_each(halves, [=] SPMESH_HD(index_t h) {
-    if (code[h]) eh[id[h]] = h;
-  });
-  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
+    if (code[h]) eh[id[h]] = h, es[id[h]] = tw[h] < 0 ? creasing::infinite : creasing::none;
     code[h] = code[h] ? 2 * id[h] : 2 * id[tw[h]] + 1;
   });
   // vertex_edge: the first outgoing half-edge without a twin, else the first (a minimum over
@@ -319,15 +320,13 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   index_t* ve = L.vertex_edge.data();
   exec.for_each(V, [=] SPMESH_HD(index_t v) { ve[v] = 2 * halves; });
   exec.scatter_min(q, halves, ve, [=] SPMESH_HD(index_t h) { return tw[h] < 0 ? h : halves + h; });
+  // Special vertices: sharp, or at an end of a sharp edge (flags written only with 1 after this).
+  const float* vs = C.vertices.data();
+  Array<std::uint8_t, S> flags(V);
+  std::uint8_t* special_flag = flags.data();
   exec.for_each(V, [=] SPMESH_HD(index_t v) {
     ve[v] = ve[v] == 2 * halves ? -1 : ve[v] % halves;
-  });
-
-  // C: boundary edges infinitely sharp, then the tagged edges (the sharper value wins).
-  Array<float, S> sharpness(L.edges);
-  float* es = sharpness.data();
-  exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
-    es[e] = tw[eh[e]] < 0 ? creasing::infinite : creasing::none;
+    special_flag[v] = creasing::is_sharp(vs[v]) ? 1 : 0;
   });
   const index_t *ci = C.edges.row_indices.data(), *cj = C.edges.col_indices.data();
   const detail::EdgeOfPair edge_of{key, o, code, ci, cj, halves};
@@ -338,11 +337,6 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
     float& s = es[e];
     s = cs[k] > s ? cs[k] : s;
   });
-  // Special vertices: sharp, or at an end of a sharp edge (flags written only with 1).
-  const float* vs = C.vertices.data();
-  Array<std::uint8_t, S> flags(V);
-  std::uint8_t* special_flag = flags.data();
-  exec.for_each(V, [=] SPMESH_HD(index_t v) { special_flag[v] = creasing::is_sharp(vs[v]) ? 1 : 0; });
   exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
     if (!creasing::is_sharp(es[e])) return;
     special_flag[q[eh[e]]] = 1, special_flag[q[fc.next(eh[e])]] = 1;
