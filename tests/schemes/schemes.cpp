@@ -314,6 +314,22 @@ TEST_CASE("Loop rejects a polygon mesh naming the first face that is not a trian
       InputError);
 }
 
+TEST_CASE("the half-edge builds reject crease entries that name no edge of the mesh") {
+  cpu::Executor exec;
+  for (bool triangles : {false, true}) {
+    const Tent tent(triangles);
+    // Vertices 0 and 13 share no edge; 20 is no vertex of the tent.
+    la::Coo<float> creases{14, 14, {0, 0, 0}, {1, 13, 20}, {2.0f, 1.0f, 1.0f}};
+    const auto build = [&] {
+      auto C = schemes::Sharpness<>{std::move(creases), tent.corners.clone()};
+      if (triangles) schemes::loop::build(exec, tent.mesh.M.clone(), std::move(C), 1);
+      else schemes::catmull_clark::build(exec, tent.mesh.M.clone(), std::move(C), 1);
+    };
+    CHECK_THROWS_WITH_AS(build(), "subdivision build: the crease matrix names 2 vertex pairs that "
+                                  "share no edge", InputError);
+  }
+}
+
 TEST_CASE("sqrt3: three children per triangle, manifold and oriented; the boundary cut in three "
           "on every second level") {
   cpu::Executor exec;
