@@ -380,6 +380,38 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   return out;
 }
 
+// Where each edge of a level sits in its C.edges (-1: not there). A child level's list holds the
+// descendants of the first level's entries in order (entry j's children at 2 j and 2 j + 1),
+// and edge c of the level `depth` levels down descends from first-level edge c >> depth if
+// c < E_0 << depth (inner edges are numbered after the halves). So the first level's table
+// places every level's edges, with no table per level.
+struct SharpPlaces {
+  const index_t* first;  // per first-level edge: its place in that level's C.edges, or -1
+  index_t first_edges;
+  int depth;
+  SPMESH_HD index_t operator()(index_t c) const {
+    if (std::int64_t(c) >= (std::int64_t(first_edges) << depth)) return -1;
+    const index_t p = first[c >> depth];
+    return p < 0 ? -1 : (p << depth) | (c & ((index_t(1) << depth) - 1));
+  }
+};
+
+// The first level's table of SharpPlaces, kept while a build runs.
+template <class S>
+struct SharpTable {
+  linalg::Array<index_t, S> first;
+  SharpPlaces at(int depth) const { return {first.data(), first.size(), depth}; }
+};
+template <class Exec, class S = typename Exec::space>
+SharpTable<S> sharp_table(Exec& exec, const HalfEdgeLevel<S>& first) {
+  SharpTable<S> table{linalg::Array<index_t, S>(first.edges)};
+  index_t* p = table.first.data();
+  const index_t* e = first.C.edges.data();
+  exec.for_each(first.edges, [=] SPMESH_HD(index_t c) { p[c] = -1; });
+  exec.for_each(first.C.edges.size(), [=] SPMESH_HD(index_t j) { p[e[j]] = j; });
+  return table;
+}
+
 namespace detail {
 
 // vertex_rules (crease_rules.hpp) at one special vertex, walking the level's edges: its mask,
@@ -387,7 +419,8 @@ namespace detail {
 template <class View, class SmoothMask>
 struct HalfEdgeVertexRules {
   View t;
-  const index_t *sharp_of, *sharp_halves;  // sharp_of: per edge, its place in C.edges, or -1
+  SharpPlaces sharp_of;  // per edge, its place in C.edges, or -1 (without a search)
+  const index_t* sharp_halves;
   const float* sharp_values;
   Options options;
   const index_t* special;
@@ -405,7 +438,7 @@ struct HalfEdgeVertexRules {
     // p: the edge's place in the sharp list, or -1.
     auto walk = [&](auto&& f) {
       t.for_each_edge(v, [&](index_t h, index_t other, index_t) {
-        const index_t j = sharp_of[t.edge_code[h] >> 1];
+        const index_t j = sharp_of(t.edge_code[h] >> 1);
         f(j < 0 ? creasing::none : sharp_values[j], t.twin[h] < 0, other, j);
       });
     };
@@ -437,9 +470,11 @@ struct HalfEdgeVertexRules {
 }  // namespace detail
 
 // The crease rules of a half-edge level (its C must be set) with the scheme's smooth mask;
-// view(L) is the scheme's view of its level.
+// view(L) is the scheme's view of its level, `places` the table of its build's first level at
+// this level's depth.
 template <class SmoothMask, class Exec, class Level, class S = typename Exec::space>
-HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& options) {
+HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& options,
+                                 SharpPlaces places) {
   using linalg::Array;
   const auto t = view(L);
   const auto& C = L.C;
@@ -449,15 +484,8 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
   r.self = Array<double, S>(n), r.ring = Array<double, S>(n), r.crease = Array<double, S>(n);
   r.crease_u = Array<index_t, S>(n), r.crease_w = Array<index_t, S>(n);
   r.child_at = Array<float, S>(2 * sharp);
-  // Each edge's place in the sharp list, for the rules' walks (which look at every edge of a
-  // special vertex several times) to find with one load instead of a search.
-  Array<index_t, S> sharp_of(L.edges);
-  index_t* so = sharp_of.data();
-  const index_t* se = C.edges.data();
-  exec.for_each(L.edges, [=] SPMESH_HD(index_t e) { so[e] = -1; });
-  exec.for_each(sharp, [=] SPMESH_HD(index_t j) { so[se[j]] = j; });
   exec.for_each(n, detail::HalfEdgeVertexRules<decltype(t), SmoothMask>{
-                       t, so, C.halves.data(), C.edge_values.data(), options,
+                       t, places, C.halves.data(), C.edge_values.data(), options,
                        C.special.data(), C.special_values.data(), r.special_sharpness.data(), r.self.data(),
                        r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
                        r.child_at.data()});

@@ -38,21 +38,24 @@ schemes::catmull_clark::Plan<S> catmark_steps(cuda::Executor& exec, linalg::Mesh
   bool quads = false;
   timed("all_quads", [&] { quads = cc::detail::all_quads(exec, M); });
   cc::QuadLevel<S> Q;
+  schemes::SharpTable<S> table;
   int l = 0;
   if (!quads) {  // a polygon base level, then quads
     cc::PolygonLevel<S> L;
     timed("polygon_level 0",
           [&] { L = cc::half_edge_level<cc::PolygonLevel<S>>(exec, std::move(M), C); });
-    timed("quad_rules 0", [&] { L.rules = cc::quad_rules(exec, L, options); });
+    timed("sharp_table", [&] { table = schemes::sharp_table(exec, L); });
+    timed("quad_rules 0", [&] { L.rules = cc::quad_rules(exec, L, options, table.at(0)); });
     timed("refine_quads 0", [&] { Q = cc::refine_quads(exec, L, levels > 1); });
     plan.levels.emplace_back(std::move(L));
     l = 1;
   } else {
     timed("quad_level 0", [&] { Q = cc::half_edge_level<cc::QuadLevel<S>>(exec, std::move(M), C); });
+    timed("sharp_table", [&] { table = schemes::sharp_table(exec, Q); });
   }
   for (; l < levels; ++l) {
     const std::string at = " " + std::to_string(l);
-    timed("quad_rules" + at, [&] { Q.rules = cc::quad_rules(exec, Q, options); });
+    timed("quad_rules" + at, [&] { Q.rules = cc::quad_rules(exec, Q, options, table.at(l)); });
     timed("refine_quads" + at, [&] {
       cc::QuadLevel<S> child = cc::refine_quads(exec, Q, l + 1 < levels);
       plan.levels.emplace_back(std::move(Q));
@@ -72,10 +75,12 @@ schemes::loop::Plan<S> loop_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
   plan.options = options;
   lp::TriangleLevel<S> L;
   timed("triangle_level 0", [&] { L = lp::triangle_level(exec, std::move(M), C); });
+  schemes::SharpTable<S> table;
+  timed("sharp_table", [&] { table = schemes::sharp_table(exec, L); });
   for (int l = 0; l < levels; ++l) {
     const std::string at = " " + std::to_string(l);
     timed("rules" + at,
-          [&] { L.rules = schemes::half_edge_rules<lp::detail::SmoothMask>(exec, L, options); });
+          [&] { L.rules = schemes::half_edge_rules<lp::detail::SmoothMask>(exec, L, options, table.at(l)); });
     timed("refine_triangles" + at, [&] {
       lp::TriangleLevel<S> child = lp::refine_triangles(exec, L, l + 1 < levels);
       plan.levels.emplace_back(std::move(L));

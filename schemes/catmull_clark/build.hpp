@@ -138,11 +138,12 @@ bool all_quads(Exec& exec, const linalg::MeshMatrix<S>& M) {
 // All `levels` levels on half-edges from the first, L (quad_build.hpp).
 template <class Exec, class Level, class S = typename Exec::space>
 void build_half_edges(Exec& exec, Level L, int levels, Plan<S>& plan) {
-  L.rules = quad_rules(exec, L, plan.options);
+  const auto table = sharp_table(exec, L);
+  L.rules = quad_rules(exec, L, plan.options, table.at(0));
   QuadLevel<S> Q = refine_quads(exec, L, levels > 1);
   plan.levels.emplace_back(std::move(L));
   for (int l = 1; l < levels; ++l) {
-    Q.rules = quad_rules(exec, Q, plan.options);
+    Q.rules = quad_rules(exec, Q, plan.options, table.at(l));
     QuadLevel<S> child = refine_quads(exec, Q, l + 1 < levels);
     plan.levels.emplace_back(std::move(Q));
     Q = std::move(child);

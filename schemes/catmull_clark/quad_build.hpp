@@ -30,10 +30,11 @@ Level half_edge_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C
   return L;
 }
 
-// The crease rules of a Catmull-Clark half-edge level (its C must be set).
+// The crease rules of a Catmull-Clark half-edge level (its C must be set; `places` as
+// half_edge_rules).
 template <class Exec, class Level>
-auto quad_rules(Exec& exec, const Level& L, const Options& options) {
-  return half_edge_rules<detail::SmoothMask>(exec, L, options);
+auto quad_rules(Exec& exec, const Level& L, const Options& options, SharpPlaces places) {
+  return half_edge_rules<detail::SmoothMask>(exec, L, options, places);
 }
 
 namespace detail {

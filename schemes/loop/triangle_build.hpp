@@ -121,8 +121,9 @@ namespace detail {
 // All `levels` levels on half-edges from the first, L.
 template <class Exec, class S = typename Exec::space>
 void build_half_edges(Exec& exec, TriangleLevel<S> L, int levels, Plan<S>& plan) {
+  const auto table = sharp_table(exec, L);
   for (int l = 0; l < levels; ++l) {
-    L.rules = half_edge_rules<SmoothMask>(exec, L, plan.options);
+    L.rules = half_edge_rules<SmoothMask>(exec, L, plan.options, table.at(l));
     TriangleLevel<S> child = refine_triangles(exec, L, l + 1 < levels);
     plan.levels.emplace_back(std::move(L));
     L = std::move(child);

@@ -68,6 +68,9 @@ struct RingSum {
 // faces; W components at a time. The special vertices are redone by TriangleSpecialPoints.
 template <class T, index_t W>
 struct TriangleVertexPoints {
+  // At most 32 registers (40 uncapped, 65% occupancy), as QuadVertexPoints: the walks are
+  // bound by load latency, so more threads in flight help.
+  static constexpr int min_blocks_per_sm = 8;
   TriangleView t;
   const std::uint8_t* starts;
   const T* P;
