@@ -89,6 +89,10 @@ struct HalfEdgeRules {
   linalg::Array<double, S> self, ring, crease;
   linalg::Array<index_t, S> crease_u, crease_w;
   linalg::Array<float, S> child_at;  // 2 per sharp edge: its children's sharpness (from, to end)
+  // Per special vertex: 1 if its mask is the smooth one and it is not on the boundary, so that
+  // eval's smooth vertex point stands (most of a child level's special vertices: their creases
+  // decayed, or they are points of smooth edges kept in C).
+  linalg::Array<std::uint8_t, S> smooth;
 };
 
 // A level on half-edges: each face corner is the half-edge from its vertex to the next corner's.
@@ -429,6 +433,7 @@ struct HalfEdgeVertexRules {
   double *self, *ring, *crease;
   index_t *crease_u, *crease_w;
   float* child_at;
+  std::uint8_t* smooth;
 
   static constexpr int kept = 12;
 
@@ -450,9 +455,11 @@ struct HalfEdgeVertexRules {
       index_t other, j;
     } around[kept];
     int n = 0;
+    bool on_boundary = false;
     walk([&](float s, bool boundary, index_t other, index_t j) {
       if (n < kept) around[n] = {s, boundary, other, j};
       ++n;
+      on_boundary = on_boundary || boundary;
     });
     auto edges = [&](auto&& f) {
       if (n > kept) return walk(f);
@@ -464,6 +471,8 @@ struct HalfEdgeVertexRules {
     special_sharpness[k] = vs;
     self[k] = m.self, ring[k] = m.ring, crease[k] = m.crease;
     crease_u[k] = m.u, crease_w[k] = m.w;
+    const VertexMask s = SmoothMask{}(n);
+    smooth[k] = !on_boundary && m.crease == 0 && m.self == s.self && m.ring == s.ring ? 1 : 0;
   }
 };
 
@@ -484,11 +493,12 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
   r.self = Array<double, S>(n), r.ring = Array<double, S>(n), r.crease = Array<double, S>(n);
   r.crease_u = Array<index_t, S>(n), r.crease_w = Array<index_t, S>(n);
   r.child_at = Array<float, S>(2 * sharp);
+  r.smooth = Array<std::uint8_t, S>(n);
   exec.for_each(n, detail::HalfEdgeVertexRules<decltype(t), SmoothMask>{
                        t, places, C.halves.data(), C.edge_values.data(), options,
                        C.special.data(), C.special_values.data(), r.special_sharpness.data(), r.self.data(),
                        r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
-                       r.child_at.data()});
+                       r.child_at.data(), r.smooth.data()});
   // Edge rules: a sharp edge whose two children stay sharp is a crease (w = 1), else w = s.
   r.edge_crease = Array<double, S>(sharp);
   const float *ca = r.child_at.data(), *s = C.edge_values.data();

@@ -197,17 +197,20 @@ struct QuadVertexPoints {
   }
 };
 
-// The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w).
+// The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w); those whose
+// mask is the smooth one keep the smooth kernel's point.
 template <class T, index_t W, class View>
 struct SpecialPoints {
   View t;
   const index_t *special, *u, *w;
   const double *self, *ring, *crease;
+  const std::uint8_t* smooth;
   const T* P;
   T* out;
   index_t k;
 
   SPMESH_HD void operator()(index_t s) const {
+    if (smooth[s]) return;
     const index_t v = special[s];
     const T a = static_cast<T>(self[s]), b = static_cast<T>(ring[s]),
             d = static_cast<T>(crease[s]);
@@ -339,7 +342,7 @@ linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::De
   exec.for_each(L.C.special.size(),
                 SpecialPoints<T, 4, decltype(t)>{t, L.C.special.data(), r.crease_u.data(),
                                                  r.crease_w.data(), r.self.data(), r.ring.data(),
-                                                 r.crease.data(), p, y, k});
+                                                 r.crease.data(), r.smooth.data(), p, y, k});
   exec.for_each(L.C.edges.size(),
                 SharpEdgePoints<T, decltype(t)>{t, L.C.edges.data(), L.C.halves.data(),
                                                 r.edge_crease.data(), p, y, k});

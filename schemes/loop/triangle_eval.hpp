@@ -97,17 +97,20 @@ struct TriangleVertexPoints {
   }
 };
 
-// The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w).
+// The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w); those whose
+// mask is the smooth one keep TriangleVertexPoints' point.
 template <class T, index_t W>
 struct TriangleSpecialPoints {
   TriangleView t;
   const index_t *special, *u, *w;
   const double *self, *ring, *crease;
+  const std::uint8_t* smooth;
   const T* P;
   T* out;
   index_t k;
 
   SPMESH_HD void operator()(index_t s) const {
+    if (smooth[s]) return;
     const index_t v = special[s];
     const T a = static_cast<T>(self[s]), b = static_cast<T>(ring[s]),
             d = static_cast<T>(crease[s]);
@@ -224,7 +227,8 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
   exec.for_each(L.C.special.size(),
                 detail::TriangleSpecialPoints<T, 4>{t, L.C.special.data(), r.crease_u.data(),
                                                     r.crease_w.data(), r.self.data(),
-                                                    r.ring.data(), r.crease.data(), p, y, k});
+                                                    r.ring.data(), r.crease.data(),
+                                                    r.smooth.data(), p, y, k});
   exec.for_each(L.C.edges.size(),
                 detail::TriangleSharpEdgePoints<T>{t, L.C.edges.data(), L.C.halves.data(),
                                                    r.edge_crease.data(), p, y, k});
