@@ -550,6 +550,60 @@ void inherit(Exec& exec, const Level& L, HalfEdgeLevel<S>& child, Halves halves,
   });
 }
 
+// The smooth vertex point of v, whose vertex_edge is h: self p + ring (the Ring sum, as
+// SpecialPoints'), with the scheme's SmoothMask of the valence the walk counts.
+template <class T, index_t W, class Ring, class SmoothMask, class View>
+SPMESH_HD void smooth_vertex_point(const View& t, index_t h, index_t v, const T* P, T* out,
+                                   index_t k) {
+  for (index_t c = 0; c < k; c += W) {
+    const index_t m = k - c < W ? k - c : W;
+    const Ring s(t, h, P, out, k, c, m);
+    const VertexMask mask = SmoothMask{}(s.edges);
+    const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
+    const T* p = P + std::int64_t(v) * k + c;
+    T* y = out + std::int64_t(v) * k + c;
+#pragma unroll
+    for (index_t j = 0; j < W; ++j)
+      if (j < m) y[j] = self * p[j] + ring * s.total(j);
+  }
+}
+
+// The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w), the ring being
+// the scheme's Ring sum (Ring(t, first, P, out, k, c, m).total(j), m <= W components from
+// column c); those whose mask is the smooth one keep the smooth kernel's point.
+template <class T, index_t W, class View, class Ring>
+struct SpecialPoints {
+  View t;
+  const index_t *special, *u, *w;
+  const double *self, *ring, *crease;
+  const std::uint8_t* smooth;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t s) const {
+    if (smooth[s]) return;
+    const index_t v = special[s];
+    const T a = static_cast<T>(self[s]), b = static_cast<T>(ring[s]),
+            d = static_cast<T>(crease[s]);
+    for (index_t c = 0; c < k; c += W) {
+      const index_t m = k - c < W ? k - c : W;
+      const T* p = P + std::int64_t(v) * k + c;
+      T* y = out + std::int64_t(v) * k + c;
+      for (index_t j = 0; j < m; ++j) y[j] = a * p[j];
+      if (b != 0) {
+        const Ring sums(t, t.vertex_edge[v], P, out, k, c, m);
+#pragma unroll
+        for (index_t j = 0; j < W; ++j)
+          if (j < m) y[j] += b * sums.total(j);
+      }
+      if (d == 0) continue;
+      const T *pu = P + std::int64_t(u[s]) * k + c, *pw = P + std::int64_t(w[s]) * k + c;
+      for (index_t j = 0; j < m; ++j) y[j] += d * (pu[j] + pw[j]);
+    }
+  }
+};
+
 // A fixed-order level's reduced mesh matrix as a mesh matrix (offsets order f): the refined
 // mesh a plan hands out.
 template <class Exec, class S = typename Exec::space>

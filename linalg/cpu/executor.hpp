@@ -150,21 +150,7 @@ public:
   // returns how many. The positional predicate covers flags, values and run heads alike.
   template <class T, class Pred>
   index_t select_if(const T* in, index_t n, T* out, Pred pred) const {
-    if (n <= 0) return 0;
-    const int blocks = block_count(n);
-    std::vector<index_t> counts(blocks + 1, 0);
-    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
-      index_t c = 0;
-      for (index_t i = lo; i < hi; ++i) c += pred(i) ? 1 : 0;
-      counts[b + 1] = c;
-    });
-    for (int b = 0; b < blocks; ++b) counts[b + 1] += counts[b];
-    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
-      index_t w = counts[b];
-      for (index_t i = lo; i < hi; ++i)
-        if (pred(i)) out[w++] = in[i];
-    });
-    return counts[blocks];
+    return select(n, pred, [&](index_t w, index_t i) { out[w] = in[i]; });
   }
 
   // The same with the count stored at `count` (cuda::Executor keeps it on the device).
@@ -176,22 +162,7 @@ public:
   // The positions i in [0, n) where pred(i) holds, increasing, into out; their count at `count`.
   template <class Pred>
   void select_positions(index_t n, index_t* out, index_t* count, Pred pred) const {
-    *count = 0;
-    if (n <= 0) return;
-    const int blocks = block_count(n);
-    std::vector<index_t> counts(blocks + 1, 0);
-    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
-      index_t c = 0;
-      for (index_t i = lo; i < hi; ++i) c += pred(i) ? 1 : 0;
-      counts[b + 1] = c;
-    });
-    for (int b = 0; b < blocks; ++b) counts[b + 1] += counts[b];
-    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
-      index_t w = counts[b];
-      for (index_t i = lo; i < hi; ++i)
-        if (pred(i)) out[w++] = i;
-    });
-    *count = counts[blocks];
+    *count = select(n, pred, [&](index_t w, index_t i) { out[w] = i; });
   }
 
   // out[keys[i]] = min(out[keys[i]], value(i)) for every i in [0, n), in parallel: minima do
@@ -229,6 +200,27 @@ public:
 
 private:
   static constexpr index_t grain = 2048;
+
+  // write(w, i) for the w-th position i in [0, n) where pred(i) holds, in order; returns how
+  // many: a count per block, their scan, then each block writes from its start.
+  template <class Pred, class Write>
+  index_t select(index_t n, Pred pred, Write write) const {
+    if (n <= 0) return 0;
+    const int blocks = block_count(n);
+    std::vector<index_t> counts(blocks + 1, 0);
+    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+      index_t c = 0;
+      for (index_t i = lo; i < hi; ++i) c += pred(i) ? 1 : 0;
+      counts[b + 1] = c;
+    });
+    for (int b = 0; b < blocks; ++b) counts[b + 1] += counts[b];
+    parallel_blocks(n, blocks, [&](int b, index_t lo, index_t hi) {
+      index_t w = counts[b];
+      for (index_t i = lo; i < hi; ++i)
+        if (pred(i)) write(w++, i);
+    });
+    return counts[blocks];
+  }
 
   int block_count(index_t n) const {
     return n < 4 * grain ? 1 : std::min<int>(threads_ * 4, static_cast<int>(n / grain));

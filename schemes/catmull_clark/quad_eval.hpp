@@ -139,6 +139,7 @@ template <class T, index_t W>
 struct RingSums {
   index_t edges = 0;
   T ring[W] = {}, faces[W] = {};
+  SPMESH_HD T total(index_t j) const { return ring[j] + faces[j]; }  // what the ring weight takes
 
   template <class View>
   SPMESH_HD RingSums(const View& t, index_t first, const T* P, const T* out, index_t k,
@@ -162,22 +163,12 @@ struct RingSums {
 template <class T, index_t W, class View>
 SPMESH_HD void smooth_vertex_point(const View& t, index_t h, index_t v, const T* P, T* out,
                                    index_t k) {
-  for (index_t c = 0; c < k; c += W) {
-    const index_t m = k - c < W ? k - c : W;
-    const RingSums<T, W> s(t, h, P, out, k, c, m);
-    const T* p = P + std::int64_t(v) * k + c;
-    T* y = out + std::int64_t(v) * k + c;
-    const VertexMask mask = SmoothMask{}(s.edges);
-    const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
-#pragma unroll
-    for (index_t j = 0; j < W; ++j)
-      if (j < m) y[j] = self * p[j] + ring * s.ring[j] + ring * s.faces[j];
-  }
+  schemes::smooth_vertex_point<T, W, RingSums<T, W>, SmoothMask>(t, h, v, P, out, k);
 }
 
 // Smooth vertex points on a quad level, one thread per face for the vertices whose vertex_edge
 // starts in it (starts), so that neighbouring threads walk neighbouring faces; the special
-// vertices are redone by SpecialPoints.
+// vertices are redone by SpecialPoints (half_edges.hpp).
 template <class T, index_t W>
 struct QuadVertexPoints {
   // At most 32 registers (40 uncapped): 600 us instead of 635 at ArmorGuy level 6. The face
@@ -194,41 +185,6 @@ struct QuadVertexPoints {
     if (bits == 0) return;
     for (index_t a = 0; a < 4; ++a)
       if ((bits >> a) & 1) smooth_vertex_point<T, W>(t, 4 * f + a, t.corners[4 * f + a], P, out, k);
-  }
-};
-
-// The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w); those whose
-// mask is the smooth one keep the smooth kernel's point.
-template <class T, index_t W, class View>
-struct SpecialPoints {
-  View t;
-  const index_t *special, *u, *w;
-  const double *self, *ring, *crease;
-  const std::uint8_t* smooth;
-  const T* P;
-  T* out;
-  index_t k;
-
-  SPMESH_HD void operator()(index_t s) const {
-    if (smooth[s]) return;
-    const index_t v = special[s];
-    const T a = static_cast<T>(self[s]), b = static_cast<T>(ring[s]),
-            d = static_cast<T>(crease[s]);
-    for (index_t c = 0; c < k; c += W) {
-      const index_t m = k - c < W ? k - c : W;
-      const T* p = P + std::int64_t(v) * k + c;
-      T* y = out + std::int64_t(v) * k + c;
-      for (index_t j = 0; j < m; ++j) y[j] = a * p[j];
-      if (b != 0) {
-        const RingSums<T, W> sums(t, t.vertex_edge[v], P, out, k, c, m);
-#pragma unroll
-        for (index_t j = 0; j < W; ++j)
-          if (j < m) y[j] += b * sums.ring[j] + b * sums.faces[j];
-      }
-      if (d == 0) continue;
-      const T *pu = P + std::int64_t(u[s]) * k + c, *pw = P + std::int64_t(w[s]) * k + c;
-      for (index_t j = 0; j < m; ++j) y[j] += d * (pu[j] + pw[j]);
-    }
   }
 };
 
@@ -340,7 +296,7 @@ linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::De
   copy_unused(exec, L, p, y, k);
   const auto& r = L.rules;
   exec.for_each(L.C.special.size(),
-                SpecialPoints<T, 4, decltype(t)>{t, L.C.special.data(), r.crease_u.data(),
+                SpecialPoints<T, 4, decltype(t), RingSums<T, 4>>{t, L.C.special.data(), r.crease_u.data(),
                                                  r.crease_w.data(), r.self.data(), r.ring.data(),
                                                  r.crease.data(), r.smooth.data(), p, y, k});
   exec.for_each(L.C.edges.size(),

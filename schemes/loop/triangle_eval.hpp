@@ -45,14 +45,15 @@ struct TriangleEdgePoints {
 };
 
 // The sum over a vertex's 1-ring (Eq. 37's E P row), m <= W components from column c, rotating
-// from its vertex_edge `first`; and the valence.
+// from its vertex_edge `first`; and the valence (`out` is not read).
 template <class T, index_t W>
 struct RingSum {
   index_t edges = 0;
   T sum[W] = {};
+  SPMESH_HD T total(index_t j) const { return sum[j]; }  // what the ring weight takes
 
-  SPMESH_HD RingSum(const TriangleView& t, index_t first, const T* P, index_t k, index_t c,
-                    index_t m) {
+  SPMESH_HD RingSum(const TriangleView& t, index_t first, const T* P, const T*, index_t k,
+                    index_t c, index_t m) {
     t.for_each_edge_from(first, [&](index_t, index_t other, index_t) {
       ++edges;
       const T* p = P + std::int64_t(other) * k + c;
@@ -65,7 +66,7 @@ struct RingSum {
 
 // Smooth vertex points (Eq. 33 with Loop's smooth mask), one thread per face for the vertices
 // whose vertex_edge starts in it (starts), so that neighbouring threads walk neighbouring
-// faces; W components at a time. The special vertices are redone by TriangleSpecialPoints.
+// faces; W components at a time. The special vertices are redone by SpecialPoints (half_edges.hpp).
 template <class T, index_t W>
 struct TriangleVertexPoints {
   // At most 32 registers (40 uncapped, 65% occupancy), as QuadVertexPoints: the walks are
@@ -81,53 +82,8 @@ struct TriangleVertexPoints {
     const unsigned bits = starts[f];
     for (index_t a = 0; a < 3; ++a) {
       if (((bits >> a) & 1) == 0) continue;
-      const index_t h = 3 * f + a, v = t.corners[h];
-      for (index_t c = 0; c < k; c += W) {
-        const index_t m = k - c < W ? k - c : W;
-        const RingSum<T, W> s(t, h, P, k, c, m);
-        const VertexMask mask = SmoothMask{}(s.edges);
-        const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
-        const T* p = P + std::int64_t(v) * k + c;
-        T* y = out + std::int64_t(v) * k + c;
-#pragma unroll
-        for (index_t j = 0; j < W; ++j)
-          if (j < m) y[j] = self * p[j] + ring * s.sum[j];
-      }
-    }
-  }
-};
-
-// The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w); those whose
-// mask is the smooth one keep TriangleVertexPoints' point.
-template <class T, index_t W>
-struct TriangleSpecialPoints {
-  TriangleView t;
-  const index_t *special, *u, *w;
-  const double *self, *ring, *crease;
-  const std::uint8_t* smooth;
-  const T* P;
-  T* out;
-  index_t k;
-
-  SPMESH_HD void operator()(index_t s) const {
-    if (smooth[s]) return;
-    const index_t v = special[s];
-    const T a = static_cast<T>(self[s]), b = static_cast<T>(ring[s]),
-            d = static_cast<T>(crease[s]);
-    for (index_t c = 0; c < k; c += W) {
-      const index_t m = k - c < W ? k - c : W;
-      const T* p = P + std::int64_t(v) * k + c;
-      T* y = out + std::int64_t(v) * k + c;
-      for (index_t j = 0; j < m; ++j) y[j] = a * p[j];
-      if (b != 0) {
-        const RingSum<T, W> sums(t, t.vertex_edge[v], P, k, c, m);
-#pragma unroll
-        for (index_t j = 0; j < W; ++j)
-          if (j < m) y[j] += b * sums.sum[j];
-      }
-      if (d == 0) continue;
-      const T *pu = P + std::int64_t(u[s]) * k + c, *pw = P + std::int64_t(w[s]) * k + c;
-      for (index_t j = 0; j < m; ++j) y[j] += d * (pu[j] + pw[j]);
+      smooth_vertex_point<T, W, RingSum<T, W>, SmoothMask>(t, 3 * f + a, t.corners[3 * f + a], P,
+                                                          out, k);
     }
   }
 };
@@ -225,7 +181,7 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
   copy_unused(exec, L, p, y, k);
   const auto& r = L.rules;
   exec.for_each(L.C.special.size(),
-                detail::TriangleSpecialPoints<T, 4>{t, L.C.special.data(), r.crease_u.data(),
+                SpecialPoints<T, 4, TriangleView, detail::RingSum<T, 4>>{t, L.C.special.data(), r.crease_u.data(),
                                                     r.crease_w.data(), r.self.data(),
                                                     r.ring.data(), r.crease.data(),
                                                     r.smooth.data(), p, y, k});
