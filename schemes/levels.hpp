@@ -137,15 +137,24 @@ PlanT build_levels(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
   return plan;
 }
 
-// P0 -> the last level's data: the scheme's subdivide(exec, level, P) -> the child's data
-// (found by argument-dependent lookup on the level type), for every level.
+// P0 -> the last level's data: step(l, P) -> level l + 1's data, for every level l.
+template <class Exec, class PlanT, class T, class Step>
+linalg::Dense<T, typename Exec::space> eval_levels(Exec& exec, const PlanT& plan,
+                                                   const linalg::Dense<T, typename Exec::space>& P0,
+                                                   Step step) {
+  if (plan.levels.empty()) return detail::copy(exec, P0);
+  linalg::Dense<T, typename Exec::space> P = step(std::size_t(0), P0);
+  for (std::size_t l = 1; l < plan.levels.size(); ++l) P = step(l, P);
+  return P;
+}
+// ... each step the scheme's subdivide(exec, level, P) (found by argument-dependent lookup on
+// the level type).
 template <class Exec, class PlanT, class T>
 linalg::Dense<T, typename Exec::space> eval_levels(Exec& exec, const PlanT& plan,
                                                    const linalg::Dense<T, typename Exec::space>& P0) {
-  if (plan.levels.empty()) return detail::copy(exec, P0);
-  linalg::Dense<T, typename Exec::space> P = subdivide(exec, plan.levels[0], P0);
-  for (std::size_t l = 1; l < plan.levels.size(); ++l) P = subdivide(exec, plan.levels[l], P);
-  return P;
+  return eval_levels(exec, plan, P0, [&](std::size_t l, const auto& P) {
+    return subdivide(exec, plan.levels[l], P);
+  });
 }
 
 // R = S_L ... S_1 with S_l the scheme's level_matrix(exec, level) (double; found like

@@ -30,6 +30,8 @@ struct CatmullClark {
   static auto build(A&&... a) { return catmull_clark::build(std::forward<A>(a)...); }
   template <class... A>
   static auto eval(A&&... a) { return catmull_clark::eval(std::forward<A>(a)...); }
+  template <class... A>
+  static auto subdivide(A&&... a) { return catmull_clark::subdivide(std::forward<A>(a)...); }
   template <class T, class Exec, class P>
   static auto refinement_matrix(Exec& exec, const P& plan) {
     return catmull_clark::refinement_matrix<T>(exec, plan);
@@ -51,6 +53,8 @@ struct Loop {
   static auto build(A&&... a) { return loop::build(std::forward<A>(a)...); }
   template <class... A>
   static auto eval(A&&... a) { return loop::eval(std::forward<A>(a)...); }
+  template <class... A>
+  static auto subdivide(A&&... a) { return loop::subdivide(std::forward<A>(a)...); }
   template <class T, class Exec, class P>
   static auto refinement_matrix(Exec& exec, const P& plan) {
     return loop::refinement_matrix<T>(exec, plan);

@@ -133,7 +133,7 @@ int run(const std::string& path, int levels, int reps) {
     linalg::Dense<float, S> P;
     for (std::size_t k = 0; k < plan.levels.size(); ++k)
       timed("eval " + std::to_string(k),
-            [&] { P = subdivide(exec, plan.levels[k], k == 0 ? P0d : P); });
+            [&] { P = Scheme::subdivide(exec, plan, k, k == 0 ? P0d : P); });
     timed("free", [&] { plan = {}, P = {}; });  // the arrays go back to the pool
     // All of it again without the steps' waits: upload, build, eval, free (the benchmark's
     // "dynamic" plus the free).

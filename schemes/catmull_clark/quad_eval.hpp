@@ -11,6 +11,7 @@
 #include "linalg/convert.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/lanes.hpp"
+#include "schemes/catmull_clark/group_eval.hpp"
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 
@@ -168,8 +169,9 @@ SPMESH_HD void smooth_vertex_point(const View& t, index_t h, index_t v, const T*
 
 // Smooth vertex points on a quad level, one thread per face for the vertices whose vertex_edge
 // starts in it (starts), so that neighbouring threads walk neighbouring faces; the special
-// vertices are redone by SpecialPoints (half_edges.hpp).
-template <class T, index_t W>
+// vertices are redone by SpecialPoints (half_edges.hpp). Ring: RingSums, or ParentRingSums
+// on a parent level (group_eval.hpp).
+template <class T, index_t W, class Ring = RingSums<T, W>>
 struct QuadVertexPoints {
   // At most 32 registers (40 uncapped): 600 us instead of 635 at ArmorGuy level 6. The face
   // kernel is better uncapped (72 registers): capped at 40 it spills, 877 us instead of 528.
@@ -184,7 +186,9 @@ struct QuadVertexPoints {
     const unsigned bits = starts[f];
     if (bits == 0) return;
     for (index_t a = 0; a < 4; ++a)
-      if ((bits >> a) & 1) smooth_vertex_point<T, W>(t, 4 * f + a, t.corners[4 * f + a], P, out, k);
+      if ((bits >> a) & 1)
+        schemes::smooth_vertex_point<T, W, Ring, SmoothMask>(t, 4 * f + a, t.corners[4 * f + a],
+                                                             P, out, k);
   }
 };
 
@@ -214,10 +218,22 @@ struct SharpEdgePoints {
   }
 };
 
-// Face, edge and vertex points of a quad level with the smooth masks, W components at a time.
-template <index_t W, class Exec, class T>
-void smooth_points(Exec& exec, const QuadLevel<typename Exec::space>& L, const T* P, T* out,
-                   index_t k) {
+// Face, edge and vertex points of a quad level with the smooth masks, W components at a time;
+// by its groups where its parent (non-null) is a quad level too (group_eval.hpp).
+template <index_t W, class Exec, class T, class S = typename Exec::space>
+void smooth_points(Exec& exec, const QuadLevel<S>& L, const QuadLevel<S>* parent, const T* P,
+                   T* out, index_t k) {
+  if (parent) {
+    const auto q = view(*parent);
+    const GroupPoints<T, W> group{q, P, out, k};
+    if constexpr (Exec::lanes >= 4)
+      exec.template for_each_grouped<4>(parent->faces, QuadGroupLanes<T, W>{group});
+    else
+      exec.for_each(parent->faces, QuadGroupPoints<T, W>{group});
+    exec.for_each(parent->faces, QuadVertexPoints<T, W, ParentRingSums<T, W>>{
+                                     q, parent->starts.data(), P, out, k});
+    return;
+  }
   if constexpr (Exec::lanes >= 4)
     exec.template for_each_grouped<4>(L.faces, QuadFacePointLanes<T, W>{view(L), P, out, k});
   else
@@ -274,9 +290,11 @@ struct PolygonVertexPoints {
   }
 };
 
-// One half-edge level: P (L.vertices x k) -> the child's vertex data.
+// One half-edge level: P (L.vertices x k) -> the child's vertex data; `parent`: L's parent, a
+// quad level, or null.
 template <class Exec, class Level, class T, class S = typename Exec::space>
-linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::Dense<T, S>& P) {
+linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::Dense<T, S>& P,
+                                    const QuadLevel<S>* parent = nullptr) {
   if (P.rows != L.vertices)
     throw DimensionError("catmull_clark::eval: vertex data has " + std::to_string(P.rows) +
                          " rows, the level has " + std::to_string(L.vertices) + " vertices");
@@ -286,8 +304,10 @@ linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::De
   const T* p = P.data.data();
   T* y = out.data.data();
   if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
-    if (k % 3 == 0) smooth_points<3>(exec, L, p, y, k);
-    else smooth_points<4>(exec, L, p, y, k);
+    if (parent && (parent->child_vertices() != L.vertices || 4 * parent->faces != L.faces))
+      throw DimensionError("catmull_clark::subdivide: the parent level given is not the level's");
+    if (k % 3 == 0) smooth_points<3>(exec, L, parent, p, y, k);
+    else smooth_points<4>(exec, L, parent, p, y, k);
   } else {
     exec.for_each(L.faces, PolygonFacePoints<T>{t, p, y, k});
     exec.for_each(L.edge_code.size(), PolygonEdgePoints<T>{t, p, y, k});
@@ -313,6 +333,14 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
                                                  const QuadLevel<typename Exec::space>& L,
                                                  const linalg::Dense<T, typename Exec::space>& P) {
   return detail::subdivide_level(exec, L, P);
+}
+// A quad level by its groups (group_eval.hpp), from its parent quad level.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const QuadLevel<typename Exec::space>& parent,
+                                                 const QuadLevel<typename Exec::space>& L,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return detail::subdivide_level(exec, L, P, &parent);
 }
 template <class Exec, class T>
 linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,

@@ -48,6 +48,14 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
   return std::visit([&](const auto& L) { return subdivide(exec, L, P); }, level);
 }
 
+// Level l of a plan: level l's vertex data -> level l + 1's.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Plan<typename Exec::space>& plan,
+                                                 std::size_t l,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return subdivide(exec, plan.levels.at(l), P);
+}
+
 // All levels of a plan: P0 (base vertices x k) -> the last level's vertex data.
 template <class Exec, class T>
 linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec::space>& plan,

@@ -147,7 +147,7 @@ Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
       for (index_t f = 0; f < face_points; ++f) m[L.vertices + f] = L.vertices + f;
     });
 
-    P = Scheme::subdivide(exec, plan.levels[l - 1], P);
+    P = Scheme::subdivide(exec, plan, l - 1, P);
     const auto& child = osd.level(l);
     REQUIRE(P.rows == child.GetNumVertices());
     const auto& Q = osd.positions[l];
