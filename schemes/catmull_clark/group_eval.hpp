@@ -80,36 +80,49 @@ struct GroupPoints {
         static_cast<T>(four.self) * C + static_cast<T>(four.ring) * (ends + faces);
   }
 
+  // The rows across Q half-edge g (its twin face's centre, and the points of the edges after
+  // and before g there), for the faces across a parent edge; g = -1: none, a boundary.
+  struct Across {
+    index_t centre = -1, after = 0, before = 0;
+  };
+  SPMESH_HD Across across(index_t g) const {
+    if (g < 0) return {};
+    const GroupRows at(q);
+    const index_t b = g & 3, gf = g >> 2;
+    const Index4 codes = load4(q.edge_code + 4 * gf);
+    return {at.centres + gf, at.edge_point(codes.v[(b + 1) & 3]), at.edge_point(codes.v[(b + 3) & 3])};
+  }
+  // Their points (x[0] centre, x[1] after, x[2] before).
+  SPMESH_HD void load(T (*x)[W], const Across& a, index_t c, index_t m) const {
+    if (a.centre < 0) return;
+    load(x[0], a.centre, c, m), load(x[1], a.after, c, m), load(x[2], a.before, c, m);
+  }
+
   // Parent edge e, from corner U0 to U1 with point Ee, owned by this group (faces f0, f1 at
-  // its ends, centre C) and across from Q half-edge g: its halves' points and its point's
-  // vertex point (valence 4).
+  // its ends, centre C), with x the points across (a boundary where `boundary`): its halves'
+  // points and its point's vertex point (valence 4). Across, the twin face's children at
+  // corners next(g) (at U0) and g (at U1) have the face points g0, g1.
   SPMESH_HD void owned_edge(const T* U0, const T* U1, const T* Ee, const T* C, const T* f0,
-                            const T* f1, index_t e, index_t g, index_t c, index_t m) const {
+                            const T* f1, index_t e, bool boundary, const T (*x)[W], index_t c,
+                            index_t m) const {
     const GroupRows at(q);
     T *first = out_row(at.child_edges + 2 * e) + c, *second = first + k,
       *vertex = out_row(at.edge_points + e) + c;
-    if (g < 0) {  // a boundary edge: a crease, redone with its mask (SharpEdgePoints, SpecialPoints)
+    if (boundary) {  // a crease, redone with its mask (SharpEdgePoints, SpecialPoints)
       for (index_t j = 0; j < m; ++j)
         first[j] = T(0.5) * (U0[j] + Ee[j]), second[j] = T(0.5) * (Ee[j] + U1[j]), vertex[j] = Ee[j];
       return;
     }
-    // Across: the twin face's children at corners next(g) (at U0) and g (at U1).
-    const index_t b = g & 3, gf = g >> 2;
-    const Index4 across = load4(q.edge_code + 4 * gf);
-    T Cg[W], after[W], before[W];
-    load(Cg, at.centres + gf, c, m);
-    load(after, at.edge_point(across.v[(b + 1) & 3]), c, m);
-    load(before, at.edge_point(across.v[(b + 3) & 3]), c, m);
     const VertexMask four = SmoothMask{}(4);
     const T self = static_cast<T>(four.self), ring = static_cast<T>(four.ring);
 #pragma unroll
     for (index_t j = 0; j < W; ++j) {
       if (j >= m) continue;
-      const T g0 = face_point(U0[j], after[j], Cg[j], Ee[j]),
-              g1 = face_point(U1[j], Ee[j], Cg[j], before[j]);
+      const T Cg = x[0][j], g0 = face_point(U0[j], x[1][j], Cg, Ee[j]),
+              g1 = face_point(U1[j], Ee[j], Cg, x[2][j]);
       first[j] = edge_point(U0[j], Ee[j], f0[j], g0);
       second[j] = edge_point(Ee[j], U1[j], f1[j], g1);
-      vertex[j] = self * Ee[j] + ring * (((U0[j] + U1[j]) + (C[j] + Cg[j])) + ((f0[j] + f1[j]) + (g0 + g1)));
+      vertex[j] = self * Ee[j] + ring * (((U0[j] + U1[j]) + (C[j] + Cg)) + ((f0[j] + f1[j]) + (g0 + g1)));
     }
   }
 };
@@ -137,11 +150,13 @@ struct QuadGroupPoints : GroupPoints<T, W> {
       for (index_t j = 0; j < m; ++j)  // in QuadGroupLanes' order
         this->centre(f, c, j, C[j], (E[0][j] + E[1][j]) + (E[2][j] + E[3][j]),
                      (fp[0][j] + fp[1][j]) + (fp[2][j] + fp[3][j]));
-#pragma unroll
-      for (index_t a = 0; a < 4; ++a)
-        if ((code.v[a] & 1) == 0)
-          this->owned_edge(U[a], U[(a + 1) & 3], E[a], C, fp[a], fp[(a + 1) & 3], code.v[a] >> 1,
-                           twin.v[a], c, m);
+      for (index_t a = 0; a < 4; ++a) {
+        if (code.v[a] & 1) continue;
+        T x[3][W] = {};
+        this->load(x, this->across(twin.v[a]), c, m);
+        this->owned_edge(U[a], U[(a + 1) & 3], E[a], C, fp[a], fp[(a + 1) & 3], code.v[a] >> 1,
+                         twin.v[a] < 0, x, c, m);
+      }
     }
   }
 };
@@ -155,12 +170,15 @@ struct QuadGroupLanes : GroupPoints<T, W> {
     const bool live = f < this->q.faces;  // lanes past the end only take part in the shuffles
     const index_t h = 4 * f + a, u = live ? ldg(this->q.corners + h) : 0,
                   code = live ? ldg(this->q.edge_code + h) : 1, g = live ? ldg(this->q.twin + h) : -1;
+    const bool owns = (code & 1) == 0;
+    const auto across = owns ? this->across(g) : typename GroupPoints<T, W>::Across{};
     for (index_t c = 0; c < this->k; c += W) {
       const index_t m = this->k - c < W ? this->k - c : W;
-      T U[W], E[W], C[W], fp[W], Un[W], fn[W];
+      T U[W], E[W], C[W], fp[W], Un[W], fn[W], x[3][W] = {};
       this->load(C, live ? at.centres + f : 0, c, m);
       this->load(U, u, c, m);
       this->load(E, live ? at.edge_point(code) : 0, c, m);
+      this->load(x, across, c, m);
       T ends[W], faces[W];
 #pragma unroll
       for (index_t j = 0; j < W; ++j) {
@@ -174,7 +192,7 @@ struct QuadGroupLanes : GroupPoints<T, W> {
 #pragma unroll
       for (index_t j = 0; j < W; ++j)
         if (j < m && j % 4 == a) this->centre(f, c, j, C[j], ends[j], faces[j]);
-      if ((code & 1) == 0) this->owned_edge(U, Un, E, C, fp, fn, code >> 1, g, c, m);
+      if (owns) this->owned_edge(U, Un, E, C, fp, fn, code >> 1, g < 0, x, c, m);
     }
   }
 };

@@ -48,19 +48,25 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
   return std::visit([&](const auto& L) { return subdivide(exec, L, P); }, level);
 }
 
-// Level l of a plan: level l's vertex data -> level l + 1's.
+// Level l of a plan: level l's vertex data -> level l + 1's. A triangle level after a triangle
+// level goes by its groups (group_eval.hpp).
 template <class Exec, class T>
 linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Plan<typename Exec::space>& plan,
                                                  std::size_t l,
                                                  const linalg::Dense<T, typename Exec::space>& P) {
-  return subdivide(exec, plan.levels.at(l), P);
+  using Triangles = TriangleLevel<typename Exec::space>;
+  const auto* L = std::get_if<Triangles>(&plan.levels.at(l));
+  const auto* parent = l > 0 ? std::get_if<Triangles>(&plan.levels[l - 1]) : nullptr;
+  if (L && parent) return subdivide(exec, *parent, *L, P);
+  return subdivide(exec, plan.levels[l], P);
 }
 
 // All levels of a plan: P0 (base vertices x k) -> the last level's vertex data.
 template <class Exec, class T>
 linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec::space>& plan,
                                             const linalg::Dense<T, typename Exec::space>& P0) {
-  return eval_levels(exec, plan, P0);
+  return eval_levels(exec, plan, P0,
+                     [&](std::size_t l, const auto& P) { return subdivide(exec, plan, l, P); });
 }
 
 }  // namespace spmesh::schemes::loop

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "linalg/convert.hpp"
+#include "schemes/loop/group_eval.hpp"
 #include "schemes/loop/plan.hpp"
 #include "schemes/loop/triangles.hpp"
 
@@ -67,7 +68,8 @@ struct RingSum {
 // Smooth vertex points (Eq. 33 with Loop's smooth mask), one thread per face for the vertices
 // whose vertex_edge starts in it (starts), so that neighbouring threads walk neighbouring
 // faces; W components at a time. The special vertices are redone by SpecialPoints (half_edges.hpp).
-template <class T, index_t W>
+// Ring: RingSum, or ParentRingSum on a parent level (group_eval.hpp).
+template <class T, index_t W, class Ring = RingSum<T, W>>
 struct TriangleVertexPoints {
   // At most 32 registers (40 uncapped, 65% occupancy), as QuadVertexPoints: the walks are
   // bound by load latency, so more threads in flight help.
@@ -82,8 +84,7 @@ struct TriangleVertexPoints {
     const unsigned bits = starts[f];
     for (index_t a = 0; a < 3; ++a) {
       if (((bits >> a) & 1) == 0) continue;
-      smooth_vertex_point<T, W, RingSum<T, W>, SmoothMask>(t, 3 * f + a, t.corners[3 * f + a], P,
-                                                          out, k);
+      smooth_vertex_point<T, W, Ring, SmoothMask>(t, 3 * f + a, t.corners[3 * f + a], P, out, k);
     }
   }
 };
@@ -159,36 +160,75 @@ struct TriangleLevelRows {
 
 }  // namespace detail
 
-// One triangle level: P (L.vertices x k) -> the child's vertex data.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
-                                                 const TriangleLevel<typename Exec::space>& L,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  using S = typename Exec::space;
+namespace detail {
+
+// The smooth edge and vertex points of level L, W components at a time; by its groups where
+// its parent (non-null) is given (group_eval.hpp).
+template <index_t W, class Exec, class T, class S = typename Exec::space>
+void smooth_points(Exec& exec, const TriangleLevel<S>& L, const TriangleLevel<S>* parent,
+                   const T* P, T* out, index_t k) {
+  if (!parent) {
+    const auto t = view(L);
+    exec.for_each(L.edge_code.size(), TriangleEdgePoints<T>{t, P, out, k});
+    exec.for_each(L.faces, TriangleVertexPoints<T, W>{t, L.starts.data(), P, out, k});
+    return;
+  }
+  const auto q = view(*parent);
+  const GroupPoints<T, W> group{q, P, out, k};
+  if constexpr (Exec::lanes >= 4)
+    exec.template for_each_grouped<4>(parent->faces, TriangleGroupLanes<T, W>{group});
+  else
+    exec.for_each(parent->faces, TriangleGroupPoints<T, W>{group});
+  exec.for_each(parent->faces, TriangleVertexPoints<T, W, ParentRingSum<T, W>>{
+                                   q, parent->starts.data(), P, out, k});
+}
+
+// One triangle level: P (L.vertices x k) -> the child's vertex data; `parent`: L's parent, or
+// null.
+template <class Exec, class T, class S = typename Exec::space>
+linalg::Dense<T, S> subdivide_level(Exec& exec, const TriangleLevel<S>& L,
+                                    const linalg::Dense<T, S>& P, const TriangleLevel<S>* parent) {
   if (P.rows != L.vertices)
     throw DimensionError("loop::eval: vertex data has " + std::to_string(P.rows) +
                          " rows, the level has " + std::to_string(L.vertices) + " vertices");
+  if (parent && (parent->vertices + parent->edges != L.vertices || 4 * parent->faces != L.faces))
+    throw DimensionError("loop::subdivide: the parent level given is not the level's");
   const index_t k = P.cols;
   linalg::Dense<T, S> out(L.child_vertices(), k);
   const auto t = view(L);
   const T* p = P.data.data();
   T* y = out.data.data();
-  exec.for_each(L.edge_code.size(), detail::TriangleEdgePoints<T>{t, p, y, k});
-  if (k % 3 == 0)
-    exec.for_each(L.faces, detail::TriangleVertexPoints<T, 3>{t, L.starts.data(), p, y, k});
-  else
-    exec.for_each(L.faces, detail::TriangleVertexPoints<T, 4>{t, L.starts.data(), p, y, k});
+  if (k % 3 == 0) smooth_points<3>(exec, L, parent, p, y, k);
+  else smooth_points<4>(exec, L, parent, p, y, k);
   copy_unused(exec, L, p, y, k);
   const auto& r = L.rules;
   exec.for_each(L.C.special.size(),
-                SpecialPoints<T, 4, TriangleView, detail::RingSum<T, 4>>{t, L.C.special.data(), r.crease_u.data(),
+                SpecialPoints<T, 4, TriangleView, RingSum<T, 4>>{t, L.C.special.data(), r.crease_u.data(),
                                                     r.crease_w.data(), r.self.data(),
                                                     r.ring.data(), r.crease.data(),
                                                     r.smooth.data(), p, y, k});
   exec.for_each(L.C.edges.size(),
-                detail::TriangleSharpEdgePoints<T>{t, L.C.edges.data(), L.C.halves.data(),
-                                                   r.edge_crease.data(), p, y, k});
+                TriangleSharpEdgePoints<T>{t, L.C.edges.data(), L.C.halves.data(),
+                                           r.edge_crease.data(), p, y, k});
   return out;
+}
+
+}  // namespace detail
+
+// One triangle level: P (L.vertices x k) -> the child's vertex data.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const TriangleLevel<typename Exec::space>& L,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return detail::subdivide_level(exec, L, P, static_cast<const TriangleLevel<typename Exec::space>*>(nullptr));
+}
+// The same by its groups (group_eval.hpp), from its parent.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const TriangleLevel<typename Exec::space>& parent,
+                                                 const TriangleLevel<typename Exec::space>& L,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return detail::subdivide_level(exec, L, P, &parent);
 }
 
 // S_l of a triangle level: its eval as a matrix (child vertices x parent vertices).
