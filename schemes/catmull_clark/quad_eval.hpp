@@ -98,7 +98,8 @@ struct QuadFacePoints {
 // QuadFacePoints with a lane per corner (executors with 4 or more lanes, the GPU): the four
 // threads of a face load a corner each, share the face sum by shuffles, and each makes the
 // point of its half-edge's edge if it owns it. Four times the threads of QuadFacePoints, each
-// with a quarter of its dependent loads in flight: the kernel is bound by load latency.
+// with a quarter of its dependent loads in flight: the kernel is bound by load latency. It is
+// better uncapped (72 registers): capped at 40 it spills, 877 us instead of 528.
 template <class T, index_t W>
 struct QuadFacePointLanes {
   QuadView t;
@@ -138,6 +139,9 @@ struct QuadFacePointLanes {
 // its faces' points (already in out).
 template <class T, index_t W>
 struct RingSums {
+  // Its walks' occupancy (QuadVertexPoints): at most 32 registers (40 uncapped), 600 us
+  // instead of 635 at ArmorGuy level 6.
+  static constexpr int min_blocks_per_sm = 8;
   index_t edges = 0;
   T ring[W] = {}, faces[W] = {};
   SPMESH_HD T total(index_t j) const { return ring[j] + faces[j]; }  // what the ring weight takes
@@ -173,9 +177,9 @@ SPMESH_HD void smooth_vertex_point(const View& t, index_t h, index_t v, const T*
 // on a parent level (group_eval.hpp).
 template <class T, index_t W, class Ring = RingSums<T, W>>
 struct QuadVertexPoints {
-  // At most 32 registers (40 uncapped): 600 us instead of 635 at ArmorGuy level 6. The face
-  // kernel is better uncapped (72 registers): capped at 40 it spills, 877 us instead of 528.
-  static constexpr int min_blocks_per_sm = 8;
+  // The ring's occupancy hint: the walks are bound by load latency, so more threads in flight
+  // help, up to where registers spill. (The face kernels are better uncapped.)
+  static constexpr int min_blocks_per_sm = Ring::min_blocks_per_sm;
   QuadView t;
   const std::uint8_t* starts;
   const T* P;
