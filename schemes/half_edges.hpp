@@ -550,6 +550,24 @@ void inherit(Exec& exec, const Level& L, HalfEdgeLevel<S>& child, Halves halves,
   });
 }
 
+// What an eval by groups works on (catmull_clark/ and loop/group_eval.hpp): the parent level's
+// view q, the level's vertex data P of k columns and the child's, out; W components at a time.
+template <class View, class T, index_t W>
+struct GroupData {
+  View q;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD const T* row(index_t r) const { return P + std::int64_t(r) * k; }
+  SPMESH_HD T* out_row(index_t r) const { return out + std::int64_t(r) * k; }
+  // x = components [c, c + m) of row r (zero past m).
+  SPMESH_HD void load(T* x, index_t r, index_t c, index_t m) const {
+#pragma unroll
+    for (index_t j = 0; j < W; ++j) x[j] = j < m ? ldg(row(r) + c + j) : T(0);
+  }
+};
+
 // The smooth vertex point of v, whose vertex_edge is h: self p + ring (the Ring sum, as
 // SpecialPoints'), with the scheme's SmoothMask of the valence the walk counts.
 template <class T, index_t W, class Ring, class SmoothMask, class View>

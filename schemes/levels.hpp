@@ -12,6 +12,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace spmesh::schemes {
@@ -155,6 +156,20 @@ linalg::Dense<T, typename Exec::space> eval_levels(Exec& exec, const PlanT& plan
   return eval_levels(exec, plan, P0, [&](std::size_t l, const auto& P) {
     return subdivide(exec, plan.levels[l], P);
   });
+}
+
+// Level l of a plan: level l's data P -> level l + 1's. Where level l and its parent are both a
+// Grouped level, the scheme's subdivide(exec, parent, level, P), which evaluates a level through
+// its parent's faces; else its subdivide(exec, level, P) (both found by argument-dependent
+// lookup).
+template <class Grouped, class Exec, class PlanT, class T>
+linalg::Dense<T, typename Exec::space> subdivide_in_plan(Exec& exec, const PlanT& plan,
+                                                         std::size_t l,
+                                                         const linalg::Dense<T, typename Exec::space>& P) {
+  const auto* L = std::get_if<Grouped>(&plan.levels.at(l));
+  const auto* parent = l > 0 ? std::get_if<Grouped>(&plan.levels[l - 1]) : nullptr;
+  if (L && parent) return subdivide(exec, *parent, *L, P);
+  return subdivide(exec, plan.levels[l], P);
 }
 
 // R = S_L ... S_1 with S_l the scheme's level_matrix(exec, level) (double; found like

@@ -50,18 +50,9 @@ SPMESH_HD T edge_point(T a, T b, T f0, T f1) {
 
 // What a group's thread or lane writes (W components from column c, m of them used).
 template <class T, index_t W>
-struct GroupPoints {
-  QuadView q;  // the parent's
-  const T* P;  // the level's vertex data
-  T* out;      // the child's
-  index_t k;
-
-  SPMESH_HD const T* row(index_t r) const { return P + std::int64_t(r) * k; }
-  SPMESH_HD T* out_row(index_t r) const { return out + std::int64_t(r) * k; }
-  SPMESH_HD void load(T* x, index_t r, index_t c, index_t m) const {
-#pragma unroll
-    for (index_t j = 0; j < W; ++j) x[j] = j < m ? ldg(row(r) + c + j) : T(0);
-  }
+struct GroupPoints : GroupData<QuadView, T, W> {
+  using Base = GroupData<QuadView, T, W>;
+  using Base::q, Base::k, Base::row, Base::out_row, Base::load;
 
   // Corner h's child: its face point fp and the point of its inner edge, from the point E of
   // h's edge to the centre C, between fp and the next corner's fn.

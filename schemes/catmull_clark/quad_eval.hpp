@@ -229,7 +229,7 @@ void smooth_points(Exec& exec, const QuadLevel<S>& L, const QuadLevel<S>* parent
                    T* out, index_t k) {
   if (parent) {
     const auto q = view(*parent);
-    const GroupPoints<T, W> group{q, P, out, k};
+    const GroupPoints<T, W> group{{q, P, out, k}};
     if constexpr (Exec::lanes >= 4)
       exec.template for_each_grouped<4>(parent->faces, QuadGroupLanes<T, W>{group});
     else

@@ -49,16 +49,13 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
 }
 
 // Level l of a plan: level l's vertex data -> level l + 1's. A triangle level after a triangle
-// level goes by its groups (group_eval.hpp).
+// level goes by its groups
+// (group_eval.hpp).
 template <class Exec, class T>
 linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Plan<typename Exec::space>& plan,
                                                  std::size_t l,
                                                  const linalg::Dense<T, typename Exec::space>& P) {
-  using Triangles = TriangleLevel<typename Exec::space>;
-  const auto* L = std::get_if<Triangles>(&plan.levels.at(l));
-  const auto* parent = l > 0 ? std::get_if<Triangles>(&plan.levels[l - 1]) : nullptr;
-  if (L && parent) return subdivide(exec, *parent, *L, P);
-  return subdivide(exec, plan.levels[l], P);
+  return subdivide_in_plan<TriangleLevel<typename Exec::space>>(exec, plan, l, P);
 }
 
 // All levels of a plan: P0 (base vertices x k) -> the last level's vertex data.

@@ -36,18 +36,9 @@ SPMESH_HD T edge_point(T a, T b, T o0, T o1) {
 
 // What a group's thread or lane writes (W components from column c, m of them used).
 template <class T, index_t W>
-struct GroupPoints {
-  TriangleView q;  // the parent's
-  const T* P;      // the level's vertex data
-  T* out;          // the child's
-  index_t k;
-
-  SPMESH_HD const T* row(index_t r) const { return P + std::int64_t(r) * k; }
-  SPMESH_HD T* out_row(index_t r) const { return out + std::int64_t(r) * k; }
-  SPMESH_HD void load(T* x, index_t r, index_t c, index_t m) const {
-#pragma unroll
-    for (index_t j = 0; j < W; ++j) x[j] = j < m ? ldg(row(r) + c + j) : T(0);
-  }
+struct GroupPoints : GroupData<TriangleView, T, W> {
+  using Base = GroupData<TriangleView, T, W>;
+  using Base::q, Base::k, Base::row, Base::out_row, Base::load;
 
   // The inner edge at corner a of face f (the middle triangle's edge from E_(a-1) to E_a, the
   // corner's U_a and E_(a+1) opposite).

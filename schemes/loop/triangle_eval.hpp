@@ -174,7 +174,7 @@ void smooth_points(Exec& exec, const TriangleLevel<S>& L, const TriangleLevel<S>
     return;
   }
   const auto q = view(*parent);
-  const GroupPoints<T, W> group{q, P, out, k};
+  const GroupPoints<T, W> group{{q, P, out, k}};
   if constexpr (Exec::lanes >= 4)
     exec.template for_each_grouped<4>(parent->faces, TriangleGroupLanes<T, W>{group});
   else
