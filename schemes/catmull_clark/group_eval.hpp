@@ -3,10 +3,10 @@
 // 4 f + a, around its face point, between its edges' points and its corners' vertex points.
 // One thread per group (on the GPU four, a lane per corner) reads those 9 points and the
 // parent's corners, edge codes and twins, a quarter of the level's own, and makes without a
-// ring walk: the group's 4
-// face points (Eq. 6), the points of its 4 inner edges (Eq. 2) and of the halves of the parent
-// edges it owns (with the two face points across, from the twin face's centre and edge
-// points), the vertex point of its centre and of its owned edges' points (valence 4, Eq. 14).
+// ring walk: the group's 4 face points (Eq. 6), the points of its 4 inner edges (Eq. 2) and of
+// the halves of the parent edges it owns (with the two face points across, from the twin
+// face's centre and edge points), the vertex points of its centre and of its owned edges'
+// points (valence 4, Eq. 14).
 // The vertex points of the parent's vertices (any valence) then take a ring walk on the
 // parent, a quarter of the level's vertices. Special vertices and sharp edges are redone after
 // (quad_eval.hpp). One writer per output: the same bits every run.
