@@ -164,7 +164,31 @@ struct HalfEdgeView : Faces {
       h = t;
     }
   }
+  // The neighbours of boundary vertex v along the boundary: after v (the end of its outgoing
+  // half-edge without a twin), and before v (where its walk ends); -1 for an inner vertex.
+  SPMESH_HD index_t boundary_after(index_t v) const {
+    const index_t h = vertex_edge[v];
+    return h >= 0 && ldg(twin + h) < 0 ? ldg(corners + this->next(h)) : -1;
+  }
+  SPMESH_HD index_t boundary_before(index_t v) const {
+    index_t before = -1;
+    for_each_edge(v, [&](index_t, index_t other, index_t face) {
+      if (face < 0) before = other;
+    });
+    return before;
+  }
 };
+
+// How half-edges sit in triangles (Loop's and sqrt(3)'s levels): h = 3 f + a runs from corner a
+// of face f to corner a + 1.
+struct TriangleFaces {
+  SPMESH_HD index_t face(index_t h) const { return h / 3; }
+  SPMESH_HD index_t begin(index_t f) const { return 3 * f; }
+  SPMESH_HD index_t size(index_t) const { return 3; }
+  SPMESH_HD index_t next(index_t h) const { return h % 3 == 2 ? h - 2 : h + 1; }
+  SPMESH_HD index_t prev(index_t h) const { return h % 3 == 0 ? h + 2 : h - 1; }
+};
+using TriangleView = HalfEdgeView<TriangleFaces>;
 
 namespace detail {
 
@@ -239,8 +263,8 @@ private:
 // A fixed-order level's `starts`: bit a of face f set when half-edge order f + a is its
 // vertex's vertex_edge, so that eval can walk every vertex's ring in face order (neighbouring
 // threads, neighbouring faces).
-template <class Exec, class S = typename Exec::space>
-linalg::Array<std::uint8_t, S> vertex_starts(Exec& exec, const HalfEdgeLevel<S>& L, index_t order,
+template <class Exec, class Level, class S = typename Exec::space>
+linalg::Array<std::uint8_t, S> vertex_starts(Exec& exec, const Level& L, index_t order,
                                              const index_t* corners) {
   linalg::Array<std::uint8_t, S> starts(L.faces);
   const index_t* ve = L.vertex_edge.data();
@@ -511,6 +535,18 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
   return r;
 }
 
+// A child level's unused vertices: its parent's, whose vertex points stay unused (the child's
+// vertex_edge -1; a child's faces kernel sets that of every used vertex).
+template <class Exec, class Parent, class Child>
+void inherit_unused(Exec& exec, const Parent& L, Child& child) {
+  using S = typename Exec::space;
+  child.unused = linalg::Array<index_t, S>(L.unused.size());
+  const index_t* u = L.unused.data();
+  index_t* cu = child.unused.data();
+  index_t* cve = child.vertex_edge.data();
+  exec.for_each(L.unused.size(), [=] SPMESH_HD(index_t k) { cu[k] = u[k], cve[u[k]] = -1; });
+}
+
 // What a child level inherits of its parent L beyond the faces (whose kernel sets the outgoing
 // half-edge of every used vertex): its unused vertices, and its sparse C (HalfEdgeSharpness: both children
 // of every parent edge entry, 2 e at the start of its half-edge along and 2 e + 1 at its end,
@@ -522,12 +558,7 @@ template <class Exec, class Level, class Halves, class S = typename Exec::space>
 void inherit(Exec& exec, const Level& L, HalfEdgeLevel<S>& child, Halves halves,
              index_t first_edge_point) {
   using linalg::Array;
-  child.unused = Array<index_t, S>(L.unused.size());  // their vertex points stay unused
-  const index_t* u = L.unused.data();
-  index_t* cu = child.unused.data();
-  index_t* cve = child.vertex_edge.data();
-  exec.for_each(L.unused.size(), [=] SPMESH_HD(index_t k) { cu[k] = u[k], cve[u[k]] = -1; });
-
+  inherit_unused(exec, L, child);
   const index_t sharp = L.C.edges.size(), special = L.C.special.size();
   auto& C = child.C;
   C.edges = Array<index_t, S>(2 * sharp), C.halves = Array<index_t, S>(2 * sharp);
@@ -647,8 +678,8 @@ linalg::Array<index_t, S> edge_halves(Exec& exec, const HalfEdgeLevel<S>& L) {
 
 // Eval's copy of the vertices in no face, which stay where they are: P (L.vertices x k) into
 // the child's data y.
-template <class Exec, class T, class S = typename Exec::space>
-void copy_unused(Exec& exec, const HalfEdgeLevel<S>& L, const T* P, T* y, index_t k) {
+template <class Exec, class Level, class T>
+void copy_unused(Exec& exec, const Level& L, const T* P, T* y, index_t k) {
   const index_t* unused = L.unused.data();
   exec.for_each(L.unused.size() * k, [=] SPMESH_HD(index_t i) {
     const std::int64_t r = std::int64_t(unused[i / k]) * k + i % k;

@@ -11,16 +11,6 @@
 
 namespace spmesh::schemes::loop {
 
-// How half-edges sit in triangles: h = 3 f + a runs from corner a of face f to corner a + 1.
-struct TriangleFaces {
-  SPMESH_HD index_t face(index_t h) const { return h / 3; }
-  SPMESH_HD index_t begin(index_t f) const { return 3 * f; }
-  SPMESH_HD index_t size(index_t) const { return 3; }
-  SPMESH_HD index_t next(index_t h) const { return h % 3 == 2 ? h - 2 : h + 1; }
-  SPMESH_HD index_t prev(index_t h) const { return h % 3 == 0 ? h + 2 : h - 1; }
-};
-using TriangleView = HalfEdgeView<TriangleFaces>;
-
 // A Loop level on half-edges. Child vertex order is the general Level's: vertex points
 // [0, V), edge points [V, V + E). Child face 4 f + a (a < 3) is the triangle at corner a of
 // face f: the vertex point at slot a, the edge point of half-edge a at slot a + 1, that of

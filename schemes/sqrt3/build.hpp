@@ -3,12 +3,14 @@
 // (the oriented graph adjacency of Eq. 12, holding the face and corner of each directed edge),
 // each vertex's weights, where the new points go, and the refined mesh matrix, in which every
 // face's three children are joined to the new points across its edges: this is the edge flip,
-// done on the triangle adjacency instead of on edges. No vertex data is touched.
+// done on the triangle adjacency instead of on edges. No vertex data is touched. That is the
+// general path; build() takes the half-edge path (triangle_build.hpp) unless told otherwise.
 #pragma once
 
 #include "linalg/mmt.hpp"
 #include "meshops/topology.hpp"
 #include "schemes/sqrt3/plan.hpp"
+#include "schemes/sqrt3/triangle_build.hpp"
 #include "schemes/tags.hpp"
 #include "schemes/triangles.hpp"
 
@@ -38,14 +40,13 @@ struct VertexRules {
 
   SPMESH_HD void operator()(index_t i) const {
     const index_t lo = E.begin(i), n = E.end(i) - lo;
-    VertexMask m;
+    index_t bu = -1, bw = -1;  // the boundary neighbours
     for (index_t p = lo; p < lo + n; ++p) {
       if (E.values[p] != 1) continue;
-      if (m.u < 0) m.u = E.indices[p];
-      else if (m.w < 0) m.w = E.indices[p];
+      if (bu < 0) bu = E.indices[p];
+      else if (bw < 0) bw = E.indices[p];
     }
-    if (n > 0 && m.u < 0) m = smooth_mask(n);
-    else if (m.u >= 0 && splits_boundary) m.self = 19.0 / 27, m.crease = 4.0 / 27;
+    const VertexMask m = vertex_mask(n, bu, bw, splits_boundary);
     self[i] = m.self, ring[i] = m.ring, crease[i] = m.crease, u[i] = m.u, w[i] = m.w;
   }
 };
@@ -56,11 +57,12 @@ struct FacePoints {
   linalg::MeshView M;
   linalg::CompressedView<index_t> E;
   bool splits_boundary;
-  index_t *count, *split_corner;
+  index_t* count;
+  std::int8_t* split_corner;
 
   SPMESH_HD void operator()(index_t f) const {
     const index_t* v = M.indices + M.begin(f);
-    index_t corner = -1;
+    int corner = -1;
     for (int c = 0; c < 3 && splits_boundary && corner < 0; ++c)
       if (E.values[E.find(v[c], v[(c + 1) % 3])] == 1) corner = c;
     split_corner[f] = corner;
@@ -76,27 +78,23 @@ struct FacePoints {
 struct RefineTriangles {
   linalg::MeshView M;
   linalg::CompressedView<index_t> H;
-  const index_t *first_point, *split_corner;
+  NewPointRows points;
   index_t* child;  // 9 per face
 
-  SPMESH_HD index_t point_at(index_t position) const {
-    const index_t f = position / 3, c = position % 3, b = split_corner[f];
-    return first_point[f] + (b >= 0 && c == (b + 1) % 3 ? 1 : 0);
-  }
   SPMESH_HD void operator()(index_t f) const {
     const index_t* v = M.indices + M.begin(f);
-    const index_t b = split_corner[f];
+    const index_t b = points.split_of(f), first = points.first_of(f);
     index_t* out = child + 9 * std::int64_t(f);
     for (int c = 0; c < 3; ++c, out += 3) {
-      const index_t next = v[(c + 1) % 3], self = point_at(3 * f + c);
+      const index_t next = v[(c + 1) % 3];
       if (c == b) {
-        out[0] = first_point[f], out[1] = first_point[f] + 1, out[2] = v[(c + 2) % 3];
+        out[0] = first, out[1] = first + 1, out[2] = v[(c + 2) % 3];
         continue;
       }
       const index_t twin = H.find(next, v[c]);
       out[0] = v[c];
-      out[1] = twin < 0 ? next : point_at(H.values[twin]);
-      out[2] = self;
+      out[1] = twin < 0 ? next : points.beside(H.values[twin]);
+      out[2] = points.beside(3 * f + c);
     }
   }
 };
@@ -126,7 +124,7 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
   // 3F child triangles of 3 corners (this also bounds the at most 2F new points).
   checked_index(9 * std::int64_t(F), "sqrt3 child face corners");
   const index_t faces = 3 * F;
-  L.first_point = Array<index_t, S>(F), L.split_corner = Array<index_t, S>(F);
+  L.first_point = Array<index_t, S>(F), L.split_corner = Array<std::int8_t, S>(F);
   exec.for_each(F, detail::FacePoints{M.view(), L.E.view(), L.splits_boundary,
                                       L.first_point.data(), L.split_corner.data()});
   const std::int64_t points = exec.exclusive_scan(L.first_point.data(), L.first_point.data(), F);
@@ -145,23 +143,24 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
     exec.for_each(faces + 1, [=] SPMESH_HD(index_t f) { o[f] = 3 * f; });
     const auto H = linalg::mmt(exec, M, linalg::Circulant{1}, detail::HalfEdge{M.view()},
                                linalg::reduce::First{});
-    exec.for_each(F, detail::RefineTriangles{M.view(), H.view(), L.first_point.data(),
-                                             L.split_corner.data(), indices.data()});
+    exec.for_each(F, detail::RefineTriangles{M.view(), H.view(), new_point_rows(L),
+                                             indices.data()});
   }
   L.M = std::move(M);
   return {std::move(L), linalg::MeshMatrix<S>(V1, std::move(offsets), std::move(indices)),
           Sharpness<S>{linalg::Coo<float, S>{V1, V1, {}, {}, {}}, {}}};
 }
 
-// All topology work for `levels` levels of triangle mesh M. sqrt(3) has no crease rules:
-// sharpness C must be smooth (throws InputError naming what it holds), and its one boundary
-// rule (Kobbelt's) ignores options.boundary and options.crease.
+// All topology work for `levels` levels of triangle mesh M: on half-edges
+// (triangle_build.hpp), or with Path::general every level on the general path (build_level).
+// sqrt(3) has no crease rules: sharpness C must be smooth (throws InputError naming what it
+// holds), and its one boundary rule (Kobbelt's) ignores options.boundary and options.crease.
 template <class Exec>
 Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
                                  Sharpness<typename Exec::space> C, int levels,
-                                 Options options = {}) {
+                                 Options options = {}, Path path = Path::half_edges) {
   using S = typename Exec::space;
-  check_triangles(exec, M, "sqrt3");
+  if (path == Path::general || levels == 0) check_triangles(exec, M, "sqrt3");
   const float* vs = C.vertices.data();
   const index_t corners =
       exec.count_if(C.vertices.size(), [=] SPMESH_HD(index_t i) { return vs[i] != 0; });
@@ -169,12 +168,23 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
     throw InputError("sqrt3 subdivision has no crease rules, but the input has " +
                      std::to_string(C.edges.nnz()) + " sharp edges and " +
                      std::to_string(corners) + " sharp vertices");
-  return build_levels<Plan<S>>(
-      exec, std::move(M), std::move(C), levels, options,
-      [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>&, const Options&, int level) {
-        return build_level(e, std::move(m), level);
-      },
-      [](const Level<S>&) {});
+  if (path == Path::general)
+    return build_levels<Plan<S>>(
+        exec, std::move(M), std::move(C), levels, options,
+        [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>&, const Options&, int level) {
+          return build_level(e, std::move(m), level);
+        },
+        [](const Level<S>&) {});
+  if (levels < 0)
+    throw InputError("subdivision build: negative level count " + std::to_string(levels));
+  Plan<S> plan;
+  plan.options = options;
+  if (levels == 0) {
+    plan.refined = std::move(M);
+    return plan;
+  }
+  detail::build_half_edges(exec, triangle_level(exec, std::move(M), C), levels, plan);
+  return plan;
 }
 
 }  // namespace spmesh::schemes::sqrt3

@@ -1,39 +1,18 @@
 // sqrt(3) eval (paper appendix B): vertex data only, level by level, on the operators a build
-// made; any width k, float or double.
+// made (or on half-edge levels, triangle_eval.hpp); any width k, float or double.
 #pragma once
 
 #include "linalg/spmv.hpp"
 #include "schemes/crease_rules.hpp"
 #include "schemes/levels.hpp"
 #include "schemes/sqrt3/plan.hpp"
+#include "schemes/sqrt3/triangle_eval.hpp"
 
 #include <cstdint>
 #include <string>
+#include <variant>
 
 namespace spmesh::schemes::sqrt3 {
-
-namespace detail {
-// Writes each face's new points (NewPoints' stencils) into their child rows.
-template <class T>
-struct ApplyNewPoints {
-  NewPoints points;
-  const index_t* first_point;
-  const T* P;
-  T* out;
-  index_t k;
-
-  SPMESH_HD void operator()(index_t f) const {
-    for (int which = 0; which < points.count(f); ++which) {
-      const Stencil s = points(f, which);
-      const T *a = P + std::int64_t(s.v[0]) * k, *b = P + std::int64_t(s.v[1]) * k,
-              *c = P + std::int64_t(s.v[2]) * k;
-      const T wa = static_cast<T>(s.w[0]), wb = static_cast<T>(s.w[1]), wc = static_cast<T>(s.w[2]);
-      T* y = out + std::int64_t(first_point[f] + which) * k;
-      for (index_t j = 0; j < k; ++j) y[j] = wa * a[j] + wb * b[j] + wc * c[j];
-    }
-  }
-};
-}  // namespace detail
 
 // One level: P (level.vertices x k) -> the child's vertex data (level.child_vertices() x k).
 template <class Exec, class T>
@@ -46,10 +25,10 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Level<typenam
   const index_t V = L.vertices, k = P.cols;
   linalg::Dense<T, S> out(L.child_vertices(), k);
   // Eq. 31 (the centroids, f = M^T P with 1/3) and Kobbelt's boundary points.
-  exec.for_each(L.faces, detail::ApplyNewPoints<T>{
-                             {L.M.view(), L.split_corner.data(), L.boundary_u.data(),
+  exec.for_each(L.faces, detail::ApplyNewPoints<T, detail::NewPoints>{
+                             {L.M.view(), new_point_rows(L), L.boundary_u.data(),
                               L.boundary_w.data()},
-                             L.first_point.data(), P.data.data(), out.data.data(), k});
+                             P.data.data(), out.data.data(), k});
   // Eq. 29, 32: the ring sum E P with alpha_n / n per row, then (1 - alpha_n) p_i, or the
   // boundary masks.
   auto vertex_points = linalg::row_block(out, 0, V);
@@ -58,6 +37,14 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Level<typenam
                                    L.boundary_u.data(), L.boundary_w.data(), P.data.data(),
                                    nullptr, vertex_points.data, k});
   return out;
+}
+
+// One level of a plan, general or on half-edges.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const AnyLevel<typename Exec::space>& level,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return std::visit([&](const auto& L) { return subdivide(exec, L, P); }, level);
 }
 
 // All levels of a plan: P0 (base vertices x k) -> the last level's vertex data.

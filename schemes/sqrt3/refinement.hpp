@@ -5,19 +5,47 @@
 #include "linalg/convert.hpp"
 #include "schemes/levels.hpp"
 #include "schemes/sqrt3/plan.hpp"
+#include "schemes/sqrt3/triangle_eval.hpp"
 
 #include <cstdint>
+#include <variant>
 
 namespace spmesh::schemes::sqrt3 {
 
 namespace detail {
+
+// The face of each new point (from its rows' first points), or nothing where face f's one new
+// point is V + f.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<index_t, S> faces_of_points(Exec& exec, NewPointRows rows, index_t faces,
+                                          index_t new_points) {
+  linalg::Array<index_t, S> face_of_point(rows.first ? new_points : 0);
+  index_t* face = face_of_point.data();
+  if (rows.first)
+    exec.for_each(faces, [=] SPMESH_HD(index_t f) {
+      const index_t p = rows.first_of(f) - rows.vertices;
+      face[p] = f;
+      if (rows.split_of(f) >= 0) face[p + 1] = f;
+    });
+  return face_of_point;
+}
+
+// Row r of S_l for a new point: its stencil's three weights (Points: a stencil provider with
+// its NewPointRows, `rows`; face_of_point as faces_of_points gives it).
+template <class Points, class Sink>
+SPMESH_HD void new_point_row(const Points& points, const index_t* face_of_point, index_t r,
+                             Sink&& sink) {
+  const index_t p = r - points.rows.vertices, f = face_of_point ? face_of_point[p] : p;
+  const Stencil s = points(f, int(r - points.rows.first_of(f)));
+  for (int t = 0; t < 3; ++t) sink(s.v[t], s.w[t]);
+}
 
 // The rows of S_l (an assemble_rows producer): a vertex point a at itself, b at each
 // neighbour, d at its boundary neighbours; a new point its stencil's three weights.
 struct LevelRows {
   linalg::CompressedView<index_t> E;
   const double *self, *ring, *crease;
-  const index_t *u, *w, *first_point, *face_of_point;
+  const index_t *u, *w, *face_of_point;
   NewPoints points;
   index_t vertices;
 
@@ -34,9 +62,36 @@ struct LevelRows {
       if (crease[r] != 0) sink(u[r], crease[r]), sink(w[r], crease[r]);
       return;
     }
-    const index_t f = face_of_point[r - vertices];
-    const Stencil s = points(f, r - first_point[f]);
-    for (int t = 0; t < 3; ++t) sink(s.v[t], s.w[t]);
+    new_point_row(points, face_of_point, r, sink);
+  }
+};
+
+// The rows of a half-edge level's S_l (LevelRows on the half-edge topology: each vertex's
+// mask from its walk).
+struct TriangleLevelRows {
+  HalfEdgeNewPoints points;
+  const index_t* face_of_point;
+  bool splits_boundary;
+
+  SPMESH_HD std::int64_t bound(index_t r) const {
+    std::int64_t n = 3;
+    if (r < points.t.vertices) points.t.for_each_edge(r, [&](index_t, index_t, index_t) { ++n; });
+    return n;
+  }
+
+  template <class Sink>
+  SPMESH_HD void operator()(index_t r, Sink&& sink) const {
+    const TriangleView& t = points.t;
+    if (r >= t.vertices) return new_point_row(points, face_of_point, r, sink);
+    index_t n = 0, after = -1, u = -1, w = -1;
+    t.for_each_edge(r, [&](index_t, index_t other, index_t face) {
+      if (n++ == 0) after = other;
+      if (face < 0) u = after, w = other;
+    });
+    const VertexMask m = vertex_mask(n, u, w, splits_boundary);
+    sink(r, m.self);
+    if (m.ring != 0) t.for_each_edge(r, [&](index_t, index_t other, index_t) { sink(other, m.ring); });
+    if (m.crease != 0) sink(m.u, m.crease), sink(m.w, m.crease);
   }
 };
 
@@ -46,22 +101,32 @@ struct LevelRows {
 template <class Exec>
 linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
                                                        const Level<typename Exec::space>& L) {
-  linalg::Array<index_t, typename Exec::space> face_of_point(L.new_points);
-  {
-    const index_t *first = L.first_point.data(), *split = L.split_corner.data();
-    index_t* face = face_of_point.data();
-    const index_t V = L.vertices;
-    exec.for_each(L.faces, [=] SPMESH_HD(index_t f) {
-      face[first[f] - V] = f;
-      if (split[f] >= 0) face[first[f] - V + 1] = f;
-    });
-  }
+  const NewPointRows points = new_point_rows(L);
+  const auto face_of_point = detail::faces_of_points(exec, points, L.faces, L.new_points);
   const detail::LevelRows rows{
-      L.E.view(),         L.vertex_self.data(),  L.vertex_ring.data(), L.vertex_crease.data(),
-      L.boundary_u.data(), L.boundary_w.data(),  L.first_point.data(), face_of_point.data(),
-      {L.M.view(), L.split_corner.data(), L.boundary_u.data(), L.boundary_w.data()},
-      L.vertices};
+      L.E.view(),          L.vertex_self.data(), L.vertex_ring.data(), L.vertex_crease.data(),
+      L.boundary_u.data(), L.boundary_w.data(),  face_of_point.data(),
+      {L.M.view(), points, L.boundary_u.data(), L.boundary_w.data()}, L.vertices};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
+}
+
+// S_l of a half-edge level.
+template <class Exec>
+linalg::Csr<double, typename Exec::space> level_matrix(
+    Exec& exec, const TriangleLevel<typename Exec::space>& L) {
+  const NewPointRows points = new_point_rows(L);
+  const auto face_of_point = detail::faces_of_points(exec, points, L.faces, L.new_points);
+  const detail::TriangleLevelRows rows{{view(L), points},
+                                       points.first ? face_of_point.data() : nullptr,
+                                       L.splits_boundary};
+  return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
+}
+
+// S_l of one level of a plan, general or on half-edges.
+template <class Exec>
+linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
+                                                       const AnyLevel<typename Exec::space>& level) {
+  return std::visit([&](const auto& L) { return level_matrix(exec, L); }, level);
 }
 
 // R = S_L ... S_1, composed in double and stored as T; zero levels give the identity.

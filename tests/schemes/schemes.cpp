@@ -206,12 +206,11 @@ struct RefineOnPath {
 // the rows of R must agree.
 template <class B, class T, class Scheme>
 void check_half_edge_path(const meshops::PolyMesh& mesh, const la::Coo<float>& creases,
-                          const HostArray<float>& corners) {
+                          const HostArray<float>& corners, int levels = 3) {
   Dense<T> P0(mesh.vertex_count(), 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(mesh.positions.data[p]);
   const double tolerance = std::is_same_v<T, float> ? 1e-6 : 1e-12;
   for (const auto& options : option_sets) {
-    const int levels = 3;
     const auto [faces_h, P_h, R_h] =
         run<B>("half-edges", RefineOnPath<Scheme>{levels, options, schemes::Path::half_edges},
                mesh.M, creases, corners, P0);
@@ -250,14 +249,15 @@ void check_half_edge_path(const meshops::PolyMesh& mesh, const la::Coo<float>& c
   }
 }
 
-// The creased cube (all quads; triangulated for Loop) with its tags, as it is and with a vertex
-// in no face, which must stay where it is on both paths.
+// The creased cube (all quads; triangulated for Loop and sqrt3) with its tags (none for sqrt3),
+// as it is and with a vertex in no face, which must stay where it is on both paths.
 template <class B, class T, class Scheme>
-void check_half_edge_path_on_cube() {
+void check_half_edge_path_on_cube(int levels = 3) {
   auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_cube.obj");
-  const auto tags = schemes::read_tags(cube);
+  auto tags = schemes::read_tags(cube);
+  if (!Scheme::crease_rules) tags.sharpness = schemes::smooth_sharpness(cube.vertex_count());
   if (Scheme::triangles_only) cube = meshops::triangulate(cube);
-  check_half_edge_path<B, T, Scheme>(cube, tags.sharpness.edges, tags.sharpness.vertices);
+  check_half_edge_path<B, T, Scheme>(cube, tags.sharpness.edges, tags.sharpness.vertices, levels);
   const index_t n = cube.vertex_count() + 1;
   meshops::PolyMesh loose{Dense<double>(n, 3), la::MeshMatrix<>(n, cube.M.offsets.clone(), cube.M.indices.clone()),
                           {}, "cube with a loose vertex"};
@@ -267,7 +267,7 @@ void check_half_edge_path_on_cube() {
   check_half_edge_path<B, T, Scheme>(loose, la::Coo<float>{n, n, tags.sharpness.edges.row_indices.clone(),
                                                            tags.sharpness.edges.col_indices.clone(),
                                                            tags.sharpness.edges.values.clone()},
-                                     corners);
+                                     corners, levels);
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark: the half-edge path equals the general path (polygon and quad "
@@ -286,6 +286,15 @@ TEST_CASE_TEMPLATE("Loop: the half-edge path equals the general path (creases, e
   const Tent tent(true);  // a triangulated disk: boundary, creases of every kind
   check_half_edge_path<B, T, Loop>(tent.mesh, tent.creases, tent.corners);
   check_half_edge_path_on_cube<B, T, Loop>();
+}
+
+TEST_CASE_TEMPLATE("sqrt3: the half-edge path equals the general path (boundary split on odd "
+                   "levels, a closed mesh, a loose vertex)", V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  const Tent tent(true, false);  // a triangulated disk: boundary, ears at its corners
+  for (int levels : {3, 4}) check_half_edge_path<B, T, Sqrt3>(tent.mesh, tent.creases, tent.corners, levels);
+  check_half_edge_path_on_cube<B, T, Sqrt3>(4);
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {
@@ -330,32 +339,87 @@ TEST_CASE("the half-edge builds reject crease entries that name no edge of the m
   }
 }
 
+// A triangle half-edge level's topology is consistent: twins are mutual and run the other way,
+// each used vertex's vertex_edge leaves it (without a twin on the boundary) and is marked in
+// `starts`, and the unused vertices have none. Returns the count of faults.
+template <class Level>
+index_t half_edge_faults(const Level& L) {
+  const auto t = view(L);
+  const index_t halves = 3 * L.faces;
+  index_t faults = 0;
+  for (index_t h = 0; h < halves; ++h) {
+    const index_t g = t.twin[h];
+    if (g < 0) continue;
+    faults += g >= halves || t.twin[g] != h || t.corners[g] != t.corners[t.next(h)] ||
+                      t.corners[t.next(g)] != t.corners[h]
+                  ? 1
+                  : 0;
+  }
+  std::vector<char> boundary(L.vertices, 0), marked(L.vertices, 0);
+  for (index_t h = 0; h < halves; ++h) {
+    if (t.twin[h] < 0) boundary[t.corners[h]] = 1;
+    if ((L.starts[h / 3] >> (h % 3)) & 1) marked[t.corners[h]] += 1;
+  }
+  for (index_t v = 0; v < L.vertices; ++v) {
+    const index_t h = t.vertex_edge[v];
+    if (h < 0) continue;
+    faults += h >= halves || t.corners[h] != v || (boundary[v] && t.twin[h] >= 0) ||
+                      marked[v] != 1 || ((L.starts[h / 3] >> (h % 3)) & 1) == 0
+                  ? 1
+                  : 0;
+  }
+  for (index_t k = 0; k < L.unused.size(); ++k) faults += t.vertex_edge[L.unused[k]] != -1 ? 1 : 0;
+  return faults;
+}
+
+TEST_CASE("sqrt3 and Loop half-edge levels are consistent: mutual twins, outgoing vertex edges") {
+  cpu::Executor exec;
+  const Tent tent = Tent::for_scheme<Sqrt3>();  // a disk with ears
+  const auto sqrt3 = schemes::sqrt3::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 5);
+  const auto loop = schemes::loop::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 4);
+  for (std::size_t l = 0; l < 5; ++l) {
+    CAPTURE(l);
+    CHECK(half_edge_faults(std::get<schemes::sqrt3::TriangleLevel<la::Host>>(sqrt3.levels[l])) == 0);
+    if (l < 4) CHECK(half_edge_faults(std::get<schemes::loop::TriangleLevel<la::Host>>(loop.levels[l])) == 0);
+  }
+}
+
 TEST_CASE("sqrt3: three children per triangle, manifold and oriented; the boundary cut in three "
-          "on every second level") {
+          "on every second level (both paths)") {
   cpu::Executor exec;
   const Tent tent = Tent::for_scheme<Sqrt3>();  // a disk: boundary
-  const auto plan = schemes::sqrt3::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 4);
+  for (const auto path : {schemes::Path::half_edges, schemes::Path::general}) {
+  CAPTURE(int(path));
+  const auto plan = schemes::sqrt3::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14),
+                                          4, {}, path);
   const auto P = schemes::sqrt3::eval(exec, plan, tent.positions<double>());
+  // A level's triangles, as a mesh matrix on either path.
+  const auto triangles = [&](const auto& L) {
+    if constexpr (std::is_same_v<decltype(L.M), const la::MeshMatrix<>>) return L.M.clone();
+    else return schemes::with_offsets(exec, la::ReducedMeshMatrix<>(L.M.vertices, 3, L.M.indices.clone()));
+  };
   // Level l: V + F vertices and 3F faces; a level that splits the boundary (the second,
   // fourth) adds one more vertex per boundary edge and triples the boundary edges.
   std::vector<meshops::MeshInfo> info;
   for (int l = 0; l <= 4; ++l) {
-    const auto& M = l < 4 ? plan.levels[l].M : plan.refined;
+    auto M = l < 4 ? std::visit(triangles, plan.levels[l]) : plan.refined.clone();
+    const index_t V = M.vertices;
     info.push_back(meshops::mesh_info(
-        exec, meshops::PolyMesh{Dense<double>(M.vertices, 3), M.clone(), {}, "tent"}));
+        exec, meshops::PolyMesh{Dense<double>(V, 3), std::move(M), {}, "tent"}));
   }
   for (int l = 0; l < 4; ++l) {
-    const auto& L = plan.levels[l];
+    const bool splits = std::visit([](const auto& L) { return L.splits_boundary; }, plan.levels[l]);
     CAPTURE(l);
-    CHECK(L.splits_boundary == (l % 2 == 1));
-    const index_t split = L.splits_boundary ? info[l].boundary_edges : 0;
+    CHECK(splits == (l % 2 == 1));
+    const index_t split = splits ? info[l].boundary_edges : 0;
     CHECK(info[l + 1].vertices == info[l].vertices + info[l].faces + split);
     CHECK(info[l + 1].faces == 3 * info[l].faces);
-    CHECK(info[l + 1].boundary_edges == info[l].boundary_edges * (L.splits_boundary ? 3 : 1));
+    CHECK(info[l + 1].boundary_edges == info[l].boundary_edges * (splits ? 3 : 1));
     CHECK(info[l + 1].euler_characteristic() == info[l].euler_characteristic());
   }
   // The refined mesh is manifold and every face keeps the input's orientation (check_mesh).
   meshops::check_mesh(meshops::PolyMesh{P.clone(), plan.refined.clone(), {}, "tent level 4"});
+  }
 }
 
 // Signed volume of a closed triangle mesh (positive when its faces are ordered outwards).

@@ -23,6 +23,8 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace {
@@ -100,19 +102,23 @@ double compare(const meshops::PolyMesh& mesh) {
   linalg::Dense<double> P = mesh.positions.clone();
   for (int l = 1; l <= levels; ++l) {
     P = schemes::sqrt3::subdivide(exec, plan.levels[l - 1], P);
-    const auto& M = l < levels ? plan.levels[l].M : plan.refined;
+    // Level l's triangles (on the half-edge path, a reduced mesh matrix).
+    const auto [faces, corners] =
+        l < levels ? std::visit([](const auto& L) { return std::pair(L.M.faces, L.M.indices.data()); },
+                                plan.levels[l])
+                   : std::pair(plan.refined.faces, plan.refined.indices.data());
     for (const auto& peer : peers) {
       CAPTURE(peer.name);
       CAPTURE(l);
       const PeerMesh ref = peer.refine(mesh, l);
       REQUIRE(ref.vertices() == P.rows);
-      REQUIRE(ref.faces() == M.faces);
+      REQUIRE(ref.faces() == faces);
       const auto m = match(P, ref, tol, worst);
       REQUIRE_MESSAGE(std::count(m.begin(), m.end(), -1) == 0,
                       "vertices without a match within 1e-6 of the diagonal");
-      std::vector<std::array<index_t, 3>> ours(M.faces), theirs(M.faces);
-      for (index_t f = 0; f < M.faces; ++f) {
-        const index_t* v = M.indices.data() + 3 * f;
+      std::vector<std::array<index_t, 3>> ours(faces), theirs(faces);
+      for (index_t f = 0; f < faces; ++f) {
+        const index_t* v = corners + 3 * f;
         ours[f] = {m[v[0]], m[v[1]], m[v[2]]};
         theirs[f] = {ref.triangles[3 * f], ref.triangles[3 * f + 1], ref.triangles[3 * f + 2]};
       }

@@ -1,0 +1,180 @@
+// sqrt(3) build on half-edge levels (triangles.hpp, half_edges.hpp): the first level from the
+// base triangles, then each child level from its parent by local rules, one thread per parent
+// face, with no sort and no search. docs/half_edges.md, "sqrt(3)", draws the cases.
+#pragma once
+
+#include "schemes/sqrt3/plan.hpp"
+#include "schemes/sqrt3/triangles.hpp"
+#include "schemes/triangles.hpp"
+
+#include <cstdint>
+#include <utility>
+
+namespace spmesh::schemes::sqrt3 {
+
+// The first level on half-edges (first_half_edge_level's twins and outgoing half-edges) of a
+// triangle mesh with smooth sharpness C. Throws not_triangles' InputError for a mesh that is not
+// all triangles.
+template <class Exec, class S = typename Exec::space>
+TriangleLevel<S> triangle_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C) {
+  HalfEdgeLevel<S> first;
+  const auto faces = first_half_edge_level(exec, first, M, C, 3);
+  if (faces.other_faces > 0)
+    throw not_triangles(exec, M, faces.first_other, faces.other_faces, "sqrt3");
+  TriangleLevel<S> L;
+  L.vertices = M.vertices, L.faces = M.faces;
+  L.boundary_edges = first.C.edges.size();  // with no creases, the sharp edges are the boundary
+  L.twin = std::move(first.twin), L.vertex_edge = std::move(first.vertex_edge);
+  L.unused = std::move(first.unused);
+  L.starts = vertex_starts(exec, L, 3, M.indices.data());
+  L.M = linalg::ReducedMeshMatrix<S>(M.vertices, 3, std::move(M.indices));
+  return L;
+}
+
+// Where L's new points go: on a level that splits the boundary, each face with a boundary edge
+// (at most one, after a level that does not) cuts it and gets two points; else one per face.
+template <class Exec, class S = typename Exec::space>
+void place_new_points(Exec& exec, TriangleLevel<S>& L) {
+  const index_t F = L.faces, V = L.vertices;
+  if (!L.splits_boundary) {
+    L.new_points = F;
+    return;
+  }
+  L.first_point = linalg::Array<index_t, S>(F);
+  L.split_corner = linalg::Array<std::int8_t, S>(F);
+  const index_t* twin = L.twin.data();
+  index_t* first = L.first_point.data();
+  std::int8_t* split = L.split_corner.data();
+  exec.for_each(F, [=] SPMESH_HD(index_t f) {
+    int b = -1;
+    for (int c = 2; c >= 0; --c)
+      if (twin[3 * f + c] < 0) b = c;
+    split[f] = static_cast<std::int8_t>(b);
+    first[f] = b < 0 ? 1 : 2;
+  });
+  L.new_points = checked_index(exec.exclusive_scan(first, first, F), "sqrt3 new points");
+  exec.for_each(F, [=] SPMESH_HD(index_t f) { first[f] += V; });
+}
+
+namespace detail {
+
+// One parent face f per thread: its three children 3 f + c, nine corners from 9 f on. Child
+// face 3 f + c is (v_c, A_c, S_c): A_c the new point across edge c (the parent's v_(c+1) where
+// the edge is a boundary edge left whole), S_c f's new point beside edge c; on a face that
+// splits edge b, child b is the middle (p_l, p_r, v_(b+2)) instead. So child half-edge 3 h + s
+// is slot s of the child at parent half-edge h, and every twin is found from the parent's
+// twins and the neighbours' splits (docs/half_edges.md). `twin` null stops at the faces (the
+// last level).
+struct RefineHalfEdgeTriangles {
+  TriangleView t;
+  NewPointRows points;
+  const std::uint8_t* starts;  // the parent's
+  index_t* triangles;
+  index_t *twin, *vertex_edge;
+  std::uint8_t* child_starts;
+
+  // The child half-edge of q's face running from its new point beside q to q's end vertex (the
+  // spoke that meets q's twin's child at slot 0), or -1 where that is a boundary edge: q's
+  // face cuts the edge before q, so the spoke is the edge's first third.
+  SPMESH_HD index_t spoke_to_end(index_t q) const {
+    const index_t g = q / 3, c = q - 3 * g;
+    const int b = points.split_of(g);
+    if (b < 0) return 3 * t.next(q) + 2;
+    return c == (b + 1) % 3 ? 3 * (3 * g + b) + 1 : -1;
+  }
+
+  SPMESH_HD void operator()(index_t f) const {
+    index_t v[3], tw[3];
+    for (int c = 0; c < 3; ++c) v[c] = ldg(t.corners + 3 * f + c), tw[c] = ldg(t.twin + 3 * f + c);
+    const int b = points.split_of(f);
+    const index_t x = points.first_of(f), H = 9 * f;
+    index_t* tri = triangles + std::int64_t(H);
+    for (int c = 0; c < 3; ++c) {
+      const bool middle = c == b;
+      tri[3 * c] = middle ? x : v[c];
+      tri[3 * c + 1] = middle ? x + 1 : tw[c] >= 0 ? points.beside(tw[c]) : v[(c + 1) % 3];
+      tri[3 * c + 2] = middle ? v[(c + 2) % 3] : points.beside(3 * f + c);
+    }
+    if (!twin) return;
+    std::uint8_t bits[3] = {0, 0, 0};
+    for (int c = 0; c < 3; ++c) {
+      const int next = (c + 1) % 3, prev = (c + 2) % 3;
+      index_t* out = twin + std::int64_t(H) + 3 * c;
+      if (c == b) {  // (p_l, p_r, v_(b+2)): the boundary third, the spoke p_r v_(b+2) across
+                     // edge b + 1, and the spoke v_(b+2) p_l inside the face
+        out[0] = -1, out[1] = 3 * tw[next], out[2] = H + 3 * prev + 2;
+        continue;
+      }
+      // Slot 0, v_c -> A_c: a boundary edge, or the spoke of the face across.
+      out[0] = tw[c] < 0 ? -1 : spoke_to_end(tw[c]);
+      // Slot 1, A_c -> S_c: the flipped edge, or the spoke to v_(c+1) of a boundary edge left
+      // whole.
+      out[1] = tw[c] < 0 ? H + 3 * next + 2 : 3 * tw[c] + 1;
+      // Slot 2, S_c -> v_c: on a split face the last third of the split edge (c = b + 1) or the
+      // middle's spoke (c = b + 2); else the spoke of the face across edge c - 1, or on a
+      // boundary edge left whole, slot 1 of its child.
+      if (b >= 0) out[2] = next == b ? H + 3 * b + 2 : -1;
+      else out[2] = tw[prev] >= 0 ? 3 * tw[prev] : H + 3 * prev + 1;
+      // v_c's outgoing half-edge: slot 0, where v_c's parent one is h (except when h is cut:
+      // then the face before takes it), or where slot 0 is the first third of a cut edge.
+      const bool mine = ((starts[f] >> c) & 1) != 0;
+      if (mine || (tw[c] >= 0 && out[0] < 0)) vertex_edge[v[c]] = H + 3 * c, bits[c] |= 1;
+    }
+    // The new points' outgoing half-edges: the centroid's slot 2 of child 0; p_l's slot 0 of the
+    // middle (p_l -> p_r) and p_r's slot 2 of child b + 1 (p_r -> v_(b+1)), both boundary.
+    if (b < 0) {
+      vertex_edge[x] = H + 2, bits[0] |= 4;
+    } else {
+      const int after = (b + 1) % 3;
+      vertex_edge[x] = H + 3 * b, bits[b] |= 1;
+      vertex_edge[x + 1] = H + 3 * after + 2, bits[after] |= 4;
+    }
+    for (int c = 0; c < 3; ++c) child_starts[3 * f + c] = bits[c];
+  }
+};
+
+}  // namespace detail
+
+// The child of L (after place_new_points): its triangles and, with `topology`, the rest of its
+// level (twins, outgoing half-edges, starts, unused vertices).
+template <class Exec, class S = typename Exec::space>
+TriangleLevel<S> refine_triangles(Exec& exec, const TriangleLevel<S>& L, bool topology) {
+  using linalg::Array;
+  const index_t faces = checked_index(3 * std::int64_t(L.faces), "sqrt3 child faces");
+  const index_t halves = checked_index(3 * std::int64_t(faces), "sqrt3 child face corners");
+  const index_t V1 = checked_index(std::int64_t(L.vertices) + L.new_points, "sqrt3 child vertices");
+  Array<index_t, S> triangles(halves);
+  TriangleLevel<S> child;
+  child.vertices = V1, child.faces = faces;
+  child.boundary_edges = L.splits_boundary ? 3 * L.boundary_edges : L.boundary_edges;
+  if (topology) {
+    child.twin = Array<index_t, S>(halves), child.vertex_edge = Array<index_t, S>(V1);
+    child.starts = Array<std::uint8_t, S>(faces);
+  }
+  exec.for_each(L.faces, detail::RefineHalfEdgeTriangles{
+                             view(L), new_point_rows(L), L.starts.data(), triangles.data(),
+                             child.twin.data(), child.vertex_edge.data(), child.starts.data()});
+  if (topology) inherit_unused(exec, L, child);
+  child.M = linalg::ReducedMeshMatrix<S>(V1, 3, std::move(triangles));
+  return child;
+}
+
+namespace detail {
+
+// All `levels` levels on half-edges from the first, L. Kobbelt's boundary split happens on odd
+// levels (the second, fourth, ...), as in CGAL and OpenMesh.
+template <class Exec, class S = typename Exec::space>
+void build_half_edges(Exec& exec, TriangleLevel<S> L, int levels, Plan<S>& plan) {
+  for (int l = 0; l < levels; ++l) {
+    L.splits_boundary = l % 2 == 1;
+    place_new_points(exec, L);
+    TriangleLevel<S> child = refine_triangles(exec, L, l + 1 < levels);
+    plan.levels.emplace_back(std::move(L));
+    L = std::move(child);
+  }
+  plan.refined = with_offsets(exec, std::move(L.M));
+}
+
+}  // namespace detail
+
+}  // namespace spmesh::schemes::sqrt3
