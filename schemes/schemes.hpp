@@ -78,6 +78,8 @@ struct Sqrt3 {
   static auto build(A&&... a) { return sqrt3::build(std::forward<A>(a)...); }
   template <class... A>
   static auto eval(A&&... a) { return sqrt3::eval(std::forward<A>(a)...); }
+  template <class... A>
+  static auto subdivide(A&&... a) { return sqrt3::subdivide(std::forward<A>(a)...); }
   template <class T, class Exec, class P>
   static auto refinement_matrix(Exec& exec, const P& plan) {
     return sqrt3::refinement_matrix<T>(exec, plan);

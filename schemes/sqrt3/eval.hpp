@@ -47,11 +47,21 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
   return std::visit([&](const auto& L) { return subdivide(exec, L, P); }, level);
 }
 
+// Level l of a plan: level l's vertex data -> level l + 1's. A half-edge level after a
+// half-edge level goes through its parent's faces.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Plan<typename Exec::space>& plan,
+                                                 std::size_t l,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return subdivide_in_plan<TriangleLevel<typename Exec::space>>(exec, plan, l, P);
+}
+
 // All levels of a plan: P0 (base vertices x k) -> the last level's vertex data.
 template <class Exec, class T>
 linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec::space>& plan,
                                             const linalg::Dense<T, typename Exec::space>& P0) {
-  return eval_levels(exec, plan, P0);
+  return eval_levels(exec, plan, P0,
+                     [&](std::size_t l, const auto& P) { return subdivide(exec, plan, l, P); });
 }
 
 }  // namespace spmesh::schemes::sqrt3

@@ -58,13 +58,13 @@ void place_new_points(Exec& exec, TriangleLevel<S>& L) {
 
 namespace detail {
 
-// One parent face f per thread: its three children 3 f + c, nine corners from 9 f on. Child
-// face 3 f + c is (v_c, A_c, S_c): A_c the new point across edge c (the parent's v_(c+1) where
-// the edge is a boundary edge left whole), S_c f's new point beside edge c; on a face that
-// splits edge b, child b is the middle (p_l, p_r, v_(b+2)) instead. So child half-edge 3 h + s
-// is slot s of the child at parent half-edge h, and every twin is found from the parent's
-// twins and the neighbours' splits (docs/half_edges.md). `twin` null stops at the faces (the
-// last level).
+// One thread per child face. Child face h is the child at parent half-edge h = 3 f + c, and
+// is (v_c, A_c, S_c): A_c the new point across edge c (the parent's v_(c+1) where the edge is
+// a boundary edge left whole), S_c f's new point beside edge c; on a face that cuts edge b,
+// child b is the middle (p_l, p_r, v_(b+2)) instead. Its half-edge s is 3 h + s, so every twin
+// is found from the parent's twins and the neighbours' cuts (docs/half_edges.md). Writes are
+// 12 bytes per array and thread, side by side (a thread per parent face, writing 36 bytes at
+// a stride of 36, took 2.3x as long). `twin` null stops at the faces (the last level).
 struct RefineHalfEdgeTriangles {
   TriangleView t;
   NewPointRows points;
@@ -83,53 +83,47 @@ struct RefineHalfEdgeTriangles {
     return c == (b + 1) % 3 ? 3 * (3 * g + b) + 1 : -1;
   }
 
-  SPMESH_HD void operator()(index_t f) const {
-    index_t v[3], tw[3];
-    for (int c = 0; c < 3; ++c) v[c] = ldg(t.corners + 3 * f + c), tw[c] = ldg(t.twin + 3 * f + c);
+  SPMESH_HD void operator()(index_t h) const {
+    const index_t f = h / 3, c = h - 3 * f, next = t.next(h), prev = t.prev(h);
     const int b = points.split_of(f);
-    const index_t x = points.first_of(f), H = 9 * f;
-    index_t* tri = triangles + std::int64_t(H);
-    for (int c = 0; c < 3; ++c) {
-      const bool middle = c == b;
-      tri[3 * c] = middle ? x : v[c];
-      tri[3 * c + 1] = middle ? x + 1 : tw[c] >= 0 ? points.beside(tw[c]) : v[(c + 1) % 3];
-      tri[3 * c + 2] = middle ? v[(c + 2) % 3] : points.beside(3 * f + c);
+    const index_t x = points.first_of(f);
+    index_t* tri = triangles + 3 * std::int64_t(h);
+    if (c == b) {  // the middle: (p_l, p_r, v_(b+2))
+      tri[0] = x, tri[1] = x + 1, tri[2] = ldg(t.corners + prev);
+      if (!twin) return;
+      index_t* out = twin + 3 * std::int64_t(h);
+      // The middle third, the spoke p_r v_(b+2) across edge b + 1, the spoke v_(b+2) p_l.
+      out[0] = -1, out[1] = 3 * ldg(t.twin + next), out[2] = 3 * prev + 2;
+      vertex_edge[x] = 3 * h, child_starts[h] = 1;  // p_l -> p_r, on the boundary
+      return;
     }
+    const index_t v = ldg(t.corners + h), g = ldg(t.twin + h);
+    tri[0] = v, tri[1] = g >= 0 ? points.beside(g) : ldg(t.corners + next), tri[2] = points.beside(h);
     if (!twin) return;
-    std::uint8_t bits[3] = {0, 0, 0};
-    for (int c = 0; c < 3; ++c) {
-      const int next = (c + 1) % 3, prev = (c + 2) % 3;
-      index_t* out = twin + std::int64_t(H) + 3 * c;
-      if (c == b) {  // (p_l, p_r, v_(b+2)): the boundary third, the spoke p_r v_(b+2) across
-                     // edge b + 1, and the spoke v_(b+2) p_l inside the face
-        out[0] = -1, out[1] = 3 * tw[next], out[2] = H + 3 * prev + 2;
-        continue;
-      }
-      // Slot 0, v_c -> A_c: a boundary edge, or the spoke of the face across.
-      out[0] = tw[c] < 0 ? -1 : spoke_to_end(tw[c]);
-      // Slot 1, A_c -> S_c: the flipped edge, or the spoke to v_(c+1) of a boundary edge left
-      // whole.
-      out[1] = tw[c] < 0 ? H + 3 * next + 2 : 3 * tw[c] + 1;
-      // Slot 2, S_c -> v_c: on a split face the last third of the split edge (c = b + 1) or the
-      // middle's spoke (c = b + 2); else the spoke of the face across edge c - 1, or on a
-      // boundary edge left whole, slot 1 of its child.
-      if (b >= 0) out[2] = next == b ? H + 3 * b + 2 : -1;
-      else out[2] = tw[prev] >= 0 ? 3 * tw[prev] : H + 3 * prev + 1;
-      // v_c's outgoing half-edge: slot 0, where v_c's parent one is h (except when h is cut:
-      // then the face before takes it), or where slot 0 is the first third of a cut edge.
-      const bool mine = ((starts[f] >> c) & 1) != 0;
-      if (mine || (tw[c] >= 0 && out[0] < 0)) vertex_edge[v[c]] = H + 3 * c, bits[c] |= 1;
-    }
-    // The new points' outgoing half-edges: the centroid's slot 2 of child 0; p_l's slot 0 of the
-    // middle (p_l -> p_r) and p_r's slot 2 of child b + 1 (p_r -> v_(b+1)), both boundary.
-    if (b < 0) {
-      vertex_edge[x] = H + 2, bits[0] |= 4;
+    index_t* out = twin + 3 * std::int64_t(h);
+    // Slot 0, v_c -> A_c: a boundary edge, or the spoke of the face across.
+    out[0] = g < 0 ? -1 : spoke_to_end(g);
+    // Slot 1, A_c -> S_c: the flipped edge, or the spoke to v_(c+1) of a boundary edge left
+    // whole.
+    out[1] = g < 0 ? 3 * next + 2 : 3 * g + 1;
+    // Slot 2, S_c -> v_c: on a face that cuts, the last third of the cut edge (c = b + 1) or the
+    // middle's spoke (c = b + 2); else the spoke of the face across edge c - 1, or on a boundary
+    // edge left whole, slot 1 of its child.
+    if (b >= 0) {
+      out[2] = next == 3 * f + b ? 3 * next + 2 : -1;
     } else {
-      const int after = (b + 1) % 3;
-      vertex_edge[x] = H + 3 * b, bits[b] |= 1;
-      vertex_edge[x + 1] = H + 3 * after + 2, bits[after] |= 4;
+      const index_t gp = ldg(t.twin + prev);
+      out[2] = gp >= 0 ? 3 * gp : 3 * prev + 1;
     }
-    for (int c = 0; c < 3; ++c) child_starts[3 * f + c] = bits[c];
+    // v_c's outgoing half-edge: slot 0, where v_c's parent one is h (except when h is cut: then
+    // the face before takes it), or where slot 0 is the first third of a cut edge. The new
+    // points': the centroid's slot 2 of child 0; p_r's slot 2 of child b + 1 (p_r -> v_(b+1),
+    // on the boundary; p_l's is the middle's).
+    std::uint8_t bits = 0;
+    if (((starts[f] >> c) & 1) != 0 || (g >= 0 && out[0] < 0)) vertex_edge[v] = 3 * h, bits |= 1;
+    if ((b < 0 && c == 0) || (b >= 0 && prev == 3 * f + b))
+      vertex_edge[x + (b < 0 ? 0 : 1)] = 3 * h + 2, bits |= 4;
+    child_starts[h] = bits;
   }
 };
 
@@ -151,7 +145,7 @@ TriangleLevel<S> refine_triangles(Exec& exec, const TriangleLevel<S>& L, bool to
     child.twin = Array<index_t, S>(halves), child.vertex_edge = Array<index_t, S>(V1);
     child.starts = Array<std::uint8_t, S>(faces);
   }
-  exec.for_each(L.faces, detail::RefineHalfEdgeTriangles{
+  exec.for_each(3 * L.faces, detail::RefineHalfEdgeTriangles{
                              view(L), new_point_rows(L), L.starts.data(), triangles.data(),
                              child.twin.data(), child.vertex_edge.data(), child.starts.data()});
   if (topology) inherit_unused(exec, L, child);

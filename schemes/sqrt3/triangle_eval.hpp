@@ -1,7 +1,9 @@
 // sqrt(3) eval on half-edge levels (triangles.hpp; paper appendix B): one thread per face makes
-// its new points (Eq. 31, or Kobbelt's boundary points), one thread per face walks the rings of
-// the vertices that start in it for their vertex points (Eq. 29, 30, 32, or the boundary
-// masks). One writer per output, no atomics: the same bits every run.
+// its new points (Eq. 31, or Kobbelt's boundary points); the vertex points (Eq. 29, 30, 32, or
+// the boundary masks) come from one thread per face that walks the rings of the vertices that
+// start in it, or, where the level has a half-edge parent, from one thread per parent face
+// (GroupVertexPoints: two thirds of the vertices with no walk, the rest walking the parent's
+// smaller rings). One writer per output, no atomics: the same bits every run.
 #pragma once
 
 #include "schemes/sqrt3/plan.hpp"
@@ -90,6 +92,140 @@ struct VertexPointsOnHalfEdges {
   }
 };
 
+// The ring of an old vertex of a level, walked on the level's parent q (the level's rows of
+// the parent's new points, `points`): around an inner vertex, the new point beside each of its
+// parent half-edges, and p_r too where the face cuts the edge opposite it; its valence; its
+// boundary neighbours u (after it) and w (before it), -1 inside, which a boundary edge left
+// whole keeps. (The level's rows of the parent's vertices are theirs.)
+template <class T, index_t W>
+struct ParentRing {
+  index_t edges = 0, u = -1, w = -1;
+  T sum[W] = {};
+
+  SPMESH_HD ParentRing(const TriangleView& q, const NewPointRows& points, index_t first,
+                       const T* P, index_t k, index_t c, index_t m) {
+    index_t after = -1;
+    bool started = false;
+    q.for_each_edge_from(first, [&](index_t h, index_t other, index_t face) {
+      if (!started) after = other, started = true;
+      if (face < 0) {
+        u = after, w = other;
+        return;
+      }
+      add(points.beside(h), P, k, c, m);
+      const int b = points.split_of(face);
+      if (b >= 0 && h == 3 * face + (b + 2) % 3) add(points.first_of(face) + 1, P, k, c, m);
+    });
+  }
+  SPMESH_HD void add(index_t r, const T* P, index_t k, index_t c, index_t m) {
+    ++edges;
+    const T* p = P + std::int64_t(r) * k + c;
+#pragma unroll
+    for (index_t j = 0; j < W; ++j)
+      if (j < m) sum[j] += ldg(p + j);
+  }
+};
+
+// A level's vertex points through its parent's faces: one thread per parent face g makes those
+// of the points g made (no walk: a centroid's ring is g's corners and the points across g's
+// inner edges, and it is inside; a cut edge's two points are on the boundary of a level that
+// does not cut, so they stay), then walks the parent's rings of the old vertices that start in
+// g (ParentRing). W components at a time.
+template <class T, index_t W>
+struct GroupVertexPoints {
+  static constexpr int min_blocks_per_sm = 8;
+  TriangleView q;              // the parent
+  NewPointRows points;         // the parent's new points: the level's rows
+  const std::uint8_t* starts;  // the parent's
+  bool splits_boundary;        // the level's
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD const T* row(index_t r) const { return P + std::int64_t(r) * k; }
+
+  SPMESH_HD void operator()(index_t g) const {
+    const index_t x = points.first_of(g);
+    if (points.split_of(g) >= 0) {
+      for (index_t j = 0; j < 2 * k; ++j) out[std::int64_t(x) * k + j] = P[std::int64_t(x) * k + j];
+    } else {
+      index_t v[3], across[3];
+      int n = 3;
+      for (int a = 0; a < 3; ++a) {
+        v[a] = ldg(q.corners + 3 * g + a);
+        const index_t t = ldg(q.twin + 3 * g + a);
+        across[a] = t < 0 ? -1 : points.beside(t);
+        n += t < 0 ? 0 : 1;
+      }
+      const VertexMask mask = smooth_mask(n);
+      const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
+      for (index_t j = 0; j < k; ++j) {
+        T sum = ldg(row(v[0]) + j) + ldg(row(v[1]) + j) + ldg(row(v[2]) + j);
+        for (int a = 0; a < 3; ++a)
+          if (across[a] >= 0) sum += ldg(row(across[a]) + j);
+        out[std::int64_t(x) * k + j] = self * ldg(row(x) + j) + ring * sum;
+      }
+    }
+    const unsigned bits = starts[g];
+    for (index_t a = 0; a < 3; ++a)
+      if ((bits >> a) & 1) old_vertex_point(3 * g + a);
+  }
+
+  SPMESH_HD void old_vertex_point(index_t h) const {
+    const index_t v = q.corners[h];
+    for (index_t c = 0; c < k; c += W) {
+      const index_t m = k - c < W ? k - c : W;
+      const ParentRing<T, W> ring(q, points, h, P, k, c, m);
+      const VertexMask mask = vertex_mask(ring.edges, ring.u, ring.w, splits_boundary);
+      const T self = static_cast<T>(mask.self), b = static_cast<T>(mask.ring),
+              d = static_cast<T>(mask.crease);
+      T* y = out + std::int64_t(v) * k + c;
+#pragma unroll
+      for (index_t j = 0; j < W; ++j) {
+        if (j >= m) continue;
+        T value = self * row(v)[c + j] + b * ring.sum[j];
+        if (d != 0) value += d * (row(ring.u)[c + j] + row(ring.w)[c + j]);
+        y[j] = value;
+      }
+    }
+  }
+};
+
+// The vertex points of level L, W components at a time; through its parent's faces where the
+// parent (non-null) is given.
+template <index_t W, class Exec, class T, class S = typename Exec::space>
+void vertex_points(Exec& exec, const TriangleLevel<S>& L, const TriangleLevel<S>* parent,
+                   const T* P, T* out, index_t k) {
+  if (parent)
+    exec.for_each(parent->faces, GroupVertexPoints<T, W>{view(*parent), new_point_rows(*parent),
+                                                         parent->starts.data(),
+                                                         L.splits_boundary, P, out, k});
+  else
+    exec.for_each(L.faces, VertexPointsOnHalfEdges<T, W>{view(L), L.starts.data(),
+                                                         L.splits_boundary, P, out, k});
+}
+
+// One half-edge level: P (L.vertices x k) -> the child's vertex data; `parent`: L's parent, or
+// null.
+template <class Exec, class T, class S = typename Exec::space>
+linalg::Dense<T, S> subdivide_level(Exec& exec, const TriangleLevel<S>& L,
+                                    const linalg::Dense<T, S>& P, const TriangleLevel<S>* parent) {
+  if (P.rows != L.vertices)
+    throw DimensionError("sqrt3::eval: vertex data has " + std::to_string(P.rows) +
+                         " rows, the level has " + std::to_string(L.vertices) + " vertices");
+  if (parent && (parent->child_vertices() != L.vertices || 3 * parent->faces != L.faces))
+    throw DimensionError("sqrt3::subdivide: the parent level given is not the level's");
+  const index_t k = P.cols;
+  linalg::Dense<T, S> out(L.child_vertices(), k);
+  const T* p = P.data.data();
+  T* y = out.data.data();
+  exec.for_each(L.faces, ApplyNewPoints<T, HalfEdgeNewPoints>{{view(L), new_point_rows(L)}, p, y, k});
+  if (k % 3 == 0) vertex_points<3>(exec, L, parent, p, y, k);
+  else vertex_points<4>(exec, L, parent, p, y, k);
+  copy_unused(exec, L, p, y, k);
+  return out;
+}
+
 }  // namespace detail
 
 // One half-edge level: P (L.vertices x k) -> the child's vertex data.
@@ -97,25 +233,15 @@ template <class Exec, class T>
 linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
                                                  const TriangleLevel<typename Exec::space>& L,
                                                  const linalg::Dense<T, typename Exec::space>& P) {
-  using S = typename Exec::space;
-  if (P.rows != L.vertices)
-    throw DimensionError("sqrt3::eval: vertex data has " + std::to_string(P.rows) +
-                         " rows, the level has " + std::to_string(L.vertices) + " vertices");
-  const index_t k = P.cols;
-  linalg::Dense<T, S> out(L.child_vertices(), k);
-  const auto t = view(L);
-  const T* p = P.data.data();
-  T* y = out.data.data();
-  exec.for_each(L.faces, detail::ApplyNewPoints<T, detail::HalfEdgeNewPoints>{
-                             {t, new_point_rows(L)}, p, y, k});
-  if (k % 3 == 0)
-    exec.for_each(L.faces, detail::VertexPointsOnHalfEdges<T, 3>{t, L.starts.data(),
-                                                                 L.splits_boundary, p, y, k});
-  else
-    exec.for_each(L.faces, detail::VertexPointsOnHalfEdges<T, 4>{t, L.starts.data(),
-                                                                 L.splits_boundary, p, y, k});
-  copy_unused(exec, L, p, y, k);
-  return out;
+  return detail::subdivide_level(exec, L, P, static_cast<const TriangleLevel<typename Exec::space>*>(nullptr));
+}
+// The same through its parent's faces (GroupVertexPoints), from its parent.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
+                                                 const TriangleLevel<typename Exec::space>& parent,
+                                                 const TriangleLevel<typename Exec::space>& L,
+                                                 const linalg::Dense<T, typename Exec::space>& P) {
+  return detail::subdivide_level(exec, L, P, &parent);
 }
 
 }  // namespace spmesh::schemes::sqrt3
