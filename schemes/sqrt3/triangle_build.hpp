@@ -58,13 +58,11 @@ void place_new_points(Exec& exec, TriangleLevel<S>& L) {
 
 namespace detail {
 
-// One thread per child face. Child face h is the child at parent half-edge h = 3 f + c, and
-// is (v_c, A_c, S_c): A_c the new point across edge c (the parent's v_(c+1) where the edge is
-// a boundary edge left whole), S_c f's new point beside edge c; on a face that cuts edge b,
-// child b is the middle (p_l, p_r, v_(b+2)) instead. Its half-edge s is 3 h + s, so every twin
-// is found from the parent's twins and the neighbours' cuts (docs/half_edges.md). Writes are
-// 12 bytes per array and thread, side by side (a thread per parent face, writing 36 bytes at
-// a stride of 36, took 2.3x as long). `twin` null stops at the faces (the last level).
+// One thread per child face h (child_triangle: the child at parent half-edge h = 3 f + c, (v_c,
+// A_c, S_c), or the middle (p_l, p_r, v_(b+2)) where f cuts edge b). Its half-edge s is 3 h + s,
+// so every twin is found from the parent's twins and the neighbours' cuts (docs/half_edges.md).
+// Writes are 12 bytes per array and thread, side by side (a thread per parent face, writing 36
+// bytes at a stride of 36, took 2.3x as long). `twin` null stops at the faces (the last level).
 struct RefineHalfEdgeTriangles {
   TriangleView t;
   NewPointRows points;
@@ -87,20 +85,18 @@ struct RefineHalfEdgeTriangles {
     const index_t f = h / 3, c = h - 3 * f, next = t.next(h), prev = t.prev(h);
     const int b = points.split_of(f);
     const index_t x = points.first_of(f);
+    const Triangle child = child_triangle(t, points, h);
     index_t* tri = triangles + 3 * std::int64_t(h);
+    tri[0] = child.v[0], tri[1] = child.v[1], tri[2] = child.v[2];
+    if (!twin) return;
+    index_t* out = twin + 3 * std::int64_t(h);
     if (c == b) {  // the middle: (p_l, p_r, v_(b+2))
-      tri[0] = x, tri[1] = x + 1, tri[2] = ldg(t.corners + prev);
-      if (!twin) return;
-      index_t* out = twin + 3 * std::int64_t(h);
       // The middle third, the spoke p_r v_(b+2) across edge b + 1, the spoke v_(b+2) p_l.
       out[0] = -1, out[1] = 3 * ldg(t.twin + next), out[2] = 3 * prev + 2;
       vertex_edge[x] = 3 * h, child_starts[h] = 1;  // p_l -> p_r, on the boundary
       return;
     }
-    const index_t v = ldg(t.corners + h), g = ldg(t.twin + h);
-    tri[0] = v, tri[1] = g >= 0 ? points.beside(g) : ldg(t.corners + next), tri[2] = points.beside(h);
-    if (!twin) return;
-    index_t* out = twin + 3 * std::int64_t(h);
+    const index_t v = child.v[0], g = ldg(t.twin + h);
     // Slot 0, v_c -> A_c: a boundary edge, or the spoke of the face across.
     out[0] = g < 0 ? -1 : spoke_to_end(g);
     // Slot 1, A_c -> S_c: the flipped edge, or the spoke to v_(c+1) of a boundary edge left

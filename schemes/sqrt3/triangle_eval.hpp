@@ -102,20 +102,23 @@ struct ParentRing {
   index_t edges = 0, u = -1, w = -1;
   T sum[W] = {};
 
+  // (The walk of HalfEdgeView::for_each_edge_from, which also loads each neighbour; here only
+  // the two boundary neighbours are needed.)
   SPMESH_HD ParentRing(const TriangleView& q, const NewPointRows& points, index_t first,
                        const T* P, index_t k, index_t c, index_t m) {
-    index_t after = -1;
-    bool started = false;
-    q.for_each_edge_from(first, [&](index_t h, index_t other, index_t face) {
-      if (!started) after = other, started = true;
-      if (face < 0) {
-        u = after, w = other;
-        return;
-      }
+    for (index_t h = first;;) {
+      const index_t face = h / 3;
       add(points.beside(h), P, k, c, m);
       const int b = points.split_of(face);
       if (b >= 0 && h == 3 * face + (b + 2) % 3) add(points.first_of(face) + 1, P, k, c, m);
-    });
+      const index_t p = q.prev(h), t = ldg(q.twin + p);
+      if (t < 0) {
+        u = ldg(q.corners + q.next(first)), w = ldg(q.corners + p);
+        return;
+      }
+      if (t == first) return;
+      h = t;
+    }
   }
   SPMESH_HD void add(index_t r, const T* P, index_t k, index_t c, index_t m) {
     ++edges;

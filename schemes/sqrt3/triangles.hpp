@@ -64,4 +64,20 @@ NewPointRows new_point_rows(const TriangleLevel<S>& L) {
           L.split_corner.size() ? L.split_corner.data() : nullptr, L.vertices};
 }
 
+// Child face h of a level (the child at parent half-edge h = 3 f + c), from the parent's view
+// t and new points: (v_c, A_c, S_c), A_c the new point across edge c (v_(c+1) where the edge is
+// a boundary edge left whole), S_c f's new point beside edge c; on a face that cuts edge c, the
+// middle (p_l, p_r, v_(c+2)).
+struct Triangle {
+  index_t v[3];
+};
+SPMESH_HD inline Triangle child_triangle(const TriangleView& t, const NewPointRows& points,
+                                         index_t h) {
+  const index_t f = h / 3, x = points.first_of(f);
+  if (points.split_of(f) == h - 3 * f) return {{x, x + 1, ldg(t.corners + t.prev(h))}};
+  const index_t g = ldg(t.twin + h);
+  return {{ldg(t.corners + h), g >= 0 ? points.beside(g) : ldg(t.corners + t.next(h)),
+           points.beside(h)}};
+}
+
 }  // namespace spmesh::schemes::sqrt3
