@@ -14,7 +14,8 @@
 #   SKIP_SUBDIV_BENCH / SKIP_LOOP_BENCH / SKIP_SQRT3_BENCH  set to 1 to skip the Catmull-Clark /
 #                    Loop / sqrt3 benchmark
 #   SKIP_PHASES      set to 1 to skip spmesh_build_phases (the half-edge build step by step:
-#                    Catmull-Clark ArmorGuy level 6 and Bigguy level 7, Loop ArmorGuyT 3 and 5)
+#                    Catmull-Clark ArmorGuy level 6 and Bigguy level 7, Loop ArmorGuyT 3 and 5,
+#                    sqrt(3) ArmorGuyT 6)
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 set -uo pipefail
@@ -59,7 +60,8 @@ step tests ctest --test-dir build/device --output-on-failure -j 4
   done
   for m in ArmorGuyT:3 ArmorGuyT:5; do
     build/device/bench/spmesh_build_phases $shared/meshes/characters/\${m%:*}.obj \${m#*:} --scheme loop || exit 1
-  done"
+  done
+  build/device/bench/spmesh_build_phases $shared/meshes/characters/ArmorGuyT.obj 6 --scheme sqrt3"
 [[ ${SKIP_LOOP_BENCH:-0} == 1 ]] ||
   step bench_loop build/device/bench/spmesh_bench_subdivision --scheme loop \
     --json "$out/bench_loop.json" ${LOOP_BENCH_ARGS:-}

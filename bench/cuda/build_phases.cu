@@ -1,11 +1,12 @@
-// Where a Catmull-Clark or Loop GPU build and eval spend their time: the steps of the build on
-// half-edges (catmull_clark/quad_build.hpp, loop/triangle_build.hpp) run one by one, each
-// followed by a wait, timed on the host (median of --reps runs), with the kernel launches and
-// host waits each step asks for (cuda::Executor::counts).
+// Where a Catmull-Clark, Loop or sqrt(3) GPU build and eval spend their time: the steps of the
+// build on half-edges (catmull_clark/quad_build.hpp, loop/ and sqrt3/triangle_build.hpp; sqrt(3)
+// on the mesh without its crease tags) run one by one, each followed by a wait, timed on the
+// host (median of --reps runs), with the kernel launches and host waits each step asks for
+// (cuda::Executor::counts).
 // The wait after each step adds a few microseconds per step, so the sum exceeds the last line,
 // the same work unbroken; what it shows is which step costs what, and how much of it is fixed
 // cost.
-//   spmesh_build_phases MESH LEVELS [--reps N] [--scheme catmark|loop]
+//   spmesh_build_phases MESH LEVELS [--reps N] [--scheme catmark|loop|sqrt3]
 #include "linalg/cuda/executor.cuh"
 #include "meshops/io.hpp"
 #include "schemes/schemes.hpp"
@@ -27,7 +28,7 @@ struct Step {
 };
 
 // The half-edge build of one scheme, step by step: Catmull-Clark's quad (or polygon, then quad)
-// levels, or Loop's triangle levels.
+// levels, Loop's triangle levels, or sqrt(3)'s.
 template <class Timed, class S = linalg::Device>
 schemes::catmull_clark::Plan<S> catmark_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
                                               const schemes::Sharpness<S>& C, int levels,
@@ -91,12 +92,36 @@ schemes::loop::Plan<S> loop_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
   return plan;
 }
 
+template <class Timed, class S = linalg::Device>
+schemes::sqrt3::Plan<S> sqrt3_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
+                                    const schemes::Sharpness<S>& C, int levels,
+                                    const schemes::Options& options, Timed& timed) {
+  namespace s3 = schemes::sqrt3;
+  s3::Plan<S> plan;
+  plan.options = options;
+  s3::TriangleLevel<S> L;
+  timed("triangle_level 0", [&] { L = s3::triangle_level(exec, std::move(M), C); });
+  for (int l = 0; l < levels; ++l) {
+    const std::string at = " " + std::to_string(l);
+    L.splits_boundary = l % 2 == 1;
+    timed("new_points" + at, [&] { s3::place_new_points(exec, L); });
+    timed("refine_triangles" + at, [&] {
+      s3::TriangleLevel<S> child = s3::refine_triangles(exec, L, l + 1 < levels);
+      plan.levels.emplace_back(std::move(L));
+      L = std::move(child);
+    });
+  }
+  timed("offsets", [&] { plan.refined = schemes::with_offsets(exec, std::move(L.M)); });
+  return plan;
+}
+
 template <class Scheme>
 int run(const std::string& path, int levels, int reps) {
   using S = linalg::Device;
   cuda::Executor exec;
   const auto mesh = meshops::read_mesh(path);
-  const auto tags = schemes::read_tags(mesh);
+  auto tags = schemes::read_tags(mesh);  // sqrt(3) has no crease rules: the mesh without them
+  if (!Scheme::crease_rules) tags.sharpness = schemes::smooth_sharpness(mesh.vertex_count());
   const auto options = schemes::options_from(tags);
   linalg::Dense<float> P0(mesh.vertex_count(), 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = float(mesh.positions.data[p]);
@@ -127,6 +152,8 @@ int run(const std::string& path, int levels, int reps) {
     auto plan = [&] {
       if constexpr (std::is_same_v<Scheme, schemes::Loop>)
         return loop_steps(exec, std::move(M), C, levels, options, timed);
+      else if constexpr (std::is_same_v<Scheme, schemes::Sqrt3>)
+        return sqrt3_steps(exec, std::move(M), C, levels, options, timed);
       else
         return catmark_steps(exec, std::move(M), C, levels, options, timed);
     }();
@@ -168,7 +195,7 @@ int run(const std::string& path, int levels, int reps) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s MESH LEVELS [--reps N] [--scheme catmark|loop]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s MESH LEVELS [--reps N] [--scheme catmark|loop|sqrt3]\n", argv[0]);
     return 2;
   }
   int reps = 20;
@@ -179,7 +206,8 @@ int main(int argc, char** argv) {
   }
   try {
     if (scheme == "loop") return spmesh::bench::run<spmesh::schemes::Loop>(argv[1], std::stoi(argv[2]), reps);
-    if (scheme != "catmark") throw spmesh::InputError("unknown scheme " + scheme + " (catmark or loop)");
+    if (scheme == "sqrt3") return spmesh::bench::run<spmesh::schemes::Sqrt3>(argv[1], std::stoi(argv[2]), reps);
+    if (scheme != "catmark") throw spmesh::InputError("unknown scheme " + scheme + " (catmark, loop or sqrt3)");
     return spmesh::bench::run<spmesh::schemes::CatmullClark>(argv[1], std::stoi(argv[2]), reps);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
