@@ -77,6 +77,13 @@ public:
     });
     return sums[blocks];
   }
+  // The same leaving the total at `total` (null: not kept); the GPU backend's version does not
+  // wait for the scan.
+  template <class T>
+  void exclusive_scan(const T* in, T* out, index_t n, T* total) const {
+    const T sum = exclusive_scan(in, out, n);
+    if (total) *total = sum;
+  }
 
   // Stable ascending LSD radix sort of (key, value) pairs on the low `key_bits` bits of the
   // keys, which must be non-negative. Stable, so the result is unique and deterministic.

@@ -173,6 +173,25 @@ public:
     read(ends.data(), 2, host);
     return host[0] + host[1];
   }
+  // The same with no wait: the caller knows the total, or leaves it on the device at `total`
+  // (device memory; null: not kept).
+  template <class T>
+  void exclusive_scan(const T* in, T* out, index_t n, T* total) {
+    if (n <= 0) return;
+    const T* last = in + n - 1;
+    DeviceArray<T> kept(total && in == out ? 1 : 0);  // the last input, before it is overwritten
+    if (kept.size() > 0) {
+      check(cudaMemcpyAsync(kept.data(), last, sizeof(T), cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
+      last = kept.data();
+    }
+    std::size_t bytes = 0;
+    check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream_), "cub::DeviceScan");
+    ++counts_.launches;
+    check(cub::DeviceScan::ExclusiveSum(temp(bytes), bytes, in, out, n, stream_), "cub::DeviceScan");
+    if (!total) return;
+    const T* end = out + n - 1;
+    for_each(1, [=] __device__(index_t) { *total = *end + *last; });
+  }
 
   template <class K, class V>
   void sort_pairs(K* keys, V* values, index_t n, int key_bits = 8 * sizeof(K)) {

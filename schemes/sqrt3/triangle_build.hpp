@@ -32,7 +32,8 @@ TriangleLevel<S> triangle_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharp
 }
 
 // Where L's new points go: on a level that splits the boundary, each face with a boundary edge
-// (at most one, after a level that does not) cuts it and gets two points; else one per face.
+// (exactly one, after a level that does not) cuts it and gets two points, F + B in all; else
+// one per face.
 template <class Exec, class S = typename Exec::space>
 void place_new_points(Exec& exec, TriangleLevel<S>& L) {
   const index_t F = L.faces, V = L.vertices;
@@ -52,7 +53,9 @@ void place_new_points(Exec& exec, TriangleLevel<S>& L) {
     split[f] = static_cast<std::int8_t>(b);
     first[f] = b < 0 ? 1 : 2;
   });
-  L.new_points = checked_index(exec.exclusive_scan(first, first, F), "sqrt3 new points");
+  // Every face with a boundary edge has exactly one, so the total is known: no wait.
+  exec.exclusive_scan(first, first, F, static_cast<index_t*>(nullptr));
+  L.new_points = checked_index(std::int64_t(F) + L.boundary_edges, "sqrt3 new points");
   exec.for_each(F, [=] SPMESH_HD(index_t f) { first[f] += V; });
 }
 

@@ -88,6 +88,19 @@ struct ScanInPlace {
     return std::make_pair(std::move(data), total);
   }
 };
+// The scan with no wait, out of place or in place, its total left in total[0] (and once with
+// no total kept: out must be the same).
+struct ScanKeepingTotal {
+  bool in_place;
+  template <class E, class A>
+  auto operator()(E& exec, A& in, A& out, A& total) const {
+    exec.exclusive_scan(in.data(), in_place ? in.data() : out.data(), in.size(), total.data());
+    A again(in.size());
+    if (!in_place)
+      exec.exclusive_scan(in.data(), again.data(), in.size(), static_cast<index_t*>(nullptr));
+    return std::make_tuple(std::move(in_place ? in : out), std::move(total), std::move(again));
+  }
+};
 // A scan of 0 elements of `data` (which must stay as it is); also one of null pointers.
 struct ScanNothing {
   template <class E, class A>
@@ -292,6 +305,27 @@ TEST_CASE_TEMPLATE("exclusive_scan in place (in == out) equals std::exclusive_sc
           run_on<B>(exec, "exclusive_scan in place", ScanInPlace{}, HostArray<index_t>(data));
       CHECK(total == std::accumulate(data.begin(), data.end(), index_t{0}));
       CHECK(out.to_vector() == ref);
+    }
+  });
+}
+
+TEST_CASE_TEMPLATE("exclusive_scan with no wait leaves its total on the device", B,
+                   SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
+    for (index_t n : sizes) {
+      if (n == 0) continue;
+      for (bool in_place : {false, true}) {
+        INFO("n " << n << (in_place ? " in place" : ""));
+        const auto data = random_ints(n, -50, 50, 13 + n);
+        std::vector<index_t> ref(n);
+        std::exclusive_scan(data.begin(), data.end(), ref.begin(), index_t{0});
+        const auto [out, total, again] =
+            run_on<B>(exec, "exclusive_scan, total kept", ScanKeepingTotal{in_place},
+                      HostArray<index_t>(data), HostArray<index_t>(n, -1), HostArray<index_t>(1, -1));
+        CHECK(out.to_vector() == ref);
+        CHECK(total[0] == std::accumulate(data.begin(), data.end(), index_t{0}));
+        if (!in_place) CHECK(again.to_vector() == ref);
+      }
     }
   });
 }
