@@ -95,7 +95,7 @@ struct ScanKeepingTotal {
   template <class E, class A>
   auto operator()(E& exec, A& in, A& out, A& total) const {
     exec.exclusive_scan(in.data(), in_place ? in.data() : out.data(), in.size(), total.data());
-    A again(in.size());
+    A again(in_place ? 0 : in.size());
     if (!in_place)
       exec.exclusive_scan(in.data(), again.data(), in.size(), static_cast<index_t*>(nullptr));
     return std::make_tuple(std::move(in_place ? in : out), std::move(total), std::move(again));
