@@ -55,8 +55,27 @@ struct BoundaryRing {
   }
 };
 
+// Vertex v's point, m <= W components from column c, from its Ring (BoundaryRing or ParentRing):
+// a p + b (ring) + d (p_u + p_w) with vertex_mask's weights.
+template <class T, index_t W, class Ring>
+SPMESH_HD void vertex_point(const Ring& ring, bool splits_boundary, index_t v, const T* P, T* out,
+                            index_t k, index_t c, index_t m) {
+  const VertexMask mask = vertex_mask(ring.edges, ring.u, ring.w, splits_boundary);
+  const T self = static_cast<T>(mask.self), b = static_cast<T>(mask.ring),
+          d = static_cast<T>(mask.crease);
+  const T* p = P + std::int64_t(v) * k + c;
+  T* y = out + std::int64_t(v) * k + c;
+#pragma unroll
+  for (index_t j = 0; j < W; ++j) {
+    if (j >= m) continue;
+    T value = self * p[j] + b * ring.sum[j];
+    if (d != 0) value += d * (P[std::int64_t(ring.u) * k + c + j] + P[std::int64_t(ring.w) * k + c + j]);
+    y[j] = value;
+  }
+}
+
 // Vertex points, one thread per face for the vertices whose vertex_edge starts in it (starts),
-// W components at a time: a p + b (ring) + d (p_u + p_w) with vertex_mask's weights.
+// W components at a time.
 template <class T, index_t W>
 struct VertexPointsOnHalfEdges {
   static constexpr int min_blocks_per_sm = 8;  // as Loop's walks: bound by load latency
@@ -74,19 +93,8 @@ struct VertexPointsOnHalfEdges {
       const index_t v = t.corners[3 * f + a];
       for (index_t c = 0; c < k; c += W) {
         const index_t m = k - c < W ? k - c : W;
-        const BoundaryRing<T, W> ring(t, 3 * f + a, P, k, c, m);
-        const VertexMask mask = vertex_mask(ring.edges, ring.u, ring.w, splits_boundary);
-        const T self = static_cast<T>(mask.self), b = static_cast<T>(mask.ring),
-                d = static_cast<T>(mask.crease);
-        const T* p = P + std::int64_t(v) * k + c;
-        T* y = out + std::int64_t(v) * k + c;
-#pragma unroll
-        for (index_t j = 0; j < W; ++j) {
-          if (j >= m) continue;
-          T value = self * p[j] + b * ring.sum[j];
-          if (d != 0) value += d * (P[std::int64_t(ring.u) * k + c + j] + P[std::int64_t(ring.w) * k + c + j]);
-          y[j] = value;
-        }
+        vertex_point<T, W>(BoundaryRing<T, W>(t, 3 * f + a, P, k, c, m), splits_boundary, v, P,
+                           out, k, c, m);
       }
     }
   }
@@ -178,18 +186,8 @@ struct GroupVertexPoints {
     const index_t v = q.corners[h];
     for (index_t c = 0; c < k; c += W) {
       const index_t m = k - c < W ? k - c : W;
-      const ParentRing<T, W> ring(q, points, h, P, k, c, m);
-      const VertexMask mask = vertex_mask(ring.edges, ring.u, ring.w, splits_boundary);
-      const T self = static_cast<T>(mask.self), b = static_cast<T>(mask.ring),
-              d = static_cast<T>(mask.crease);
-      T* y = out + std::int64_t(v) * k + c;
-#pragma unroll
-      for (index_t j = 0; j < W; ++j) {
-        if (j >= m) continue;
-        T value = self * row(v)[c + j] + b * ring.sum[j];
-        if (d != 0) value += d * (row(ring.u)[c + j] + row(ring.w)[c + j]);
-        y[j] = value;
-      }
+      vertex_point<T, W>(ParentRing<T, W>(q, points, h, P, k, c, m), splits_boundary, v, P, out,
+                         k, c, m);
     }
   }
 };
