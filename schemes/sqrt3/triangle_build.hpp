@@ -1,6 +1,6 @@
 // sqrt(3) build on half-edge levels (triangles.hpp, half_edges.hpp): the first level from the
-// base triangles, then each child level from its parent by local rules, one thread per parent
-// face, with no sort and no search. docs/half_edges.md, "sqrt(3)", draws the cases.
+// base triangles, then each child level from its parent by local rules, one thread per child
+// face, with no sort and no search. docs/half_edges.md, "sqrt(3)", has the cases.
 #pragma once
 
 #include "schemes/sqrt3/plan.hpp"
