@@ -9,6 +9,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 
 namespace spmesh::linalg::cuda {
@@ -44,8 +46,10 @@ namespace spmesh::linalg {
 // stream, which orders itself with every blocking stream such as cuda::Executor's): freed
 // blocks stay cached in the pool, so the many short-lived temporaries of an operation cost no
 // cudaMalloc/cudaFree round trips, and a block is reused only after the work that used it.
-// Allocation failures say how much was asked for and how much is free. Bytes held by spmesh
-// arrays are counted (current and peak) for memory reports; host-side use is single-threaded.
+// Small blocks share slabs (detail::Slabs below), so that they cost no pool call each.
+// Allocation failures say how much was asked for and how much is free. The bytes taken from
+// the pool are counted (current and peak; a slab counts whole) for memory reports; host-side
+// use is single-threaded.
 struct Device {
   static std::size_t& current_bytes() {
     static std::size_t bytes = 0;
@@ -57,9 +61,18 @@ struct Device {
   }
   // Starts a new peak measurement from what is held now.
   static void reset_peak() { peak_bytes() = current_bytes(); }
+  // How many blocks were taken from the pool so far (each costs the host a few microseconds;
+  // a small block carved out of a slab takes none).
+  static std::int64_t& allocations() {
+    static std::int64_t count = 0;
+    return count;
+  }
 
-  static void* allocate(std::size_t bytes) {
-    if (bytes == 0) return nullptr;
+  static void* allocate(std::size_t bytes);
+  static void deallocate(void* p, std::size_t bytes);
+
+  // A block straight from the pool, and its return.
+  static void* pool_allocate(std::size_t bytes) {
     keep_pool_cached();
     void* p = nullptr;
     const cudaError_t status = cudaMallocAsync(&p, bytes, cudaStreamLegacy);
@@ -72,12 +85,12 @@ struct Device {
                           " bytes free on the device");
     }
     cuda::check(status, "cudaMallocAsync");
+    ++allocations();
     current_bytes() += bytes;
     if (current_bytes() > peak_bytes()) peak_bytes() = current_bytes();
     return p;
   }
-  static void deallocate(void* p, std::size_t bytes) {
-    if (!p) return;
+  static void pool_deallocate(void* p, std::size_t bytes) {
     cudaFreeAsync(p, cudaStreamLegacy);  // never throws: called from destructors
     current_bytes() -= bytes;
   }
@@ -99,6 +112,70 @@ private:
     (void)done;
   }
 };
+
+namespace detail {
+
+// Small device blocks carved out of shared slabs. A pool call costs the host about 2-3 us and
+// its return about 1 (H100, bench/RESULTS.md): a build of small levels, with dozens of small
+// arrays, paid more for them than its kernels took. A slab hands out its space once, in order,
+// and goes back to the pool when its last block is freed; since no space is handed out twice,
+// a block is never reused before the work that used it is done, as with the pool's own blocks.
+// A long-lived small block keeps its slab: at most `slab` bytes each.
+class Slabs {
+public:
+  static constexpr std::size_t small = std::size_t(256) << 10, slab = std::size_t(4) << 20,
+                               align = 256;
+
+  static Slabs& instance() {
+    static Slabs* slabs = new Slabs;  // never destroyed: arrays may outlive static destructors
+    return *slabs;
+  }
+
+  void* allocate(std::size_t bytes) {
+    bytes = (bytes + align - 1) / align * align;
+    if (!current_ || current_->used + bytes > slab) {  // a full slab stays until its last block goes
+      char* base = static_cast<char*>(Device::pool_allocate(slab));
+      current_ = &slabs_.emplace(base, Slab{base}).first->second;
+    }
+    char* p = current_->base + current_->used;
+    current_->used += bytes, ++current_->live;
+    return p;
+  }
+  void deallocate(void* p) {
+    auto it = slabs_.upper_bound(static_cast<char*>(p));
+    --it;  // the slab that holds p: the last one at or below it
+    Slab* s = &it->second;
+    if (--s->live > 0) return;
+    if (s == current_) current_ = nullptr;
+    release(s);
+  }
+
+private:
+  struct Slab {
+    char* base;
+    std::size_t used = 0;
+    std::int64_t live = 0;
+  };
+  void release(Slab* s) {
+    Device::pool_deallocate(s->base, slab);
+    slabs_.erase(s->base);
+  }
+
+  std::map<char*, Slab, std::less<>> slabs_;
+  Slab* current_ = nullptr;
+};
+
+}  // namespace detail
+
+inline void* Device::allocate(std::size_t bytes) {
+  if (bytes == 0) return nullptr;
+  return bytes <= detail::Slabs::small ? detail::Slabs::instance().allocate(bytes) : pool_allocate(bytes);
+}
+inline void Device::deallocate(void* p, std::size_t bytes) {
+  if (!p) return;
+  if (bytes <= detail::Slabs::small) detail::Slabs::instance().deallocate(p);
+  else pool_deallocate(p, bytes);
+}
 
 template <class T>
 using DeviceArray = Array<T, Device>;

@@ -1,0 +1,63 @@
+// Device memory (GPU only): small arrays share slabs (memory.hpp's detail::Slabs) without
+// overlapping or losing their data, take far fewer pool calls than arrays, and give their
+// slabs back when the last of them goes; large arrays take the pool directly.
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "../common.hpp"
+#include "linalg/cuda/executor.cuh"
+
+namespace spmesh::test::cuda_memory {
+
+struct Fill {  // a[i] = base + i
+  index_t* a;
+  index_t base;
+  SPMESH_HD void operator()(index_t i) const { a[i] = base + i; }
+};
+
+TEST_CASE("small device arrays share slabs, keep their data and go back to the pool") {
+  la::cuda::Executor exec;
+  const std::size_t bytes_before = la::Device::current_bytes();
+  const std::int64_t calls_before = la::Device::allocations();
+  {
+    std::vector<la::DeviceArray<index_t>> arrays;
+    for (index_t k = 0; k < 200; ++k) {  // 1 to 3000 elements: 4 bytes to 12 KB
+      const index_t n = 1 + (k * 797) % 3000;
+      arrays.emplace_back(n);
+      exec.for_each(n, Fill{arrays.back().data(), 10000 * k});
+    }
+    // Under 2.5 MB in all: one or two slabs, not 200 pool calls.
+    CHECK(la::Device::allocations() - calls_before <= 2);
+    CHECK(la::Device::current_bytes() - bytes_before <= 2 * la::detail::Slabs::slab);
+    // Disjoint, aligned, and each holds what was written into it.
+    std::vector<std::pair<const char*, const char*>> spans;
+    for (index_t k = 0; k < 200; ++k) {
+      const auto& a = arrays[k];
+      const auto* p = reinterpret_cast<const char*>(a.data());
+      spans.emplace_back(p, p + a.size() * sizeof(index_t));
+      CHECK(reinterpret_cast<std::uintptr_t>(p) % la::detail::Slabs::align == 0);
+      const auto host = la::cuda::to_host(a);
+      bool right = true;
+      for (index_t i = 0; i < a.size(); ++i) right = right && host[i] == 10000 * k + i;
+      CHECK_MESSAGE(right, "array ", k);
+    }
+    std::sort(spans.begin(), spans.end());
+    for (std::size_t s = 1; s < spans.size(); ++s) CHECK(spans[s - 1].second <= spans[s].first);
+    // Freed in another order than allocated: the slabs go back only with their last array.
+    for (index_t k = 0; k < 200; k += 2) arrays[k] = {};
+    CHECK(la::Device::current_bytes() > bytes_before);
+  }
+  CHECK(la::Device::current_bytes() == bytes_before);
+  // A large array is a pool block of its own, counted to the byte.
+  const std::int64_t calls = la::Device::allocations();
+  const std::size_t large = la::detail::Slabs::small + 4;
+  {
+    la::DeviceArray<char> a(static_cast<index_t>(large));
+    CHECK(la::Device::allocations() == calls + 1);
+    CHECK(la::Device::current_bytes() == bytes_before + large);
+  }
+  CHECK(la::Device::current_bytes() == bytes_before);
+}
+
+}  // namespace spmesh::test::cuda_memory
