@@ -177,7 +177,10 @@ public:
   // (device memory; null: not kept).
   template <class T>
   void exclusive_scan(const T* in, T* out, index_t n, T* total) {
-    if (n <= 0) return;
+    if (n <= 0) {
+      if (total) check(cudaMemsetAsync(total, 0, sizeof(T), stream_), "cudaMemsetAsync");
+      return;
+    }
     const T* last = in + n - 1;
     DeviceArray<T> kept(total && in == out ? 1 : 0);  // the last input, before it is overwritten
     if (kept.size() > 0) {

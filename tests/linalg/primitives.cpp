@@ -312,8 +312,7 @@ TEST_CASE_TEMPLATE("exclusive_scan in place (in == out) equals std::exclusive_sc
 TEST_CASE_TEMPLATE("exclusive_scan with no wait leaves its total on the device", B,
                    SPMESH_TEST_BACKENDS) {
   each_executor<B>([&](auto& exec) {
-    for (index_t n : sizes) {
-      if (n == 0) continue;
+    for (index_t n : sizes) {  // n = 0 too: the total is 0
       for (bool in_place : {false, true}) {
         INFO("n " << n << (in_place ? " in place" : ""));
         const auto data = random_ints(n, -50, 50, 13 + n);
