@@ -62,6 +62,23 @@ SPMESH_HD index_t find_sorted(const K* keys, index_t n, K key) {
   return lo < n && keys[lo] == key ? lo : -1;
 }
 
+// Two kernels' independent work in one launch (launches bound small levels): a(i) for i in
+// [0, n), then b(i - n) for i past n.
+template <class A, class B>
+struct Both {
+  A a;
+  index_t n;
+  B b;
+  SPMESH_HD void operator()(index_t i) const {
+    if (i < n) a(i);
+    else b(i - n);
+  }
+};
+template <class A, class B>
+Both<A, B> both(A a, index_t n, B b) {
+  return {a, n, b};
+}
+
 // The sparse crease matrix C of a half-edge level. `edges` (increasing ids, each with the
 // half-edge that runs along it and its sharpness) holds every sharp edge, boundary edges among
 // them, infinitely sharp. `special` (increasing, each with its vertex sharpness) holds every
@@ -212,77 +229,115 @@ struct EdgeOfPair {
   }
 };
 
-// A functor, not a lambda, inside a function templated on a lambda's type (nvcc allows no
-// extended lambda there).
-template <class T>
-struct Gather {  // out[k] = in[positions[k]] (in null: the position itself)
-  const index_t* positions;
-  const T* in;
-  T* out;
-  SPMESH_HD void operator()(index_t k) const {
-    out[k] = in ? in[positions[k]] : T(positions[k]);
+// Several selections at once: the positions p in [0, n) where keep(p) holds, for each range
+// (n, keep) of a chain range(n, keep, range(...)), found by one CUB pass over the
+// ranges laid end to end (select_ranges). Each selection costs two launches, a wait and four
+// allocations when made alone.
+struct NoRange {
+  static constexpr int count = 0;
+  SPMESH_HD bool operator()(index_t) const { return false; }
+  void sizes(index_t*) const {}
+};
+template <class Keep, class Next>
+struct Range {
+  static constexpr int count = 1 + Next::count;
+  index_t n;
+  Keep keep;
+  Next next;
+  SPMESH_HD bool operator()(index_t i) const { return i < n ? keep(i) : next(i - n); }
+  void sizes(index_t* out) const { *out = n, next.sizes(out + 1); }
+};
+template <class Keep, class Next = NoRange>
+Range<Keep, Next> range(index_t n, Keep keep, Next next = {}) {
+  return {n, keep, next};
+}
+
+// What select_ranges returns: the positions chosen in the ranges laid end to end, increasing;
+// per range, where it starts in that sequence, where its chosen start among them, and the first
+// position it chose (where it chose any).
+template <class S>
+struct Selected {
+  static constexpr int capacity = 8;
+  linalg::Array<index_t, S> positions;
+  index_t start[capacity + 1] = {}, first[capacity + 1] = {}, head[capacity] = {};
+  index_t count(int r) const { return first[r + 1] - first[r]; }
+};
+
+// Per chosen position i in [0, total]: the ranges whose first chosen is i (those after the range
+// of chosen i - 1, up to that of chosen i; the rest at total), into first[0, ranges], and the
+// first position chosen in each range, into head[r] = first[ranges + 1 + r]. Thread 0 also
+// copies the caller's value `also` into first[2 ranges + 1].
+struct RangeFirsts {
+  const index_t *positions, *total, *also;
+  index_t* first;
+  index_t start[Selected<linalg::Host>::capacity + 1];
+  int ranges;
+  SPMESH_HD int range_of(index_t p) const {
+    int r = 0;
+    while (r + 1 < ranges && p >= start[r + 1]) ++r;
+    return r;
+  }
+  SPMESH_HD void operator()(index_t i) const {
+    const index_t n = *total;
+    if (i == 0 && also) first[2 * ranges + 1] = *also;
+    if (i > n) return;
+    const int before = i == 0 ? -1 : range_of(positions[i - 1]);
+    const int at = i == n ? ranges : range_of(positions[i]);
+    for (int r = before + 1; r <= at; ++r) first[r] = i;
+    if (at < ranges && at > before) first[ranges + 1 + at] = positions[i] - start[at];
   }
 };
 
-// Selections of positions whose counts come back together, with one wait: add() each, read(),
-// then count() and positions() (increasing).
-template <class Exec, class S = typename Exec::space>
-class Selections {
-public:
-  static constexpr int capacity = 5;
-  explicit Selections(Exec& exec) : exec_(exec), counts_(capacity) {}
-
-  // The positions p in [0, n) where keep(p) holds; returns the selection's number.
-  template <class Keep>
-  int add(index_t n, Keep keep) {
-    chosen_[added_] = linalg::Array<index_t, S>(n);
-    exec_.select_positions(n, chosen_[added_].data(), counts_.data() + added_, keep);
-    return added_++;
-  }
-  void read() { exec_.read(counts_.data(), added_, host_); }
-  index_t count(int s) const { return host_[s]; }
-  const index_t* positions(int s) const { return chosen_[s].data(); }
-  // in[p] for the chosen positions p (in null: p itself), as an array of their count.
-  template <class T>
-  linalg::Array<T, S> gather(int s, const T* in) {
-    linalg::Array<T, S> out(count(s));
-    exec_.for_each(count(s), Gather<T>{positions(s), in, out.data()});
-    return out;
-  }
-
-private:
-  Exec& exec_;
-  linalg::Array<index_t, S> counts_;
-  linalg::Array<index_t, S> chosen_[capacity];
-  index_t host_[capacity] = {};
-  int added_ = 0;
-};
+// The selections of a chain of ranges, with one wait; `also` (device memory, may be null) is
+// read in the same wait, into *also_host.
+template <class Exec, class Ranges, class S = typename Exec::space>
+Selected<S> select_ranges(Exec& exec, const Ranges& ranges, const index_t* also = nullptr,
+                          index_t* also_host = nullptr) {
+  static_assert(Ranges::count <= Selected<S>::capacity);
+  constexpr int R = Ranges::count;
+  Selected<S> out;
+  index_t sizes[R];
+  ranges.sizes(sizes);
+  for (int r = 0; r < R; ++r) out.start[r + 1] = out.start[r] + sizes[r];
+  const index_t N = out.start[R];
+  out.positions = linalg::Array<index_t, S>(N);
+  linalg::Array<index_t, S> found(2 * R + 3);  // first[0, R], head[0, R), also, total
+  RangeFirsts firsts{out.positions.data(), found.data() + 2 * R + 2, also, found.data(), {}, R};
+  for (int r = 0; r <= R; ++r) firsts.start[r] = out.start[r];
+  exec.select_positions(N, out.positions.data(), found.data() + 2 * R + 2, ranges);
+  exec.for_each(N + 1, firsts);
+  index_t host[2 * R + 2];
+  exec.read(found.data(), 2 * R + 2, host);
+  for (int r = 0; r <= R; ++r) out.first[r] = host[r];
+  for (int r = 0; r < R; ++r) out.head[r] = out.count(r) > 0 ? host[R + 1 + r] : -1;
+  if (also_host) *also_host = host[2 * R + 1];
+  return out;
+}
 
 }  // namespace detail
 
 // A fixed-order level's `starts`: bit a of face f set when half-edge order f + a is its
 // vertex's vertex_edge, so that eval can walk every vertex's ring in face order (neighbouring
 // threads, neighbouring faces).
-template <class Exec, class Level, class S = typename Exec::space>
-linalg::Array<std::uint8_t, S> vertex_starts(Exec& exec, const Level& L, index_t order,
-                                             const index_t* corners) {
-  linalg::Array<std::uint8_t, S> starts(L.faces);
-  const index_t* ve = L.vertex_edge.data();
-  std::uint8_t* st = starts.data();
-  exec.for_each(L.faces, [=] SPMESH_HD(index_t f) {
+struct VertexStarts {
+  const index_t *vertex_edge, *corners;
+  index_t order;
+  std::uint8_t* starts;
+  SPMESH_HD void operator()(index_t f) const {
     std::uint8_t bits = 0;
     for (index_t a = 0; a < order; ++a)
-      bits |= ve[corners[order * f + a]] == order * f + a ? 1 << a : 0;
-    st[f] = bits;
-  });
-  return starts;
-}
+      bits |= vertex_edge[corners[order * f + a]] == order * f + a ? 1 << a : 0;
+    starts[f] = bits;
+  }
+};
 
-// What first_half_edge_level returns: the face of every half-edge, and the faces whose size is
-// not the order asked for (their count and the first).
+// What first_half_edge_level returns: the face of every half-edge; the faces whose size is not
+// the order asked for (their count and the first); and, where there are none, the level's
+// starts.
 template <class S>
 struct FirstLevel {
   linalg::Array<index_t, S> face_of;
+  linalg::Array<std::uint8_t, S> starts;
   index_t other_faces = 0, first_other = -1;
 };
 
@@ -291,76 +346,77 @@ struct FirstLevel {
 // more than two, counts as boundary on every one of them: check_mesh rejects such meshes),
 // edges numbered in half-edge order (an edge runs along its half-edge from the lower vertex, or
 // its only one), and C made sparse; with a `face_order`, also the faces of another size, found
-// with the same wait (L is then left unfinished). Throws InputError if C names a vertex pair
-// that shares no edge.
+// with the same wait, and the starts when there are none. Throws InputError if C names a vertex
+// pair that shares no edge. Small meshes are bound by the host's calls (launches and
+// allocations), so steps that can share a kernel share one, and one wait reads every count.
 template <class Exec, class S = typename Exec::space>
 FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linalg::MeshMatrix<S>& M,
                                     const Sharpness<S>& C, index_t face_order = 0) {
   using linalg::Array;
   L.vertices = M.vertices, L.faces = M.faces;
   const index_t halves = M.nnz(), V = M.vertices, F = M.faces;
+  checked_index(2 * std::int64_t(halves), "first level half-edge keys");
   L.twin = Array<index_t, S>(halves), L.edge_code = Array<index_t, S>(halves);
+  L.vertex_edge = Array<index_t, S>(V);
   Array<index_t, S> face_of(halves);
-  index_t *tw = L.twin.data(), *code = L.edge_code.data(), *fo = face_of.data();
+  Array<std::uint8_t, S> flags(V);  // special vertices: sharp, or at an end of a sharp edge
+  index_t *tw = L.twin.data(), *code = L.edge_code.data(), *fo = face_of.data(), *ve = L.vertex_edge.data();
+  std::uint8_t* special_flag = flags.data();
   const index_t *q = M.indices.data(), *offsets = M.offsets.data();
-  exec.for_each(F, [=] SPMESH_HD(index_t f) {
-    for (index_t h = offsets[f]; h < offsets[f + 1]; ++h) fo[h] = f;
-  });
+  const float* vs = C.vertices.data();
   const PolygonFaces fc{offsets, fo};
   // Half-edges sorted by (lower end, upper end): an edge's half-edges end up side by side.
   // (A sort of few bits: the key's bits set its passes, 6 instead of 4 at 17k vertices took
-  // 25 us more on the H100.)
+  // 25 us more on the H100.) The same kernel starts vertex_edge (a minimum, below) and the
+  // special flags.
   Array<std::uint64_t, S> keys(halves);
   Array<index_t, S> order(halves);
   std::uint64_t* key = keys.data();
   index_t* o = order.data();
-  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
-    key[h] = detail::edge_key(q[h], q[fc.next(h)], V), o[h] = h;
+  exec.for_each(F > V ? F : V, [=] SPMESH_HD(index_t i) {
+    if (i < V) ve[i] = 2 * halves, special_flag[i] = creasing::is_sharp(vs[i]) ? 1 : 0;
+    if (i >= F) return;
+    const index_t begin = offsets[i], end = offsets[i + 1];
+    for (index_t h = begin; h < end; ++h)
+      fo[h] = i, key[h] = detail::edge_key(q[h], q[h + 1 == end ? begin : h + 1], V), o[h] = h;
   });
   int bits = 1;
   while (bits < 62 && (std::uint64_t(1) << bits) < std::uint64_t(V) * std::uint64_t(V)) ++bits;
   exec.sort_pairs(key, o, halves, bits);
+  // Twins; an edge runs along its half-edge from the lower vertex, or along its only one (a
+  // boundary edge, infinitely sharp: its ends are special).
+  Array<index_t, S> along(halves);
+  index_t* id = along.data();
   exec.for_each(halves, [=] SPMESH_HD(index_t p) {
     const bool first = p + 1 < halves && key[p + 1] == key[p] && (p == 0 || key[p - 1] != key[p]) &&
                        (p + 2 == halves || key[p + 2] != key[p]);
     const bool second = p > 0 && key[p - 1] == key[p] && (p == 1 || key[p - 2] != key[p]) &&
                         (p + 1 == halves || key[p + 1] != key[p]);
-    const index_t h = o[p], g = first ? o[p + 1] : second ? o[p - 1] : -1;
-    tw[h] = g >= 0 && q[g] == q[fc.next(h)] ? g : -1;
+    const index_t h = o[p], g = first ? o[p + 1] : second ? o[p - 1] : -1, to = q[fc.next(h)];
+    const index_t t = tw[h] = g >= 0 && q[g] == to ? g : -1;
+    id[h] = code[h] = t < 0 || q[h] < to ? 1 : 0;
+    if (t < 0) special_flag[q[h]] = 1, special_flag[to] = 1;
   });
-  // An edge runs along its half-edge from the lower vertex, or along its only one; edges are
-  // numbered in the order of those half-edges.
-  Array<index_t, S> along(halves);
-  index_t* id = along.data();
-  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
-    id[h] = code[h] = tw[h] < 0 || q[h] < q[fc.next(h)] ? 1 : 0;
-  });
-  L.edges = exec.exclusive_scan(id, id, halves);
+  // vertex_edge: the first outgoing half-edge without a twin, else the first (a minimum over
+  // keys that put the twinless ones first; 2 halves: none).
+  exec.scatter_min(q, halves, ve, [=] SPMESH_HD(index_t h) { return tw[h] < 0 ? h : halves + h; });
+  // Edges are numbered in the order of their half-edges along; their count stays on the device
+  // until the selections' wait, so the arrays per edge take the upper bound, halves.
+  Array<index_t, S> edge_count(1);
+  exec.exclusive_scan(id, id, halves, edge_count.data());
   // Each edge's half-edge along and sharpness (boundary edges infinitely sharp, then the tagged
-  // edges: the sharper value wins), and the codes.
-  Array<index_t, S> edge_half(L.edges);
-  Array<float, S> sharpness(L.edges);
+  // edges: the sharper value wins), the codes, and vertex_edge's half-edge.
+  Array<index_t, S> edge_half(halves);
+  Array<float, S> sharpness(halves);
   index_t* eh = edge_half.data();
   float* es = sharpness.data();
   exec.for_each(halves, [=] SPMESH_HD(index_t h) {
     if (code[h]) eh[id[h]] = h, es[id[h]] = tw[h] < 0 ? creasing::infinite : creasing::none;
     code[h] = code[h] ? 2 * id[h] : 2 * id[tw[h]] + 1;
+    const index_t m = ve[q[h]];  // read by every half-edge out of q[h], rewritten by one
+    if (m == h || m == halves + h) ve[q[h]] = h;
   });
-  // vertex_edge: the first outgoing half-edge without a twin, else the first (a minimum over
-  // keys that put the twinless ones first).
-  checked_index(2 * std::int64_t(halves), "first level half-edge keys");
-  L.vertex_edge = Array<index_t, S>(V);
-  index_t* ve = L.vertex_edge.data();
-  exec.for_each(V, [=] SPMESH_HD(index_t v) { ve[v] = 2 * halves; });
-  exec.scatter_min(q, halves, ve, [=] SPMESH_HD(index_t h) { return tw[h] < 0 ? h : halves + h; });
-  // Special vertices: sharp, or at an end of a sharp edge (flags written only with 1 after this).
-  const float* vs = C.vertices.data();
-  Array<std::uint8_t, S> flags(V);
-  std::uint8_t* special_flag = flags.data();
-  exec.for_each(V, [=] SPMESH_HD(index_t v) {
-    ve[v] = ve[v] == 2 * halves ? -1 : ve[v] % halves;
-    special_flag[v] = creasing::is_sharp(vs[v]) ? 1 : 0;
-  });
+  // Tagged edges: the sharper value wins; a sharp one's ends are special.
   const index_t *ci = C.edges.row_indices.data(), *cj = C.edges.col_indices.data();
   const detail::EdgeOfPair edge_of{key, o, code, ci, cj, halves, V};
   const float* cs = C.edges.values.data();
@@ -371,39 +427,58 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
     if (e < 0) return;
     float& s = es[e];
     s = cs[k] > s ? cs[k] : s;
-  });
-  exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
-    if (!creasing::is_sharp(es[e])) return;
-    special_flag[q[eh[e]]] = 1, special_flag[q[fc.next(eh[e])]] = 1;
+    if (creasing::is_sharp(cs[k])) special_flag[ci[k]] = 1, special_flag[cj[k]] = 1;
   });
   // Unused vertices, sharp edges, special vertices, the crease entries that name no edge, and
-  // the faces of another order.
-  detail::Selections<Exec> select(exec);
-  const int unused = select.add(V, [=] SPMESH_HD(index_t v) { return ve[v] < 0; });
-  const int sharp = select.add(L.edges, [=] SPMESH_HD(index_t e) { return creasing::is_sharp(es[e]); });
-  const int special = select.add(V, [=] SPMESH_HD(index_t v) { return special_flag[v] != 0; });
-  // (Cheap predicates only: a selection runs few threads of many items each on small inputs,
-  // and the crease entries' binary searches there took 120 us.)
-  const int missing = select.add(C.edges.nnz(), [=] SPMESH_HD(index_t k) { return ce[k] < 0; });
-  const int others = select.add(face_order > 0 ? F : 0, [=] SPMESH_HD(index_t f) {
-    return offsets[f + 1] - offsets[f] != face_order;
-  });
-  select.read();
-  FirstLevel<S> out;
-  if (select.count(others) > 0) {
-    out.other_faces = select.count(others);
-    exec.read(select.positions(others), 1, &out.first_other);
-    return out;
-  }
-  if (select.count(missing) > 0)
+  // the faces of another order, with the edge count. (Cheap predicates only: a selection runs
+  // few threads of many items each on small inputs, and the crease entries' binary searches
+  // there took 120 us.)
+  const index_t* edges = edge_count.data();
+  using detail::range;
+  const auto chosen = detail::select_ranges(
+      exec,
+      range(V, [=] SPMESH_HD(index_t v) { return ve[v] == 2 * halves; },
+      range(halves, [=] SPMESH_HD(index_t e) { return e < *edges && creasing::is_sharp(es[e]); },
+      range(V, [=] SPMESH_HD(index_t v) { return special_flag[v] != 0; },
+      range(C.edges.nnz(), [=] SPMESH_HD(index_t k) { return ce[k] < 0; },
+      range(face_order > 0 ? F : 0,
+            [=] SPMESH_HD(index_t f) { return offsets[f + 1] - offsets[f] != face_order; }))))),
+      edges, &L.edges);
+  enum { unused, sharp, special, missing, others };
+  if (chosen.count(missing) > 0)
     throw InputError("subdivision build: the crease matrix names " +
-                     std::to_string(select.count(missing)) + " vertex pairs that share no edge");
-  L.unused = select.gather(unused, static_cast<const index_t*>(nullptr));
-  L.C.edges = select.gather(sharp, static_cast<const index_t*>(nullptr));
-  L.C.halves = select.gather(sharp, edge_half.data());
-  L.C.edge_values = select.gather(sharp, es);
-  L.C.special = select.gather(special, static_cast<const index_t*>(nullptr));
-  L.C.special_values = select.gather(special, vs);
+                     std::to_string(chosen.count(missing)) + " vertex pairs that share no edge");
+  FirstLevel<S> out;
+  out.other_faces = chosen.count(others), out.first_other = chosen.head[others];
+  // The chosen unused vertices (vertex_edge -1), sharp edges and special vertices in one
+  // kernel, with the starts of a level of one face order.
+  const index_t nu = chosen.count(unused), ns = chosen.count(sharp), nv = chosen.count(special);
+  L.unused = Array<index_t, S>(nu);
+  L.C.edges = Array<index_t, S>(ns), L.C.halves = Array<index_t, S>(ns);
+  L.C.edge_values = Array<float, S>(ns);
+  L.C.special = Array<index_t, S>(nv), L.C.special_values = Array<float, S>(nv);
+  // Position k of range r: positions[first[r] + k] - start[r].
+  const index_t* pos = chosen.positions.data();
+  const index_t fu = chosen.first[unused], fs = chosen.first[sharp], fv = chosen.first[special];
+  const index_t ss = chosen.start[sharp], sv = chosen.start[special];
+  index_t *un = L.unused.data(), *se = L.C.edges.data(), *ch = L.C.halves.data(), *cv = L.C.special.data();
+  float *cev = L.C.edge_values.data(), *cvv = L.C.special_values.data();
+  const auto gather = [=] SPMESH_HD(index_t i) {
+    if (i < nu) {
+      const index_t v = un[i] = pos[fu + i];
+      ve[v] = -1;
+    } else if (i < nu + ns) {
+      const index_t k = i - nu, e = se[k] = pos[fs + k] - ss;
+      ch[k] = eh[e], cev[k] = es[e];
+    } else {
+      const index_t k = i - nu - ns, v = cv[k] = pos[fv + k] - sv;
+      cvv[k] = vs[v];
+    }
+  };
+  const bool one_order = face_order > 0 && out.other_faces == 0;
+  out.starts = Array<std::uint8_t, S>(one_order ? F : 0);
+  exec.for_each(nu + ns + nv + out.starts.size(),
+                both(gather, nu + ns + nv, VertexStarts{ve, q, face_order, out.starts.data()}));
   out.face_of = std::move(face_of);
   return out;
 }
@@ -548,27 +623,30 @@ void inherit_unused(Exec& exec, const Parent& L, Child& child) {
 }
 
 // What a child level inherits of its parent L beyond the faces (whose kernel sets the outgoing
-// half-edge of every used vertex): its unused vertices, and its sparse C (HalfEdgeSharpness: both children
-// of every parent edge entry, 2 e at the start of its half-edge along and 2 e + 1 at its end,
-// with the sharpness the rules gave them; the parent's special vertex points with their
-// decayed sharpness, then its edge entries' points), with no host wait. `halves` maps a parent
-// half-edge h to the child half-edges along its two halves: first(h) from h's start, second(h)
-// into h's end; edge points start at first_edge_point.
-template <class Exec, class Level, class Halves, class S = typename Exec::space>
-void inherit(Exec& exec, const Level& L, HalfEdgeLevel<S>& child, Halves halves,
-             index_t first_edge_point) {
-  using linalg::Array;
-  inherit_unused(exec, L, child);
-  const index_t sharp = L.C.edges.size(), special = L.C.special.size();
-  auto& C = child.C;
-  C.edges = Array<index_t, S>(2 * sharp), C.halves = Array<index_t, S>(2 * sharp);
-  C.edge_values = Array<float, S>(2 * sharp);
-  C.special = Array<index_t, S>(special + sharp), C.special_values = Array<float, S>(special + sharp);
-  const index_t *e = L.C.edges.data(), *h = L.C.halves.data(), *sp = L.C.special.data();
-  const float *ca = L.rules.child_at.data(), *ss = L.rules.special_sharpness.data();
-  index_t *id = C.edges.data(), *al = C.halves.data(), *csp = C.special.data();
-  float *val = C.edge_values.data(), *csv = C.special_values.data();
-  exec.for_each(special + sharp, [=] SPMESH_HD(index_t k) {
+// half-edge of every used vertex): its unused vertices (inherit_unused), and its sparse C
+// (HalfEdgeSharpness: both children of every parent edge entry, 2 e at the start of its
+// half-edge along and 2 e + 1 at its end, with the sharpness the rules gave them; the parent's
+// special vertex points with their decayed sharpness, then its edge entries' points), with no
+// host wait. `halves` maps a parent half-edge h to the child half-edges along its two halves:
+// first(h) from h's start, second(h) into h's end; edge points start at first_edge_point.
+// inherit() makes the child's arrays and returns the work, one item each, for the faces
+// kernel's launch (both).
+template <class Halves>
+struct Inherited {
+  Halves halves;
+  index_t first_edge_point = 0, unused = 0, special = 0, sharp = 0;
+  const index_t *u = nullptr, *e = nullptr, *h = nullptr, *sp = nullptr;
+  const float *ca = nullptr, *ss = nullptr;
+  index_t *cu = nullptr, *cve = nullptr, *id = nullptr, *al = nullptr, *csp = nullptr;
+  float *val = nullptr, *csv = nullptr;
+
+  index_t size() const { return unused + special + sharp; }
+  SPMESH_HD void operator()(index_t k) const {
+    if (k < unused) {
+      cu[k] = u[k], cve[u[k]] = -1;
+      return;
+    }
+    k -= unused;
     if (k < special) {
       csp[k] = sp[k], csv[k] = creasing::decrement(ss[k]);
       return;
@@ -578,7 +656,23 @@ void inherit(Exec& exec, const Level& L, HalfEdgeLevel<S>& child, Halves halves,
     id[2 * j] = 2 * e[j], id[2 * j + 1] = 2 * e[j] + 1;
     al[2 * j] = halves.first(h[j]), al[2 * j + 1] = halves.second(h[j]);
     val[2 * j] = ca[2 * j], val[2 * j + 1] = ca[2 * j + 1];
-  });
+  }
+};
+template <class Level, class Halves, class S>
+Inherited<Halves> inherit(const Level& L, HalfEdgeLevel<S>& child, Halves halves,
+                          index_t first_edge_point) {
+  using linalg::Array;
+  const index_t unused = L.unused.size(), sharp = L.C.edges.size(), special = L.C.special.size();
+  child.unused = Array<index_t, S>(unused);
+  auto& C = child.C;
+  C.edges = Array<index_t, S>(2 * sharp), C.halves = Array<index_t, S>(2 * sharp);
+  C.edge_values = Array<float, S>(2 * sharp);
+  C.special = Array<index_t, S>(special + sharp), C.special_values = Array<float, S>(special + sharp);
+  return {halves, first_edge_point, unused, special, sharp,
+          L.unused.data(), L.C.edges.data(), L.C.halves.data(), L.C.special.data(),
+          L.rules.child_at.data(), L.rules.special_sharpness.data(),
+          child.unused.data(), child.vertex_edge.data(), C.edges.data(), C.halves.data(),
+          C.special.data(), C.edge_values.data(), C.special_values.data()};
 }
 
 // What an eval by groups works on (catmull_clark/ and loop/group_eval.hpp): the parent level's

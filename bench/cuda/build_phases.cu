@@ -1,8 +1,10 @@
 // Where a Catmull-Clark, Loop or sqrt(3) GPU build and eval spend their time: the steps of the
 // build on half-edges (catmull_clark/quad_build.hpp, loop/ and sqrt3/triangle_build.hpp; sqrt(3)
 // on the mesh without its crease tags) run one by one, each followed by a wait, timed on the
-// host (median of --reps runs), with the kernel launches and host waits each step asks for
-// (cuda::Executor::counts).
+// host (median of --reps runs), with the time the host took to hand the step over (its calls
+// returned; a step whose host time is close to its time is bound by the host's calls, not by
+// the GPU), and the kernel launches, host waits (cuda::Executor::counts) and device
+// allocations each step asks for.
 // The wait after each step adds a few microseconds per step, so the sum exceeds the last line,
 // the same work unbroken; what it shows is which step costs what, and how much of it is fixed
 // cost.
@@ -18,14 +20,21 @@
 #include <map>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 namespace spmesh::bench {
 
 struct Step {
-  std::vector<double> ms;
+  std::vector<double> ms, host_ms;
   cuda::Executor::Counts counts;
+  std::int64_t allocations = 0;
 };
+
+double median(std::vector<double>& v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
 
 // The half-edge build of one scheme, step by step: Catmull-Clark's quad (or polygon, then quad)
 // levels, Loop's triangle levels, or sqrt(3)'s.
@@ -36,22 +45,19 @@ schemes::catmull_clark::Plan<S> catmark_steps(cuda::Executor& exec, linalg::Mesh
   namespace cc = schemes::catmull_clark;
   cc::Plan<S> plan;
   plan.options = options;
-  bool quads = false;
-  timed("all_quads", [&] { quads = cc::detail::all_quads(exec, M); });
+  cc::FirstQuadLevel<S> first;
+  timed("first_level 0", [&] { first = cc::first_level(exec, std::move(M), C); });
   cc::QuadLevel<S> Q;
   schemes::SharpTable<S> table;
   int l = 0;
-  if (!quads) {  // a polygon base level, then quads
-    cc::PolygonLevel<S> L;
-    timed("polygon_level 0",
-          [&] { L = cc::half_edge_level<cc::PolygonLevel<S>>(exec, std::move(M), C); });
-    timed("sharp_table", [&] { table = schemes::sharp_table(exec, L); });
-    timed("quad_rules 0", [&] { L.rules = cc::quad_rules(exec, L, options, table.at(0)); });
-    timed("refine_quads 0", [&] { Q = cc::refine_quads(exec, L, levels > 1); });
-    plan.levels.emplace_back(std::move(L));
+  if (auto* L = std::get_if<cc::PolygonLevel<S>>(&first)) {  // a polygon base level, then quads
+    timed("sharp_table", [&] { table = schemes::sharp_table(exec, *L); });
+    timed("quad_rules 0", [&] { L->rules = cc::quad_rules(exec, *L, options, table.at(0)); });
+    timed("refine_quads 0", [&] { Q = cc::refine_quads(exec, *L, levels > 1); });
+    plan.levels.emplace_back(std::move(*L));
     l = 1;
   } else {
-    timed("quad_level 0", [&] { Q = cc::half_edge_level<cc::QuadLevel<S>>(exec, std::move(M), C); });
+    Q = std::move(std::get<cc::QuadLevel<S>>(first));
     timed("sharp_table", [&] { table = schemes::sharp_table(exec, Q); });
   }
   for (; l < levels; ++l) {
@@ -131,15 +137,19 @@ int run(const std::string& path, int levels, int reps) {
   std::map<std::string, Step> steps;
   auto timed = [&](const std::string& name, auto&& f) {
     const auto before = exec.counts();
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto allocations = linalg::Device::allocations();
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
     f();
+    const auto t1 = clock::now();
     exec.synchronize();
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const auto t2 = clock::now();
     if (!steps.count(name)) order.push_back(name);
     auto& s = steps[name];
-    s.ms.push_back(ms);
+    s.ms.push_back(std::chrono::duration<double, std::milli>(t2 - t0).count());
+    s.host_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     s.counts = {exec.counts().launches - before.launches, exec.counts().waits - before.waits - 1};
+    s.allocations = linalg::Device::allocations() - allocations;
   };
   for (int rep = 0; rep <= reps; ++rep) {  // rep 0 warms up
     linalg::MeshMatrix<S> M;
@@ -174,19 +184,18 @@ int run(const std::string& path, int levels, int reps) {
     });
     P = {};
     if (rep == 0)
-      for (auto& [name, s] : steps) s.ms.clear();
+      for (auto& [name, s] : steps) s.ms.clear(), s.host_ms.clear();
   }
-  std::printf("%s, %d levels: step, median ms, launches, waits (%d runs)\n", path.c_str(), levels,
-              reps);
+  std::printf("%s, %d levels: step, median ms, host ms, launches, waits, allocations (%d runs)\n",
+              path.c_str(), levels, reps);
   double total = 0;
   for (const auto& name : order) {
     auto& s = steps[name];
-    std::sort(s.ms.begin(), s.ms.end());
-    const double median = s.ms[s.ms.size() / 2];
-    if (name == "unbroken") std::printf("  %-16s %8.3f\n", "sum of steps", total);
-    else total += median;
-    std::printf("  %-16s %8.3f %6lld %5lld\n", name.c_str(), median, (long long)s.counts.launches,
-                (long long)s.counts.waits);
+    const double ms = median(s.ms);
+    if (name == "unbroken") std::printf("  %-18s %8.3f\n", "sum of steps", total);
+    else total += ms;
+    std::printf("  %-18s %8.3f %8.3f %6lld %5lld %5lld\n", name.c_str(), ms, median(s.host_ms),
+                (long long)s.counts.launches, (long long)s.counts.waits, (long long)s.allocations);
   }
   return 0;
 }

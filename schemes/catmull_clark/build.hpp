@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <variant>
 
 namespace spmesh::schemes::catmull_clark {
 
@@ -127,14 +128,6 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
 
 namespace detail {
 
-// True if every face of M is a quad (and there is one).
-template <class Exec, class S = typename Exec::space>
-bool all_quads(Exec& exec, const linalg::MeshMatrix<S>& M) {
-  const index_t* o = M.offsets.data();
-  return M.faces > 0 &&
-         exec.count_if(M.faces, [=] SPMESH_HD(index_t f) { return o[f + 1] - o[f] != 4; }) == 0;
-}
-
 // All `levels` levels on half-edges from the first, L (quad_build.hpp).
 template <class Exec, class Level, class S = typename Exec::space>
 void build_half_edges(Exec& exec, Level L, int levels, Plan<S>& plan) {
@@ -185,12 +178,12 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
     return plan;
   }
   const index_t corners = M.nnz();
-  auto first = [&](auto L) {
-    check(L.vertices, L.faces, corners, L.edges);
-    detail::build_half_edges(exec, std::move(L), levels, plan);
-  };
-  if (detail::all_quads(exec, M)) first(half_edge_level<QuadLevel<S>>(exec, std::move(M), C));
-  else first(half_edge_level<PolygonLevel<S>>(exec, std::move(M), C));
+  std::visit(
+      [&](auto&& L) {
+        check(L.vertices, L.faces, corners, L.edges);
+        detail::build_half_edges(exec, std::move(L), levels, plan);
+      },
+      first_level(exec, std::move(M), C));
   return plan;
 }
 

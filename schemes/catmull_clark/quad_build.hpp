@@ -11,23 +11,30 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 namespace spmesh::schemes::catmull_clark {
 
 // The first level on half-edges (first_half_edge_level): a QuadLevel for a quad mesh, else a
 // PolygonLevel.
-template <class Level, class Exec, class S = typename Exec::space>
-Level half_edge_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C) {
-  Level L;
-  auto face_of = std::move(first_half_edge_level(exec, L, M, C).face_of);
-  if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
-    L.starts = vertex_starts(exec, L, 4, M.indices.data());
-    L.M = linalg::ReducedMeshMatrix<S>(M.vertices, 4, std::move(M.indices));
-  } else {
-    L.M = std::move(M);
-    L.face_of = std::move(face_of);
+template <class S>
+using FirstQuadLevel = std::variant<QuadLevel<S>, PolygonLevel<S>>;
+template <class Exec, class S = typename Exec::space>
+FirstQuadLevel<S> first_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C) {
+  CatmarkLevel<S> L;
+  auto first = first_half_edge_level(exec, L, M, C, 4);
+  if (M.faces > 0 && first.other_faces == 0) {
+    QuadLevel<S> Q;
+    static_cast<CatmarkLevel<S>&>(Q) = std::move(L);
+    Q.starts = std::move(first.starts);
+    Q.M = linalg::ReducedMeshMatrix<S>(M.vertices, 4, std::move(M.indices));
+    return Q;
   }
-  return L;
+  PolygonLevel<S> P;
+  static_cast<CatmarkLevel<S>&>(P) = std::move(L);
+  P.M = std::move(M);
+  P.face_of = std::move(first.face_of);
+  return P;
 }
 
 // The crease rules of a Catmull-Clark half-edge level (its C must be set; `places` as
@@ -122,12 +129,14 @@ QuadLevel<S> refine_quads(Exec& exec, const Level& L, bool topology) {
     child.vertex_edge = Array<index_t, S>(V1);
     child.starts = Array<std::uint8_t, S>(faces);
   }
-  exec.for_each(faces, detail::RefineQuads<decltype(t)>{t, detail::starts_of(L), quads.data(),
-                                                         child.twin.data(), child.edge_code.data(),
-                                                         child.vertex_edge.data(),
-                                                         child.starts.data()});
-  if (topology)
-    inherit(exec, L, child, detail::QuadHalves<decltype(t)>{t}, L.vertices + L.faces);
+  using Halves = detail::QuadHalves<decltype(t)>;
+  const auto inherited = topology ? inherit(L, child, Halves{t}, L.vertices + L.faces)
+                                  : Inherited<Halves>{};
+  exec.for_each(faces + inherited.size(),
+                both(detail::RefineQuads<decltype(t)>{t, detail::starts_of(L), quads.data(),
+                                                      child.twin.data(), child.edge_code.data(),
+                                                      child.vertex_edge.data(), child.starts.data()},
+                     faces, inherited));
   child.M = linalg::ReducedMeshMatrix<S>(V1, 4, std::move(quads));
   return child;
 }

@@ -319,13 +319,14 @@ linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::De
   }
   copy_unused(exec, L, p, y, k);
   const auto& r = L.rules;
-  exec.for_each(L.C.special.size(),
-                SpecialPoints<T, 4, decltype(t), RingSums<T, 4>>{t, L.C.special.data(), r.crease_u.data(),
-                                                 r.crease_w.data(), r.self.data(), r.ring.data(),
-                                                 r.crease.data(), r.smooth.data(), p, y, k});
-  exec.for_each(L.C.edges.size(),
-                SharpEdgePoints<T, decltype(t)>{t, L.C.edges.data(), L.C.halves.data(),
-                                                r.edge_crease.data(), p, y, k});
+  const index_t special = L.C.special.size();
+  exec.for_each(special + L.C.edges.size(),
+                both(SpecialPoints<T, 4, decltype(t), RingSums<T, 4>>{
+                         t, L.C.special.data(), r.crease_u.data(), r.crease_w.data(), r.self.data(),
+                         r.ring.data(), r.crease.data(), r.smooth.data(), p, y, k},
+                     special,
+                     SharpEdgePoints<T, decltype(t)>{t, L.C.edges.data(), L.C.halves.data(),
+                                                     r.edge_crease.data(), p, y, k}));
   return out;
 }
 

@@ -17,9 +17,9 @@ namespace spmesh::schemes::loop {
 template <class Exec, class S = typename Exec::space>
 TriangleLevel<S> triangle_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C) {
   TriangleLevel<S> L;
-  const auto first = first_half_edge_level(exec, L, M, C, 3);
+  auto first = first_half_edge_level(exec, L, M, C, 3);
   if (first.other_faces > 0) throw not_triangles(exec, M, first.first_other, first.other_faces, "Loop");
-  L.starts = vertex_starts(exec, L, 3, M.indices.data());
+  L.starts = std::move(first.starts);
   L.M = linalg::ReducedMeshMatrix<S>(M.vertices, 3, std::move(M.indices));
   return L;
 }
@@ -108,10 +108,13 @@ TriangleLevel<S> refine_triangles(Exec& exec, const TriangleLevel<S>& L, bool to
     child.vertex_edge = Array<index_t, S>(V1);
     child.starts = Array<std::uint8_t, S>(faces);
   }
-  exec.for_each(L.faces, detail::RefineHalfEdgeTriangles{view(L), L.starts.data(), triangles.data(),
-                                               child.twin.data(), child.edge_code.data(),
-                                               child.vertex_edge.data(), child.starts.data()});
-  if (topology) inherit(exec, L, child, TriangleHalves{}, L.vertices);
+  const auto inherited = topology ? inherit(L, child, TriangleHalves{}, L.vertices)
+                                  : Inherited<TriangleHalves>{};
+  exec.for_each(L.faces + inherited.size(),
+                both(detail::RefineHalfEdgeTriangles{view(L), L.starts.data(), triangles.data(),
+                                                     child.twin.data(), child.edge_code.data(),
+                                                     child.vertex_edge.data(), child.starts.data()},
+                     L.faces, inherited));
   child.M = linalg::ReducedMeshMatrix<S>(V1, 3, std::move(triangles));
   return child;
 }

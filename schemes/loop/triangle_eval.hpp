@@ -202,14 +202,14 @@ linalg::Dense<T, S> subdivide_level(Exec& exec, const TriangleLevel<S>& L,
   else smooth_points<4>(exec, L, parent, p, y, k);
   copy_unused(exec, L, p, y, k);
   const auto& r = L.rules;
-  exec.for_each(L.C.special.size(),
-                SpecialPoints<T, 4, TriangleView, RingSum<T, 4>>{t, L.C.special.data(), r.crease_u.data(),
-                                                    r.crease_w.data(), r.self.data(),
-                                                    r.ring.data(), r.crease.data(),
-                                                    r.smooth.data(), p, y, k});
-  exec.for_each(L.C.edges.size(),
-                TriangleSharpEdgePoints<T>{t, L.C.edges.data(), L.C.halves.data(),
-                                           r.edge_crease.data(), p, y, k});
+  const index_t special = L.C.special.size();
+  exec.for_each(special + L.C.edges.size(),
+                both(SpecialPoints<T, 4, TriangleView, RingSum<T, 4>>{
+                         t, L.C.special.data(), r.crease_u.data(), r.crease_w.data(), r.self.data(),
+                         r.ring.data(), r.crease.data(), r.smooth.data(), p, y, k},
+                     special,
+                     TriangleSharpEdgePoints<T>{t, L.C.edges.data(), L.C.halves.data(),
+                                                r.edge_crease.data(), p, y, k}));
   return out;
 }
 

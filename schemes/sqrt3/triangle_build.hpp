@@ -18,7 +18,7 @@ namespace spmesh::schemes::sqrt3 {
 template <class Exec, class S = typename Exec::space>
 TriangleLevel<S> triangle_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C) {
   HalfEdgeLevel<S> first;
-  const auto faces = first_half_edge_level(exec, first, M, C, 3);
+  auto faces = first_half_edge_level(exec, first, M, C, 3);
   if (faces.other_faces > 0)
     throw not_triangles(exec, M, faces.first_other, faces.other_faces, "sqrt3");
   TriangleLevel<S> L;
@@ -26,7 +26,7 @@ TriangleLevel<S> triangle_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharp
   L.boundary_edges = first.C.edges.size();  // with no creases, the sharp edges are the boundary
   L.twin = std::move(first.twin), L.vertex_edge = std::move(first.vertex_edge);
   L.unused = std::move(first.unused);
-  L.starts = vertex_starts(exec, L, 3, M.indices.data());
+  L.starts = std::move(faces.starts);
   L.M = linalg::ReducedMeshMatrix<S>(M.vertices, 3, std::move(M.indices));
   return L;
 }
