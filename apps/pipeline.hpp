@@ -37,6 +37,15 @@ struct Transfer;
 
 using schemes::with_scheme;
 
+// A plan's refined mesh as a host mesh matrix.
+template <class X, class S>
+linalg::MeshMatrix<> refined_mesh(const schemes::RefinedMesh<S>& r) {
+  schemes::RefinedMesh<linalg::Host> host;
+  host.vertices = r.vertices, host.faces = r.faces, host.order = r.order;
+  host.offsets = X::down(r.offsets), host.indices = X::down(r.indices);
+  return host.mesh();
+}
+
 // The refined mesh and its vertex positions after `levels` levels of Scheme.
 template <class T, class Scheme, class Exec>
 Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
@@ -62,7 +71,7 @@ Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes
   stages.eval = elapsed_ms(t);
 
   t = std::chrono::steady_clock::now();
-  Subdivided<T> out{X::down(refined), X::down(plan.refined)};
+  Subdivided<T> out{X::down(refined), refined_mesh<X>(plan.refined)};
   stages.download = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
   return out;
@@ -85,7 +94,7 @@ schemes::Refinement<T> build_refinement(Exec& exec, const meshops::PolyMesh& mes
   exec.synchronize();
   stages.compose = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
-  return {Scheme::name, levels, options, X::down(R), mesh.M.clone(), X::down(plan.refined)};
+  return {Scheme::name, levels, options, X::down(R), mesh.M.clone(), refined_mesh<X>(plan.refined)};
 }
 
 // P_L = R P_0 for one pose.

@@ -773,17 +773,6 @@ struct SpecialPoints {
   }
 };
 
-// A fixed-order level's reduced mesh matrix as a mesh matrix (offsets order f): the refined
-// mesh a plan hands out.
-template <class Exec, class S = typename Exec::space>
-linalg::MeshMatrix<S> with_offsets(Exec& exec, linalg::ReducedMeshMatrix<S> Q) {
-  linalg::Array<index_t, S> offsets(Q.faces + 1);
-  index_t* o = offsets.data();
-  const index_t order = Q.order;
-  exec.for_each(Q.faces + 1, [=] SPMESH_HD(index_t f) { o[f] = order * f; });
-  return linalg::MeshMatrix<S>(Q.vertices, std::move(offsets), std::move(Q.indices));
-}
-
 // Per edge of L: its half-edge along.
 template <class Exec, class S = typename Exec::space>
 linalg::Array<index_t, S> edge_halves(Exec& exec, const HalfEdgeLevel<S>& L) {

@@ -101,12 +101,35 @@ struct SizeEstimate {
 // half-edge path is tested against).
 enum class Path { half_edges, general };
 
+// A plan's refined mesh: its faces' vertices, and where each face starts; `offsets` stays
+// empty where every face has `order` corners (the half-edge paths' last level: the offsets
+// would be the largest array after the faces, 4 bytes a face, and a kernel to write them).
+// mesh() gives it as a mesh matrix (host memory; GPU plans copy it down first).
+template <class S = linalg::Host>
+struct RefinedMesh {
+  index_t vertices = 0, faces = 0, order = 0;  // order 0: faces of any size, at offsets
+  linalg::Array<index_t, S> offsets, indices;
+
+  RefinedMesh() = default;
+  RefinedMesh(linalg::MeshMatrix<S> M)
+      : vertices(M.vertices), faces(M.faces), offsets(std::move(M.offsets)), indices(std::move(M.indices)) {}
+  RefinedMesh(linalg::ReducedMeshMatrix<S> M)
+      : vertices(M.vertices), faces(M.faces), order(M.order), indices(std::move(M.indices)) {}
+
+  linalg::MeshMatrix<S> mesh() const requires std::is_same_v<S, linalg::Host> {
+    if (order == 0) return linalg::MeshMatrix<S>(vertices, offsets.clone(), indices.clone());
+    linalg::Array<index_t, S> o(faces + 1);
+    for (index_t f = 0; f <= faces; ++f) o[f] = order * f;
+    return linalg::MeshMatrix<S>(vertices, std::move(o), indices.clone());
+  }
+};
+
 // A scheme's plan: levels[l] refines level l into level l + 1; `refined` is the last mesh.
 template <class LevelT, class S>
 struct LevelPlan {
   Options options;
   std::vector<LevelT> levels;
-  linalg::MeshMatrix<S> refined;
+  RefinedMesh<S> refined;
 };
 
 // What a scheme's one-level build returns: the level's operators, the child mesh and the

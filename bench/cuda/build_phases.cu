@@ -69,7 +69,7 @@ schemes::catmull_clark::Plan<S> catmark_steps(cuda::Executor& exec, linalg::Mesh
       Q = std::move(child);
     });
   }
-  timed("offsets", [&] { plan.refined = schemes::with_offsets(exec, std::move(Q.M)); });
+  plan.refined = std::move(Q.M);
   return plan;
 }
 
@@ -94,7 +94,7 @@ schemes::loop::Plan<S> loop_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
       L = std::move(child);
     });
   }
-  timed("offsets", [&] { plan.refined = schemes::with_offsets(exec, std::move(L.M)); });
+  plan.refined = std::move(L.M);
   return plan;
 }
 
@@ -117,7 +117,7 @@ schemes::sqrt3::Plan<S> sqrt3_steps(cuda::Executor& exec, linalg::MeshMatrix<S> 
       L = std::move(child);
     });
   }
-  timed("offsets", [&] { plan.refined = schemes::with_offsets(exec, std::move(L.M)); });
+  plan.refined = std::move(L.M);
   return plan;
 }
 

@@ -141,7 +141,7 @@ void build_half_edges(Exec& exec, Level L, int levels, Plan<S>& plan) {
     plan.levels.emplace_back(std::move(Q));
     Q = std::move(child);
   }
-  plan.refined = with_offsets(exec, std::move(Q.M));
+  plan.refined = std::move(Q.M);
 }
 
 }  // namespace detail

@@ -165,7 +165,7 @@ void build_half_edges(Exec& exec, TriangleLevel<S> L, int levels, Plan<S>& plan)
     plan.levels.emplace_back(std::move(L));
     L = std::move(child);
   }
-  plan.refined = with_offsets(exec, std::move(L.M));
+  plan.refined = std::move(L.M);
 }
 
 }  // namespace detail

@@ -165,7 +165,7 @@ Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
           REQUIRE_MESSAGE(m[v.index(v.begin(f) + a)] == osd_face[a], "level ", l, " face ", f);
       }
     };
-    if (l == levels) same_faces(plan.refined);
+    if (l == levels) same_faces(plan.refined.mesh());
     else Scheme::visit(plan.levels[l], [&](const auto& L, index_t) { same_faces(L.M); });
     out.levels = l;
   }

@@ -396,13 +396,13 @@ TEST_CASE("sqrt3: three children per triangle, manifold and oriented; the bounda
   // A level's triangles, as a mesh matrix on either path.
   const auto triangles = [&](const auto& L) {
     if constexpr (std::is_same_v<decltype(L.M), const la::MeshMatrix<>>) return L.M.clone();
-    else return schemes::with_offsets(exec, la::ReducedMeshMatrix<>(L.M.vertices, 3, L.M.indices.clone()));
+    else return schemes::RefinedMesh<>(la::ReducedMeshMatrix<>(L.M.vertices, 3, L.M.indices.clone())).mesh();
   };
   // Level l: V + F vertices and 3F faces; a level that splits the boundary (the second,
   // fourth) adds one more vertex per boundary edge and triples the boundary edges.
   std::vector<meshops::MeshInfo> info;
   for (int l = 0; l <= 4; ++l) {
-    auto M = l < 4 ? std::visit(triangles, plan.levels[l]) : plan.refined.clone();
+    auto M = l < 4 ? std::visit(triangles, plan.levels[l]) : plan.refined.mesh();
     const index_t V = M.vertices;
     info.push_back(meshops::mesh_info(
         exec, meshops::PolyMesh{Dense<double>(V, 3), std::move(M), {}, "tent"}));
@@ -418,7 +418,7 @@ TEST_CASE("sqrt3: three children per triangle, manifold and oriented; the bounda
     CHECK(info[l + 1].euler_characteristic() == info[l].euler_characteristic());
   }
   // The refined mesh is manifold and every face keeps the input's orientation (check_mesh).
-  meshops::check_mesh(meshops::PolyMesh{P.clone(), plan.refined.clone(), {}, "tent level 4"});
+  meshops::check_mesh(meshops::PolyMesh{P.clone(), plan.refined.mesh(), {}, "tent level 4"});
   }
 }
 
@@ -444,7 +444,7 @@ TEST_CASE("sqrt3 keeps the input's orientation, outwards or inwards") {
     const auto plan = schemes::sqrt3::build(exec, torus.M.clone(),
                                             schemes::smooth_sharpness(torus.vertex_count()), 3);
     const auto P = schemes::sqrt3::eval(exec, plan, torus.positions);
-    const double after = signed_volume(P, plan.refined);
+    const double after = signed_volume(P, plan.refined.mesh());
     CHECK(before * sign > 0);
     CHECK(after / before > 0.8);  // smoothing shrinks the torus a little, never turns it inside out
     CHECK(after / before < 1.0);
@@ -477,7 +477,7 @@ TEST_CASE("refinement files round-trip exactly and reject damage by name") {
                          tent.corners.clone()};
   const auto plan = cc::build(exec, tent.mesh.M.clone(), std::move(C), 2);
   schemes::Refinement<double> r{"catmark", 2, plan.options, cc::refinement_matrix<double>(exec, plan),
-                                tent.mesh.M.clone(), plan.refined.clone()};
+                                tent.mesh.M.clone(), plan.refined.mesh()};
   const auto dir = std::filesystem::temp_directory_path() / "spmesh_refinement_test";
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "tent.spr").string();
