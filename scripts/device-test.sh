@@ -16,6 +16,7 @@
 #   SKIP_PHASES      set to 1 to skip spmesh_build_phases (the half-edge build step by step:
 #                    Catmull-Clark ArmorGuy level 6 and Bigguy level 7, Loop ArmorGuyT 3 and 5,
 #                    sqrt(3) ArmorGuyT 6)
+#   SKIP_LAUNCH      set to 1 to skip spmesh_bench_launch (the host's cost per CUDA call)
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 set -uo pipefail
@@ -62,6 +63,7 @@ step tests ctest --test-dir build/device --output-on-failure -j 4
     build/device/bench/spmesh_build_phases $shared/meshes/characters/\${m%:*}.obj \${m#*:} --scheme loop || exit 1
   done
   build/device/bench/spmesh_build_phases $shared/meshes/characters/ArmorGuyT.obj 6 --scheme sqrt3"
+[[ ${SKIP_LAUNCH:-0} == 1 ]] || step launch build/device/bench/spmesh_bench_launch
 [[ ${SKIP_LOOP_BENCH:-0} == 1 ]] ||
   step bench_loop build/device/bench/spmesh_bench_subdivision --scheme loop \
     --json "$out/bench_loop.json" ${LOOP_BENCH_ARGS:-}

@@ -116,9 +116,9 @@ private:
 
 namespace detail {
 
-// Small device blocks carved out of shared slabs. A pool call costs the host about 2-3 us and
-// its return about 1 (H100, bench/RESULTS.md): a build of small levels, with dozens of small
-// arrays, paid more for them than its kernels took. A slab hands out its space once, in order,
+// Small device blocks carved out of shared slabs. A pool call costs the host 0.7-2.8 us and
+// its return 0.5-1 (H100 machine, spmesh_bench_launch): a build of small levels, with dozens
+// of small arrays, paid more for them than its kernels took. A slab hands out its space once, in order,
 // and goes back to the pool when its last block is freed; since no space is handed out twice,
 // a block is never reused before the work that used it is done, as with the pool's own blocks.
 // A long-lived small block keeps its slab: at most `slab` bytes each.
@@ -187,7 +187,7 @@ namespace cuda {
 // device: the host data has been taken when the call returns (host arrays are pageable, so the
 // copy stages them first) and the copy is ordered before every later kernel of a blocking
 // stream (it runs on the legacy stream, as allocations do), with no wait for the device:
-// 7 us instead of 13 for 70 KB on the H100.
+// 7 us instead of 13 for 70 KB on the H100 (spmesh_bench_launch).
 template <class T, class To, class From>
 Array<T, To> copy_to(const Array<T, From>& a) {
   Array<T, To> out(a.size());
