@@ -4,11 +4,12 @@
 // and per vertex an outgoing half-edge; a child level follows from its parent by fixed local
 // rules with no sort and no search. The crease matrix C is kept sparse: only sharp edges and
 // vertices, and the special vertices whose mask may not be the smooth one. Here: the level,
-// its view and ring walk, the first level from any polygon mesh (one sort of half-edge keys:
+// its view and ring walk, the first level from any polygon mesh (a hash table of half-edge keys:
 // the oriented adjacency of Eq. 12 without its product), the crease rules on the sparse C
 // (crease_rules.hpp, Eq. 18-21) and the child's C.
 #pragma once
 
+#include "linalg/atomics.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 #include "schemes/crease_rules.hpp"
@@ -215,17 +216,51 @@ SPMESH_HD inline std::uint64_t edge_key(index_t i, index_t j, index_t V) {
   return i < j ? std::uint64_t(i) * V + j : std::uint64_t(j) * V + i;
 }
 
-// The edge of crease matrix entry k (vertices i[k], j[k]), looked up among the sorted half-edge
-// keys; -1 if none.
+// The first level's half-edges by their end vertices: an open-addressing table of edge keys
+// (edge_key), each slot with how many half-edges run between its two vertices and the lowest
+// and highest of them. It is filled with integer atomics in whatever order they land and reads
+// the same every run: a slot's two half-edges are twins whichever came first, and an edge is
+// found through its lowest half-edge.
+struct EdgeSlots {
+  static constexpr std::uint64_t empty = ~std::uint64_t(0);
+  std::uint64_t* keys;
+  index_t *count, *lowest, *highest;
+  std::uint64_t mask;
+  int shift;  // 64 - log2(slots)
+
+  SPMESH_HD std::uint64_t start(std::uint64_t key) const {
+    return (key * 0x9E3779B97F4A7C15ull) >> shift;  // Fibonacci hashing
+  }
+  SPMESH_HD void insert(std::uint64_t key, index_t h) const {
+    std::uint64_t s = start(key);
+    for (;;) {
+      const std::uint64_t held = linalg::atomic_cas(keys + s, empty, key);
+      if (held == empty || held == key) break;
+      s = (s + 1) & mask;
+    }
+    linalg::atomic_add(count + s, 1);
+    linalg::atomic_min(lowest + s, h), linalg::atomic_max(highest + s, h);
+  }
+  // The slot of `key` once the table is filled, or -1.
+  SPMESH_HD index_t find(std::uint64_t key) const {
+    for (std::uint64_t s = start(key);; s = (s + 1) & mask) {
+      if (keys[s] == key) return static_cast<index_t>(s);
+      if (keys[s] == empty) return -1;
+    }
+  }
+};
+
+// The edge of crease matrix entry k (vertices i[k], j[k]), through its lowest half-edge; -1 if
+// none.
 struct EdgeOfPair {
-  const std::uint64_t* keys;  // sorted
-  const index_t *order, *edge_code, *i, *j;
-  index_t halves, V;
+  EdgeSlots slots;
+  const index_t *edge_code, *i, *j;
+  index_t V;
   SPMESH_HD index_t operator()(index_t k) const {
     const index_t lo = i[k] < j[k] ? i[k] : j[k], hi = i[k] < j[k] ? j[k] : i[k];
     if (lo < 0 || hi >= V) return -1;
-    const index_t p = find_sorted(keys, halves, edge_key(lo, hi, V));
-    return p < 0 ? -1 : edge_code[order[p]] / 2;
+    const index_t s = slots.find(edge_key(lo, hi, V));
+    return s < 0 ? -1 : edge_code[slots.lowest[s]] / 2;
   }
 };
 
@@ -365,34 +400,39 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   const index_t *q = M.indices.data(), *offsets = M.offsets.data();
   const float* vs = C.vertices.data();
   const PolygonFaces fc{offsets, fo};
-  // Half-edges sorted by (lower end, upper end): an edge's half-edges end up side by side.
-  // (A sort of few bits: the key's bits set its passes, 6 instead of 4 at 17k vertices took
-  // 25 us more on the H100.) The same kernel starts vertex_edge (a minimum, below) and the
-  // special flags.
-  Array<std::uint64_t, S> keys(halves);
-  Array<index_t, S> order(halves);
-  std::uint64_t* key = keys.data();
-  index_t* o = order.data();
-  exec.for_each(F > V ? F : V, [=] SPMESH_HD(index_t i) {
+  // Half-edges by (lower end, upper end) in a table (EdgeSlots) of at least 1.5 slots per
+  // half-edge: an edge's half-edges meet in one slot. (A sort of the keys took six launches and
+  // most of the first level's GPU time.) The kernel that clears the table also starts
+  // vertex_edge (a minimum, below) and the special flags.
+  int bits = 6;
+  while (bits < 31 && (std::int64_t(1) << bits) < halves + halves / 2) ++bits;
+  const index_t slot_count = checked_index(std::int64_t(1) << bits, "first level edge table");
+  Array<std::uint64_t, S> slot_keys(slot_count);
+  Array<index_t, S> slot_halves(3 * slot_count);  // count, lowest, highest
+  const detail::EdgeSlots slots{slot_keys.data(), slot_halves.data(), slot_halves.data() + slot_count,
+                                slot_halves.data() + 2 * slot_count, std::uint64_t(slot_count - 1),
+                                64 - bits};
+  exec.for_each(slot_count > V ? slot_count : V, [=] SPMESH_HD(index_t i) {
     if (i < V) ve[i] = 2 * halves, special_flag[i] = creasing::is_sharp(vs[i]) ? 1 : 0;
-    if (i >= F) return;
-    const index_t begin = offsets[i], end = offsets[i + 1];
-    for (index_t h = begin; h < end; ++h)
-      fo[h] = i, key[h] = detail::edge_key(q[h], q[h + 1 == end ? begin : h + 1], V), o[h] = h;
+    if (i >= slot_count) return;
+    slots.keys[i] = detail::EdgeSlots::empty;
+    slots.count[i] = 0, slots.lowest[i] = max_index, slots.highest[i] = -1;
   });
-  int bits = 1;
-  while (bits < 62 && (std::uint64_t(1) << bits) < std::uint64_t(V) * std::uint64_t(V)) ++bits;
-  exec.sort_pairs(key, o, halves, bits);
-  // Twins; an edge runs along its half-edge from the lower vertex, or along its only one (a
-  // boundary edge, infinitely sharp: its ends are special).
+  exec.for_each(F, [=] SPMESH_HD(index_t f) {
+    const index_t begin = offsets[f], end = offsets[f + 1];
+    for (index_t h = begin; h < end; ++h) {
+      fo[h] = f;
+      slots.insert(detail::edge_key(q[h], q[h + 1 == end ? begin : h + 1], V), h);
+    }
+  });
+  // Twins: the two half-edges of a slot of two, if they run opposite ways; an edge runs along
+  // its half-edge from the lower vertex, or along its only one (a boundary edge, infinitely
+  // sharp: its ends are special).
   Array<index_t, S> along(halves);
   index_t* id = along.data();
-  exec.for_each(halves, [=] SPMESH_HD(index_t p) {
-    const bool first = p + 1 < halves && key[p + 1] == key[p] && (p == 0 || key[p - 1] != key[p]) &&
-                       (p + 2 == halves || key[p + 2] != key[p]);
-    const bool second = p > 0 && key[p - 1] == key[p] && (p == 1 || key[p - 2] != key[p]) &&
-                        (p + 1 == halves || key[p + 1] != key[p]);
-    const index_t h = o[p], g = first ? o[p + 1] : second ? o[p - 1] : -1, to = q[fc.next(h)];
+  exec.for_each(halves, [=] SPMESH_HD(index_t h) {
+    const index_t to = q[fc.next(h)], s = slots.find(detail::edge_key(q[h], to, V));
+    const index_t g = slots.count[s] != 2 ? -1 : slots.lowest[s] == h ? slots.highest[s] : slots.lowest[s];
     const index_t t = tw[h] = g >= 0 && q[g] == to ? g : -1;
     id[h] = code[h] = t < 0 || q[h] < to ? 1 : 0;
     if (t < 0) special_flag[q[h]] = 1, special_flag[to] = 1;
@@ -418,7 +458,7 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   });
   // Tagged edges: the sharper value wins; a sharp one's ends are special.
   const index_t *ci = C.edges.row_indices.data(), *cj = C.edges.col_indices.data();
-  const detail::EdgeOfPair edge_of{key, o, code, ci, cj, halves, V};
+  const detail::EdgeOfPair edge_of{slots, code, ci, cj, V};
   const float* cs = C.edges.values.data();
   Array<index_t, S> crease_edges(C.edges.nnz());  // the edge of each entry, or -1
   index_t* ce = crease_edges.data();

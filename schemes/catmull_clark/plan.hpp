@@ -71,8 +71,8 @@ using Plan = LevelPlan<AnyLevel<S>, S>;
 // nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a
 // quad level then gives V + F + E, 4F and 2E + 4F. Bytes: each level on half-edges (3 arrays
 // per corner, 1 per vertex and a byte per face, a margin for the sparse C; a polygon base level
-// adds its offsets and a face per corner), the first level's temporaries (its half-edge sort,
-// per corner), and eval.
+// adds its offsets and a face per corner), the first level's temporaries (its table of
+// half-edges, per corner), and eval.
 inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t corners,
                                   std::int64_t edges, int levels, int columns, int scalar_bytes) {
   SizeEstimate s("Catmull-Clark");
@@ -81,7 +81,7 @@ inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std
   for (int l = 0; l < levels; ++l) {
     const auto& c = s.levels.back();
     s.bytes += 12 * c.corners + 4 * c.vertices + c.faces + c.edges;
-    if (l == 0) s.bytes += 48 * c.corners + 8 * c.edges;
+    if (l == 0) s.bytes += 80 * c.corners + 8 * c.edges;
     if (l == 0 && polygons) s.bytes += 4 * c.corners + 4 * (c.faces + 1);
     s.levels.push_back({c.vertices + c.faces + c.edges, c.corners, 4 * c.corners,
                         2 * c.edges + c.corners});

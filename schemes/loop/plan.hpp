@@ -45,7 +45,7 @@ using Plan = LevelPlan<AnyLevel<S>, S>;
 // Sizes of every level before any work, from the base triangle mesh's counts: a level of V
 // vertices, F triangles and E edges gives V + E, 4F and 2E + 3F. Bytes, on half-edges: each
 // level's 3 arrays per corner, 1 per vertex, a byte per face and a margin for the sparse C; the
-// first level's temporaries (its half-edge sort, per corner); and eval.
+// first level's temporaries (its table of half-edges, per corner); and eval.
 inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t edges,
                                   int levels, int columns, int scalar_bytes) {
   SizeEstimate s("Loop");
@@ -53,7 +53,7 @@ inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std
   for (int l = 0; l < levels; ++l) {
     const auto c = s.levels.back();
     s.bytes += 12 * c.corners + 4 * c.vertices + c.faces + c.edges;
-    if (l == 0) s.bytes += 48 * c.corners + 8 * c.edges;
+    if (l == 0) s.bytes += 80 * c.corners + 8 * c.edges;
     s.levels.push_back({c.vertices + c.edges, 4 * c.faces, 12 * c.faces, 2 * c.edges + 3 * c.faces});
   }
   s.add_eval(columns, scalar_bytes, 0);

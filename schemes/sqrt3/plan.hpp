@@ -56,8 +56,8 @@ using Plan = LevelPlan<AnyLevel<S>, S>;
 // vertices, F triangles, E edges and B boundary edges gives V + F, 3F, E + 3F and B, and on a
 // level that splits the boundary B more vertices and edges and 3B boundary edges. Bytes, on
 // half-edges: each level's 2 arrays per corner, 1 per vertex, a byte per face and on a level
-// that splits the boundary 5 more per face; the first level's temporaries (its half-edge sort,
-// per corner); and eval.
+// that splits the boundary 5 more per face; the first level's temporaries (its table of
+// half-edges, per corner); and eval.
 inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t edges,
                                   std::int64_t boundary_edges, int levels, int columns,
                                   int scalar_bytes) {
@@ -68,7 +68,7 @@ inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std
     const auto c = s.levels.back();
     const bool splits = l % 2 == 1;
     s.bytes += 8 * c.corners + 4 * c.vertices + (splits ? 6 : 1) * c.faces;
-    if (l == 0) s.bytes += 48 * c.corners + 8 * c.edges;
+    if (l == 0) s.bytes += 80 * c.corners + 8 * c.edges;
     const std::int64_t split = splits ? B : 0;
     s.levels.push_back({c.vertices + c.faces + split, 3 * c.faces, 9 * c.faces,
                         c.edges + 3 * c.faces + split});
