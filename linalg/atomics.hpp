@@ -1,7 +1,7 @@
 // Integer atomics for one-source kernels (run by cpu::Executor's threads or as CUDA kernels):
-// compare-and-swap of a 64-bit key, add, min and max of an index. Integers only, whose result
-// does not depend on the order the operations land in (design.md, "Determinism": no
-// floating-point atomics).
+// compare-and-swap of a 64-bit key or an index, add, min and max of an index. Integers only,
+// whose result does not depend on the order the operations land in (design.md, "Determinism":
+// no floating-point atomics).
 #pragma once
 
 #include "linalg/base.hpp"
@@ -19,6 +19,15 @@ SPMESH_HD inline std::uint64_t atomic_cas(std::uint64_t* p, std::uint64_t expect
   return atomicCAS(reinterpret_cast<unsigned long long*>(p), expected, desired);
 #else
   std::atomic_ref<std::uint64_t>(*p).compare_exchange_strong(expected, desired);
+  return expected;
+#endif
+}
+
+SPMESH_HD inline index_t atomic_cas(index_t* p, index_t expected, index_t desired) {
+#if defined(__CUDA_ARCH__)
+  return atomicCAS(p, expected, desired);
+#else
+  std::atomic_ref<index_t>(*p).compare_exchange_strong(expected, desired);
   return expected;
 #endif
 }

@@ -288,8 +288,8 @@ Range<Keep, Next> range(index_t n, Keep keep, Next next = {}) {
 }
 
 // What select_ranges returns: the positions chosen in the ranges laid end to end, increasing;
-// per range, where it starts in that sequence, where its chosen start among them, and the first
-// position it chose (where it chose any).
+// per range, where it starts in that sequence, where its chosen positions start among them, and
+// the first position it chose (-1 where it chose none).
 template <class S>
 struct Selected {
   static constexpr int capacity = 8;
@@ -453,8 +453,7 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   exec.for_each(halves, [=] SPMESH_HD(index_t h) {
     if (code[h]) eh[id[h]] = h, es[id[h]] = tw[h] < 0 ? creasing::infinite : creasing::none;
     code[h] = code[h] ? 2 * id[h] : 2 * id[tw[h]] + 1;
-    const index_t m = ve[q[h]];  // read by every half-edge out of q[h], rewritten by one
-    if (m == h || m == halves + h) ve[q[h]] = h;
+    linalg::atomic_cas(ve + q[h], halves + h, h);  // the minimum's half-edge, if twinned
   });
   // Tagged edges: the sharper value wins; a sharp one's ends are special.
   const index_t *ci = C.edges.row_indices.data(), *cj = C.edges.col_indices.data();
@@ -471,8 +470,8 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   });
   // Unused vertices, sharp edges, special vertices, the crease entries that name no edge, and
   // the faces of another order, with the edge count. (Cheap predicates only: a selection runs
-  // few threads of many items each on small inputs, and the crease entries' binary searches
-  // there took 120 us.)
+  // few threads of many items each on small inputs, and the crease entries' edge lookups there
+  // took 120 us.)
   const index_t* edges = edge_count.data();
   using detail::range;
   const auto chosen = detail::select_ranges(
