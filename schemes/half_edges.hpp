@@ -97,12 +97,23 @@ struct HalfEdgeSharpness {
   linalg::Array<float, S> special_values;
 };
 
+// The weight w of the point of sharp edge j of C.edges (the edge rule, read where it is used,
+// so it takes no kernel of its own): a sharp edge whose two children stay sharp is a crease
+// (w = 1), else w = s, its sharpness.
+struct EdgeCrease {
+  const float *child_at, *sharpness;
+  SPMESH_HD double operator[](index_t j) const {
+    return creasing::is_sharp(child_at[2 * j]) && creasing::is_sharp(child_at[2 * j + 1])
+               ? 1.0
+               : static_cast<double>(sharpness[j]);
+  }
+};
+
 // The crease rules of a half-edge level (crease_rules.hpp's, on the sparse C): a VertexMask per
-// special vertex (C.special; every other vertex takes the smooth mask) and the weight w of the
-// point of each edge of C.edges.
+// special vertex (C.special; every other vertex takes the smooth mask) and each sharp edge's
+// children's sharpness, from which edge_crease() gives the weight of its point.
 template <class S>
 struct HalfEdgeRules {
-  linalg::Array<double, S> edge_crease;
   linalg::Array<float, S> special_sharpness;  // vertex sharpness, boundary corners pinned
   linalg::Array<double, S> self, ring, crease;
   linalg::Array<index_t, S> crease_u, crease_w;
@@ -127,6 +138,8 @@ struct HalfEdgeLevel {
   linalg::Array<index_t, S> unused;  // vertices in no face (kept where they are)
   HalfEdgeSharpness<S> C;
   HalfEdgeRules<S> rules;
+
+  EdgeCrease edge_crease() const { return {rules.child_at.data(), C.edge_values.data()}; }
 };
 
 // How half-edges sit in faces of any size: through offsets and a face per half-edge (the first
@@ -663,15 +676,6 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
                        C.special.data(), C.special_values.data(), r.special_sharpness.data(), r.self.data(),
                        r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
                        r.child_at.data(), r.smooth.data()});
-  // Edge rules: a sharp edge whose two children stay sharp is a crease (w = 1), else w = s.
-  r.edge_crease = Array<double, S>(sharp);
-  const float *ca = r.child_at.data(), *s = C.edge_values.data();
-  double* w = r.edge_crease.data();
-  exec.for_each(sharp, [=] SPMESH_HD(index_t j) {
-    w[j] = creasing::is_sharp(ca[2 * j]) && creasing::is_sharp(ca[2 * j + 1])
-               ? 1.0
-               : static_cast<double>(s[j]);
-  });
   return r;
 }
 

@@ -201,7 +201,7 @@ template <class T, class View>
 struct SharpEdgePoints {
   View t;
   const index_t *edges, *halves;
-  const double* crease;
+  EdgeCrease crease;
   const T* P;
   T* out;
   index_t k;
@@ -326,7 +326,7 @@ linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::De
                          r.ring.data(), r.crease.data(), r.smooth.data(), p, y, k},
                      special,
                      SharpEdgePoints<T, decltype(t)>{t, L.C.edges.data(), L.C.halves.data(),
-                                                     r.edge_crease.data(), p, y, k}));
+                                                     L.edge_crease(), p, y, k}));
   return out;
 }
 
@@ -363,7 +363,8 @@ struct HalfEdgeLevelRows {
   View t;
   const index_t* edge_half;  // per edge: its half-edge along
   const index_t *special, *u, *w, *sharp_edges;
-  const double *self, *ring, *crease, *edge_crease;
+  const double *self, *ring, *crease;
+  EdgeCrease edge_crease;
   index_t special_count, sharp_count;
 
   SPMESH_HD std::int64_t bound(index_t r) const {
@@ -431,7 +432,7 @@ linalg::Csr<double, S> half_edge_level_matrix(Exec& exec, const Level& L) {
                                             r.self.data(),
                                             r.ring.data(),
                                             r.crease.data(),
-                                            r.edge_crease.data(),
+                                            L.edge_crease(),
                                             L.C.special.size(),
                                             L.C.edges.size()};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);

@@ -94,7 +94,7 @@ template <class T>
 struct TriangleSharpEdgePoints {
   TriangleView t;
   const index_t *edges, *halves;
-  const double* crease;
+  EdgeCrease crease;
   const T* P;
   T* out;
   index_t k;
@@ -121,7 +121,8 @@ struct TriangleLevelRows {
   TriangleView t;
   const index_t* edge_half;  // per edge: its half-edge along
   const index_t *special, *u, *w, *sharp_edges;
-  const double *self, *ring, *crease, *edge_crease;
+  const double *self, *ring, *crease;
+  EdgeCrease edge_crease;
   index_t special_count, sharp_count;
 
   SPMESH_HD std::int64_t bound(index_t r) const {
@@ -209,7 +210,7 @@ linalg::Dense<T, S> subdivide_level(Exec& exec, const TriangleLevel<S>& L,
                          r.ring.data(), r.crease.data(), r.smooth.data(), p, y, k},
                      special,
                      TriangleSharpEdgePoints<T>{t, L.C.edges.data(), L.C.halves.data(),
-                                                r.edge_crease.data(), p, y, k}));
+                                                L.edge_crease(), p, y, k}));
   return out;
 }
 
@@ -241,7 +242,7 @@ linalg::Csr<double, typename Exec::space> level_matrix(
                                        L.C.special.data(), r.crease_u.data(),
                                        r.crease_w.data(),  L.C.edges.data(),
                                        r.self.data(),      r.ring.data(),
-                                       r.crease.data(),    r.edge_crease.data(),
+                                       r.crease.data(),    L.edge_crease(),
                                        L.C.special.size(), L.C.edges.size()};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
 }
