@@ -63,7 +63,8 @@ struct EntriesOfRow {
   }
 };
 
-// Distinct columns a row keeps in its thread while assembling; longer rows spill to scratch.
+// Distinct columns a row keeps in its scratch while assembling; longer rows spill to global
+// scratch.
 inline constexpr int assembly_row_capacity = 32;
 
 }  // namespace detail

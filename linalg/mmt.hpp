@@ -84,7 +84,7 @@ struct CollisionsOfVertex {
   }
 };
 
-// Distinct neighbours a row keeps in its thread; rows beyond spill to scratch. An edge
+// Distinct neighbours a row keeps in its scratch; rows beyond spill to global scratch. An edge
 // matrix row holds the vertex's valence (plus itself for Q^0).
 inline constexpr int mmt_row_capacity = 32;
 

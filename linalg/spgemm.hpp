@@ -52,9 +52,10 @@ struct ProductsOfRow {
   }
 };
 
-// Distinct columns a row of C keeps in its thread; longer rows spill to scratch. Rows of
-// products of mesh operators (stencils times stencils) have 10 to 40.
-inline constexpr int spgemm_row_capacity = 64;
+// Distinct columns a row of C keeps in its scratch; longer rows spill to global scratch. Rows
+// of products of mesh operators (stencils times stencils) have 4 to 24 (Catmull-Clark's R of
+// ArmorGuy and Bigguy at level 5: at most 24).
+inline constexpr int spgemm_row_capacity = 32;
 
 }  // namespace detail
 

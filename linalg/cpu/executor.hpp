@@ -4,9 +4,11 @@
 
 #include "linalg/array.hpp"
 #include "linalg/detail/offsets.hpp"
+#include "linalg/scratch.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -45,6 +47,16 @@ public:
     }
 #pragma omp parallel for schedule(static) num_threads(threads_)
     for (index_t i = 0; i < n; ++i) f(i);
+  }
+
+  // f(i, scratch) for i in [0, n): scratch is Bytes bytes of the item's own (scratch.hpp), here
+  // on its stack.
+  template <std::size_t Bytes, class F>
+  void for_each_with_scratch(index_t n, F f) const {
+    for_each(n, [&](index_t i) {
+      alignas(16) std::byte bytes[Bytes];
+      f(i, ItemScratch(bytes, 0, 1));
+    });
   }
 
   // One lane per item (lanes.hpp): for_each_grouped<1>(n, f) is f(i, 0) for every i.

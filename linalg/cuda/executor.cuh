@@ -4,6 +4,7 @@
 #pragma once
 
 #include "linalg/cuda/memory.hpp"
+#include "linalg/scratch.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -12,6 +13,8 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -30,6 +33,16 @@ template <int MinBlocks, class F>
 __global__ void __launch_bounds__(256, MinBlocks) for_each_bounded_kernel(index_t n, F f) {
   const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) f(i);
+}
+
+// f(i, scratch) with the block's dynamic shared memory shared out among its threads.
+template <class F>
+__global__ void for_each_scratch_kernel(index_t n, F f) {
+  extern __shared__ __align__(16) unsigned char block_scratch[];
+  const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n)
+    f(i, ItemScratch(reinterpret_cast<std::byte*>(block_scratch), static_cast<index_t>(threadIdx.x),
+                     static_cast<index_t>(blockDim.x)));
 }
 
 // Every thread runs, past the end too, so that the G lanes of an item can shuffle.
@@ -138,6 +151,18 @@ public:
     else
       detail::for_each_kernel<<<(n + block - 1) / block, block, 0, stream_>>>(n, f);
     check(cudaGetLastError(), "for_each kernel launch");
+  }
+
+  // f(i, scratch) for i in [0, n), one thread each; scratch is Bytes bytes of the item's own
+  // (scratch.hpp) in shared memory, 48 KiB per block: Bytes bounds the threads an SM holds.
+  template <std::size_t Bytes, class F>
+  void for_each_with_scratch(index_t n, F f) {
+    constexpr std::size_t block = std::min<std::size_t>(256, 48 * 1024 / Bytes / 32 * 32);
+    static_assert(block >= 32, "for_each_with_scratch: at most 1536 bytes per item");
+    if (n <= 0) return;
+    ++counts_.launches;
+    detail::for_each_scratch_kernel<<<(n + block - 1) / block, block, Bytes * block, stream_>>>(n, f);
+    check(cudaGetLastError(), "for_each_with_scratch kernel launch");
   }
 
   // Threads of one warp that can combine partial results (lanes.hpp).

@@ -5,15 +5,18 @@
 //   template <class Sink> SPMESH_HD void operator()(index_t i, Sink&& sink) const;
 //                                                          // sink(column, value) for each one
 //
-// Each row folds its contributions into a small sorted set held by its thread: a new column is
-// inserted in order, a repeated one is combined with `reduce` in arrival order. A row with more
-// than `Cap` distinct columns spills to global scratch instead (its contributions written out,
-// stable-sorted by column, then reduced run by run: the same order, so the same bits). Two
-// passes (count, then fill) and no atomics: deterministic, the same on every backend.
+// Each row folds its contributions into a small sorted set in its own scratch (scratch.hpp: on
+// the GPU, shared memory): a new column is inserted in order, a repeated one is combined with
+// `reduce` in arrival order. A row with more than `Cap` distinct columns spills to global
+// scratch instead (its contributions written out, stable-sorted by column, then reduced run by
+// run: the same order, so the same bits). Two passes (count, then fill) and no atomics:
+// deterministic, the same on every backend.
 #pragma once
 
 #include "linalg/formats.hpp"
+#include "linalg/scratch.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -23,69 +26,83 @@ namespace spmesh::linalg::detail {
 inline constexpr index_t absent = max_index;
 
 // Up to Cap distinct columns in ascending order with their reduced values (values only when
-// WithValues; the counting pass needs columns alone).
+// WithValues; the counting pass needs columns alone), in an item's scratch of `bytes`.
 template <int Cap, class T, bool WithValues>
-struct RowSet {
-  index_t cols[Cap];
-  T vals[WithValues ? Cap : 1];
-  int size = 0;
-  bool overflow = false;
+class RowSet {
+public:
+  static constexpr std::size_t bytes = Cap * (sizeof(index_t) + (WithValues ? sizeof(T) : 0));
+
+  SPMESH_HD explicit RowSet(ItemScratch scratch)
+      : vals_(scratch.take<T>(WithValues ? Cap : 0)), cols_(scratch.take<index_t>(Cap)) {}
+
+  SPMESH_HD int size() const { return size_; }
+  SPMESH_HD bool overflow() const { return overflow_; }
+  SPMESH_HD index_t column(int e) const { return cols_[e]; }
+  SPMESH_HD T value(int e) const { return vals_[e]; }
 
   template <class Reduce>
   SPMESH_HD void add(index_t col, T v, const Reduce& reduce) {
-    int lo = 0, hi = size;
+    int lo = 0, hi = size_;
     while (lo < hi) {  // first position whose column is >= col
       const int mid = (lo + hi) / 2;
-      if (cols[mid] < col)
+      if (cols_[mid] < col)
         lo = mid + 1;
       else
         hi = mid;
     }
-    if (lo < size && cols[lo] == col) {
-      if constexpr (WithValues) vals[lo] = reduce(vals[lo], v);
+    if (lo < size_ && cols_[lo] == col) {
+      if constexpr (WithValues) vals_[lo] = reduce(vals_[lo], v);
       return;
     }
-    if (size == Cap) {
-      overflow = true;
+    if (size_ == Cap) {
+      overflow_ = true;
       return;
     }
-    for (int m = size; m > lo; --m) {
-      cols[m] = cols[m - 1];
-      if constexpr (WithValues) vals[m] = vals[m - 1];
+    for (int m = size_; m > lo; --m) {
+      cols_[m] = cols_[m - 1];
+      if constexpr (WithValues) vals_[m] = vals_[m - 1];
     }
-    cols[lo] = col;
-    if constexpr (WithValues) vals[lo] = v;
-    ++size;
+    cols_[lo] = col;
+    if constexpr (WithValues) vals_[lo] = v;
+    ++size_;
   }
+
+private:
+  Strided<T> vals_;  // taken first: the wider elements keep the columns aligned
+  Strided<index_t> cols_;
+  int size_ = 0;
+  bool overflow_ = false;
 };
 
 template <int Cap, class T, class Producer, class Reduce>
 struct CountRow {
+  using Set = RowSet<Cap, T, false>;
   Producer produce;
   Reduce reduce;
   index_t* counts;  // distinct columns of row i, or -1 when they exceed Cap
-  SPMESH_HD void operator()(index_t i) const {
-    RowSet<Cap, T, false> set;
+  SPMESH_HD void operator()(index_t i, ItemScratch scratch) const {
+    Set set(scratch);
     produce(i, [&](index_t col, const T& v) { set.add(col, v, reduce); });
-    counts[i] = set.overflow ? -1 : set.size;
+    counts[i] = set.overflow() ? -1 : set.size();
   }
 };
 
 template <int Cap, class T, class Producer, class Reduce>
 struct FillRow {
+  using Set = RowSet<Cap, T, true>;
   Producer produce;
   Reduce reduce;
   const index_t* offsets;
   const index_t* spilled;  // scratch slot of row i, or -1; null when no row spilled
   index_t* indices;
   T* values;
-  SPMESH_HD void operator()(index_t i) const {
+  SPMESH_HD void operator()(index_t i, ItemScratch scratch) const {
     if (spilled && spilled[i] >= 0) return;  // filled from scratch
-    RowSet<Cap, T, true> set;
+    Set set(scratch);
     produce(i, [&](index_t col, const T& v) { set.add(col, v, reduce); });
-    for (int e = 0; e < set.size; ++e) {
-      indices[offsets[i] + e] = set.cols[e];
-      values[offsets[i] + e] = set.vals[e];
+    for (int e = 0; e < set.size(); ++e) {
+      indices[offsets[i] + e] = set.column(e);
+      values[offsets[i] + e] = set.value(e);
     }
   }
 };
@@ -97,7 +114,8 @@ Csr<T, typename Exec::space> build_rows(Exec& exec, index_t rows, index_t cols,
   using S = typename Exec::space;
   Array<index_t, S> offsets(rows + 1);
   index_t* rn = offsets.data();
-  exec.for_each(rows, CountRow<Cap, T, Producer, Reduce>{produce, reduce, rn});
+  using Count = CountRow<Cap, T, Producer, Reduce>;
+  exec.template for_each_with_scratch<Count::Set::bytes>(rows, Count{produce, reduce, rn});
 
   // Rows with more than Cap distinct columns: contributions to scratch, sorted, reduced.
   const index_t spills = exec.count_if(rows, [=] SPMESH_HD(index_t i) { return rn[i] < 0; });
@@ -146,8 +164,9 @@ Csr<T, typename Exec::space> build_rows(Exec& exec, index_t rows, index_t cols,
   Array<T, S> values(nnz);
   index_t* idx = indices.data();
   T* val = values.data();
-  exec.for_each(rows, FillRow<Cap, T, Producer, Reduce>{
-                          produce, reduce, rn, spills > 0 ? spilled.data() : nullptr, idx, val});
+  using Fill = FillRow<Cap, T, Producer, Reduce>;
+  exec.template for_each_with_scratch<Fill::Set::bytes>(
+      rows, Fill{produce, reduce, rn, spills > 0 ? spilled.data() : nullptr, idx, val});
   if (spills > 0) {
     const index_t *sr = spill_rows.data(), *so = scratch_offsets.data(), *ks = keys.data();
     const T* vs = scratch.data();

@@ -1,8 +1,8 @@
 // Executor primitives (scan, radix sort, segmented sort, grouping by key, segmented reduce,
-// compaction, unique, scatter_min, for_each) against the std:: algorithms on every backend: on the CPU with
-// 1 and 4 threads, on sizes that take the serial path and sizes that take the parallel blocked
-// path (more than 4 x 2048 elements); on the GPU (cuda/primitives.cu) with device arrays,
-// compared with the CPU.
+// compaction, unique, scatter_min, for_each, for_each_with_scratch) against the std::
+// algorithms on every backend: on the CPU with 1 and 4 threads, on sizes that take the serial
+// path and sizes that take the parallel blocked path (more than 4 x 2048 elements); on the GPU
+// (cuda/primitives.cu) with device arrays, compared with the CPU.
 #include <map>
 
 #include "common.hpp"
@@ -244,6 +244,28 @@ struct ForEach {
   A operator()(E& exec, A& hits) const {
     exec.for_each(hits.size(), Hit{hits.data()});
     return std::move(hits);
+  }
+};
+
+// Each item fills its scratch (40 doubles, then 40 ints) from its index and reads it all back
+// in reverse: items that shared any of it would see another item's numbers. The sum is 80 i.
+struct FillScratch {
+  index_t* sums;
+  SPMESH_HD void operator()(index_t i, la::ItemScratch scratch) const {
+    const auto wide = scratch.take<double>(40);
+    const auto narrow = scratch.take<index_t>(40);
+    for (index_t m = 0; m < 40; ++m) wide[m] = static_cast<double>(i + m), narrow[m] = i - m;
+    index_t sum = 0;
+    for (index_t m = 39; m >= 0; --m) sum += static_cast<index_t>(wide[m]) + narrow[m];
+    sums[i] = sum;
+  }
+};
+struct ForEachWithScratch {
+  template <class E, class A>
+  A operator()(E& exec, A& sums) const {
+    exec.template for_each_with_scratch<40 * (sizeof(double) + sizeof(index_t))>(
+        sums.size(), FillScratch{sums.data()});
+    return std::move(sums);
   }
 };
 
@@ -630,6 +652,18 @@ TEST_CASE_TEMPLATE("for_each visits every index exactly once", B, SPMESH_TEST_BA
       INFO("n " << n);
       const HostArray<int> hits = run_on<B>(exec, "for_each", ForEach{}, HostArray<int>(n, 0));
       CHECK(std::count(hits.begin(), hits.end(), 1) == n);
+    }
+  });
+}
+
+TEST_CASE_TEMPLATE("for_each_with_scratch gives every item scratch of its own", B,
+                   SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
+    for (index_t n : sizes) {
+      INFO("n " << n);
+      const HostArray<index_t> sums =
+          run_on<B>(exec, "for_each_with_scratch", ForEachWithScratch{}, HostArray<index_t>(n, -1));
+      for (index_t i = 0; i < n; ++i) REQUIRE(sums[i] == 80 * i);
     }
   });
 }
