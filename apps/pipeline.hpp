@@ -17,7 +17,7 @@ namespace spmesh::apps {
 // How long each stage took (ms) and the most executor memory held at once (bytes; 0 if the
 // executor does not count it).
 struct Stages {
-  double upload = 0, build = 0, eval = 0, compose = 0, download = 0;
+  double upload = 0, build = 0, build_and_eval = 0, eval = 0, compose = 0, download = 0;
   std::size_t peak_bytes = 0;
 };
 
@@ -61,17 +61,13 @@ Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes
   stages.upload = elapsed_ms(t);
 
   t = std::chrono::steady_clock::now();
-  const auto plan = Scheme::build(exec, std::move(M), std::move(sharpness), levels, options);
+  const auto refined =
+      Scheme::build_and_eval(exec, std::move(M), std::move(sharpness), levels, P, options);
   exec.synchronize();
-  stages.build = elapsed_ms(t);
+  stages.build_and_eval = elapsed_ms(t);
 
   t = std::chrono::steady_clock::now();
-  const auto refined = Scheme::eval(exec, plan, P);
-  exec.synchronize();
-  stages.eval = elapsed_ms(t);
-
-  t = std::chrono::steady_clock::now();
-  Subdivided<T> out{X::down(refined), refined_mesh<X>(plan.refined)};
+  Subdivided<T> out{X::down(refined.data), refined_mesh<X>(refined.mesh)};
   stages.download = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
   return out;

@@ -198,7 +198,9 @@ int dry_run(const Input& in, const std::string& device) {
 }
 
 std::string summary(const Stages& s, const std::string& device) {
-  std::string line = fmt::format("upload {:.2f} ms, build {:.2f} ms, ", s.upload, s.build);
+  std::string line = fmt::format("upload {:.2f} ms, ", s.upload);
+  if (s.build > 0) line += fmt::format("build {:.2f} ms, ", s.build);
+  if (s.build_and_eval > 0) line += fmt::format("build and eval {:.2f} ms, ", s.build_and_eval);
   if (s.compose > 0) line += fmt::format("compose R {:.2f} ms, ", s.compose);
   if (s.eval > 0) line += fmt::format("eval {:.2f} ms, ", s.eval);
   line += fmt::format("download {:.2f} ms", s.download);

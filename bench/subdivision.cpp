@@ -4,7 +4,8 @@
 // (1-5); --scheme sqrt3: ArmorGuyT and bigguyT (1-6, without their crease tags: sqrt(3) has no
 // crease rules), all from ../shared/meshes/characters. For each level:
 //   spmesh, on the CPU (and the GPU when compiled by nvcc as cuda/subdivision.cu):
-//     dynamic = build + eval (topology changes every frame), build alone, eval alone (static
+//     dynamic = build_and_eval (topology changes every frame: build and eval in one pass, no plan
+//     kept; its peak GPU memory is the one reported), build alone, eval alone (static
 //     topology, iterative), compose (R = S_L ... S_1) and replay (P_L = R P_0, one SpMV);
 //   OpenSubdiv: build = Far RefineUniform + StencilTableFactory::Create (last level only,
 //     factorised), eval = StencilTable::UpdateValues (one thread) and OmpEvaluator (all threads);
@@ -257,8 +258,7 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
   row.dynamic = time_ms([&] {
     P = {};  // the last run's result is not part of this run's peak
     auto [m, C] = inputs();
-    const auto plan = Scheme::build(exec, std::move(m), std::move(C), level, c.options);
-    P = Scheme::eval(exec, plan, P0);
+    P = Scheme::build_and_eval(exec, std::move(m), std::move(C), level, P0, c.options).data;
     exec.synchronize();
   });
 #if defined(__CUDACC__)

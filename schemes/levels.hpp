@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -132,6 +133,84 @@ struct LevelPlan {
   RefinedMesh<S> refined;
 };
 
+inline void check_level_count(int levels) {
+  if (levels < 0)
+    throw InputError("subdivision build: negative level count " + std::to_string(levels));
+}
+
+// What the half-edge builds hand each level to as they make it, a *sink*: ready(L) once L's
+// rules are made, before its child is refined; keep(L) after, when the build is done with it.
+// KeepLevels puts them in a plan.
+template <class PlanT>
+struct KeepLevels {
+  PlanT& plan;
+  template <class Level>
+  void ready(const Level&) {}
+  template <class Level>
+  void keep(Level L) { plan.levels.emplace_back(std::move(L)); }
+};
+
+// The sink of build_and_eval, for callers that keep no plan (topology that changes every
+// frame): it evaluates each level as soon as it is ready (through its parent where both are
+// Grouped, as subdivide_in_plan) and holds a level only until its child has been evaluated, so
+// that at most two levels' operators and two levels' data are alive, not the whole plan (the
+// refined mesh comes last, after the data of the level before it is gone).
+template <class Grouped, class Exec, class T>
+class EvalAsBuilt {
+public:
+  using S = typename Exec::space;
+  EvalAsBuilt(Exec& exec, const linalg::Dense<T, S>& P0) : exec_(exec), P0_(P0) {}
+
+  template <class Level>
+  void ready(const Level& L) {
+    const auto& P = started_ ? P_ : P0_;
+    if constexpr (std::is_same_v<Level, Grouped>)
+      P_ = parent_ ? subdivide(exec_, *parent_, L, P) : subdivide(exec_, L, P);
+    else
+      P_ = subdivide(exec_, L, P);
+    started_ = true;
+    parent_.reset();  // its child's data is made: nothing reads it again
+  }
+  template <class Level>
+  void keep(Level L) {
+    if constexpr (std::is_same_v<Level, Grouped>) parent_ = std::move(L);
+  }
+  // The last level's data (P0's copy where there were no levels).
+  linalg::Dense<T, S> data() && {
+    parent_.reset();
+    return started_ ? std::move(P_) : detail::copy(exec_, P0_);
+  }
+
+private:
+  Exec& exec_;
+  const linalg::Dense<T, S>& P0_;
+  linalg::Dense<T, S> P_;
+  bool started_ = false;
+  std::optional<Grouped> parent_;
+};
+
+// A refined mesh with its vertex data (build_and_eval).
+template <class T, class S>
+struct Subdivided {
+  RefinedMesh<S> mesh;
+  linalg::Dense<T, S> data;
+};
+
+// build_and_eval of a scheme whose build_into(sink) runs its half-edge build into a sink and
+// returns the refined mesh.
+template <class Grouped, class Exec, class T, class BuildInto>
+Subdivided<T, typename Exec::space> eval_as_built(Exec& exec,
+                                                  const linalg::Dense<T, typename Exec::space>& P0,
+                                                  BuildInto build_into) {
+  EvalAsBuilt<Grouped, Exec, T> sink(exec, P0);
+  RefinedMesh<typename Exec::space> mesh = build_into(sink);
+  auto data = std::move(sink).data();
+  if (data.rows != mesh.vertices)  // zero levels: no subdivide has checked P0
+    throw DimensionError("build_and_eval: vertex data has " + std::to_string(P0.rows) +
+                         " rows, the mesh has " + std::to_string(mesh.vertices) + " vertices");
+  return {std::move(mesh), std::move(data)};
+}
+
 // What a scheme's one-level build returns: the level's operators, the child mesh and the
 // child's sharpness.
 template <class LevelT>
@@ -148,8 +227,7 @@ template <class PlanT, class Exec, class BuildLevel, class FirstLevel>
 PlanT build_levels(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
                    Sharpness<typename Exec::space> C, int levels, const Options& options,
                    BuildLevel build_level, FirstLevel first_level) {
-  if (levels < 0) throw InputError("subdivision build: negative level count " +
-                                   std::to_string(levels));
+  check_level_count(levels);
   PlanT plan;
   plan.options = options;
   for (int l = 0; l < levels; ++l) {

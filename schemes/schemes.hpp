@@ -1,5 +1,6 @@
 // The subdivision schemes as types, for code that runs any of them (the command line, the
-// benchmark, the tests): each names its build, eval, refinement matrix and size estimate
+// benchmark, the tests): each names its build, eval, build_and_eval, refinement matrix and size
+// estimate
 // (from the base mesh's vertices, faces, face corners, edges and boundary edges); with_scheme
 // picks one by name.
 #pragma once
@@ -32,6 +33,8 @@ struct CatmullClark {
   static auto eval(A&&... a) { return catmull_clark::eval(std::forward<A>(a)...); }
   template <class... A>
   static auto subdivide(A&&... a) { return catmull_clark::subdivide(std::forward<A>(a)...); }
+  template <class... A>
+  static auto build_and_eval(A&&... a) { return catmull_clark::build_and_eval(std::forward<A>(a)...); }
   template <class T, class Exec, class P>
   static auto refinement_matrix(Exec& exec, const P& plan) {
     return catmull_clark::refinement_matrix<T>(exec, plan);
@@ -55,6 +58,8 @@ struct Loop {
   static auto eval(A&&... a) { return loop::eval(std::forward<A>(a)...); }
   template <class... A>
   static auto subdivide(A&&... a) { return loop::subdivide(std::forward<A>(a)...); }
+  template <class... A>
+  static auto build_and_eval(A&&... a) { return loop::build_and_eval(std::forward<A>(a)...); }
   template <class T, class Exec, class P>
   static auto refinement_matrix(Exec& exec, const P& plan) {
     return loop::refinement_matrix<T>(exec, plan);
@@ -80,6 +85,8 @@ struct Sqrt3 {
   static auto eval(A&&... a) { return sqrt3::eval(std::forward<A>(a)...); }
   template <class... A>
   static auto subdivide(A&&... a) { return sqrt3::subdivide(std::forward<A>(a)...); }
+  template <class... A>
+  static auto build_and_eval(A&&... a) { return sqrt3::build_and_eval(std::forward<A>(a)...); }
   template <class T, class Exec, class P>
   static auto refinement_matrix(Exec& exec, const P& plan) {
     return sqrt3::refinement_matrix<T>(exec, plan);

@@ -128,20 +128,41 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
 
 namespace detail {
 
-// All `levels` levels on half-edges from the first, L (quad_build.hpp).
-template <class Exec, class Level, class S = typename Exec::space>
-void build_half_edges(Exec& exec, Level L, int levels, Plan<S>& plan) {
+// All `levels` levels on half-edges from the first, L (quad_build.hpp), into `sink`
+// (levels.hpp); returns the refined mesh.
+template <class Exec, class Level, class Sink, class S = typename Exec::space>
+RefinedMesh<S> build_half_edges(Exec& exec, Level L, int levels, const Options& options,
+                                Sink& sink) {
   const auto table = sharp_table(exec, L);
-  L.rules = quad_rules(exec, L, plan.options, table.at(0));
+  L.rules = quad_rules(exec, L, options, table.at(0));
+  sink.ready(L);
   QuadLevel<S> Q = refine_quads(exec, L, levels > 1);
-  plan.levels.emplace_back(std::move(L));
+  sink.keep(std::move(L));
   for (int l = 1; l < levels; ++l) {
-    Q.rules = quad_rules(exec, Q, plan.options, table.at(l));
+    Q.rules = quad_rules(exec, Q, options, table.at(l));
+    sink.ready(Q);
     QuadLevel<S> child = refine_quads(exec, Q, l + 1 < levels);
-    plan.levels.emplace_back(std::move(Q));
+    sink.keep(std::move(Q));
     Q = std::move(child);
   }
-  plan.refined = std::move(Q.M);
+  return std::move(Q.M);
+}
+
+// The half-edge build of mesh M with level-0 sharpness C into `sink`; returns the refined mesh
+// (M itself for zero levels). Throws CapacityError after the first level's edges are known if
+// a later level would exceed 32-bit indices.
+template <class Exec, class Sink, class S = typename Exec::space>
+RefinedMesh<S> build_into(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C, int levels,
+                          const Options& options, Sink& sink) {
+  check_level_count(levels);
+  if (levels == 0) return RefinedMesh<S>(std::move(M));
+  const index_t corners = M.nnz();
+  return std::visit(
+      [&](auto&& L) {
+        estimate_size(L.vertices, L.faces, corners, L.edges, levels, 0, 0).check_indices();
+        return build_half_edges(exec, std::move(L), levels, options, sink);
+      },
+      first_level(exec, std::move(M), C));
 }
 
 }  // namespace detail
@@ -156,34 +177,23 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
                                  Sharpness<typename Exec::space> C, int levels,
                                  Options options = {}, Path path = Path::half_edges) {
   using S = typename Exec::space;
-  if (levels < 0)
-    throw InputError("subdivision build: negative level count " + std::to_string(levels));
-  auto check = [&](index_t vertices, index_t faces, index_t corners, index_t edges) {
-    estimate_size(vertices, faces, corners, edges, levels, 0, 0).check_indices();
-  };
   Plan<S> plan;
   plan.options = options;
-  if (levels == 0) {
-    plan.refined = std::move(M);
-    return plan;
-  }
   if (path == Path::general) {
+    check_level_count(levels);
     for (int l = 0; l < levels; ++l) {
       auto r = build_level(exec, std::move(M), C, options);
-      if (l == 0) check(r.level.vertices, r.level.faces, r.level.M.nnz(), r.level.edges);
+      if (l == 0)
+        estimate_size(r.level.vertices, r.level.faces, r.level.M.nnz(), r.level.edges, levels, 0, 0)
+            .check_indices();
       plan.levels.emplace_back(std::move(r.level));
       M = std::move(r.child), C = std::move(r.child_sharpness);
     }
     plan.refined = std::move(M);
     return plan;
   }
-  const index_t corners = M.nnz();
-  std::visit(
-      [&](auto&& L) {
-        check(L.vertices, L.faces, corners, L.edges);
-        detail::build_half_edges(exec, std::move(L), levels, plan);
-      },
-      first_level(exec, std::move(M), C));
+  KeepLevels<Plan<S>> sink{plan};
+  plan.refined = detail::build_into(exec, std::move(M), C, levels, options, sink);
   return plan;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "linalg/spmv.hpp"
+#include "schemes/catmull_clark/build.hpp"
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quad_eval.hpp"
 #include "schemes/crease_rules.hpp"
@@ -72,6 +73,20 @@ linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec
                                             const linalg::Dense<T, typename Exec::space>& P0) {
   return eval_levels(exec, plan, P0,
                      [&](std::size_t l, const auto& P) { return subdivide(exec, plan, l, P); });
+}
+
+// Build and eval of `levels` levels in one pass, keeping no plan (EvalAsBuilt, levels.hpp):
+// what eval(build(M, C, levels, options), P0) gives, bit for bit, with the refined mesh, in
+// less memory (at most two levels' operators and data alive at once).
+template <class Exec, class T>
+Subdivided<T, typename Exec::space> build_and_eval(Exec& exec,
+                                                   linalg::MeshMatrix<typename Exec::space> M,
+                                                   Sharpness<typename Exec::space> C, int levels,
+                                                   const linalg::Dense<T, typename Exec::space>& P0,
+                                                   Options options = {}) {
+  return eval_as_built<QuadLevel<typename Exec::space>>(exec, P0, [&](auto& sink) {
+    return detail::build_into(exec, std::move(M), C, levels, options, sink);
+  });
 }
 
 }  // namespace spmesh::schemes::catmull_clark

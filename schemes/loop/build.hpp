@@ -102,6 +102,26 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
           std::move(child_C)};
 }
 
+namespace detail {
+
+// The half-edge build of triangle mesh M with level-0 sharpness C into `sink` (levels.hpp);
+// returns the refined mesh (M itself for zero levels). Throws CapacityError after the first
+// level's edges are known if a later level would exceed 32-bit indices.
+template <class Exec, class Sink, class S = typename Exec::space>
+RefinedMesh<S> build_into(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C, int levels,
+                          const Options& options, Sink& sink) {
+  check_level_count(levels);
+  if (levels == 0) {
+    check_triangles(exec, M, "Loop");
+    return RefinedMesh<S>(std::move(M));
+  }
+  TriangleLevel<S> L = triangle_level(exec, std::move(M), C);
+  estimate_size(L.vertices, L.faces, L.edges, levels, 0, 0).check_indices();
+  return build_half_edges(exec, std::move(L), levels, options, sink);
+}
+
+}  // namespace detail
+
 // All topology work for `levels` levels of triangle mesh M with level-0 sharpness C: on
 // half-edges (triangle_build.hpp), or with Path::general every level on the general path
 // (build_level). Throws CapacityError after the first level's edges are known if a later level
@@ -112,28 +132,21 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
                                  Sharpness<typename Exec::space> C, int levels,
                                  Options options = {}, Path path = Path::half_edges) {
   using S = typename Exec::space;
-  auto check = [&](index_t vertices, index_t faces, index_t edges) {
-    estimate_size(vertices, faces, edges, levels, 0, 0).check_indices();
-  };
-  if (path == Path::general || levels == 0) check_triangles(exec, M, "Loop");
-  if (path == Path::general)
+  if (path == Path::general) {
+    check_triangles(exec, M, "Loop");
     return build_levels<Plan<S>>(
         exec, std::move(M), std::move(C), levels, options,
         [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o, int) {
           return build_level(e, std::move(m), c, o);
         },
-        [&](const Level<S>& L) { check(L.vertices, L.faces, L.edges); });
-  if (levels < 0)
-    throw InputError("subdivision build: negative level count " + std::to_string(levels));
+        [&](const Level<S>& L) {
+          estimate_size(L.vertices, L.faces, L.edges, levels, 0, 0).check_indices();
+        });
+  }
   Plan<S> plan;
   plan.options = options;
-  if (levels == 0) {
-    plan.refined = std::move(M);
-    return plan;
-  }
-  TriangleLevel<S> L = triangle_level(exec, std::move(M), C);
-  check(L.vertices, L.faces, L.edges);
-  detail::build_half_edges(exec, std::move(L), levels, plan);
+  KeepLevels<Plan<S>> sink{plan};
+  plan.refined = detail::build_into(exec, std::move(M), C, levels, options, sink);
   return plan;
 }
 

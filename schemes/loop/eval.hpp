@@ -6,6 +6,7 @@
 #include "linalg/spmv.hpp"
 #include "schemes/crease_rules.hpp"
 #include "schemes/levels.hpp"
+#include "schemes/loop/build.hpp"
 #include "schemes/loop/plan.hpp"
 #include "schemes/loop/triangle_eval.hpp"
 
@@ -64,6 +65,20 @@ linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec
                                             const linalg::Dense<T, typename Exec::space>& P0) {
   return eval_levels(exec, plan, P0,
                      [&](std::size_t l, const auto& P) { return subdivide(exec, plan, l, P); });
+}
+
+// Build and eval of `levels` levels in one pass, keeping no plan (EvalAsBuilt, levels.hpp):
+// what eval(build(M, C, levels, options), P0) gives, bit for bit, with the refined mesh, in
+// less memory (at most two levels' operators and data alive at once).
+template <class Exec, class T>
+Subdivided<T, typename Exec::space> build_and_eval(Exec& exec,
+                                                   linalg::MeshMatrix<typename Exec::space> M,
+                                                   Sharpness<typename Exec::space> C, int levels,
+                                                   const linalg::Dense<T, typename Exec::space>& P0,
+                                                   Options options = {}) {
+  return eval_as_built<TriangleLevel<typename Exec::space>>(exec, P0, [&](auto& sink) {
+    return detail::build_into(exec, std::move(M), C, levels, options, sink);
+  });
 }
 
 }  // namespace spmesh::schemes::loop

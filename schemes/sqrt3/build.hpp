@@ -151,6 +151,36 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
           Sharpness<S>{linalg::Coo<float, S>{V1, V1, {}, {}, {}}, {}}};
 }
 
+namespace detail {
+
+// sqrt(3) has no crease rules: throws InputError naming what sharpness C holds, if any.
+template <class Exec, class S = typename Exec::space>
+void check_smooth(Exec& exec, const Sharpness<S>& C) {
+  const float* vs = C.vertices.data();
+  const index_t corners =
+      exec.count_if(C.vertices.size(), [=] SPMESH_HD(index_t i) { return vs[i] != 0; });
+  if (C.edges.nnz() > 0 || corners > 0)
+    throw InputError("sqrt3 subdivision has no crease rules, but the input has " +
+                     std::to_string(C.edges.nnz()) + " sharp edges and " +
+                     std::to_string(corners) + " sharp vertices");
+}
+
+// The half-edge build of triangle mesh M (smooth C) into `sink` (levels.hpp); returns the
+// refined mesh (M itself for zero levels).
+template <class Exec, class Sink, class S = typename Exec::space>
+RefinedMesh<S> build_into(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C, int levels,
+                          Sink& sink) {
+  check_smooth(exec, C);
+  check_level_count(levels);
+  if (levels == 0) {
+    check_triangles(exec, M, "sqrt3");
+    return RefinedMesh<S>(std::move(M));
+  }
+  return build_half_edges(exec, triangle_level(exec, std::move(M), C), levels, sink);
+}
+
+}  // namespace detail
+
 // All topology work for `levels` levels of triangle mesh M: on half-edges
 // (triangle_build.hpp), or with Path::general every level on the general path (build_level).
 // sqrt(3) has no crease rules: sharpness C must be smooth (throws InputError naming what it
@@ -160,30 +190,20 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
                                  Sharpness<typename Exec::space> C, int levels,
                                  Options options = {}, Path path = Path::half_edges) {
   using S = typename Exec::space;
-  if (path == Path::general || levels == 0) check_triangles(exec, M, "sqrt3");
-  const float* vs = C.vertices.data();
-  const index_t corners =
-      exec.count_if(C.vertices.size(), [=] SPMESH_HD(index_t i) { return vs[i] != 0; });
-  if (C.edges.nnz() > 0 || corners > 0)
-    throw InputError("sqrt3 subdivision has no crease rules, but the input has " +
-                     std::to_string(C.edges.nnz()) + " sharp edges and " +
-                     std::to_string(corners) + " sharp vertices");
-  if (path == Path::general)
+  if (path == Path::general) {
+    check_triangles(exec, M, "sqrt3");
+    detail::check_smooth(exec, C);
     return build_levels<Plan<S>>(
         exec, std::move(M), std::move(C), levels, options,
         [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>&, const Options&, int level) {
           return build_level(e, std::move(m), level);
         },
         [](const Level<S>&) {});
-  if (levels < 0)
-    throw InputError("subdivision build: negative level count " + std::to_string(levels));
+  }
   Plan<S> plan;
   plan.options = options;
-  if (levels == 0) {
-    plan.refined = std::move(M);
-    return plan;
-  }
-  detail::build_half_edges(exec, triangle_level(exec, std::move(M), C), levels, plan);
+  KeepLevels<Plan<S>> sink{plan};
+  plan.refined = detail::build_into(exec, std::move(M), C, levels, sink);
   return plan;
 }
 

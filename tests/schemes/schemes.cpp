@@ -173,6 +173,57 @@ TEST_CASE_TEMPLATE("build and eval are bit-identical run to run (Catmull-Clark, 
   check_determinism<typename V::Backend, typename V::type, Sqrt3>();
 }
 
+// The refined mesh and vertex data of build_and_eval (one_pass), or of build then eval.
+template <class Scheme>
+struct BuildAndEval {
+  int levels;
+  schemes::Options options;
+  bool one_pass;
+  template <class E, class M, class C, class V, class P>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
+    using S = typename E::space;
+    schemes::Sharpness<S> sharpness{std::move(creases), std::move(corners)};
+    if (one_pass) {
+      auto r = Scheme::build_and_eval(exec, std::move(mesh), std::move(sharpness), levels, points,
+                                      options);
+      return std::make_tuple(std::move(r.mesh.indices), std::move(r.data));
+    }
+    auto plan = Scheme::build(exec, std::move(mesh), std::move(sharpness), levels, options);
+    auto data = Scheme::eval(exec, plan, points);
+    return std::make_tuple(std::move(plan.refined.indices), std::move(data));
+  }
+};
+
+template <class B, class T, class Scheme>
+void check_build_and_eval() {
+  const Tent tent = Tent::for_scheme<Scheme>();
+  const auto P0 = tent.positions<T>();
+  for (const auto& options : option_sets)
+    for (int levels = 0; levels <= 3; ++levels) {
+      INFO("levels " << levels);
+      const auto one = run<B>("build_and_eval", BuildAndEval<Scheme>{levels, options, true},
+                              tent.mesh.M, tent.creases, tent.corners, P0);
+      const auto two = run<B>("build, eval", BuildAndEval<Scheme>{levels, options, false},
+                              tent.mesh.M, tent.creases, tent.corners, P0);
+      CHECK(std::get<1>(one).rows == std::get<1>(two).rows);
+      CHECK(same_bits(one, two));
+    }
+  // Vertex data for another mesh is refused, with zero levels too.
+  const Dense<T> wrong(tent.mesh.vertex_count() + 1, 3);
+  for (int levels : {0, 2})
+    CHECK_THROWS_AS(run<B>("wrong data", BuildAndEval<Scheme>{levels, {}, true}, tent.mesh.M,
+                           tent.creases, tent.corners, wrong),
+                    DimensionError);
+}
+
+TEST_CASE_TEMPLATE("build_and_eval equals build then eval, bit for bit (Catmull-Clark, Loop, "
+                   "sqrt3)",
+                   V, SPMESH_TEST_REALS) {
+  check_build_and_eval<typename V::Backend, typename V::type, CatmullClark>();
+  check_build_and_eval<typename V::Backend, typename V::type, Loop>();
+  check_build_and_eval<typename V::Backend, typename V::type, Sqrt3>();
+}
+
 // Build + eval on one path (schemes::Path): the refined faces' vertices, the vertex data and
 // R, for comparing the half-edge path with the general one. The half-edge path must be the
 // default and make half-edge levels only.
