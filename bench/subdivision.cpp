@@ -5,7 +5,7 @@
 // crease rules), all from ../shared/meshes/characters. For each level:
 //   spmesh, on the CPU (and the GPU when compiled by nvcc as cuda/subdivision.cu):
 //     dynamic = build_and_eval (topology changes every frame: build and eval in one pass, no plan
-//     kept; its peak GPU memory is the one reported), build alone, eval alone (static
+//     kept; its peak memory, GPU or host, is the one reported), build alone, eval alone (static
 //     topology, iterative), compose (R = S_L ... S_1) and replay (P_L = R P_0, one SpMV);
 //   OpenSubdiv: build = Far RefineUniform + StencilTableFactory::Create (last level only,
 //     factorised), eval = StencilTable::UpdateValues (one thread) and OmpEvaluator (all threads);
@@ -251,9 +251,7 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
     return std::make_pair(up(c.mesh.M), schemes::Sharpness<S>{up(c.tags.sharpness.edges),
                                                               up(c.tags.sharpness.vertices)});
   };
-#if defined(__CUDACC__)
-  if constexpr (std::is_same_v<S, linalg::Device>) linalg::Device::reset_peak();
-#endif
+  S::reset_peak();
   linalg::Dense<float, S> P;
   row.dynamic = time_ms([&] {
     P = {};  // the last run's result is not part of this run's peak
@@ -261,10 +259,7 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
     P = Scheme::build_and_eval(exec, std::move(m), std::move(C), level, P0, c.options).data;
     exec.synchronize();
   });
-#if defined(__CUDACC__)
-  if constexpr (std::is_same_v<S, linalg::Device>)
-    row.peak_mib = linalg::Device::peak_bytes() / 1048576.0;
-#endif
+  row.peak_mib = S::peak_bytes() / 1048576.0;
   typename Scheme::template Plan<S> plan;
   row.build = time_ms([&] {
     auto [m, C] = inputs();

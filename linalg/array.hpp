@@ -4,6 +4,7 @@
 #include "linalg/base.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -15,15 +16,37 @@
 
 namespace spmesh::linalg {
 
-// Host memory, 64-byte aligned so vector loads never straddle a cache line.
+// Host memory, 64-byte aligned so vector loads never straddle a cache line. The bytes held are
+// counted (now, and the most since reset_peak) for memory reports, as Device's.
 struct Host {
   static void* allocate(std::size_t bytes) {
     if (bytes == 0) return nullptr;
     void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
     if (!p) throw CapacityError("host allocation of " + std::to_string(bytes) + " bytes failed");
+    const std::size_t now = held().fetch_add(bytes) + bytes;
+    std::size_t most = most_held().load();
+    while (now > most && !most_held().compare_exchange_weak(most, now)) {
+    }
     return p;
   }
-  static void deallocate(void* p, std::size_t /*bytes*/) { std::free(p); }
+  static void deallocate(void* p, std::size_t bytes) {
+    if (!p) return;
+    held().fetch_sub(bytes);
+    std::free(p);
+  }
+  static std::size_t current_bytes() { return held().load(); }
+  static std::size_t peak_bytes() { return most_held().load(); }
+  static void reset_peak() { most_held() = held().load(); }
+
+private:
+  static std::atomic<std::size_t>& held() {
+    static std::atomic<std::size_t> bytes{0};
+    return bytes;
+  }
+  static std::atomic<std::size_t>& most_held() {
+    static std::atomic<std::size_t> bytes{0};
+    return bytes;
+  }
 };
 
 // Move-only so that copies are always explicit (clone()); elements are left uninitialised
