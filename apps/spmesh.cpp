@@ -131,7 +131,9 @@ std::optional<meshops::Triangulation> triangulation(const Args& args) {
              : meshops::Triangulation::shortest_diagonal;
 }
 
-Input read_input(const Args& args, int levels) {
+// The mesh, its tags and options, and the memory estimate: build_and_eval's (one_pass, for
+// subdivide) or a plan's (for build).
+Input read_input(const Args& args, int levels, bool one_pass) {
   Input in{args.choice("--scheme", {"catmark", "loop", "sqrt3"}),
            meshops::read_mesh(args.positional.at(0)), {}, {}, {}};
   if (const auto how = triangulation(args)) in.mesh = meshops::triangulate(in.mesh, *how);
@@ -174,6 +176,7 @@ Input read_input(const Args& args, int levels) {
 
   // Say before any work if the levels cannot be indexed (or, on the GPU, held).
   in.size = size_estimate(in, levels, args.choice("--precision", {"float", "double"}) == "double");
+  if (one_pass) in.size = in.size.one_pass();
   in.size.check_indices();
   if (args.choice("--device", {"cpu", "cuda"}) == "cuda" && !args.get("--dry-run"))
     check_device_memory(in.size.bytes);
@@ -220,7 +223,7 @@ template <class T>
 int subdivide_as(const Args& args) {
   const int levels = args.levels();
   const std::string device = args.choice("--device", {"cpu", "cuda"});
-  const Input in = read_input(args, levels);
+  const Input in = read_input(args, levels, true);
   if (args.get("--dry-run")) return dry_run(in, device);
   const std::string out = args.need("--output");
   Stages stages;
@@ -250,7 +253,7 @@ template <class T>
 int build_as(const Args& args) {
   const int levels = args.levels();
   const std::string out = args.need("--output"), device = args.choice("--device", {"cpu", "cuda"});
-  const Input in = read_input(args, levels);
+  const Input in = read_input(args, levels, false);
   Stages stages;
   schemes::Refinement<T> r;
   if (device == "cuda") {

@@ -58,11 +58,12 @@ linalg::Csr<T, S> cast(Exec& exec, linalg::Csr<double, S> R) {
 }  // namespace detail
 
 // Sizes of every level of a plan before any work (each scheme's estimate_size), and the bytes
-// its build and eval need on an executor: the operators of every level, the refined mesh,
-// eval's last two levels of `columns` values with one temporary, the build's temporaries
-// (sorts and their buffers) on its last level, measured per scheme as bytes per face corner,
-// and the GPU's slabs of small arrays (linalg/cuda/memory.hpp), held whole: a few of 4 MiB
-// (the device benchmark checks that the estimate stays above the measured peak).
+// its build and eval need on an executor: the operators of every level (the first with its
+// build's temporaries, measured per scheme as bytes per face corner), the refined mesh, eval's
+// last two levels of `columns` values with one temporary, and the GPU's slabs of small arrays
+// (linalg/cuda/memory.hpp), held whole: a few of 4 MiB. one_pass() is the same for
+// build_and_eval. The device benchmark checks that the estimate stays above the measured GPU
+// peak, tests/schemes that it does above the host's.
 struct SizeEstimate {
   struct Counts {
     std::int64_t vertices, faces, corners, edges;
@@ -73,6 +74,26 @@ struct SizeEstimate {
   const char* scheme = "";
   std::vector<Counts> levels;  // levels[0] is the base mesh
   std::int64_t bytes = 0;
+  std::vector<std::int64_t> operators;  // per level, with the first level's build temporaries
+  std::int64_t refined = 0, data = 0, data_before = 0;  // add_eval's parts
+
+  // Adds the next level's operators.
+  void add_operators(std::int64_t level_bytes) {
+    operators.push_back(level_bytes);
+    bytes += level_bytes;
+  }
+  // The estimate for build_and_eval (EvalAsBuilt): two consecutive levels' operators at most,
+  // with the last level's data and the data before it (the last eval), or the last level's
+  // operators with its data and the refined mesh (the last refinement).
+  SizeEstimate one_pass() const {
+    std::int64_t pair = 0;
+    for (std::size_t l = 0; l < operators.size(); ++l)
+      pair = std::max(pair, operators[l] + (l > 0 ? operators[l - 1] : 0));
+    const std::int64_t last = operators.empty() ? 0 : operators.back();
+    SizeEstimate s = *this;
+    s.bytes = std::max(pair + data + 2 * data_before, last + data + refined) + margin;
+    return s;
+  }
 
   // Throws CapacityError naming the first level whose matrices exceed 32-bit indices.
   void check_indices() const {
@@ -85,15 +106,16 @@ struct SizeEstimate {
                             " entries in one matrix, over the 32-bit index limit (2147483647)");
     }
   }
-  // Adds the refined mesh, eval's data and the last level's build temporaries to `bytes` (the
-  // operators are counted per level).
+  // Adds the refined mesh and eval's data (the last level's, and twice the level's before: its
+  // data and one temporary) to `bytes`, with the margin.
   static constexpr std::int64_t margin = std::int64_t(18) << 20;  // 2 MiB, and 4 slabs
-  void add_eval(int columns, int scalar_bytes, int temporary_bytes_per_corner) {
+  void add_eval(int columns, int scalar_bytes) {
     const auto& last = levels.back();
     const auto& before = levels[levels.size() > 1 ? levels.size() - 2 : 0];
-    bytes += 4 * (last.faces + 1) + 4 * last.corners +
-             std::int64_t(columns) * scalar_bytes * (last.vertices + 2 * before.vertices) +
-             std::int64_t(temporary_bytes_per_corner) * before.corners + margin;
+    refined = 4 * (last.faces + 1) + 4 * last.corners;
+    data = std::int64_t(columns) * scalar_bytes * last.vertices;
+    data_before = std::int64_t(columns) * scalar_bytes * before.vertices;
+    bytes += refined + data + 2 * data_before + margin;
   }
 };
 

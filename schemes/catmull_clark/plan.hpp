@@ -80,13 +80,14 @@ inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std
   const bool polygons = corners != 4 * faces;
   for (int l = 0; l < levels; ++l) {
     const auto& c = s.levels.back();
-    s.bytes += 12 * c.corners + 4 * c.vertices + c.faces + c.edges;
-    if (l == 0) s.bytes += 80 * c.corners + 8 * c.edges;
-    if (l == 0 && polygons) s.bytes += 4 * c.corners + 4 * (c.faces + 1);
+    std::int64_t b = 12 * c.corners + 4 * c.vertices + c.faces + c.edges;
+    if (l == 0) b += 80 * c.corners + 8 * c.edges;
+    if (l == 0 && polygons) b += 4 * c.corners + 4 * (c.faces + 1);
+    s.add_operators(b);
     s.levels.push_back({c.vertices + c.faces + c.edges, c.corners, 4 * c.corners,
                         2 * c.edges + c.corners});
   }
-  s.add_eval(columns, scalar_bytes, 0);
+  s.add_eval(columns, scalar_bytes);
   return s;
 }
 

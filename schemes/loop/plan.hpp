@@ -52,11 +52,11 @@ inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std
   s.levels.push_back({vertices, faces, 3 * faces, edges});
   for (int l = 0; l < levels; ++l) {
     const auto c = s.levels.back();
-    s.bytes += 12 * c.corners + 4 * c.vertices + c.faces + c.edges;
-    if (l == 0) s.bytes += 80 * c.corners + 8 * c.edges;
+    s.add_operators(12 * c.corners + 4 * c.vertices + c.faces + c.edges +
+                    (l == 0 ? 80 * c.corners + 8 * c.edges : 0));
     s.levels.push_back({c.vertices + c.edges, 4 * c.faces, 12 * c.faces, 2 * c.edges + 3 * c.faces});
   }
-  s.add_eval(columns, scalar_bytes, 0);
+  s.add_eval(columns, scalar_bytes);
   return s;
 }
 

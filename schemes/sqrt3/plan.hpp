@@ -67,14 +67,14 @@ inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std
   for (int l = 0; l < levels; ++l) {
     const auto c = s.levels.back();
     const bool splits = l % 2 == 1;
-    s.bytes += 8 * c.corners + 4 * c.vertices + (splits ? 6 : 1) * c.faces;
-    if (l == 0) s.bytes += 80 * c.corners + 8 * c.edges;
+    s.add_operators(8 * c.corners + 4 * c.vertices + (splits ? 6 : 1) * c.faces +
+                    (l == 0 ? 80 * c.corners + 8 * c.edges : 0));
     const std::int64_t split = splits ? B : 0;
     s.levels.push_back({c.vertices + c.faces + split, 3 * c.faces, 9 * c.faces,
                         c.edges + 3 * c.faces + split});
     B += 2 * split;
   }
-  s.add_eval(columns, scalar_bytes, 0);
+  s.add_eval(columns, scalar_bytes);
   return s;
 }
 
