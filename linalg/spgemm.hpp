@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace spmesh::linalg {
 
@@ -79,7 +80,9 @@ Csr<collision_t<Map, TA, TB>, S> spgemm_symbolic(Exec& exec, const Csr<TA, S>& A
 
 // Numeric phase: fills C.values for C's pattern from spgemm_symbolic with the same A and B
 // structure. Pattern entries that receive no contribution get the reduction's identity. Throws
-// if a collision emits outside the pattern (the structure changed).
+// if a collision emits outside the pattern (the structure changed). One pass over the products:
+// each lands at its column's place in C's row (a binary search) and is folded there in the same
+// order as spgemm folds it, so the values have spgemm's bits.
 template <class Exec, class TA, class TB, class R, class S, class Map = map::Multiply,
           class Reduce = reduce::Sum>
 void spgemm_numeric(Exec& exec, const Csr<TA, S>& A, const Csr<TB, S>& B, Csr<R, S>& C,
@@ -88,25 +91,42 @@ void spgemm_numeric(Exec& exec, const Csr<TA, S>& A, const Csr<TB, S>& B, Csr<R,
   if (C.rows != A.rows || C.cols != B.cols)
     throw DimensionError("spgemm_numeric: C is " + C.shape() + ", expected " +
                          std::to_string(A.rows) + " x " + std::to_string(B.cols));
-  const auto D = spgemm(exec, A, B, map, reduce);
-  // Merge each row of D into the same row of C's pattern; D's columns must be among C's.
+  using V = collision_t<Map, TA, TB>;  // what spgemm folds in, before storing as R
+  Array<V, S> folded(std::is_same_v<V, R> ? 0 : C.nnz());
+  Array<std::uint8_t, S> seen(C.nnz());
   Array<index_t, S> bad(A.rows);
-  index_t* bd = bad.data();
-  const auto d = D.view();
+  const detail::ProductsOfRow<TA, TB, Map> produce{A.view(), B.view(), map};
   const index_t *c_off = C.offsets.data(), *c_idx = C.indices.data();
   R* c_val = C.values.data();
+  V* acc;
+  if constexpr (std::is_same_v<V, R>)
+    acc = c_val;
+  else
+    acc = folded.data();
+  std::uint8_t* sn = seen.data();
+  index_t* bd = bad.data();
   exec.for_each(A.rows, [=] SPMESH_HD(index_t i) {
-    index_t out = c_off[i];
+    const index_t lo = c_off[i], hi = c_off[i + 1];
+    for (index_t p = lo; p < hi; ++p) sn[p] = 0;
     bool ok = true;
-    for (index_t p = d.begin(i); p < d.end(i); ++p) {
-      while (out < c_off[i + 1] && c_idx[out] < d.index(p))
-        c_val[out++] = reduce.template identity<R>();
-      if (out < c_off[i + 1] && c_idx[out] == d.index(p))
-        c_val[out++] = static_cast<R>(d.values[p]);
-      else
+    produce(i, [&](index_t col, const V& v) {
+      index_t a = lo, b = hi;
+      while (a < b) {  // first place whose column is >= col
+        const index_t mid = a + (b - a) / 2;
+        if (c_idx[mid] < col)
+          a = mid + 1;
+        else
+          b = mid;
+      }
+      if (a == hi || c_idx[a] != col) {
         ok = false;
-    }
-    while (out < c_off[i + 1]) c_val[out++] = reduce.template identity<R>();
+        return;
+      }
+      acc[a] = sn[a] ? reduce(acc[a], v) : v;
+      sn[a] = 1;
+    });
+    for (index_t p = lo; p < hi; ++p)
+      c_val[p] = sn[p] ? static_cast<R>(acc[p]) : reduce.template identity<R>();
     bd[i] = ok ? 0 : 1;
   });
   const index_t broken = exec.count_if(A.rows, [=] SPMESH_HD(index_t i) { return bd[i] != 0; });

@@ -182,6 +182,10 @@ TEST_CASE_TEMPLATE(
     check_csr(got, a.rows, b.cols, eigen_product(a2, b2), "numeric refill");
     CHECK(same_bits(got.offsets, pattern.offsets));  // the pattern is untouched
     CHECK(same_bits(got.indices, pattern.indices));
+    // The values have spgemm's bits: the same contributions folded in the same order.
+    const Csr<T> direct =
+        B::download(la::spgemm(exec, B::upload(csr_of<T>(a2)), B::upload(csr_of<T>(b2))));
+    CHECK(same_bits(got.values, direct.values));
     compare_with_cpu<B>(got, "numeric refill", [&](cpu::Executor& host) {
       auto Ch = la::spgemm_symbolic(host, csr_of<T>(a), csr_of<T>(b));
       la::spgemm_numeric(host, csr_of<T>(a2), csr_of<T>(b2), Ch);
