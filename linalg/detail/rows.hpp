@@ -128,7 +128,7 @@ Csr<T, typename Exec::space> build_rows(Exec& exec, index_t rows, index_t cols,
   Array<index_t, S> room, room_indices;  // one pass: each row's space, its columns and values
   Array<T, S> room_values;
   if constexpr (one_pass) {
-    room = Array<index_t, S>(rows + 1);
+    room = Array<index_t, S>(rows);
     index_t* ro = room.data();
     exec.for_each(rows, [=] SPMESH_HD(index_t i) {
       const std::int64_t b = produce.bound(i);
