@@ -56,9 +56,6 @@ struct CollisionsOfVertex {
   const index_t* face_of;  // face of each position (a reduced matrix needs none)
   Circulant Q;
   Collide collide;
-  // Each slot meets one partner per power of Q: the bound is known without a pass over the
-  // collisions, and near the row's distinct neighbours (build_rows makes rows in one pass).
-  static constexpr bool tight_bound = true;
 
   SPMESH_HD std::int64_t bound(index_t i) const {
     return static_cast<std::int64_t>(first[i + 1] - first[i]) * Q.count;

@@ -11,12 +11,6 @@
 // scratch instead (its contributions written out, stable-sorted by column, then reduced run by
 // run: the same order, so the same bits). Two passes (count, then fill) and no atomics:
 // deterministic, the same on every backend.
-//
-// A producer whose bound is cheap and near its rows' distinct columns (M M^T: a vertex's slots
-// times Q's powers, every power naming one partner) declares
-//   static constexpr bool tight_bound = true;
-// and its rows are made once, into space for min(bound, Cap) columns each, then compacted:
-// no counting pass (paper 4.2's symbolic pass skipped), the same result.
 #pragma once
 
 #include "linalg/formats.hpp"
@@ -102,13 +96,10 @@ struct FillRow {
   const index_t* spilled;  // scratch slot of row i, or -1; null when no row spilled
   index_t* indices;
   T* values;
-  index_t* counts = nullptr;  // where no counting pass ran: row i's columns, or -1 past Cap
   SPMESH_HD void operator()(index_t i, ItemScratch scratch) const {
     if (spilled && spilled[i] >= 0) return;  // filled from scratch
     Set set(scratch);
     produce(i, [&](index_t col, const T& v) { set.add(col, v, reduce); });
-    if (counts) counts[i] = set.overflow() ? -1 : set.size();
-    if (set.overflow()) return;
     for (int e = 0; e < set.size(); ++e) {
       indices[offsets[i] + e] = set.column(e);
       values[offsets[i] + e] = set.value(e);
@@ -121,29 +112,10 @@ template <int Cap, class T, class Exec, class Producer, class Reduce>
 Csr<T, typename Exec::space> build_rows(Exec& exec, index_t rows, index_t cols,
                                         const Producer& produce, const Reduce& reduce) {
   using S = typename Exec::space;
-  using Fill = FillRow<Cap, T, Producer, Reduce>;
-  constexpr bool one_pass = requires { requires Producer::tight_bound; };
   Array<index_t, S> offsets(rows + 1);
   index_t* rn = offsets.data();
-  Array<index_t, S> room, room_indices;  // one pass: each row's space, its columns and values
-  Array<T, S> room_values;
-  if constexpr (one_pass) {
-    room = Array<index_t, S>(rows);
-    index_t* ro = room.data();
-    exec.for_each(rows, [=] SPMESH_HD(index_t i) {
-      const std::int64_t b = produce.bound(i);
-      ro[i] = static_cast<index_t>(b < Cap ? b : Cap);
-    });
-    const index_t total =
-        checked_index(exec.exclusive_scan(ro, ro, rows), "space for the rows' columns");
-    room_indices = Array<index_t, S>(total);
-    room_values = Array<T, S>(total);
-    exec.template for_each_with_scratch<Fill::Set::bytes>(
-        rows, Fill{produce, reduce, ro, nullptr, room_indices.data(), room_values.data(), rn});
-  } else {
-    using Count = CountRow<Cap, T, Producer, Reduce>;
-    exec.template for_each_with_scratch<Count::Set::bytes>(rows, Count{produce, reduce, rn});
-  }
+  using Count = CountRow<Cap, T, Producer, Reduce>;
+  exec.template for_each_with_scratch<Count::Set::bytes>(rows, Count{produce, reduce, rn});
 
   // Rows with more than Cap distinct columns: contributions to scratch, sorted, reduced.
   const index_t spills = exec.count_if(rows, [=] SPMESH_HD(index_t i) { return rn[i] < 0; });
@@ -192,19 +164,9 @@ Csr<T, typename Exec::space> build_rows(Exec& exec, index_t rows, index_t cols,
   Array<T, S> values(nnz);
   index_t* idx = indices.data();
   T* val = values.data();
-  const index_t* sp = spills > 0 ? spilled.data() : nullptr;
-  if constexpr (one_pass) {  // compaction
-    const index_t *ro = room.data(), *ri = room_indices.data();
-    const T* rv = room_values.data();
-    exec.for_each(rows, [=] SPMESH_HD(index_t i) {
-      if (sp && sp[i] >= 0) return;
-      for (index_t e = 0; e < rn[i + 1] - rn[i]; ++e)
-        idx[rn[i] + e] = ri[ro[i] + e], val[rn[i] + e] = rv[ro[i] + e];
-    });
-  } else {
-    exec.template for_each_with_scratch<Fill::Set::bytes>(
-        rows, Fill{produce, reduce, rn, sp, idx, val});
-  }
+  using Fill = FillRow<Cap, T, Producer, Reduce>;
+  exec.template for_each_with_scratch<Fill::Set::bytes>(
+      rows, Fill{produce, reduce, rn, spills > 0 ? spilled.data() : nullptr, idx, val});
   if (spills > 0) {
     const index_t *sr = spill_rows.data(), *so = scratch_offsets.data(), *ks = keys.data();
     const T* vs = scratch.data();
