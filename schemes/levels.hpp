@@ -219,18 +219,23 @@ struct Subdivided {
 };
 
 // build_and_eval of a scheme whose build_into(sink) runs its half-edge build into a sink and
-// returns the refined mesh.
+// returns the refined mesh; the sink's data() is the last level's data (EvalAsBuilt's, or a
+// scheme's own sink).
+template <class Sink, class BuildInto>
+auto eval_as_built(Sink sink, index_t base_rows, BuildInto build_into) {
+  auto mesh = build_into(sink);
+  auto data = std::move(sink).data();
+  if (data.rows != mesh.vertices)  // zero levels: no subdivide has checked P0
+    throw DimensionError("build_and_eval: vertex data has " + std::to_string(base_rows) +
+                         " rows, the mesh has " + std::to_string(mesh.vertices) + " vertices");
+  return Subdivided<typename decltype(data)::value_type, typename decltype(data)::space>{
+      std::move(mesh), std::move(data)};
+}
 template <class Grouped, class Exec, class T, class BuildInto>
 Subdivided<T, typename Exec::space> eval_as_built(Exec& exec,
                                                   const linalg::Dense<T, typename Exec::space>& P0,
                                                   BuildInto build_into) {
-  EvalAsBuilt<Grouped, Exec, T> sink(exec, P0);
-  RefinedMesh<typename Exec::space> mesh = build_into(sink);
-  auto data = std::move(sink).data();
-  if (data.rows != mesh.vertices)  // zero levels: no subdivide has checked P0
-    throw DimensionError("build_and_eval: vertex data has " + std::to_string(P0.rows) +
-                         " rows, the mesh has " + std::to_string(mesh.vertices) + " vertices");
-  return {std::move(mesh), std::move(data)};
+  return eval_as_built(EvalAsBuilt<Grouped, Exec, T>(exec, P0), P0.rows, build_into);
 }
 
 // What a scheme's one-level build returns: the level's operators, the child mesh and the

@@ -59,6 +59,25 @@ public:
     });
   }
 
+  // f(phase, tile, thread, shared) for every tile in [0, tiles), thread in [0, Threads) and
+  // phase in [0, phases), a phase at a time: every thread of a tile ends a phase before any
+  // starts the next, and a tile's threads share `bytes` bytes of scratch (uninitialised,
+  // 16-byte aligned). Here tiles run in parallel, each tile's threads one after another.
+  template <int Threads, class F>
+  void for_each_tile(index_t tiles, int phases, std::size_t bytes, F f) const {
+    if (tiles <= 0) return;
+#pragma omp parallel num_threads(threads_) if (tiles > 1 && threads_ > 1)
+    {
+      std::vector<std::max_align_t> shared((bytes + sizeof(std::max_align_t) - 1) /
+                                           sizeof(std::max_align_t));
+      auto* scratch = reinterpret_cast<std::byte*>(shared.data());
+#pragma omp for schedule(static)
+      for (index_t t = 0; t < tiles; ++t)
+        for (int p = 0; p < phases; ++p)
+          for (int i = 0; i < Threads; ++i) f(p, t, i, scratch);
+    }
+  }
+
   // One lane per item (lanes.hpp): for_each_grouped<1>(n, f) is f(i, 0) for every i.
   static constexpr int lanes = 1;
   template <int G, class F>

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace spmesh::linalg::cuda {
@@ -43,6 +44,17 @@ __global__ void for_each_scratch_kernel(index_t n, F f) {
   if (i < n)
     f(i, ItemScratch(reinterpret_cast<std::byte*>(block_scratch), static_cast<index_t>(threadIdx.x),
                      static_cast<index_t>(blockDim.x)));
+}
+
+// A block per tile, its phases separated by barriers, its scratch in shared memory.
+template <int Threads, class F>
+__global__ void __launch_bounds__(Threads) for_each_tile_kernel(int phases, F f) {
+  extern __shared__ __align__(16) unsigned char tile_scratch[];
+  for (int p = 0; p < phases; ++p) {
+    if (p > 0) __syncthreads();
+    f(p, static_cast<index_t>(blockIdx.x), static_cast<int>(threadIdx.x),
+      reinterpret_cast<std::byte*>(tile_scratch));
+  }
 }
 
 // Every thread runs, past the end too, so that the G lanes of an item can shuffle.
@@ -163,6 +175,22 @@ public:
     ++counts_.launches;
     detail::for_each_scratch_kernel<<<(n + block - 1) / block, block, Bytes * block, stream_>>>(n, f);
     check(cudaGetLastError(), "for_each_with_scratch kernel launch");
+  }
+
+  // f(phase, tile, thread, shared) for every tile in [0, tiles), thread in [0, Threads) and
+  // phase in [0, phases), a phase at a time: every thread of a tile ends a phase before any
+  // starts the next, and a tile's threads share `bytes` bytes of scratch (uninitialised,
+  // 16-byte aligned). Here a tile is a block of Threads threads, its scratch shared memory.
+  template <int Threads, class F>
+  void for_each_tile(index_t tiles, int phases, std::size_t bytes, F f) {
+    static_assert(Threads >= 32 && Threads <= 1024 && Threads % 32 == 0, "Threads: whole warps");
+    if (bytes > 48 * 1024)
+      throw CapacityError("for_each_tile: " + std::to_string(bytes) +
+                          " bytes of shared memory per tile, over the 49152 a block may have");
+    if (tiles <= 0) return;
+    ++counts_.launches;
+    detail::for_each_tile_kernel<Threads><<<tiles, Threads, bytes, stream_>>>(phases, f);
+    check(cudaGetLastError(), "for_each_tile kernel launch");
   }
 
   // Threads of one warp that can combine partial results (lanes.hpp).

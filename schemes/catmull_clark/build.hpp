@@ -8,6 +8,7 @@
 
 #include "linalg/convert.hpp"
 #include "meshops/topology.hpp"
+#include "schemes/catmull_clark/patch_build.hpp"
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quad_build.hpp"
 #include "schemes/crease_rules.hpp"
@@ -194,6 +195,7 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
   }
   KeepLevels<Plan<S>> sink{plan};
   plan.refined = detail::build_into(exec, std::move(M), C, levels, options, sink);
+  plan.patches = find_patches(exec, plan, default_patch_depth);
   return plan;
 }
 

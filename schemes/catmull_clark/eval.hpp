@@ -5,14 +5,18 @@
 
 #include "linalg/spmv.hpp"
 #include "schemes/catmull_clark/build.hpp"
+#include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quad_eval.hpp"
 #include "schemes/crease_rules.hpp"
 #include "schemes/levels.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace spmesh::schemes::catmull_clark {
 
@@ -67,26 +71,105 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Plan<typename
   return subdivide_in_plan<QuadLevel<typename Exec::space>>(exec, plan, l, P);
 }
 
-// All levels of a plan: P0 (base vertices x k) -> the last level's vertex data.
+// All levels of a plan, one at a time: P0 (base vertices x k) -> the last level's vertex data.
 template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec::space>& plan,
-                                            const linalg::Dense<T, typename Exec::space>& P0) {
+linalg::Dense<T, typename Exec::space> eval_by_levels(Exec& exec,
+                                                      const Plan<typename Exec::space>& plan,
+                                                      const linalg::Dense<T, typename Exec::space>& P0) {
   return eval_levels(exec, plan, P0,
                      [&](std::size_t l, const auto& P) { return subdivide(exec, plan, l, P); });
 }
 
-// Build and eval of `levels` levels in one pass, keeping no plan (EvalAsBuilt, levels.hpp):
-// what eval(build(M, C, levels, options), P0) gives, bit for bit, with the refined mesh, in
-// less memory (at most two levels' operators and data alive at once).
+// All levels of a plan: the last ones by the plan's patches (patch_eval.hpp), those before one
+// at a time; P0 (base vertices x k) -> the last level's vertex data.
+template <class Exec, class T>
+linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec::space>& plan,
+                                            const linalg::Dense<T, typename Exec::space>& P0) {
+  using S = typename Exec::space;
+  const auto& patches = plan.patches;
+  if (!patches) return eval_by_levels(exec, plan, P0);
+  if (patches.level + patches.depth != static_cast<int>(plan.levels.size()))
+    throw DimensionError("catmull_clark::eval: the plan's patches are not of its last levels");
+  const QuadLevel<S>* levels[max_patch_depth];
+  for (int j = 0; j < patches.depth; ++j) levels[j] = &std::get<QuadLevel<S>>(plan.levels[patches.level + j]);
+  if (patches.level == 0) return eval_patches(exec, levels, patches, P0);
+  linalg::Dense<T, S> P = subdivide(exec, plan, 0, P0);
+  for (int l = 1; l < patches.level; ++l) P = subdivide(exec, plan, l, P);
+  return eval_patches(exec, levels, patches, P);
+}
+
+namespace detail {
+
+// build_and_eval's sink (levels.hpp): the levels before the patch level go as EvalAsBuilt's;
+// from the patch level on it holds that level's data and the levels until the last is ready,
+// then takes them by their patches: eval(build(...))'s bits, holding the patch levels'
+// operators (a sixteenth of the last's for each level up) instead of none.
+template <class Exec, class T>
+class EvalWithPatches {
+public:
+  using S = typename Exec::space;
+  EvalWithPatches(Exec& exec, const linalg::Dense<T, S>& P0, int levels, int depth)
+      : exec_(exec), P0_(P0), before_(exec, P0), levels_(levels), depth_(depth), first_(levels) {}
+
+  template <class Level>
+  void ready(const Level& L) {
+    if (l_ == 0) {  // the depth find_patches gives a plan: the trailing quad levels at most
+      depth_ = std::min(depth_, levels_ - (std::is_same_v<Level, QuadLevel<S>> ? 0 : 1));
+      first_ = depth_ > 0 ? levels_ - depth_ : levels_;
+    }
+    if (l_ < first_) {
+      before_.ready(L);
+    } else if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
+      if (l_ == first_) {
+        patches_ = find_patches(exec_, L, first_, depth_);
+        if (first_ > 0) data_ = std::move(before_).data();
+      }
+      if (l_ == levels_ - 1) {
+        const QuadLevel<S>* levels[max_patch_depth];
+        for (std::size_t j = 0; j < held_.size(); ++j) levels[j] = &held_[j];
+        levels[held_.size()] = &L;
+        P_ = eval_patches(exec_, levels, patches_, first_ > 0 ? data_ : P0_);
+        held_.clear(), data_ = {}, patches_ = {};
+      }
+    }
+    ++l_;
+  }
+  template <class Level>
+  void keep(Level L) {
+    const int l = l_ - 1;  // the level last ready
+    if (l < first_) before_.keep(std::move(L));
+    else if constexpr (std::is_same_v<Level, QuadLevel<S>>)
+      if (l + 1 < levels_) held_.push_back(std::move(L));
+  }
+  linalg::Dense<T, S> data() && {
+    return first_ < levels_ ? std::move(P_) : std::move(before_).data();
+  }
+
+private:
+  Exec& exec_;
+  const linalg::Dense<T, S>& P0_;
+  EvalAsBuilt<QuadLevel<S>, Exec, T> before_;
+  int levels_, depth_, first_, l_ = 0;
+  Patches<S> patches_;
+  std::vector<QuadLevel<S>> held_;
+  linalg::Dense<T, S> data_, P_;
+};
+
+}  // namespace detail
+
+// Build and eval of `levels` levels in one pass, keeping no plan (levels.hpp's sinks): what
+// eval(build(M, C, levels, options), P0) gives, bit for bit, with the refined mesh, in less
+// memory (levels before the patches: at most two levels' operators and data alive at once).
 template <class Exec, class T>
 Subdivided<T, typename Exec::space> build_and_eval(Exec& exec,
                                                    linalg::MeshMatrix<typename Exec::space> M,
                                                    Sharpness<typename Exec::space> C, int levels,
                                                    const linalg::Dense<T, typename Exec::space>& P0,
                                                    Options options = {}) {
-  return eval_as_built<QuadLevel<typename Exec::space>>(exec, P0, [&](auto& sink) {
-    return detail::build_into(exec, std::move(M), C, levels, options, sink);
-  });
+  return eval_as_built(detail::EvalWithPatches<Exec, T>(exec, P0, levels, default_patch_depth),
+                       P0.rows, [&](auto& sink) {
+                         return detail::build_into(exec, std::move(M), C, levels, options, sink);
+                       });
 }
 
 }  // namespace spmesh::schemes::catmull_clark

@@ -64,8 +64,35 @@ struct SmoothMask {
 template <class S>
 using AnyLevel = std::variant<Level<S>, PolygonLevel<S>, QuadLevel<S>>;
 
+// How a face of the patch level is refined.
+enum class PatchKind : std::uint8_t {
+  regular = 0,    // by its patch
+  bordering = 1,  // by its patch, and level by level too (an irregular neighbour reads it)
+  irregular = 2,  // level by level only
+};
+
+// The patches of a plan's last `depth` levels: the kind of each face of level `level`, and the
+// faces that are not `regular` (the region refined level by level), in increasing order.
+// depth 0: none (eval goes level by level).
+template <class S = linalg::Host>
+struct Patches {
+  int level = 0, depth = 0;
+  linalg::Array<std::uint8_t, S> kind;
+  linalg::Array<index_t, S> region;
+  index_t region_count = 0;
+  explicit operator bool() const { return depth > 0; }
+};
+
+inline constexpr int max_patch_depth = 4;
+// The depth build() gives a plan: three levels by patches (fewer for plans of fewer levels).
+inline constexpr int default_patch_depth = 3;
+
+// A Catmull-Clark plan: its levels, and the patches eval takes its last levels by
+// (patches.hpp; build() finds them, default_patch_depth levels deep).
 template <class S>
-using Plan = LevelPlan<AnyLevel<S>, S>;
+struct Plan : LevelPlan<AnyLevel<S>, S> {
+  Patches<S> patches;
+};
 
 // Sizes of every level before any work, from the base mesh's counts (faces F, face corners
 // nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a

@@ -222,27 +222,95 @@ struct SharpEdgePoints {
   }
 };
 
+// Which faces of a quad level eval refines: every face, or a region (patches.hpp): the faces
+// that descend from the `count` faces listed of the level `depth` levels up (face f there has
+// the faces [f 4^depth, (f + 1) 4^depth) here). Refined in a region, a level's output holds the
+// points its faces own (the points of an edge: the face of its half-edge along; of a vertex:
+// the face of its vertex_edge); the rest is left as it was.
+struct Region {
+  const index_t* listed = nullptr;     // null: every face
+  const std::uint8_t* kind = nullptr;  // per face of the listed level: nonzero in the region
+  index_t count = 0;
+  int depth = 0;
+};
+
+// A region's faces on a level `depth` levels below its listed faces, as i -> face for i in
+// [0, size()); past the end, `faces` (a face the lane kernels treat as absent). Every face
+// where there is no region.
+struct FaceSet {
+  const index_t* listed;
+  index_t count;
+  int shift;
+  index_t faces;
+  FaceSet(const Region& r, index_t level_faces, int depth)
+      : listed(r.listed), count(r.count), shift(2 * depth), faces(level_faces) {}
+  index_t size() const { return listed ? count << shift : faces; }
+  SPMESH_HD index_t operator()(index_t i) const {
+    if (!listed) return i;
+    const index_t r = i >> shift;
+    return r < count ? (ldg(listed + r) << shift) | (i & ((index_t(1) << shift) - 1)) : faces;
+  }
+};
+
+// A face kernel (a thread or a lane per face) over a FaceSet.
+template <class K>
+struct OnFacesBase {};
+template <class K>
+  requires requires { K::min_blocks_per_sm; }
+struct OnFacesBase<K> {
+  static constexpr int min_blocks_per_sm = K::min_blocks_per_sm;
+};
+template <class K>
+struct OnFaces : OnFacesBase<K> {
+  FaceSet set;
+  K kernel;
+  SPMESH_HD void operator()(index_t i) const { kernel(set(i)); }
+  SPMESH_HD void operator()(index_t i, int lane) const { kernel(set(i), lane); }
+};
+template <class K>
+OnFaces<K> on_faces(const FaceSet& set, K kernel) {
+  return {{}, set, kernel};
+}
+
+// The crease kernels' entries (special vertices, then sharp edges) whose point the region
+// owns: its vertex_edge's face, its half-edge along's face, `shift` / 2 levels below a listed
+// face of the region.
+template <class K>
+struct OwnedInRegion {
+  K kernel;
+  const index_t *special, *vertex_edge, *halves;
+  index_t specials;
+  const std::uint8_t* kind;
+  int shift;
+  SPMESH_HD void operator()(index_t i) const {
+    const index_t h = i < specials ? vertex_edge[special[i]] : halves[i - specials];
+    if (h >= 0 && kind[(h >> 2) >> shift]) kernel(i);
+  }
+};
+
 // Face, edge and vertex points of a quad level with the smooth masks, W components at a time;
 // by its groups where its parent (non-null) is a quad level too (group_eval.hpp).
 template <index_t W, class Exec, class T, class S = typename Exec::space>
 void smooth_points(Exec& exec, const QuadLevel<S>& L, const QuadLevel<S>* parent, const T* P,
-                   T* out, index_t k) {
+                   T* out, index_t k, const Region& region) {
   if (parent) {
     const auto q = view(*parent);
+    const FaceSet groups(region, parent->faces, region.depth - 1);
     const GroupPoints<T, W> group{{q, P, out, k}};
     if constexpr (Exec::lanes >= 4)
-      exec.template for_each_grouped<4>(parent->faces, QuadGroupLanes<T, W>{group});
+      exec.template for_each_grouped<4>(groups.size(), on_faces(groups, QuadGroupLanes<T, W>{group}));
     else
-      exec.for_each(parent->faces, QuadGroupPoints<T, W>{group});
-    exec.for_each(parent->faces, QuadVertexPoints<T, W, ParentRingSums<T, W>>{
-                                     q, parent->starts.data(), P, out, k});
+      exec.for_each(groups.size(), on_faces(groups, QuadGroupPoints<T, W>{group}));
+    exec.for_each(groups.size(), on_faces(groups, QuadVertexPoints<T, W, ParentRingSums<T, W>>{
+                                                      q, parent->starts.data(), P, out, k}));
     return;
   }
+  const FaceSet faces(region, L.faces, region.depth);
   if constexpr (Exec::lanes >= 4)
-    exec.template for_each_grouped<4>(L.faces, QuadFacePointLanes<T, W>{view(L), P, out, k});
+    exec.template for_each_grouped<4>(faces.size(), on_faces(faces, QuadFacePointLanes<T, W>{view(L), P, out, k}));
   else
-    exec.for_each(L.faces, QuadFacePoints<T, W>{view(L), P, out, k});
-  exec.for_each(L.faces, QuadVertexPoints<T, W>{view(L), L.starts.data(), P, out, k});
+    exec.for_each(faces.size(), on_faces(faces, QuadFacePoints<T, W>{view(L), P, out, k}));
+  exec.for_each(faces.size(), on_faces(faces, QuadVertexPoints<T, W>{view(L), L.starts.data(), P, out, k}));
 }
 
 // A polygon level (the base mesh only, so simple kernels): face points, the mean of the
@@ -294,24 +362,24 @@ struct PolygonVertexPoints {
   }
 };
 
-// One half-edge level: P (L.vertices x k) -> the child's vertex data; `parent`: L's parent, a
-// quad level, or null.
+// One half-edge level: P (L.vertices x k) -> the child's vertex data, into `out`
+// (L.child_vertices() x k); `parent`: L's parent, a quad level, or null; a quad level may be
+// refined in a region only.
 template <class Exec, class Level, class T, class S = typename Exec::space>
-linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::Dense<T, S>& P,
-                                    const QuadLevel<S>* parent = nullptr) {
+void subdivide_into(Exec& exec, const Level& L, const linalg::Dense<T, S>& P,
+                    const QuadLevel<S>* parent, const Region& region, linalg::Dense<T, S>& out) {
   if (P.rows != L.vertices)
     throw DimensionError("catmull_clark::eval: vertex data has " + std::to_string(P.rows) +
                          " rows, the level has " + std::to_string(L.vertices) + " vertices");
   const index_t k = P.cols;
-  linalg::Dense<T, S> out(L.child_vertices(), k);
   const auto t = view(L);
   const T* p = P.data.data();
   T* y = out.data.data();
   if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
     if (parent && (parent->child_vertices() != L.vertices || 4 * parent->faces != L.faces))
       throw DimensionError("catmull_clark::subdivide: the parent level given is not the level's");
-    if (k % 3 == 0) smooth_points<3>(exec, L, parent, p, y, k);
-    else smooth_points<4>(exec, L, parent, p, y, k);
+    if (k % 3 == 0) smooth_points<3>(exec, L, parent, p, y, k, region);
+    else smooth_points<4>(exec, L, parent, p, y, k, region);
   } else {
     exec.for_each(L.faces, PolygonFacePoints<T>{t, p, y, k});
     exec.for_each(L.edge_code.size(), PolygonEdgePoints<T>{t, p, y, k});
@@ -320,13 +388,29 @@ linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::De
   copy_unused(exec, L, p, y, k);
   const auto& r = L.rules;
   const index_t special = L.C.special.size();
-  exec.for_each(special + L.C.edges.size(),
-                both(SpecialPoints<T, 4, decltype(t), RingSums<T, 4>>{
-                         t, L.C.special.data(), r.crease_u.data(), r.crease_w.data(), r.self.data(),
-                         r.ring.data(), r.crease.data(), r.smooth.data(), p, y, k},
-                     special,
-                     SharpEdgePoints<T, decltype(t)>{t, L.C.edges.data(), L.C.halves.data(),
-                                                     L.edge_crease(), p, y, k}));
+  const auto crease = both(SpecialPoints<T, 4, decltype(t), RingSums<T, 4>>{
+                               t, L.C.special.data(), r.crease_u.data(), r.crease_w.data(),
+                               r.self.data(), r.ring.data(), r.crease.data(), r.smooth.data(), p, y, k},
+                           special,
+                           SharpEdgePoints<T, decltype(t)>{t, L.C.edges.data(), L.C.halves.data(),
+                                                           L.edge_crease(), p, y, k});
+  if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
+    if (region.listed) {
+      exec.for_each(special + L.C.edges.size(),
+                    OwnedInRegion<decltype(crease)>{crease, L.C.special.data(), L.vertex_edge.data(),
+                                                    L.C.halves.data(), special, region.kind,
+                                                    2 * region.depth});
+      return;
+    }
+  }
+  exec.for_each(special + L.C.edges.size(), crease);
+}
+
+template <class Exec, class Level, class T, class S = typename Exec::space>
+linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::Dense<T, S>& P,
+                                    const QuadLevel<S>* parent = nullptr) {
+  linalg::Dense<T, S> out(L.child_vertices(), P.cols);
+  subdivide_into(exec, L, P, parent, Region{}, out);
   return out;
 }
 

@@ -269,6 +269,31 @@ struct ForEachWithScratch {
   }
 };
 
+// Each tile's threads write their numbers into the tile's scratch (phase 0), read them back
+// reversed (1), overwrite them doubled (2) and add the next thread's (3): only barriers between
+// phases and scratch of each tile's own give out[t, i] = v(t, T - 1 - i) + 2 v(t, (i + 1) % T).
+struct ReverseInTiles {
+  static constexpr int threads = 64;
+  index_t* out;
+  static SPMESH_HD index_t value(index_t tile, int i) { return 1000 * tile + i; }
+  SPMESH_HD void operator()(int phase, index_t tile, int i, std::byte* shared) const {
+    auto* s = reinterpret_cast<index_t*>(shared);
+    if (phase == 0) s[i] = value(tile, i);
+    if (phase == 1) out[tile * threads + i] = s[threads - 1 - i];
+    if (phase == 2) s[i] = 2 * value(tile, i);
+    if (phase == 3) out[tile * threads + i] += s[(i + 1) % threads];
+  }
+};
+struct ForEachTile {
+  template <class E, class A>
+  A operator()(E& exec, A& out) const {
+    exec.template for_each_tile<ReverseInTiles::threads>(out.size() / ReverseInTiles::threads, 4,
+                                                          sizeof(index_t) * ReverseInTiles::threads,
+                                                          ReverseInTiles{out.data()});
+    return std::move(out);
+  }
+};
+
 template <class B, class T, class Exec>
 void check_scan(Exec& exec, const std::vector<index_t>& ints) {
   const std::vector<T> in(ints.begin(), ints.end());
@@ -664,6 +689,22 @@ TEST_CASE_TEMPLATE("for_each_with_scratch gives every item scratch of its own", 
       const HostArray<index_t> sums =
           run_on<B>(exec, "for_each_with_scratch", ForEachWithScratch{}, HostArray<index_t>(n, -1));
       for (index_t i = 0; i < n; ++i) REQUIRE(sums[i] == 80 * i);
+    }
+  });
+}
+
+TEST_CASE_TEMPLATE("for_each_tile runs phase by phase, each tile with scratch of its own", B,
+                   SPMESH_TEST_BACKENDS) {
+  each_executor<B>([&](auto& exec) {
+    constexpr int T = ReverseInTiles::threads;
+    for (index_t tiles : {1, 3, 1000}) {
+      INFO("tiles " << tiles);
+      const HostArray<index_t> out =
+          run_on<B>(exec, "for_each_tile", ForEachTile{}, HostArray<index_t>(tiles * T, -1));
+      for (index_t t = 0; t < tiles; ++t)
+        for (int i = 0; i < T; ++i)
+          REQUIRE(out[t * T + i] == ReverseInTiles::value(t, T - 1 - i) +
+                                        2 * ReverseInTiles::value(t, (i + 1) % T));
     }
   });
 }

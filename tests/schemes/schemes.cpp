@@ -224,6 +224,71 @@ TEST_CASE_TEMPLATE("build_and_eval equals build then eval, bit for bit (Catmull-
   check_build_and_eval<typename V::Backend, typename V::type, Sqrt3>();
 }
 
+// Catmull-Clark's plan evaluated by its patches `depth` levels deep (patch_eval.hpp) and level
+// by level, with how many faces of the patch level are regular.
+struct PatchesAndLevels {
+  int levels, depth;
+  schemes::Options options;
+  template <class E, class M, class C, class V, class P>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
+    using S = typename E::space;
+    auto plan = cc::build(exec, std::move(mesh),
+                          schemes::Sharpness<S>{std::move(creases), std::move(corners)}, levels, options);
+    plan.patches = cc::find_patches(exec, plan, depth);
+    auto by_patches = cc::eval(exec, plan, points);
+    auto by_levels = cc::eval_by_levels(exec, plan, points);
+    const auto& p = plan.patches;
+    const index_t faces = p ? std::get<cc::QuadLevel<S>>(plan.levels[p.level]).faces : 0;
+    return std::make_tuple(std::move(by_patches), std::move(by_levels), p.depth, faces - p.region_count);
+  }
+};
+
+// Both evals of `levels` levels of a mesh, at every depth; returns the regular faces seen.
+template <class B, class T>
+index_t check_patches(const meshops::PolyMesh& mesh, const la::Coo<float>& creases,
+                      const HostArray<float>& corners, int levels, int expected_depth) {
+  Dense<T> P0(mesh.vertex_count(), 3);
+  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(mesh.positions.data[p]);
+  index_t regular = 0;
+  for (const auto& options : option_sets)
+    for (int depth = 1; depth <= cc::max_patch_depth; ++depth) {
+      INFO(mesh.source << ", " << levels << " levels, depth " << depth);
+      const auto [patched, stepped, got_depth, regular_faces] =
+          run<B>("patches", PatchesAndLevels{levels, depth, options}, mesh.M, creases, corners, P0);
+      CHECK(got_depth == std::min(depth, expected_depth));
+      regular += regular_faces;
+      REQUIRE(patched.rows == stepped.rows);
+      double scale = 0, err = 0;
+      for (index_t p = 0; p < stepped.data.size(); ++p) {
+        scale = std::max(scale, std::abs(double(stepped.data[p])));
+        err = std::max(err, std::abs(double(patched.data[p]) - double(stepped.data[p])));
+      }
+      CHECK(err <= (std::is_same_v<T, float> ? 1e-6 : 1e-12) * scale);
+    }
+  return regular;
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark by patches equals level by level (regular and irregular faces, "
+                   "creases, boundaries, polygons; depths 1-4)", V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  auto torus = meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj");  // every face regular
+  const index_t n = torus.vertex_count();
+  HostArray<float> smooth(n, 0.0f), cornered(n, 0.0f);
+  const la::Coo<float> none{n, n, {}, {}, {}};
+  CHECK(check_patches<B, T>(torus, none, smooth, 3, 3) > 0);
+  // A crease of sharpness 2.5 along a ring and a corner 1.5 (decaying within the patch levels)
+  // and an infinite crease: irregular faces inside a closed mesh, bordered by regular ones.
+  cornered[40] = 1.5f;
+  const la::Coo<float> creased{n, n, {0, 1, 2, 60}, {1, 2, 3, 61}, {2.5f, 2.5f, 2.5f, 10.0f}};
+  CHECK(check_patches<B, T>(torus, creased, cornered, 4, 4) > 0);
+  const Tent tent;  // polygons first, a boundary, creases of every kind
+  check_patches<B, T>(tent.mesh, tent.creases, tent.corners, 4, 3);
+  auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_cube.obj");  // valence 3 corners
+  const auto tags = schemes::read_tags(cube);
+  CHECK(check_patches<B, T>(cube, tags.sharpness.edges, tags.sharpness.vertices, 4, 4) > 0);
+}
+
 // Host memory held at most by build then eval, and by build_and_eval, of `levels` levels of
 // the tent (its creases; triangulated for Loop and sqrt3, smooth for sqrt3), with the last
 // level's faces and vertices.

@@ -1,0 +1,122 @@
+// Catmull-Clark patches, found on the build's side (patch_eval.hpp says what they are for):
+// which faces of the patch level have a 1-ring that is a smooth regular 4 x 4 grid, which
+// border one that has not, and the region of faces refined level by level.
+#pragma once
+
+#include "linalg/atomics.hpp"
+#include "schemes/catmull_clark/plan.hpp"
+#include "schemes/catmull_clark/quads.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace spmesh::schemes::catmull_clark {
+
+namespace detail {
+
+// Per vertex: 1 if it is on the boundary or has other than 4 edges (a walk of its ring).
+struct IrregularVertices {
+  QuadView q;
+  index_t *irregular, *near;
+  SPMESH_HD void operator()(index_t v) const {
+    index_t edges = 0;
+    bool boundary = false;
+    q.for_each_edge(v, [&](index_t, index_t, index_t face) { ++edges, boundary |= face < 0; });
+    irregular[v] = edges != 4 || boundary ? 1 : 0;
+    near[v] = 0;
+  }
+};
+// ... or if it is a special vertex with a crease mask, or an end of an edge of sharpness above 0
+// (integer maxima: the same whatever order they land in).
+struct CreaseVertices {
+  QuadView q;
+  const index_t *special, *halves;
+  const std::uint8_t* smooth;
+  const float* sharpness;
+  index_t specials;
+  index_t* irregular;
+  SPMESH_HD void operator()(index_t i) const {
+    if (i < specials) {
+      if (!smooth[i]) linalg::atomic_max(irregular + special[i], 1);
+      return;
+    }
+    if (!creasing::is_sharp(sharpness[i - specials])) return;
+    const index_t h = halves[i - specials];
+    linalg::atomic_max(irregular + q.corners[h], 1);
+    linalg::atomic_max(irregular + q.corners[q.next(h)], 1);
+  }
+};
+// Faces with an irregular corner are irregular; their corners are near one.
+struct IrregularFaces {
+  const index_t *corners, *irregular;
+  index_t* near;
+  PatchKind* kind;
+  SPMESH_HD void operator()(index_t f) const {
+    const Index4 c = load4(corners + 4 * f);
+    bool any = false;
+    for (int a = 0; a < 4; ++a) any |= irregular[c.v[a]] != 0;
+    kind[f] = any ? PatchKind::irregular : PatchKind::regular;
+    if (any)
+      for (int a = 0; a < 4; ++a) linalg::atomic_max(near + c.v[a], 1);
+  }
+};
+// Regular faces with a corner near an irregular face border it.
+struct BorderingFaces {
+  const index_t *corners, *near;
+  PatchKind* kind;
+  SPMESH_HD void operator()(index_t f) const {
+    if (kind[f] != PatchKind::regular) return;
+    const Index4 c = load4(corners + 4 * f);
+    for (int a = 0; a < 4; ++a)
+      if (near[c.v[a]]) kind[f] = PatchKind::bordering;
+  }
+};
+
+}  // namespace detail
+
+// The patches of the `depth` levels below quad level L (level `level` of its plan; its rules
+// made): four kernels over its vertices, crease entries and faces, and a selection of the
+// region (one host wait).
+template <class Exec, class S = typename Exec::space>
+Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth) {
+  if (depth < 1 || depth > max_patch_depth)
+    throw InputError("catmull_clark patches: depth " + std::to_string(depth) + " is not in [1, " +
+                     std::to_string(max_patch_depth) + "]");
+  using linalg::Array;
+  Patches<S> p;
+  p.level = level, p.depth = depth;
+  const index_t V = L.vertices, F = L.faces, specials = L.C.special.size();
+  const auto q = view(L);
+  Array<index_t, S> irregular(V), near(V);
+  p.kind = Array<std::uint8_t, S>(F);
+  p.region = Array<index_t, S>(F);
+  auto* kind = reinterpret_cast<PatchKind*>(p.kind.data());
+  exec.for_each(V, detail::IrregularVertices{q, irregular.data(), near.data()});
+  exec.for_each(specials + L.C.edges.size(),
+                detail::CreaseVertices{q, L.C.special.data(), L.C.halves.data(),
+                                       L.rules.smooth.data(), L.C.edge_values.data(), specials,
+                                       irregular.data()});
+  exec.for_each(F, detail::IrregularFaces{q.corners, irregular.data(), near.data(), kind});
+  exec.for_each(F, detail::BorderingFaces{q.corners, near.data(), kind});
+  Array<index_t, S> count(1);
+  exec.select_positions(F, p.region.data(), count.data(),
+                        [kind] SPMESH_HD(index_t f) { return kind[f] != PatchKind::regular; });
+  p.region_count = exec.read(count.data());
+  return p;
+}
+
+// The patches of a plan's last `depth` levels (fewer where fewer of its last levels are quad
+// levels; none for none).
+template <class Exec, class S = typename Exec::space>
+Patches<S> find_patches(Exec& exec, const Plan<S>& plan, int depth) {
+  const int levels = static_cast<int>(plan.levels.size());
+  int quads = 0;
+  while (quads < levels && std::holds_alternative<QuadLevel<S>>(plan.levels[levels - 1 - quads])) ++quads;
+  const int d = std::min(depth, quads);
+  if (d <= 0) return {};
+  return find_patches(exec, std::get<QuadLevel<S>>(plan.levels[levels - d]), levels - d, d);
+}
+
+}  // namespace spmesh::schemes::catmull_clark
