@@ -6,7 +6,8 @@
 //   spmesh, on the CPU (and the GPU when compiled by nvcc as cuda/subdivision.cu):
 //     dynamic = build_and_eval (topology changes every frame: build and eval in one pass, no plan
 //     kept; its peak memory, GPU or host, is the one reported), build alone, eval alone (static
-//     topology, iterative), compose (R = S_L ... S_1) and replay (P_L = R P_0, one SpMV);
+//     topology; Catmull-Clark's last levels by patches, and also level by level and, at a
+//     mesh's deepest level, with patches 1 to 4 levels deep), compose (R = S_L ... S_1) and replay (P_L = R P_0, one SpMV);
 //   OpenSubdiv: build = Far RefineUniform + StencilTableFactory::Create (last level only,
 //     factorised), eval = StencilTable::UpdateValues (one thread) and OmpEvaluator (all threads);
 //   CGAL (Sqrt3_subdivision) and OpenMesh (Sqrt3T): the whole refinement of the level (topology
@@ -117,6 +118,12 @@ struct Row {
   double encode = -1, replay_stencils = -1, stencil_bytes = 0, stencil_of_copy = 0;
   double stencils = 0, stencils_vs_replay = 0;
   double cusparse_replay = -1;  // cuSPARSE's fastest route on the same R (GPU)
+  // Catmull-Clark: eval level by level (no patches); the patches' depth and the share of the
+  // patch level's faces refined level by level; eval with patches 1 .. 4 levels deep (the
+  // deepest level of a mesh only).
+  double eval_levels = -1, region_share = -1;
+  int patch_depth = 0;
+  double eval_depth[5] = {-1, -1, -1, -1, -1};
 };
 
 // OpenSubdiv's name for a scheme.
@@ -243,8 +250,8 @@ double cusparse_replay(cuda::Executor& exec, const linalg::Csr<float, linalg::De
 
 // spmesh on one executor (up/down move host data to its memory and back); returns the eval.
 template <class Scheme, class Exec, class Up, class Down>
-linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compose, Row& row,
-                                Up up, Down down) {
+linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compose, bool deepest,
+                                Row& row, Up up, Down down) {
   using S = typename Exec::space;
   const auto P0 = up(c.P0);
   auto inputs = [&] {  // fresh copies: build consumes its mesh and sharpness
@@ -270,6 +277,25 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
     P = Scheme::eval(exec, plan, P0);
     exec.synchronize();
   });
+  if constexpr (std::is_same_v<Scheme, schemes::CatmullClark>) {
+    namespace cc = schemes::catmull_clark;
+    row.eval_levels = time_ms([&] {
+      P = cc::eval_by_levels(exec, plan, P0);
+      exec.synchronize();
+    });
+    const auto& p = plan.patches;
+    row.patch_depth = p.depth;
+    if (p) row.region_share = double(p.region_count) / std::get<cc::QuadLevel<S>>(plan.levels[p.level]).faces;
+    for (int d = 1; deepest && d <= cc::max_patch_depth; ++d) {
+      plan.patches = cc::find_patches(exec, plan, d);
+      row.eval_depth[d] = time_ms([&] {
+        P = cc::eval(exec, plan, P0);
+        exec.synchronize();
+      });
+    }
+    plan.patches = cc::find_patches(exec, plan, cc::default_patch_depth);
+    P = Scheme::eval(exec, plan, P0);
+  }
   linalg::Dense<float> eval_host = down(P);
   row.vertices = eval_host.rows;
   row.faces = plan.refined.faces;
@@ -444,7 +470,8 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
         cuda::Executor gpu;
         Row r;
         const auto P = run_spmesh<Scheme>(
-            gpu, c, l, l <= compose_max, r, [](const auto& x) { return cuda::to_device(x); },
+            gpu, c, l, l <= compose_max, l == levels, r,
+            [](const auto& x) { return cuda::to_device(x); },
             [](const auto& x) { return cuda::to_host(x); });
         if (r.replay > 0) r.replay_of_copy = r.replay_bytes / (r.replay * 1e6) / copy_gbs;
         if (r.replay_stencils > 0)
@@ -455,7 +482,7 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
       if (l <= cpu_max) {
         Row r;
         const auto P = run_spmesh<Scheme>(
-            host, c, l, l <= compose_max, r, [](const auto& x) { return host_copy(x); },
+            host, c, l, l <= compose_max, l == levels, r, [](const auto& x) { return host_copy(x); },
             [](const auto& x) { return host_copy(x); });
         add(r, "cpu", Sums::of(P.data.data(), P.data.size()));
       }
@@ -483,6 +510,12 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
         if (r.cusparse_replay > 0)
           std::printf(", cuSPARSE %.3f ms (%.2fx plain, %.2fx stencils)", r.cusparse_replay,
                       r.cusparse_replay / r.replay, r.cusparse_replay / r.replay_stencils);
+        if (r.eval_levels > 0) {
+          std::printf(", eval by levels %.3f ms (patches %d deep, %.1f%% of faces by levels)",
+                      r.eval_levels, r.patch_depth, 100 * r.region_share);
+          for (int d = 1; d < 5; ++d)
+            if (r.eval_depth[d] > 0) std::printf("%s%d: %.3f", d == 1 ? ", eval at depth " : ", ", d, r.eval_depth[d]);
+        }
         if (r.peak_mib > 0)
           std::printf(", peak/estimate %.2f%s", r.peak_mib / r.estimate_mib,
                       r.peak_mib > r.estimate_mib ? " (OVER THE ESTIMATE)" : "");
@@ -512,7 +545,10 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
           << r.stencil_of_copy << ", \"stencils_vs_replay\": " << r.stencils_vs_replay
           << ", \"cusparse_replay_ms\": " << r.cusparse_replay
           << ", \"replay_of_copy\": " << r.replay_of_copy
-          << ", \"replay_vs_eval\": " << r.replay_vs_eval
+          << ", \"replay_vs_eval\": " << r.replay_vs_eval << ", \"eval_levels_ms\": " << r.eval_levels
+          << ", \"patch_depth\": " << r.patch_depth << ", \"region_share\": " << r.region_share
+          << ", \"eval_depth_ms\": [" << r.eval_depth[1] << ", " << r.eval_depth[2] << ", "
+          << r.eval_depth[3] << ", " << r.eval_depth[4] << "]"
           << ", \"vs_peer\": " << (std::isfinite(r.vs_peer) ? r.vs_peer : -1.0) << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";

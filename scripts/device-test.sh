@@ -19,6 +19,7 @@
 #   SKIP_LAUNCH      set to 1 to skip spmesh_bench_launch (the host's cost per CUDA call)
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
+#   TESTS_REGEX      run only the tests whose names match (ctest -R); default: every test
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/device-out}
@@ -51,7 +52,7 @@ step build cmake --build build/device -j "$(nproc)" || exit 1
 # GPU tests share one device: a few processes at a time keep their memory pools from
 # exhausting it (each caches what it freed; at 6 at a time one process once found no memory
 # left to create its context).
-step tests ctest --test-dir build/device --output-on-failure -j 4
+step tests ctest --test-dir build/device --output-on-failure -j 4 ${TESTS_REGEX:+-R "$TESTS_REGEX"}
 [[ ${SKIP_SUBDIV_BENCH:-0} == 1 ]] ||
   step bench_subdivision build/device/bench/spmesh_bench_subdivision \
     --json "$out/bench_subdivision.json" ${SUBDIV_BENCH_ARGS:-}
