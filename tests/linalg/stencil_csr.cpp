@@ -94,7 +94,7 @@ void check_encoding(const Triplets<T>& t, index_t expected_stencils) {
   }
 }
 
-TEST_CASE_TEMPLATE("encode_stencils keeps every entry and shares repeated weight lists; spmm "
+TEST_CASE_TEMPLATE("encode_stencils keeps every entry and shares repeated weight lists, spmm "
                    "on it equals spmm on the CSR",
                    P, SPMESH_TEST_REALS) {
   using B = typename P::Backend;
