@@ -77,8 +77,8 @@ struct BorderingFaces {
 }  // namespace detail
 
 // The patches of the `depth` levels below quad level L (level `level` of its plan; its rules
-// made): four kernels over its vertices, crease entries and faces, and a selection of the
-// region (one host wait).
+// made): four kernels over its vertices, crease entries and faces, a selection of the region
+// (one host wait) and the layouts.
 template <class Exec, class S = typename Exec::space>
 Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth) {
   if (depth < 1 || depth > max_patch_depth)
@@ -104,6 +104,11 @@ Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth)
   exec.select_positions(F, p.region.data(), count.data(),
                         [kind] SPMESH_HD(index_t f) { return kind[f] != PatchKind::regular; });
   p.region_count = exec.read(count.data());
+  p.float_layout = Array<PatchLayout<float>, S>(1), p.double_layout = Array<PatchLayout<double>, S>(1);
+  const PatchLayout<float> layout(depth, V, F, L.edges);
+  p.staged = layout.staged;
+  exec.write(p.float_layout.data(), layout);
+  exec.write(p.double_layout.data(), PatchLayout<double>(depth, V, F, L.edges));
   return p;
 }
 

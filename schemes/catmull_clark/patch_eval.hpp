@@ -18,6 +18,7 @@
 
 #include "linalg/formats.hpp"
 #include "schemes/catmull_clark/quad_eval.hpp"
+#include "schemes/catmull_clark/patches.hpp"
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 
@@ -27,103 +28,22 @@
 
 namespace spmesh::schemes::catmull_clark {
 
-// Where each point of a patch goes: the level-(k + d) rows of the points on a level-k face f,
-// as categories of points that lie in blocks of rows (face points, points of inner edges and
-// of the children of f's edges, f's corners), and A_d. Made on the host from level k's counts.
-template <class T>
-struct PatchLayout {
-  static constexpr int max_side = 1 << max_patch_depth, max_categories = 1 + 3 * max_patch_depth +
-                                                                         max_patch_depth * (max_patch_depth - 1) / 2;
-  enum What : std::uint8_t { face_point, inner_edge, outer_edge, corner };
-  // A category's points: `count` per face, of which point i of face f goes to row
-  // base + per_face * f + i (face points and inner edges), base + per_edge * e + i % per_edge
-  // on edge i / per_edge of the face (outer edges), or the corner's vertex (corners). j: the
-  // level (k + j) that made them; from: the level (k + from) that made an inner edge.
-  struct Category {
-    What what;
-    std::int8_t j, from;
-    index_t count;
-    std::int64_t base, per_face;
-  };
-  int depth = 0, side = 0, categories = 0;  // side: 2^depth, the grid's cells per face side
-  index_t points = 0;                       // per face: (side + 1)^2
-  Category category[max_categories] = {};
-  T A[(max_side + 1) * 4] = {};  // A_d, row x: the weights of the 4 control points of a span
-
-  PatchLayout() = default;
-  // Level k's vertices, faces and edges.
-  PatchLayout(int d, std::int64_t V, std::int64_t F, std::int64_t E) : depth(d), side(1 << d) {
-    points = (side + 1) * (side + 1);
-    std::int64_t v[max_patch_depth + 1], f[max_patch_depth + 1], e[max_patch_depth + 1];
-    v[0] = V, f[0] = F, e[0] = E;
-    for (int l = 0; l < d; ++l)  // quads.hpp: a quad level gives V + F + E, 4F and 2E + 4F
-      v[l + 1] = v[l] + f[l] + e[l], f[l + 1] = 4 * f[l], e[l + 1] = 2 * e[l] + 4 * f[l];
-    auto add = [&](What what, int j, int from, index_t count, std::int64_t base, std::int64_t per_face) {
-      category[categories++] = {what, std::int8_t(j), std::int8_t(from), count, base, per_face};
-    };
-    for (int j = 1; j <= d; ++j) {
-      const std::int64_t edge_points = v[j - 1] + f[j - 1];
-      add(face_point, j, 0, 1 << (2 * (j - 1)), v[j - 1], std::int64_t(1) << (2 * (j - 1)));
-      for (int i = 1; i < j; ++i) {  // inner edges of level k + i, halved j - 1 - i times
-        const std::int64_t pieces = std::int64_t(1) << (j - 1 - i), count = (std::int64_t(1) << (2 * i)) * pieces;
-        add(inner_edge, j, i, index_t(count), edge_points + pieces * 2 * e[i - 1], count);
-      }
-      add(outer_edge, j, 0, 4 << (j - 1), edge_points, std::int64_t(1) << (j - 1));
-    }
-    add(corner, d, 0, 4, 0, 0);
-    // A_d: d rounds of the curve rules (vertex (1, 6, 1)/8, edge (1, 1)/2) on a span and one
-    // point each side; rows 1 .. side + 1 of the last round are the span's points.
-    double w[max_side + 3][4] = {}, next[max_side + 3][4];
-    for (int c = 0; c < 4; ++c) w[c][c] = 1;
-    for (int n = 1; n < side; n *= 2) {
-      for (int i = 0; i <= n + 1; ++i)
-        for (int c = 0; c < 4; ++c) next[2 * i][c] = (w[i][c] + w[i + 1][c]) / 2;
-      for (int i = 0; i <= n; ++i)
-        for (int c = 0; c < 4; ++c) next[2 * i + 1][c] = (w[i][c] + 6 * w[i + 1][c] + w[i + 2][c]) / 8;
-      for (int i = 0; i < 2 * n + 3; ++i)
-        for (int c = 0; c < 4; ++c) w[i][c] = next[i][c];
-    }
-    for (int x = 0; x <= side; ++x)
-      for (int c = 0; c < 4; ++c) A[4 * x + c] = static_cast<T>(w[x + 1][c]);
-  }
-};
-
 namespace detail {
 
-// The grid of a patch: f's corner a at (0,0), (s,0), (s,s), (0,s) (s = side, half-edge a runs
-// from corner a to corner a + 1); its 4 x 4 control points at rows y and columns x -1 .. 2 of
-// the unit grid, f's corners at 0 and 1.
-struct GridPoint {
-  int x, y;
-};
-SPMESH_HD inline GridPoint corner_at(int a, int s) {
-  return {a == 1 || a == 2 ? s : 0, a >= 2 ? s : 0};
-}
-// The corner of the descendant of f numbered `r` among the 4^t of t levels down (base-4 digits,
-// the first the child of f: child a of a quad lies at its corner a, turned as its parent).
-SPMESH_HD inline GridPoint descendant(index_t r, int t, int& s) {
-  GridPoint o{0, 0};
-  for (int step = t - 1; step >= 0; --step) {
-    const int q = static_cast<int>((r >> (2 * step)) & 3);
-    s /= 2;
-    o.x += q == 1 || q == 2 ? s : 0, o.y += q >= 2 ? s : 0;
-  }
-  return o;
-}
-
-// The vertex of control point (row, column) of f's 4 x 4 grid, on a level whose face f is
+// The vertex of control point s = 4 row + column of f's 4 x 4 grid, on a level whose face f is
 // regular: f's corners inside, the faces across its edges (their corners from the twin's slot
 // b: b + 2 beyond corner a, b + 3 beyond corner a + 1) on the sides, the faces diagonal to
 // its corners at the grid's corners.
 SPMESH_HD inline index_t control_vertex(const QuadView& q, index_t f, int s) {
-  // Per control point: 0 a corner, 1 a side (slot 2 or 3 across edge a), 2 a diagonal.
-  constexpr std::uint8_t kind[16] = {2, 1, 1, 2, 1, 0, 0, 1, 1, 0, 0, 1, 2, 1, 1, 2};
-  constexpr std::uint8_t at[16] = {0, 0, 0, 1, 3, 0, 1, 1, 3, 3, 2, 1, 3, 2, 2, 2};
-  constexpr std::uint8_t slot[16] = {0, 2, 3, 0, 3, 0, 0, 2, 2, 0, 0, 3, 0, 3, 2, 0};
-  const index_t h = 4 * f + at[s];
-  if (kind[s] == 0) return ldg(q.corners + h);
+  // Per control point, 2 bits each (tables in registers, not memory): its kind (0 a corner, 1 a
+  // side, 2 a diagonal: 2 1 1 2 / 1 0 0 1 / 1 0 0 1 / 2 1 1 2), its corner or edge a (0 0 0 1 /
+  // 3 0 1 1 / 3 3 2 1 / 3 2 2 2) and a side's slot across (- 2 3 - / 3 - - 2 / 2 - - 3 / - 3 2 -).
+  const int two = 2 * s, kind = (0x96414196u >> two) & 3, at = (0xab6f5340u >> two) & 3,
+            slot = (0x2cc28338u >> two) & 3;
+  const index_t h = 4 * f + at;
+  if (kind == 0) return ldg(q.corners + h);
   const index_t t = ldg(q.twin + h);
-  if (kind[s] == 1) return ldg(q.corners + ((t & ~index_t(3)) | ((t + slot[s]) & 3)));
+  if (kind == 1) return ldg(q.corners + ((t & ~index_t(3)) | ((t + slot) & 3)));
   const index_t u = ldg(q.twin + next_half(t));  // in the face diagonal to corner a
   return ldg(q.corners + prev_half(u));
 }
@@ -135,118 +55,151 @@ struct PatchFace {
   PatchKind kind;
 };
 
-// The points of the patches of a tile of `faces` consecutive faces of level k, W components at
-// a time (phases 3c, 3c + 1, 3c + 2 for components W c ..): load the 4 x 4 control points,
-// refine each of their rows to side + 1 points (Q = control A_d^T), then write every point the
-// face owns, A_d[y] Q[x], category by category so that consecutive threads write consecutive
-// rows. Irregular faces write nothing.
+// The points of the patches of a tile of consecutive faces of level k, W components at a time.
+// Per chunk of components: load the 4 x 4 control points; refine each of their rows to side + 1
+// points (rows = control A_d^T); then, category by category, compute the points A_d[y] rows[x]:
+// a staged category (its rows a block for the tile's faces) into shared memory in row order,
+// written out by the next phase a word per thread (whole lines; an irregular face's rows are
+// read back from the output, which the region holds already), the other categories (f's edges
+// and corners) straight to their rows where f owns them.
 template <class T, index_t W>
 struct PatchPoints {
   static constexpr int threads = 256;
+  static constexpr std::size_t max_bytes = 32 * 1024;
   QuadView q;
   const std::uint8_t* starts;
   const PatchKind* kind;
-  const T* P;  // level k
-  T* out;      // level k + d
+  const PatchLayout<T>* layout;  // executor memory: too large to pass by value to a kernel
+  const T* P;                    // level k
+  T* out;                        // level k + d
   index_t k;
-  index_t faces;  // per tile
-  PatchLayout<T> layout;
+  int depth, staged, faces_log2;
 
-  static index_t faces_per_tile(int depth) { return index_t(128) >> depth; }
-  static std::size_t bytes(int depth) {
-    const std::size_t n = (std::size_t(1) << depth) + 1;
-    return faces_per_tile(depth) * (sizeof(PatchFace) + sizeof(T) * W * (16 + 4 * n));
+  // The bytes of a tile of 2^faces_log2 faces: per face its PatchFace, control points and rows,
+  // and two staging buffers of the largest staged category.
+  SPMESH_HD static std::size_t bytes(int depth, int faces_log2) {
+    const std::size_t n = (std::size_t(1) << depth) + 1, faces = std::size_t(1) << faces_log2;
+    return faces * (sizeof(PatchFace) + sizeof(T) * W * (16 + 4 * n + 2 * (std::size_t(1) << (2 * depth - 2))));
   }
-  int phases() const { return 3 * static_cast<int>((k + W - 1) / W); }
+  // As many faces a tile, up to 128 / 2^depth, as max_bytes hold.
+  static int tile_faces_log2(int depth) {
+    int f = 7 - depth;
+    while (f > 0 && bytes(depth, f) > max_bytes) --f;
+    return f;
+  }
+  int phases() const { return static_cast<int>((k + W - 1) / W) * (3 + staged); }
 
   SPMESH_HD void operator()(int phase, index_t tile, int thread, std::byte* shared) const {
-    const int n = layout.side + 1;
+    const int n = (1 << depth) + 1, faces = 1 << faces_log2, per_chunk = 3 + staged;
     auto* face = reinterpret_cast<PatchFace*>(shared);
     T* control = reinterpret_cast<T*>(face + faces);  // [face][16][W]
     T* rows = control + faces * 16 * W;               // [face][4 rows][n][W]
-    const index_t first = tile * faces, c = W * (phase / 3);
+    T* buffer = rows + faces * 4 * n * W;             // 2 x [face << (2 depth - 2)][m]
+    const index_t first = tile << faces_log2, c = W * (phase / per_chunk);
     const index_t m = k - c < W ? k - c : W;
-    if (phase % 3 == 0) {
-      for (index_t i = thread; i < 16 * faces; i += threads) {
-        const index_t p = i / 16, f = first + p;
-        const int s = static_cast<int>(i % 16);
+    const int step = phase % per_chunk;
+    if (step == 0) {
+      for (int i = thread; i < 16 * faces; i += threads) {
+        const int p = i >> 4, s = i & 15;
+        const index_t f = first + p;
         const PatchKind kd = f < q.faces ? kind[f] : PatchKind::irregular;
+        const bool skip = kd == PatchKind::irregular;
         if (c == 0 && s == 0)
-          face[p] = {kd == PatchKind::irregular ? Index4{} : load4(q.corners + 4 * f),
-                     kd == PatchKind::irregular ? Index4{} : load4(q.edge_code + 4 * f),
-                     kd == PatchKind::irregular ? 0 : starts[f], kd};
-        if (kd == PatchKind::irregular) continue;
+          face[p] = {skip ? Index4{} : load4(q.corners + 4 * f), skip ? Index4{} : load4(q.edge_code + 4 * f),
+                     skip ? 0 : starts[f], f < q.faces ? kd : PatchKind::regular};
+        if (skip) continue;
         const T* x = P + std::int64_t(control_vertex(q, f, s)) * k + c;
-        for (index_t w = 0; w < m; ++w) control[(p * 16 + s) * W + w] = ldg(x + w);
+#pragma unroll
+        for (index_t w = 0; w < W; ++w)
+          if (w < m) control[(p * 16 + s) * W + w] = ldg(x + w);
       }
-    } else if (phase % 3 == 1) {
-      for (index_t i = thread; i < 4 * n * faces; i += threads) {
-        const index_t p = i / (4 * n), r = (i / n) % 4, x = i % n;
+      return;
+    }
+    if (step == 1) {
+      for (int i = thread; i < 4 * n * faces; i += threads) {
+        const int p = i / (4 * n), x = i % n;
         if (face[p].kind == PatchKind::irregular) continue;
-        const T* a = layout.A + 4 * x;
-        const T* g = control + (p * 16 + 4 * r) * W;
-        T* y = rows + ((p * 4 + r) * n + x) * W;
-        for (index_t w = 0; w < m; ++w)
+        const T* a = layout->A + 4 * x;
+        const T* g = control + (p * 16 + 4 * ((i / n) % 4)) * W;
+        T* y = rows + i * W;
+#pragma unroll
+        for (index_t w = 0; w < W; ++w)
           y[w] = (a[0] * g[w] + a[1] * g[W + w]) + (a[2] * g[2 * W + w] + a[3] * g[3 * W + w]);
       }
-    } else {
-      index_t i = thread, begin = 0;
-      for (int cat = 0; cat < layout.categories; ++cat) {
-        const auto& C = layout.category[cat];
-        const index_t end = begin + C.count * faces;
-        for (; i < end; i += threads) {
-          const index_t p = (i - begin) / C.count, j = (i - begin) % C.count;
-          if (face[p].kind == PatchKind::irregular) continue;
-          std::int64_t row;
-          const GridPoint g = place(C, face[p], first + p, j, row);
-          if (row < 0) continue;  // a point another face owns
-          const T* a = layout.A + 4 * g.y;
-          const T* r = rows + (p * 4 * n + g.x) * W;
-          T* y = out + row * k + c;
-          for (index_t w = 0; w < m; ++w)
-            y[w] = (a[0] * r[w] + a[1] * r[n * W + w]) + (a[2] * r[2 * n * W + w] + a[3] * r[3 * n * W + w]);
+      return;
+    }
+    const int s = step - 2;  // write out staged category s - 1, make s (or the rest)
+    const int block = faces << (2 * depth - 2);
+    if (s > 0) write_out(layout->category[s - 1], buffer + ((s - 1) & 1) * block * W, first, c, m, thread);
+    if (s < staged) {
+      const auto C = layout->category[s];
+      T* staging = buffer + (s & 1) * block * W;
+      for (int i = thread; i < faces << C.shift; i += threads) {
+        const int p = i >> C.shift;
+        if (first + p >= q.faces) break;
+        T* y = staging + i * m;
+        if (face[p].kind == PatchKind::irregular) {  // the region's rows, as they are
+          const T* r = out + (C.base + (std::int64_t(first) << C.shift) + i) * k + c;
+          for (index_t w = 0; w < m; ++w) y[w] = r[w];
+          continue;
         }
-        begin = end;
+        point(C, p, i & ((1 << C.shift) - 1), rows, y, m);
       }
+      return;
+    }
+    for (int cat = staged, begin = 0, i = thread; cat < layout->categories; ++cat) {
+      const auto C = layout->category[cat];
+      const int end = begin + (faces << C.shift);
+      for (; i < end; i += threads) {
+        const int p = (i - begin) >> C.shift, j = (i - begin) & ((1 << C.shift) - 1);
+        const PatchFace& fc = face[p];
+        if (first + p >= q.faces || fc.kind == PatchKind::irregular) continue;
+        std::int64_t row;
+        if (C.what == PatchLayout<T>::corner) {
+          if (!((fc.starts >> j) & 1)) continue;  // corner j belongs to the face of its vertex_edge
+          row = fc.corners.v[j];
+        } else {  // piece of edge a: the face of its half-edge along owns it
+          const int a = j >> (C.j - 1);
+          const index_t code = fc.codes.v[a];
+          if (code & 1) continue;
+          row = C.base + (std::int64_t(code >> 1) << (C.j - 1)) + (j & ((1 << (C.j - 1)) - 1));
+        }
+        T value[W];
+        point(C, p, j, rows, value, m);
+        T* y = out + row * k + c;
+        for (index_t w = 0; w < m; ++w) y[w] = value[w];
+      }
+      begin = end;
     }
   }
 
-  // Point j of category C on face f: its place on the grid, and its row (-1 where f does not
-  // own it: the points of an edge belong to the face of its half-edge along, a corner to the
-  // face of its vertex_edge).
-  SPMESH_HD GridPoint place(const typename PatchLayout<T>::Category& C, const PatchFace& fc,
-                            index_t f, index_t j, std::int64_t& row) const {
-    using L = PatchLayout<T>;
-    const int side = layout.side;
-    if (C.what == L::corner) {
-      const int a = static_cast<int>(j);
-      row = (fc.starts >> a) & 1 ? fc.corners.v[a] : -1;
-      return corner_at(a, side);
+  // Point j of category C on face p of the tile: A_d[y] rows[x], into y (m components).
+  SPMESH_HD void point(const typename PatchLayout<T>::Category& C, int p, int j, const T* rows,
+                       T* y, index_t m) const {
+    const int n = (1 << depth) + 1, xy = layout->point[C.first + j];
+    const T* a = layout->A + 4 * (xy >> 8);
+    const T* r = rows + (p * 4 * n + (xy & 255)) * W;
+#pragma unroll
+    for (index_t w = 0; w < W; ++w) {
+      const T v = (a[0] * r[w] + a[1] * r[n * W + w]) + (a[2] * r[2 * n * W + w] + a[3] * r[3 * n * W + w]);
+      if (w < m) y[w] = v;
     }
-    if (C.what == L::outer_edge) {  // piece i of edge a, from corner a (the edge runs along)
-      const index_t per_edge = index_t(C.per_face), a = j / per_edge, i = j % per_edge;
-      const index_t code = fc.codes.v[a];
-      row = code & 1 ? -1 : C.base + C.per_face * (code >> 1) + i;
-      const GridPoint from = corner_at(int(a), side), to = corner_at(int((a + 1) & 3), side);
-      const int step = (side >> C.j) * (2 * int(i) + 1);
-      return {from.x + (to.x - from.x) / side * step, from.y + (to.y - from.y) / side * step};
+  }
+
+  // A staged category's block of rows, from `staging` (point i's m components at i m), a word
+  // per thread: consecutive threads write consecutive words.
+  SPMESH_HD void write_out(const typename PatchLayout<T>::Category& C, const T* staging,
+                           index_t first, index_t c, index_t m, int thread) const {
+    const index_t faces = index_t(1) << faces_log2;
+    const index_t points = (first + faces <= q.faces ? faces : q.faces - first) << C.shift;
+    const std::int64_t row0 = C.base + (std::int64_t(first) << C.shift);
+    if (m == k) {  // the block is contiguous
+      T* y = out + row0 * k;
+      for (std::int64_t w = thread; w < std::int64_t(points) * k; w += threads) y[w] = staging[w];
+      return;
     }
-    row = C.base + C.per_face * f + j;
-    if (C.what == L::face_point) {
-      int s = side;
-      const GridPoint o = descendant(j, C.j - 1, s);
-      return {o.x + s / 2, o.y + s / 2};
-    }
-    // Piece i of the inner edge of corner a of descendant g of level k + from - 1, from the
-    // point of g's edge a to g's centre (the inner edge runs along that way).
-    const index_t pieces = index_t(1) << (C.j - 1 - C.from), r = j / pieces, i = j % pieces;
-    int s = side;
-    const GridPoint o = descendant(r >> 2, C.from - 1, s);
-    const int a = static_cast<int>(r & 3);
-    const GridPoint u = corner_at(a, s), v = corner_at((a + 1) & 3, s);
-    const GridPoint mid{o.x + (u.x + v.x) / 2, o.y + (u.y + v.y) / 2}, centre{o.x + s / 2, o.y + s / 2};
-    const int step = (side >> C.j) * (2 * int(i) + 1), half = s / 2;
-    return {mid.x + (centre.x - mid.x) / half * step, mid.y + (centre.y - mid.y) / half * step};
+    for (std::int64_t w = thread; w < std::int64_t(points) * m; w += threads)
+      out[(row0 + w / m) * k + c + w % m] = staging[w];
   }
 };
 
@@ -284,11 +237,12 @@ linalg::Dense<T, S> eval_patches(Exec& exec, const QuadLevel<S>* const* levels,
   copy_unused(exec, L, P.data.data(), out.data.data(), k);
   const auto launch = [&]<index_t W>() {
     using Kernel = detail::PatchPoints<T, W>;
+    const int faces_log2 = Kernel::tile_faces_log2(d);
     const Kernel kernel{view(L), L.starts.data(), reinterpret_cast<const PatchKind*>(patches.kind.data()),
-                        P.data.data(), out.data.data(), k, Kernel::faces_per_tile(d),
-                        PatchLayout<T>(d, L.vertices, L.faces, L.edges)};
-    const index_t tiles = (L.faces + kernel.faces - 1) / kernel.faces;
-    exec.template for_each_tile<Kernel::threads>(tiles, kernel.phases(), Kernel::bytes(d), kernel);
+                        patches.template layout<T>(), P.data.data(), out.data.data(), k, d,
+                        patches.staged, faces_log2};
+    exec.template for_each_tile<Kernel::threads>((L.faces + (index_t(1) << faces_log2) - 1) >> faces_log2,
+                                                 kernel.phases(), Kernel::bytes(d, faces_log2), kernel);
   };
   if (k % 3 == 0) launch.template operator()<3>();
   else launch.template operator()<4>();

@@ -5,6 +5,7 @@
 
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
+#include "schemes/catmull_clark/patches.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 #include "schemes/crease_rules.hpp"
 #include "schemes/levels.hpp"
@@ -63,29 +64,6 @@ struct SmoothMask {
 // (PolygonLevel), then quad levels (QuadLevel).
 template <class S>
 using AnyLevel = std::variant<Level<S>, PolygonLevel<S>, QuadLevel<S>>;
-
-// How a face of the patch level is refined.
-enum class PatchKind : std::uint8_t {
-  regular = 0,    // by its patch
-  bordering = 1,  // by its patch, and level by level too (an irregular neighbour reads it)
-  irregular = 2,  // level by level only
-};
-
-// The patches of a plan's last `depth` levels: the kind of each face of level `level`, and the
-// faces that are not `regular` (the region refined level by level), in increasing order.
-// depth 0: none (eval goes level by level).
-template <class S = linalg::Host>
-struct Patches {
-  int level = 0, depth = 0;
-  linalg::Array<std::uint8_t, S> kind;
-  linalg::Array<index_t, S> region;
-  index_t region_count = 0;
-  explicit operator bool() const { return depth > 0; }
-};
-
-inline constexpr int max_patch_depth = 4;
-// The depth build() gives a plan: three levels by patches (fewer for plans of fewer levels).
-inline constexpr int default_patch_depth = 3;
 
 // A Catmull-Clark plan: its levels, and the patches eval takes its last levels by
 // (patches.hpp; build() finds them, default_patch_depth levels deep).

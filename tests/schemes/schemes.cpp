@@ -197,17 +197,30 @@ struct BuildAndEval {
 template <class B, class T, class Scheme>
 void check_build_and_eval() {
   const Tent tent = Tent::for_scheme<Scheme>();
-  const auto P0 = tent.positions<T>();
+  // The torus too: closed and smooth, where Catmull-Clark's patches take most faces.
+  auto torus = meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj");
+  if (Scheme::triangles_only) torus = meshops::triangulate(torus);
+  const index_t n = torus.vertex_count();
+  const la::Coo<float> smooth{n, n, {}, {}, {}};
+  const HostArray<float> corners(n, 0.0f);
+  Dense<T> torus_P0(n, 3);
+  for (index_t p = 0; p < torus_P0.data.size(); ++p) torus_P0.data[p] = static_cast<T>(torus.positions.data[p]);
+  const auto tent_P0 = tent.positions<T>();
   for (const auto& options : option_sets)
-    for (int levels = 0; levels <= 3; ++levels) {
-      INFO("levels " << levels);
-      const auto one = run<B>("build_and_eval", BuildAndEval<Scheme>{levels, options, true},
-                              tent.mesh.M, tent.creases, tent.corners, P0);
-      const auto two = run<B>("build, eval", BuildAndEval<Scheme>{levels, options, false},
-                              tent.mesh.M, tent.creases, tent.corners, P0);
-      CHECK(std::get<1>(one).rows == std::get<1>(two).rows);
-      CHECK(same_bits(one, two));
-    }
+    for (int levels = 0; levels <= 3; ++levels)
+      for (bool on_torus : {false, true}) {
+        INFO("levels " << levels << (on_torus ? ", torus" : ", tent"));
+        const auto& mesh = on_torus ? torus.M : tent.mesh.M;
+        const auto& creases = on_torus ? smooth : tent.creases;
+        const auto& vertex_sharpness = on_torus ? corners : tent.corners;
+        const auto& P0 = on_torus ? torus_P0 : tent_P0;
+        const auto one = run<B>("build_and_eval", BuildAndEval<Scheme>{levels, options, true}, mesh,
+                                creases, vertex_sharpness, P0);
+        const auto two = run<B>("build, eval", BuildAndEval<Scheme>{levels, options, false}, mesh,
+                                creases, vertex_sharpness, P0);
+        CHECK(std::get<1>(one).rows == std::get<1>(two).rows);
+        CHECK(same_bits(one, two));
+      }
   // Vertex data for another mesh is refused, with zero levels too.
   const Dense<T> wrong(tent.mesh.vertex_count() + 1, 3);
   for (int levels : {0, 2})
@@ -230,16 +243,20 @@ struct PatchesAndLevels {
   int levels, depth;
   schemes::Options options;
   template <class E, class M, class C, class V, class P>
-  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points, const P& doubled) const {
     using S = typename E::space;
     auto plan = cc::build(exec, std::move(mesh),
                           schemes::Sharpness<S>{std::move(creases), std::move(corners)}, levels, options);
     plan.patches = cc::find_patches(exec, plan, depth);
     auto by_patches = cc::eval(exec, plan, points);
     auto by_levels = cc::eval_by_levels(exec, plan, points);
+    // Twice the points give twice the result, exactly: no output is left as it was (a memory
+    // pool may hand out the block of an earlier result).
+    auto by_patches_twice = cc::eval(exec, plan, doubled);
     const auto& p = plan.patches;
     const index_t faces = p ? std::get<cc::QuadLevel<S>>(plan.levels[p.level]).faces : 0;
-    return std::make_tuple(std::move(by_patches), std::move(by_levels), p.depth, faces - p.region_count);
+    return std::make_tuple(std::move(by_patches), std::move(by_levels), std::move(by_patches_twice),
+                           p.depth, faces - p.region_count);
   }
 };
 
@@ -247,17 +264,21 @@ struct PatchesAndLevels {
 template <class B, class T>
 index_t check_patches(const meshops::PolyMesh& mesh, const la::Coo<float>& creases,
                       const HostArray<float>& corners, int levels, int expected_depth) {
-  Dense<T> P0(mesh.vertex_count(), 3);
-  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(mesh.positions.data[p]);
+  Dense<T> P0(mesh.vertex_count(), 3), doubled(mesh.vertex_count(), 3);
+  for (index_t p = 0; p < P0.data.size(); ++p)
+    P0.data[p] = static_cast<T>(mesh.positions.data[p]), doubled.data[p] = 2 * P0.data[p];
   index_t regular = 0;
   for (const auto& options : option_sets)
     for (int depth = 1; depth <= cc::max_patch_depth; ++depth) {
       INFO(mesh.source << ", " << levels << " levels, depth " << depth);
-      const auto [patched, stepped, got_depth, regular_faces] =
-          run<B>("patches", PatchesAndLevels{levels, depth, options}, mesh.M, creases, corners, P0);
+      const auto [patched, stepped, twice, got_depth, regular_faces] =
+          run<B>("patches", PatchesAndLevels{levels, depth, options}, mesh.M, creases, corners, P0, doubled);
       CHECK(got_depth == std::min(depth, expected_depth));
       regular += regular_faces;
       REQUIRE(patched.rows == stepped.rows);
+      index_t not_twice = 0;
+      for (index_t p = 0; p < patched.data.size(); ++p) not_twice += twice.data[p] == 2 * patched.data[p] ? 0 : 1;
+      CHECK(not_twice == 0);
       double scale = 0, err = 0;
       for (index_t p = 0; p < stepped.data.size(); ++p) {
         scale = std::max(scale, std::abs(double(stepped.data[p])));
@@ -269,7 +290,7 @@ index_t check_patches(const meshops::PolyMesh& mesh, const la::Coo<float>& creas
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark by patches equals level by level (regular and irregular faces, "
-                   "creases, boundaries, polygons; depths 1-4)", V, SPMESH_TEST_REALS) {
+                   "creases, boundaries, polygons, depths 1-4)", V, SPMESH_TEST_REALS) {
   using B = typename V::Backend;
   using T = typename V::type;
   auto torus = meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj");  // every face regular
@@ -354,7 +375,7 @@ PeakMemory check_peak_memory(int max_levels) {
   return m;
 }
 
-TEST_CASE("build_and_eval holds less memory than a plan (Catmull-Clark: within 32F + 16V); the "
+TEST_CASE("build_and_eval holds less memory than a plan (Catmull-Clark: within 32F + 16V), the "
           "size estimates bound both") {
   const auto cc = check_peak_memory<CatmullClark>(6);
   CHECK(cc.one_pass <= 32 * std::size_t(cc.faces) + 16 * std::size_t(cc.vertices));
@@ -573,7 +594,7 @@ TEST_CASE("sqrt3 and Loop half-edge levels are consistent: mutual twins, outgoin
   }
 }
 
-TEST_CASE("sqrt3: three children per triangle, manifold and oriented; the boundary cut in three "
+TEST_CASE("sqrt3: three children per triangle, manifold and oriented, the boundary cut in three "
           "on every second level (both paths)") {
   cpu::Executor exec;
   const Tent tent = Tent::for_scheme<Sqrt3>();  // a disk: boundary
