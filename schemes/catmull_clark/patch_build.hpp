@@ -105,9 +105,7 @@ Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth)
                         [kind] SPMESH_HD(index_t f) { return kind[f] != PatchKind::regular; });
   p.region_count = exec.read(count.data());
   p.float_layout = Array<PatchLayout<float>, S>(1), p.double_layout = Array<PatchLayout<double>, S>(1);
-  const PatchLayout<float> layout(depth, V, F, L.edges);
-  p.staged = layout.staged;
-  exec.write(p.float_layout.data(), layout);
+  exec.write(p.float_layout.data(), PatchLayout<float>(depth, V, F, L.edges));
   exec.write(p.double_layout.data(), PatchLayout<double>(depth, V, F, L.edges));
   return p;
 }

@@ -55,151 +55,155 @@ struct PatchFace {
   PatchKind kind;
 };
 
-// The points of the patches of a tile of consecutive faces of level k, W components at a time.
-// Per chunk of components: load the 4 x 4 control points; refine each of their rows to side + 1
-// points (rows = control A_d^T); then, category by category, compute the points A_d[y] rows[x]:
-// a staged category (its rows a block for the tile's faces) into shared memory in row order,
-// written out by the next phase a word per thread (whole lines; an irregular face's rows are
-// read back from the output, which the region holds already), the other categories (f's edges
-// and corners) straight to their rows where f owns them.
+// The points of the patches of a tile of consecutive faces of level k, W components at a time,
+// in three phases per chunk of components:
+// 0. load each face's 4 x 4 control points (a thread per point), with A_d, the layout's cells
+//    and categories;
+// 1. a thread per face and grid column x: refine the control rows to column x (4 points, in
+//    registers), then make the column's points A_d[y] Q, y = 0 .. side: a point inside the face
+//    into a staging area in row order, a point of an edge or corner straight to its row where the
+//    face owns it (the face of the edge's half-edge along, of the corner's vertex_edge);
+// 2. write the staging area out a word per thread (its categories' rows are blocks, whole lines
+//    per warp). An irregular face stages the rows the region wrote.
 template <class T, index_t W>
 struct PatchPoints {
   static constexpr int threads = 256;
-  static constexpr std::size_t max_bytes = 32 * 1024;
+  static constexpr std::size_t max_bytes = 40 * 1024;
+  using Layout = PatchLayout<T>;
   QuadView q;
   const std::uint8_t* starts;
   const PatchKind* kind;
-  const PatchLayout<T>* layout;  // executor memory: too large to pass by value to a kernel
-  const T* P;                    // level k
-  T* out;                        // level k + d
+  const Layout* layout;  // executor memory: too large to pass by value to a kernel
+  const T* P;            // level k
+  T* out;                // level k + d
   index_t k;
-  int depth, staged, faces_log2;
+  int depth, faces;      // faces per tile
 
-  // The bytes of a tile of 2^faces_log2 faces: per face its PatchFace, control points and rows,
-  // and two staging buffers of the largest staged category.
-  SPMESH_HD static std::size_t bytes(int depth, int faces_log2) {
-    const std::size_t n = (std::size_t(1) << depth) + 1, faces = std::size_t(1) << faces_log2;
-    return faces * (sizeof(PatchFace) + sizeof(T) * W * (16 + 4 * n + 2 * (std::size_t(1) << (2 * depth - 2))));
+  // What a tile keeps in shared memory, in this order.
+  struct Shared {
+    PatchFace* face;                       // [faces]
+    typename Layout::Category* category;   // [max_categories]
+    T *A, *control, *staging;              // [4 n], [faces][16][W], [faces (side - 1)^2][W]
+    std::uint16_t* cell;                   // [n^2]
+  };
+  SPMESH_HD static std::size_t bytes(int depth, int faces) {
+    const std::size_t n = (std::size_t(1) << depth) + 1, inner = (n - 2) * (n - 2);
+    return faces * sizeof(PatchFace) + sizeof(typename Layout::Category) * Layout::max_categories +
+           sizeof(T) * (4 * n + faces * W * (16 + inner)) + sizeof(std::uint16_t) * n * n + 16;
   }
-  // As many faces a tile, up to 128 / 2^depth, as max_bytes hold.
-  static int tile_faces_log2(int depth) {
-    int f = 7 - depth;
-    while (f > 0 && bytes(depth, f) > max_bytes) --f;
+  SPMESH_HD static Shared carve(std::byte* at, int depth, int faces) {
+    const int n = (1 << depth) + 1;
+    Shared s;
+    s.face = reinterpret_cast<PatchFace*>(at);
+    s.category = reinterpret_cast<typename Layout::Category*>(s.face + faces);
+    s.A = reinterpret_cast<T*>(s.category + Layout::max_categories);
+    s.control = s.A + 4 * n;
+    s.staging = s.control + faces * 16 * W;
+    s.cell = reinterpret_cast<std::uint16_t*>(s.staging + faces * (n - 2) * (n - 2) * W);
+    return s;
+  }
+  // Faces per tile: a column each for most of the threads, as far as max_bytes allow.
+  static int tile_faces(int depth) {
+    int f = threads / ((1 << depth) + 1);
+    while (f > 1 && bytes(depth, f) > max_bytes) --f;
     return f;
   }
-  int phases() const { return static_cast<int>((k + W - 1) / W) * (3 + staged); }
+  int phases() const { return 3 * static_cast<int>((k + W - 1) / W); }
 
-  SPMESH_HD void operator()(int phase, index_t tile, int thread, std::byte* shared) const {
-    const int n = (1 << depth) + 1, faces = 1 << faces_log2, per_chunk = 3 + staged;
-    auto* face = reinterpret_cast<PatchFace*>(shared);
-    T* control = reinterpret_cast<T*>(face + faces);  // [face][16][W]
-    T* rows = control + faces * 16 * W;               // [face][4 rows][n][W]
-    T* buffer = rows + faces * 4 * n * W;             // 2 x [face << (2 depth - 2)][m]
-    const index_t first = tile << faces_log2, c = W * (phase / per_chunk);
+  SPMESH_HD void operator()(int phase, index_t tile, int thread, std::byte* at) const {
+    const int n = (1 << depth) + 1;
+    const Shared sh = carve(at, depth, faces);
+    const index_t first = tile * faces, c = W * (phase / 3);
     const index_t m = k - c < W ? k - c : W;
-    const int step = phase % per_chunk;
-    if (step == 0) {
-      for (int i = thread; i < 16 * faces; i += threads) {
+    const int live = static_cast<int>(q.faces - first < faces ? q.faces - first : faces);
+    if (phase % 3 == 0) {
+      if (c == 0) {
+        for (int i = thread; i < 4 * n; i += threads) sh.A[i] = layout->A[i];
+        for (int i = thread; i < n * n; i += threads) sh.cell[i] = layout->cell[i];
+        for (int i = thread; i < layout->categories; i += threads) sh.category[i] = layout->category[i];
+      }
+      for (int i = thread; i < 16 * live; i += threads) {
         const int p = i >> 4, s = i & 15;
         const index_t f = first + p;
-        const PatchKind kd = f < q.faces ? kind[f] : PatchKind::irregular;
+        const PatchKind kd = kind[f];
         const bool skip = kd == PatchKind::irregular;
         if (c == 0 && s == 0)
-          face[p] = {skip ? Index4{} : load4(q.corners + 4 * f), skip ? Index4{} : load4(q.edge_code + 4 * f),
-                     skip ? 0 : starts[f], f < q.faces ? kd : PatchKind::regular};
+          sh.face[p] = {skip ? Index4{} : load4(q.corners + 4 * f),
+                        skip ? Index4{} : load4(q.edge_code + 4 * f), skip ? 0 : starts[f], kd};
         if (skip) continue;
         const T* x = P + std::int64_t(control_vertex(q, f, s)) * k + c;
 #pragma unroll
         for (index_t w = 0; w < W; ++w)
-          if (w < m) control[(p * 16 + s) * W + w] = ldg(x + w);
+          if (w < m) sh.control[(p * 16 + s) * W + w] = ldg(x + w);
       }
       return;
     }
-    if (step == 1) {
-      for (int i = thread; i < 4 * n * faces; i += threads) {
-        const int p = i / (4 * n), x = i % n;
-        if (face[p].kind == PatchKind::irregular) continue;
-        const T* a = layout->A + 4 * x;
-        const T* g = control + (p * 16 + 4 * ((i / n) % 4)) * W;
-        T* y = rows + i * W;
-#pragma unroll
-        for (index_t w = 0; w < W; ++w)
-          y[w] = (a[0] * g[w] + a[1] * g[W + w]) + (a[2] * g[2 * W + w] + a[3] * g[3 * W + w]);
-      }
-      return;
-    }
-    const int s = step - 2;  // write out staged category s - 1, make s (or the rest)
-    const int block = faces << (2 * depth - 2);
-    if (s > 0) write_out(layout->category[s - 1], buffer + ((s - 1) & 1) * block * W, first, c, m, thread);
-    if (s < staged) {
-      const auto C = layout->category[s];
-      T* staging = buffer + (s & 1) * block * W;
-      for (int i = thread; i < faces << C.shift; i += threads) {
-        const int p = i >> C.shift;
-        if (first + p >= q.faces) break;
-        T* y = staging + i * m;
-        if (face[p].kind == PatchKind::irregular) {  // the region's rows, as they are
-          const T* r = out + (C.base + (std::int64_t(first) << C.shift) + i) * k + c;
-          for (index_t w = 0; w < m; ++w) y[w] = r[w];
+    if (phase % 3 == 1) {
+      const int staged = layout->staged;
+      for (int i = thread; i < n * live; i += threads) {
+        const int p = i / n, x = i % n;
+        const PatchFace& fc = sh.face[p];  // in shared memory: its arrays are indexed at run time
+        if (fc.kind == PatchKind::irregular) {  // the region's rows inside the face, as they are
+          for (int y = 1; y + 1 < n; ++y) {
+            if (x == 0 || x + 1 == n) break;
+            const int cell = sh.cell[n * y + x];
+            const auto& C = sh.category[cell >> 8];
+            const std::int64_t row = C.base + (std::int64_t(first + p) << C.shift) + (cell & 255);
+            T* y_at = sh.staging + (std::int64_t(faces) * C.first + (p << C.shift) + (cell & 255)) * m;
+            for (index_t w = 0; w < m; ++w) y_at[w] = out[row * k + c + w];
+          }
           continue;
         }
-        point(C, p, i & ((1 << C.shift) - 1), rows, y, m);
-      }
-      return;
-    }
-    for (int cat = staged, begin = 0, i = thread; cat < layout->categories; ++cat) {
-      const auto C = layout->category[cat];
-      const int end = begin + (faces << C.shift);
-      for (; i < end; i += threads) {
-        const int p = (i - begin) >> C.shift, j = (i - begin) & ((1 << C.shift) - 1);
-        const PatchFace& fc = face[p];
-        if (first + p >= q.faces || fc.kind == PatchKind::irregular) continue;
-        std::int64_t row;
-        if (C.what == PatchLayout<T>::corner) {
-          if (!((fc.starts >> j) & 1)) continue;  // corner j belongs to the face of its vertex_edge
-          row = fc.corners.v[j];
-        } else {  // piece of edge a: the face of its half-edge along owns it
-          const int a = j >> (C.j - 1);
-          const index_t code = fc.codes.v[a];
-          if (code & 1) continue;
-          row = C.base + (std::int64_t(code >> 1) << (C.j - 1)) + (j & ((1 << (C.j - 1)) - 1));
-        }
-        T value[W];
-        point(C, p, j, rows, value, m);
-        T* y = out + row * k + c;
-        for (index_t w = 0; w < m; ++w) y[w] = value[w];
-      }
-      begin = end;
-    }
-  }
-
-  // Point j of category C on face p of the tile: A_d[y] rows[x], into y (m components).
-  SPMESH_HD void point(const typename PatchLayout<T>::Category& C, int p, int j, const T* rows,
-                       T* y, index_t m) const {
-    const int n = (1 << depth) + 1, xy = layout->point[C.first + j];
-    const T* a = layout->A + 4 * (xy >> 8);
-    const T* r = rows + (p * 4 * n + (xy & 255)) * W;
+        T Q[4][W];  // the control rows refined to column x
+        const T* a = sh.A + 4 * x;
 #pragma unroll
-    for (index_t w = 0; w < W; ++w) {
-      const T v = (a[0] * r[w] + a[1] * r[n * W + w]) + (a[2] * r[2 * n * W + w] + a[3] * r[3 * n * W + w]);
-      if (w < m) y[w] = v;
-    }
-  }
-
-  // A staged category's block of rows, from `staging` (point i's m components at i m), a word
-  // per thread: consecutive threads write consecutive words.
-  SPMESH_HD void write_out(const typename PatchLayout<T>::Category& C, const T* staging,
-                           index_t first, index_t c, index_t m, int thread) const {
-    const index_t faces = index_t(1) << faces_log2;
-    const index_t points = (first + faces <= q.faces ? faces : q.faces - first) << C.shift;
-    const std::int64_t row0 = C.base + (std::int64_t(first) << C.shift);
-    if (m == k) {  // the block is contiguous
-      T* y = out + row0 * k;
-      for (std::int64_t w = thread; w < std::int64_t(points) * k; w += threads) y[w] = staging[w];
+        for (int r = 0; r < 4; ++r) {
+          const T* g = sh.control + (p * 16 + 4 * r) * W;
+#pragma unroll
+          for (index_t w = 0; w < W; ++w)
+            Q[r][w] = (a[0] * g[w] + a[1] * g[W + w]) + (a[2] * g[2 * W + w] + a[3] * g[3 * W + w]);
+        }
+        for (int y = 0; y < n; ++y) {
+          const T* b = sh.A + 4 * y;
+          T v[W];
+#pragma unroll
+          for (index_t w = 0; w < W; ++w) v[w] = (b[0] * Q[0][w] + b[1] * Q[1][w]) + (b[2] * Q[2][w] + b[3] * Q[3][w]);
+          const int cell = sh.cell[n * y + x], j = cell & 255;
+          const auto& C = sh.category[cell >> 8];
+          T* to;
+          if ((cell >> 8) < staged) {
+            to = sh.staging + (std::int64_t(faces) * C.first + (p << C.shift) + j) * m;
+          } else {
+            std::int64_t row;
+            if (C.what == Layout::corner) {  // the face of its vertex_edge owns a corner
+              if (!((fc.starts >> j) & 1)) continue;
+              row = fc.corners.v[j];
+            } else {  // the face of its half-edge along owns a piece of an edge
+              const index_t code = fc.codes.v[j >> (C.j - 1)];
+              if (code & 1) continue;
+              row = C.base + (std::int64_t(code >> 1) << (C.j - 1)) + (j & ((1 << (C.j - 1)) - 1));
+            }
+            to = out + row * k + c;
+          }
+#pragma unroll
+          for (index_t w = 0; w < W; ++w)
+            if (w < m) to[w] = v[w];
+        }
+      }
       return;
     }
-    for (std::int64_t w = thread; w < std::int64_t(points) * m; w += threads)
-      out[(row0 + w / m) * k + c + w % m] = staging[w];
+    // Phase 2: the staged categories' blocks, a word per thread.
+    for (int cat = 0; cat < layout->staged; ++cat) {
+      const auto& C = sh.category[cat];
+      const T* from = sh.staging + std::int64_t(faces) * C.first * m;
+      const std::int64_t row0 = C.base + (std::int64_t(first) << C.shift), words = std::int64_t(live << C.shift) * m;
+      if (m == k) {  // the block is contiguous
+        T* y = out + row0 * k;
+        for (std::int64_t w = thread; w < words; w += threads) y[w] = from[w];
+      } else {
+        for (std::int64_t w = thread; w < words; w += threads) out[(row0 + w / m) * k + c + w % m] = from[w];
+      }
+    }
   }
 };
 
@@ -237,12 +241,11 @@ linalg::Dense<T, S> eval_patches(Exec& exec, const QuadLevel<S>* const* levels,
   copy_unused(exec, L, P.data.data(), out.data.data(), k);
   const auto launch = [&]<index_t W>() {
     using Kernel = detail::PatchPoints<T, W>;
-    const int faces_log2 = Kernel::tile_faces_log2(d);
+    const int faces = Kernel::tile_faces(d);
     const Kernel kernel{view(L), L.starts.data(), reinterpret_cast<const PatchKind*>(patches.kind.data()),
-                        patches.template layout<T>(), P.data.data(), out.data.data(), k, d,
-                        patches.staged, faces_log2};
-    exec.template for_each_tile<Kernel::threads>((L.faces + (index_t(1) << faces_log2) - 1) >> faces_log2,
-                                                 kernel.phases(), Kernel::bytes(d, faces_log2), kernel);
+                        patches.template layout<T>(), P.data.data(), out.data.data(), k, d, faces};
+    exec.template for_each_tile<Kernel::threads>((L.faces + faces - 1) / faces, kernel.phases(),
+                                                 Kernel::bytes(d, faces), kernel);
   };
   if (k % 3 == 0) launch.template operator()<3>();
   else launch.template operator()<4>();

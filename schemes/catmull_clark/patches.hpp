@@ -53,8 +53,9 @@ SPMESH_HD inline GridPoint descendant(std::int64_t r, int t, int& s) {
 //   (e_a << (j - 1)) + piece, where f's half-edge a runs along edge e_a (else another face
 //   owns them)
 //   f's corners (i = a):                    corner a's vertex, where it is corner a's vertex_edge.
-// The first `staged` categories (face points, inner edges) make blocks of consecutive rows for
-// consecutive faces. point[first + i] is point i's place on the grid (x + 256 y); A_d holds the
+// The first `staged` categories (face points, inner edges: the points inside f) make blocks of
+// consecutive rows for consecutive faces; `first` counts the points of the categories before.
+// cell[(side + 1) y + x] names the point at (x, y) on the grid: category << 8 | i. A_d holds the
 // weights of d curve subdivisions of a span, per point of the span.
 template <class T>
 struct PatchLayout {
@@ -69,7 +70,7 @@ struct PatchLayout {
   };
   int depth = 0, side = 0, categories = 0, staged = 0;  // side: 2^depth
   Category category[max_categories] = {};
-  std::uint16_t point[(max_side + 1) * (max_side + 1)] = {};
+  std::uint16_t cell[(max_side + 1) * (max_side + 1)] = {};
   T A[(max_side + 1) * 4] = {};  // row x: the weights of a span's 4 control points
 
   PatchLayout() = default;
@@ -85,7 +86,7 @@ struct PatchLayout {
       c = {what, std::int8_t(j), std::int8_t(from), std::int8_t(shift), std::int16_t(points), base};
       for (int i = 0; i < 1 << shift; ++i, ++points) {
         const GridPoint g = place(c, i);
-        point[points] = std::uint16_t(g.x + 256 * g.y);
+        cell[(side + 1) * g.y + g.x] = std::uint16_t((categories - 1) << 8 | i);
       }
     };
     for (int j = 1; j <= d; ++j) {
@@ -144,7 +145,6 @@ struct Patches {
   linalg::Array<std::uint8_t, S> kind;
   linalg::Array<index_t, S> region;
   index_t region_count = 0;
-  int staged = 0;  // the layout's staged categories
   linalg::Array<PatchLayout<float>, S> float_layout;
   linalg::Array<PatchLayout<double>, S> double_layout;
   explicit operator bool() const { return depth > 0; }
