@@ -293,7 +293,7 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
         exec.synchronize();
       });
     }
-    plan.patches = cc::find_patches(exec, plan, cc::default_patch_depth);
+    plan.patches = cc::choose_patches(exec, plan);
     P = Scheme::eval(exec, plan, P0);
   }
   linalg::Dense<float> eval_host = down(P);

@@ -76,22 +76,30 @@ struct SizeEstimate {
   std::int64_t bytes = 0;
   std::vector<std::int64_t> operators;  // per level, with the first level's build temporaries
   std::int64_t refined = 0, data = 0, data_before = 0;  // add_eval's parts
+  // How many consecutive levels' operators build_and_eval holds at most, and what eval holds
+  // besides its data (Catmull-Clark: the levels its patches take, their faces' kinds, region and
+  // temporaries).
+  int window = 2;
+  std::int64_t extra = 0;
 
   // Adds the next level's operators.
   void add_operators(std::int64_t level_bytes) {
     operators.push_back(level_bytes);
     bytes += level_bytes;
   }
-  // The estimate for build_and_eval (EvalAsBuilt): two consecutive levels' operators at most,
-  // with the last level's data and the data before it (the last eval), or the last level's
+  // The estimate for build_and_eval (its sinks): `window` consecutive levels' operators at
+  // most, with the last level's data and the data before it (the last eval), or the last level's
   // operators with its data and the refined mesh (the last refinement).
   SizeEstimate one_pass() const {
-    std::int64_t pair = 0;
-    for (std::size_t l = 0; l < operators.size(); ++l)
-      pair = std::max(pair, operators[l] + (l > 0 ? operators[l - 1] : 0));
+    std::int64_t held = 0;
+    for (std::size_t l = 0; l < operators.size(); ++l) {
+      std::int64_t sum = 0;
+      for (std::size_t i = l + 1 - std::min<std::size_t>(l + 1, window); i <= l; ++i) sum += operators[i];
+      held = std::max(held, sum);
+    }
     const std::int64_t last = operators.empty() ? 0 : operators.back();
     SizeEstimate s = *this;
-    s.bytes = std::max(pair + data + 2 * data_before, last + data + refined) + margin;
+    s.bytes = std::max(held + data + 2 * data_before + extra, last + data + refined) + margin;
     return s;
   }
 
@@ -115,7 +123,7 @@ struct SizeEstimate {
     refined = 4 * (last.faces + 1) + 4 * last.corners;
     data = std::int64_t(columns) * scalar_bytes * last.vertices;
     data_before = std::int64_t(columns) * scalar_bytes * before.vertices;
-    bytes += refined + data + 2 * data_before + margin;
+    bytes += refined + data + 2 * data_before + extra + margin;
   }
 };
 

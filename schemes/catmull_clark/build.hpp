@@ -195,7 +195,7 @@ Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::s
   }
   KeepLevels<Plan<S>> sink{plan};
   plan.refined = detail::build_into(exec, std::move(M), C, levels, options, sink);
-  plan.patches = find_patches(exec, plan, default_patch_depth);
+  plan.patches = choose_patches(exec, plan);
   return plan;
 }
 

@@ -101,55 +101,51 @@ linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec
 namespace detail {
 
 // build_and_eval's sink (levels.hpp): the levels before the patch level go as EvalAsBuilt's;
-// from the patch level on it holds that level's data and the levels until the last is ready,
-// then takes them by their patches: eval(build(...))'s bits, holding the patch levels'
-// operators (a sixteenth of the last's for each level up) instead of none.
+// from the patch level on (chosen as choose_patches chooses: the first candidate level, from
+// max_patch_depth levels up, whose region is small enough) it holds that level's data and the
+// levels until the last is ready, then takes them by their patches: eval(build(...))'s bits,
+// holding the patch levels' operators (a quarter of the next level's each) besides.
 template <class Exec, class T>
 class EvalWithPatches {
 public:
   using S = typename Exec::space;
-  EvalWithPatches(Exec& exec, const linalg::Dense<T, S>& P0, int levels, int depth)
-      : exec_(exec), P0_(P0), before_(exec, P0), levels_(levels), depth_(depth), first_(levels) {}
+  EvalWithPatches(Exec& exec, const linalg::Dense<T, S>& P0, int levels)
+      : exec_(exec), P0_(P0), before_(exec, P0), levels_(levels) {}
 
   template <class Level>
   void ready(const Level& L) {
-    if (l_ == 0) {  // the depth find_patches gives a plan: the trailing quad levels at most
-      depth_ = std::min(depth_, levels_ - (std::is_same_v<Level, QuadLevel<S>> ? 0 : 1));
-      first_ = depth_ > 0 ? levels_ - depth_ : levels_;
-    }
-    if (l_ < first_) {
-      before_.ready(L);
-    } else if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
-      if (l_ == first_) {
-        patches_ = find_patches(exec_, L, first_, depth_);
-        if (first_ > 0) data_ = std::move(before_).data();
+    if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
+      if (!by_patches_ && l_ >= levels_ - max_patch_depth) {
+        const int d = levels_ - l_;
+        patches_ = find_patches(exec_, L, l_, d, d == 1 ? 1.0 : max_region_share);
+        by_patches_ = bool(patches_);
+        if (by_patches_ && l_ > 0) data_ = std::move(before_).data();
       }
-      if (l_ == levels_ - 1) {
+      if (by_patches_ && l_ == levels_ - 1) {
         const QuadLevel<S>* levels[max_patch_depth];
         for (std::size_t j = 0; j < held_.size(); ++j) levels[j] = &held_[j];
         levels[held_.size()] = &L;
-        P_ = eval_patches(exec_, levels, patches_, first_ > 0 ? data_ : P0_);
-        held_.clear(), data_ = {}, patches_ = {};
+        P_ = eval_patches(exec_, levels, patches_, patches_.level > 0 ? data_ : P0_);
+        held_.clear(), data_ = {}, patches_ = {};  // before the last level is refined
       }
     }
+    if (!by_patches_) before_.ready(L);
     ++l_;
   }
   template <class Level>
   void keep(Level L) {
-    const int l = l_ - 1;  // the level last ready
-    if (l < first_) before_.keep(std::move(L));
+    if (!by_patches_) before_.keep(std::move(L));
     else if constexpr (std::is_same_v<Level, QuadLevel<S>>)
-      if (l + 1 < levels_) held_.push_back(std::move(L));
+      if (l_ < levels_) held_.push_back(std::move(L));  // l_: the level after the one kept
   }
-  linalg::Dense<T, S> data() && {
-    return first_ < levels_ ? std::move(P_) : std::move(before_).data();
-  }
+  linalg::Dense<T, S> data() && { return by_patches_ ? std::move(P_) : std::move(before_).data(); }
 
 private:
   Exec& exec_;
   const linalg::Dense<T, S>& P0_;
   EvalAsBuilt<QuadLevel<S>, Exec, T> before_;
-  int levels_, depth_, first_, l_ = 0;
+  int levels_, l_ = 0;
+  bool by_patches_ = false;
   Patches<S> patches_;
   std::vector<QuadLevel<S>> held_;
   linalg::Dense<T, S> data_, P_;
@@ -166,7 +162,7 @@ Subdivided<T, typename Exec::space> build_and_eval(Exec& exec,
                                                    Sharpness<typename Exec::space> C, int levels,
                                                    const linalg::Dense<T, typename Exec::space>& P0,
                                                    Options options = {}) {
-  return eval_as_built(detail::EvalWithPatches<Exec, T>(exec, P0, levels, default_patch_depth),
+  return eval_as_built(detail::EvalWithPatches<Exec, T>(exec, P0, levels),
                        P0.rows, [&](auto& sink) {
                          return detail::build_into(exec, std::move(M), C, levels, options, sink);
                        });

@@ -78,9 +78,11 @@ struct BorderingFaces {
 
 // The patches of the `depth` levels below quad level L (level `level` of its plan; its rules
 // made): four kernels over its vertices, crease entries and faces, a selection of the region
-// (one host wait) and the layouts.
+// (one host wait) and the layouts; none where the region holds more than `max_share` of the
+// faces.
 template <class Exec, class S = typename Exec::space>
-Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth) {
+Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth,
+                        double max_share = 1.0) {
   if (depth < 1 || depth > max_patch_depth)
     throw InputError("catmull_clark patches: depth " + std::to_string(depth) + " is not in [1, " +
                      std::to_string(max_patch_depth) + "]");
@@ -104,22 +106,43 @@ Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth)
   exec.select_positions(F, p.region.data(), count.data(),
                         [kind] SPMESH_HD(index_t f) { return kind[f] != PatchKind::regular; });
   p.region_count = exec.read(count.data());
+  if (p.region_count > max_share * F) return {};
   p.float_layout = Array<PatchLayout<float>, S>(1), p.double_layout = Array<PatchLayout<double>, S>(1);
   exec.write(p.float_layout.data(), PatchLayout<float>(depth, V, F, L.edges));
   exec.write(p.double_layout.data(), PatchLayout<double>(depth, V, F, L.edges));
   return p;
 }
 
+// How many of a plan's last levels are quad levels, which patches may take.
+template <class S>
+int trailing_quad_levels(const Plan<S>& plan) {
+  const int levels = static_cast<int>(plan.levels.size());
+  int quads = 0;
+  while (quads < levels && std::holds_alternative<QuadLevel<S>>(plan.levels[levels - 1 - quads])) ++quads;
+  return quads;
+}
+
 // The patches of a plan's last `depth` levels (fewer where fewer of its last levels are quad
 // levels; none for none).
 template <class Exec, class S = typename Exec::space>
 Patches<S> find_patches(Exec& exec, const Plan<S>& plan, int depth) {
-  const int levels = static_cast<int>(plan.levels.size());
-  int quads = 0;
-  while (quads < levels && std::holds_alternative<QuadLevel<S>>(plan.levels[levels - 1 - quads])) ++quads;
-  const int d = std::min(depth, quads);
+  const int levels = static_cast<int>(plan.levels.size()), d = std::min(depth, trailing_quad_levels(plan));
   if (d <= 0) return {};
   return find_patches(exec, std::get<QuadLevel<S>>(plan.levels[levels - d]), levels - d, d);
+}
+
+// The patches build() gives a plan: the deepest, up to max_patch_depth levels, whose region
+// holds at most max_region_share of their level's faces (else those of depth 1). Deeper patches
+// leave fewer levels to the level-by-level eval and read fewer control points per point written,
+// but a level nearer the base has more faces near creases that have not yet decayed.
+template <class Exec, class S = typename Exec::space>
+Patches<S> choose_patches(Exec& exec, const Plan<S>& plan) {
+  const int levels = static_cast<int>(plan.levels.size());
+  for (int d = std::min(max_patch_depth, trailing_quad_levels(plan)); d >= 1; --d)
+    if (auto p = find_patches(exec, std::get<QuadLevel<S>>(plan.levels[levels - d]), levels - d, d,
+                              d == 1 ? 1.0 : max_region_share))
+      return p;
+  return {};
 }
 
 }  // namespace spmesh::schemes::catmull_clark

@@ -79,17 +79,20 @@ struct PatchPoints {
   index_t k;
   int depth, faces;      // faces per tile
 
-  // What a tile keeps in shared memory, in this order.
+  // What a tile keeps in shared memory, in this order; per grid point, where it goes: a staged
+  // point at staging row (at >> 5) + (p << (at & 31)) of face p, else (bit 31) category
+  // (at & 255) and its index (at >> 8 & 255).
   struct Shared {
     PatchFace* face;                       // [faces]
     typename Layout::Category* category;   // [max_categories]
     T *A, *control, *staging;              // [4 n], [faces][16][W], [faces (side - 1)^2][W]
-    std::uint16_t* cell;                   // [n^2]
+    std::uint32_t* at;                     // [n^2]
   };
+  static constexpr std::uint32_t direct = 1u << 31;
   SPMESH_HD static std::size_t bytes(int depth, int faces) {
     const std::size_t n = (std::size_t(1) << depth) + 1, inner = (n - 2) * (n - 2);
     return faces * sizeof(PatchFace) + sizeof(typename Layout::Category) * Layout::max_categories +
-           sizeof(T) * (4 * n + faces * W * (16 + inner)) + sizeof(std::uint16_t) * n * n + 16;
+           sizeof(T) * (4 * n + faces * W * (16 + inner)) + sizeof(std::uint32_t) * n * n;
   }
   SPMESH_HD static Shared carve(std::byte* at, int depth, int faces) {
     const int n = (1 << depth) + 1;
@@ -99,7 +102,7 @@ struct PatchPoints {
     s.A = reinterpret_cast<T*>(s.category + Layout::max_categories);
     s.control = s.A + 4 * n;
     s.staging = s.control + faces * 16 * W;
-    s.cell = reinterpret_cast<std::uint16_t*>(s.staging + faces * (n - 2) * (n - 2) * W);
+    s.at = reinterpret_cast<std::uint32_t*>(s.staging + faces * (n - 2) * (n - 2) * W);
     return s;
   }
   // Faces per tile: a column each for most of the threads, as far as max_bytes allow.
@@ -110,17 +113,22 @@ struct PatchPoints {
   }
   int phases() const { return 3 * static_cast<int>((k + W - 1) / W); }
 
-  SPMESH_HD void operator()(int phase, index_t tile, int thread, std::byte* at) const {
+  SPMESH_HD void operator()(int phase, index_t tile, int thread, std::byte* shared) const {
     const int n = (1 << depth) + 1;
-    const Shared sh = carve(at, depth, faces);
+    const Shared sh = carve(shared, depth, faces);
     const index_t first = tile * faces, c = W * (phase / 3);
     const index_t m = k - c < W ? k - c : W;
     const int live = static_cast<int>(q.faces - first < faces ? q.faces - first : faces);
     if (phase % 3 == 0) {
       if (c == 0) {
         for (int i = thread; i < 4 * n; i += threads) sh.A[i] = layout->A[i];
-        for (int i = thread; i < n * n; i += threads) sh.cell[i] = layout->cell[i];
         for (int i = thread; i < layout->categories; i += threads) sh.category[i] = layout->category[i];
+        for (int i = thread; i < n * n; i += threads) {
+          const int cell = layout->cell[i], cat = cell >> 8, j = cell & 255;
+          const auto& C = layout->category[cat];
+          sh.at[i] = cat < layout->staged ? std::uint32_t(faces * C.first + j) << 5 | std::uint32_t(C.shift)
+                                          : direct | std::uint32_t(j) << 8 | std::uint32_t(cat);
+        }
       }
       for (int i = thread; i < 16 * live; i += threads) {
         const int p = i >> 4, s = i & 15;
@@ -139,17 +147,17 @@ struct PatchPoints {
       return;
     }
     if (phase % 3 == 1) {
-      const int staged = layout->staged;
       for (int i = thread; i < n * live; i += threads) {
         const int p = i / n, x = i % n;
         const PatchFace& fc = sh.face[p];  // in shared memory: its arrays are indexed at run time
         if (fc.kind == PatchKind::irregular) {  // the region's rows inside the face, as they are
           for (int y = 1; y + 1 < n; ++y) {
             if (x == 0 || x + 1 == n) break;
-            const int cell = sh.cell[n * y + x];
+            const int cell = layout->cell[n * y + x];
             const auto& C = sh.category[cell >> 8];
             const std::int64_t row = C.base + (std::int64_t(first + p) << C.shift) + (cell & 255);
-            T* y_at = sh.staging + (std::int64_t(faces) * C.first + (p << C.shift) + (cell & 255)) * m;
+            const std::uint32_t to = sh.at[n * y + x];
+            T* y_at = sh.staging + ((to >> 5) + (std::uint32_t(p) << (to & 31))) * m;
             for (index_t w = 0; w < m; ++w) y_at[w] = out[row * k + c + w];
           }
           continue;
@@ -168,12 +176,13 @@ struct PatchPoints {
           T v[W];
 #pragma unroll
           for (index_t w = 0; w < W; ++w) v[w] = (b[0] * Q[0][w] + b[1] * Q[1][w]) + (b[2] * Q[2][w] + b[3] * Q[3][w]);
-          const int cell = sh.cell[n * y + x], j = cell & 255;
-          const auto& C = sh.category[cell >> 8];
+          const std::uint32_t at = sh.at[n * y + x];
           T* to;
-          if ((cell >> 8) < staged) {
-            to = sh.staging + (std::int64_t(faces) * C.first + (p << C.shift) + j) * m;
+          if (!(at & direct)) {
+            to = sh.staging + ((at >> 5) + (std::uint32_t(p) << (at & 31))) * m;
           } else {
+            const auto& C = sh.category[at & 255];
+            const int j = (at >> 8) & 255;
             std::int64_t row;
             if (C.what == Layout::corner) {  // the face of its vertex_edge owns a corner
               if (!((fc.starts >> j) & 1)) continue;

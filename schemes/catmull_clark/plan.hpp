@@ -66,7 +66,7 @@ template <class S>
 using AnyLevel = std::variant<Level<S>, PolygonLevel<S>, QuadLevel<S>>;
 
 // A Catmull-Clark plan: its levels, and the patches eval takes its last levels by
-// (patches.hpp; build() finds them, default_patch_depth levels deep).
+// (patches.hpp; build() chooses them, choose_patches).
 template <class S>
 struct Plan : LevelPlan<AnyLevel<S>, S> {
   Patches<S> patches;
@@ -91,6 +91,14 @@ inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std
     s.add_operators(b);
     s.levels.push_back({c.vertices + c.faces + c.edges, c.corners, 4 * c.corners,
                         2 * c.edges + c.corners});
+  }
+  // Patches (patches.hpp): build_and_eval holds their levels' operators; finding them holds a
+  // byte and an index per face and two per vertex of their level (at most the last level's),
+  // and their layouts.
+  s.window = max_patch_depth;
+  if (levels > 0) {
+    const auto& c = s.levels[levels - 1];
+    s.extra = 5 * c.faces + 8 * c.vertices + sizeof(PatchLayout<float>) + sizeof(PatchLayout<double>);
   }
   s.add_eval(columns, scalar_bytes);
   return s;
