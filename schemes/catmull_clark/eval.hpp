@@ -102,9 +102,10 @@ namespace detail {
 
 // build_and_eval's sink (levels.hpp): the levels before the patch level go as EvalAsBuilt's;
 // from the patch level on (chosen as choose_patches chooses: the first candidate level, from
-// max_patch_depth levels up, whose region is small enough) it holds that level's data and the
-// levels until the last is ready, then takes them by their patches: eval(build(...))'s bits,
-// holding the patch levels' operators (a quarter of the next level's each) besides.
+// max_patch_depth to min_chosen_depth levels up, whose region is small enough) it holds that
+// level's data and the levels until the last is ready, then takes them by their patches:
+// eval(build(...))'s bits, holding the patch levels' operators (a quarter of the next level's
+// each) besides.
 template <class Exec, class T>
 class EvalWithPatches {
 public:
@@ -115,9 +116,8 @@ public:
   template <class Level>
   void ready(const Level& L) {
     if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
-      if (!by_patches_ && l_ >= levels_ - max_patch_depth) {
-        const int d = levels_ - l_;
-        patches_ = find_patches(exec_, L, l_, d, d == 1 ? 1.0 : max_region_share);
+      if (!by_patches_ && l_ >= levels_ - max_patch_depth && l_ <= levels_ - min_chosen_depth) {
+        patches_ = find_patches(exec_, L, l_, levels_ - l_, max_region_share);
         by_patches_ = bool(patches_);
         if (by_patches_ && l_ > 0) data_ = std::move(before_).data();
       }

@@ -131,16 +131,17 @@ Patches<S> find_patches(Exec& exec, const Plan<S>& plan, int depth) {
   return find_patches(exec, std::get<QuadLevel<S>>(plan.levels[levels - d]), levels - d, d);
 }
 
-// The patches build() gives a plan: the deepest, up to max_patch_depth levels, whose region
-// holds at most max_region_share of their level's faces (else those of depth 1). Deeper patches
-// leave fewer levels to the level-by-level eval and read fewer control points per point written,
-// but a level nearer the base has more faces near creases that have not yet decayed.
+// The patches build() gives a plan: the deepest, max_patch_depth to min_chosen_depth levels,
+// whose region holds at most max_region_share of their level's faces; none (eval level by
+// level) where there are none such. Deeper patches leave fewer levels to the level-by-level
+// eval and read their control points for more points, but a level nearer the base has more
+// faces near creases that have not yet decayed.
 template <class Exec, class S = typename Exec::space>
 Patches<S> choose_patches(Exec& exec, const Plan<S>& plan) {
   const int levels = static_cast<int>(plan.levels.size());
-  for (int d = std::min(max_patch_depth, trailing_quad_levels(plan)); d >= 1; --d)
+  for (int d = std::min(max_patch_depth, trailing_quad_levels(plan)); d >= min_chosen_depth; --d)
     if (auto p = find_patches(exec, std::get<QuadLevel<S>>(plan.levels[levels - d]), levels - d, d,
-                              d == 1 ? 1.0 : max_region_share))
+                              max_region_share))
       return p;
   return {};
 }

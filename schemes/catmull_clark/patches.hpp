@@ -11,10 +11,14 @@
 namespace spmesh::schemes::catmull_clark {
 
 inline constexpr int max_patch_depth = 4;
-// The largest share of a patch level's faces that choose_patches (build's patches) lets the
-// level-by-level eval take (faces near an irregular one). Measured on the H100, ArmorGuy level 6:
-// depth 3 (16% of level 3's faces) evaluates in 0.92 ms, depth 2 (5%) in 1.14, depth 4 (74%)
-// in 1.31; Bigguy level 7: depth 4 (3%) 0.39 ms, depth 3 (1%) 0.44.
+// What choose_patches (build's patches) takes: 3 or 4 levels deep, where at most a fifth of the
+// patch level's faces is left to the level-by-level eval (faces near an irregular one). Measured
+// on the H100 (bench/RESULTS.md), eval by patches against level by level: Bigguy level 7 depth 4
+// (3% of level 3's faces) 0.42 ms against 0.67, level 6 0.22 against 0.27; ArmorGuy level 6
+// depth 3 (16%) 0.95 against 0.99, but depth 2 (5%) 1.24 and depth 4 (74%) 1.34: shallower
+// patches read their 16 control points for fewer points, and ArmorGuy's creases decay only by
+// level 4.
+inline constexpr int min_chosen_depth = 3;
 inline constexpr double max_region_share = 0.2;
 
 // How a face of the patch level is refined.
