@@ -11,7 +11,6 @@
 #include "schemes/crease_rules.hpp"
 #include "schemes/levels.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>

@@ -5,11 +5,11 @@
 // subdivision (Catmull and Clark 1978; Stam 1998), so every point that the face's
 // descendants `depth` levels down carry is a fixed combination of the 16: A_d (x) A_d, with A_d
 // the (2^d + 1) x 4 matrix of d curve subdivisions of the middle span. One tile of the executor
-// loads the 4 x 4 grids of a run of consecutive faces, refines their rows, and writes the
-// points each face owns in the level-(k + d) numbering, which is arithmetic on the face's
-// (quads.hpp: face points, edge points, the children of edges and the inner edges all lie in
-// blocks that follow the parent's order), so that a block of consecutive faces writes runs of
-// consecutive rows. None of the levels between is written. The other faces (irregular, and
+// loads the 4 x 4 grids of a run of consecutive faces, refines their rows to each grid column,
+// and writes the points each face owns in the level-(k + d) numbering, which is arithmetic on
+// the face's (quads.hpp: face points, edge points, the children of edges and the inner edges
+// all lie in blocks that follow the parent's order), so that a run of consecutive faces writes
+// runs of consecutive rows. None of the levels between is written. The other faces (irregular, and
 // their neighbours, whose points they read) take the level-by-level eval restricted to them
 // (quad_eval.hpp's Region), before the patches; a point is written by the face that owns it
 // on the level-by-level path (its half-edge along, its vertex_edge), so the two parts
