@@ -511,8 +511,11 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
           std::printf(", cuSPARSE %.3f ms (%.2fx plain, %.2fx stencils)", r.cusparse_replay,
                       r.cusparse_replay / r.replay, r.cusparse_replay / r.replay_stencils);
         if (r.eval_levels > 0) {
-          std::printf(", eval by levels %.3f ms (patches %d deep, %.1f%% of faces by levels)",
-                      r.eval_levels, r.patch_depth, 100 * r.region_share);
+          std::printf(", eval by levels %.3f ms", r.eval_levels);
+          if (r.patch_depth > 0)
+            std::printf(" (patches %d deep, %.1f%% of faces by levels)", r.patch_depth, 100 * r.region_share);
+          else
+            std::printf(" (no patches)");
           for (int d = 1; d < 5; ++d)
             if (r.eval_depth[d] > 0) std::printf("%s%d: %.3f", d == 1 ? ", eval at depth " : ", ", d, r.eval_depth[d]);
         }
