@@ -20,6 +20,8 @@
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 #   TESTS_REGEX      run only the tests whose names match (ctest -R); default: every test
+#   SKIP_TESTS       set to 1 to run no test
+#   BUILD_TARGETS    build only these targets (e.g. spmesh_bench_subdivision, for a profile)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/device-out}
@@ -48,11 +50,12 @@ step() {  # step NAME COMMAND...: run, log to $out/NAME.log, remember failure
 
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out/gpu.txt"
 step configure cmake -S . -B build/device "${args[@]}" || exit 1
-step build cmake --build build/device -j "$(nproc)" || exit 1
+step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS} || exit 1
 # GPU tests share one device: a few processes at a time keep their memory pools from
 # exhausting it (each caches what it freed; at 6 at a time one process once found no memory
 # left to create its context).
-step tests ctest --test-dir build/device --output-on-failure -j 4 ${TESTS_REGEX:+-R "$TESTS_REGEX"}
+[[ ${SKIP_TESTS:-0} == 1 ]] ||
+  step tests ctest --test-dir build/device --output-on-failure -j 4 ${TESTS_REGEX:+-R "$TESTS_REGEX"}
 [[ ${SKIP_SUBDIV_BENCH:-0} == 1 ]] ||
   step bench_subdivision build/device/bench/spmesh_bench_subdivision \
     --json "$out/bench_subdivision.json" ${SUBDIV_BENCH_ARGS:-}
@@ -74,5 +77,5 @@ step tests ctest --test-dir build/device --output-on-failure -j 4 ${TESTS_REGEX:
 [[ ${SKIP_LINALG_BENCH:-0} == 1 ]] ||
   step bench_cuda build/device/bench/spmesh_bench_cuda --json "$out/bench_cuda.json" ${CUDA_BENCH_ARGS:-}
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
-echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
+[[ ${SKIP_TESTS:-0} == 1 ]] || echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
 exit $status

@@ -77,8 +77,8 @@ struct BorderingFaces {
 }  // namespace detail
 
 // The patches of the `depth` levels below quad level L (level `level` of its plan; its rules
-// made): four kernels over its vertices, crease entries and faces, a selection of the region
-// (one host wait) and the layouts; none where the region holds more than `max_share` of the
+// made): four kernels over its vertices, crease entries and faces, selections of the region and
+// its irregular faces (one host wait) and the layouts; none where the region holds more than `max_share` of the
 // faces.
 template <class Exec, class S = typename Exec::space>
 Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth,
@@ -93,7 +93,7 @@ Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth,
   const auto q = view(L);
   Array<index_t, S> irregular(V), near(V);
   p.kind = Array<std::uint8_t, S>(F);
-  p.region = Array<index_t, S>(F);
+  p.region = Array<index_t, S>(F), p.irregular = Array<index_t, S>(F);
   auto* kind = reinterpret_cast<PatchKind*>(p.kind.data());
   exec.for_each(V, detail::IrregularVertices{q, irregular.data(), near.data()});
   exec.for_each(specials + L.C.edges.size(),
@@ -102,10 +102,14 @@ Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth,
                                        irregular.data()});
   exec.for_each(F, detail::IrregularFaces{q.corners, irregular.data(), near.data(), kind});
   exec.for_each(F, detail::BorderingFaces{q.corners, near.data(), kind});
-  Array<index_t, S> count(1);
+  Array<index_t, S> count(2);
   exec.select_positions(F, p.region.data(), count.data(),
                         [kind] SPMESH_HD(index_t f) { return kind[f] != PatchKind::regular; });
-  p.region_count = exec.read(count.data());
+  exec.select_positions(F, p.irregular.data(), count.data() + 1,
+                        [kind] SPMESH_HD(index_t f) { return kind[f] == PatchKind::irregular; });
+  index_t counts[2];
+  exec.read(count.data(), 2, counts);
+  p.region_count = counts[0], p.irregular_count = counts[1];
   if (p.region_count > max_share * F) return {};
   p.float_layout = Array<PatchLayout<float>, S>(1), p.double_layout = Array<PatchLayout<double>, S>(1);
   exec.write(p.float_layout.data(), PatchLayout<float>(depth, V, F, L.edges));

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace spmesh::schemes::catmull_clark {
 
@@ -55,19 +56,22 @@ struct PatchFace {
   PatchKind kind;
 };
 
-// The points of the patches of a tile of consecutive faces of level k, W components at a time,
-// in three phases per chunk of components:
-// 0. load each face's 4 x 4 control points (a thread per point), with A_d, the layout's cells
-//    and categories;
+// The points of the patches of a tile of consecutive faces of level k, d = D levels down, W
+// components at a time, in three phases per chunk of components:
+// 0. load each face's 4 x 4 control points (a thread per point; zeros for an irregular face),
+//    with A_d and where each grid point is staged;
 // 1. a thread per face and grid column x: refine the control rows to column x (4 points, in
-//    registers), then make the column's points A_d[y] Q, y = 0 .. side: a point inside the face
-//    into a staging area in row order, a point of an edge or corner straight to its row where the
-//    face owns it (the face of the edge's half-edge along, of the corner's vertex_edge);
-// 2. write the staging area out a word per thread (its categories' rows are blocks, whole lines
-//    per warp). An irregular face stages the rows the region wrote.
-template <class T, index_t W>
+//    registers), then make the column's points A_d[y] Q, y = 0 .. 2^D (weights known at compile
+//    time), into the staging area: a point inside the face in the order of its rows, a point on
+//    its sides (side a from corner a, the corner first) in a block per face;
+// 2. write the staging area out: the points inside a word per thread (their categories' rows
+//    are blocks, whole lines per warp), the points on the sides a point per thread, where the
+//    face owns them (the face of an edge's half-edge along, of a corner's vertex_edge).
+// An irregular face's points are the region's: its sides are left to it, the rows inside it
+// are written here (from zeros) and again by the region's last level, after.
+template <class T, index_t W, int D>
 struct PatchPoints {
-  static constexpr int threads = 256;
+  static constexpr int threads = 256, side = 1 << D, n = side + 1, inner = (n - 2) * (n - 2);
   static constexpr std::size_t max_bytes = 40 * 1024;
   using Layout = PatchLayout<T>;
   QuadView q;
@@ -75,47 +79,73 @@ struct PatchPoints {
   const PatchKind* kind;
   const Layout* layout;  // executor memory: too large to pass by value to a kernel
   const T* P;            // level k
-  T* out;                // level k + d
+  T* out;                // level k + D
   index_t k;
-  int depth, faces;      // faces per tile
+  int faces;             // per tile
 
-  // What a tile keeps in shared memory, in this order; per grid point, where it goes: a staged
-  // point at staging row (at >> 5) + (p << (at & 31)) of face p, else (bit 31) category
-  // (at & 255) and its index (at >> 8 & 255).
+  // What a tile keeps in shared memory, in this order. Grid point (x, y) of face p is staged at
+  // row (at >> 5) + (p << (at & 31)), at = at[n y + x]: the rows of the categories inside a face
+  // (faces << shift rows each), then the sides (faces << (D + 2) rows).
   struct Shared {
-    PatchFace* face;                       // [faces]
-    typename Layout::Category* category;   // [max_categories]
-    T *A, *control, *staging;              // [4 n], [faces][16][W], [faces (side - 1)^2][W]
-    std::uint32_t* at;                     // [n^2]
+    PatchFace* face;                      // [faces]
+    typename Layout::Category* category;  // [max_categories]
+    T *A, *control, *staging;             // [4 n], [faces][16][W], [faces n^2][W]
+    std::uint32_t* at;                    // [n^2]
   };
-  static constexpr std::uint32_t direct = 1u << 31;
-  SPMESH_HD static std::size_t bytes(int depth, int faces) {
-    const std::size_t n = (std::size_t(1) << depth) + 1, inner = (n - 2) * (n - 2);
+  static std::size_t bytes(int faces) {
     return faces * sizeof(PatchFace) + sizeof(typename Layout::Category) * Layout::max_categories +
-           sizeof(T) * (4 * n + faces * W * (16 + inner)) + sizeof(std::uint32_t) * n * n;
+           sizeof(T) * (4 * n + faces * W * (16 + n * n)) + sizeof(std::uint32_t) * n * n;
   }
-  SPMESH_HD static Shared carve(std::byte* at, int depth, int faces) {
-    const int n = (1 << depth) + 1;
+  SPMESH_HD Shared carve(std::byte* at) const {
     Shared s;
     s.face = reinterpret_cast<PatchFace*>(at);
     s.category = reinterpret_cast<typename Layout::Category*>(s.face + faces);
     s.A = reinterpret_cast<T*>(s.category + Layout::max_categories);
     s.control = s.A + 4 * n;
     s.staging = s.control + faces * 16 * W;
-    s.at = reinterpret_cast<std::uint32_t*>(s.staging + faces * (n - 2) * (n - 2) * W);
+    s.at = reinterpret_cast<std::uint32_t*>(s.staging + faces * n * n * W);
     return s;
   }
   // Faces per tile: a column each for most of the threads, as far as max_bytes allow.
-  static int tile_faces(int depth) {
-    int f = threads / ((1 << depth) + 1);
-    while (f > 1 && bytes(depth, f) > max_bytes) --f;
+  static int tile_faces() {
+    int f = threads / n;
+    while (f > 1 && bytes(f) > max_bytes) --f;
     return f;
   }
   int phases() const { return 3 * static_cast<int>((k + W - 1) / W); }
 
+  // Where grid point i = n y + x is staged (Shared::at).
+  SPMESH_HD std::uint32_t staged_at(int i) const {
+    const int x = i % n, y = i / n;
+    if (x == 0 || y == 0 || x == side || y == side) {  // side a, t from corner a
+      const int a = y == 0 && x < side ? 0 : x == side && y < side ? 1 : y == side && x > 0 ? 2 : 3;
+      const int t = a == 0 ? x : a == 1 ? y : a == 2 ? side - x : side - y;
+      return std::uint32_t(faces * inner + a * side + t) << 5 | std::uint32_t(D + 2);
+    }
+    const int cell = layout->cell[i];
+    const auto& C = layout->category[cell >> 8];
+    return std::uint32_t(faces * C.first + (cell & 255)) << 5 | std::uint32_t(C.shift);
+  }
+
+  // b_r q + b_{r+1} u, b = A_D[y], leaving out a term whose weight is 0 (known at compile time;
+  // the curve's weights are 0 only at a span's far ends, never both of a pair).
+  template <int y, int r>
+  SPMESH_HD static T pair(T q, T u) {
+    constexpr T b = T(curve_weight(D, y, r)), c = T(curve_weight(D, y, r + 1));
+    if constexpr (b == T(0)) return c * u;
+    else if constexpr (c == T(0)) return b * q;
+    else return b * q + c * u;
+  }
+  // Point y of a column whose refined control rows are Q, to its place in the staging area.
+  template <int y>
+  SPMESH_HD static void column_point(const T (&Q)[4][W], std::uint32_t at, int p, T* staging) {
+    T* to = staging + ((at >> 5) + (std::uint32_t(p) << (at & 31))) * W;
+#pragma unroll
+    for (index_t w = 0; w < W; ++w) to[w] = pair<y, 0>(Q[0][w], Q[1][w]) + pair<y, 2>(Q[2][w], Q[3][w]);
+  }
+
   SPMESH_HD void operator()(int phase, index_t tile, int thread, std::byte* shared) const {
-    const int n = (1 << depth) + 1;
-    const Shared sh = carve(shared, depth, faces);
+    const Shared sh = carve(shared);
     const index_t first = tile * faces, c = W * (phase / 3);
     const index_t m = k - c < W ? k - c : W;
     const int live = static_cast<int>(q.faces - first < faces ? q.faces - first : faces);
@@ -123,12 +153,7 @@ struct PatchPoints {
       if (c == 0) {
         for (int i = thread; i < 4 * n; i += threads) sh.A[i] = layout->A[i];
         for (int i = thread; i < layout->categories; i += threads) sh.category[i] = layout->category[i];
-        for (int i = thread; i < n * n; i += threads) {
-          const int cell = layout->cell[i], cat = cell >> 8, j = cell & 255;
-          const auto& C = layout->category[cat];
-          sh.at[i] = cat < layout->staged ? std::uint32_t(faces * C.first + j) << 5 | std::uint32_t(C.shift)
-                                          : direct | std::uint32_t(j) << 8 | std::uint32_t(cat);
-        }
+        for (int i = thread; i < n * n; i += threads) sh.at[i] = staged_at(i);
       }
       for (int i = thread; i < 16 * live; i += threads) {
         const int p = i >> 4, s = i & 15;
@@ -138,30 +163,16 @@ struct PatchPoints {
         if (c == 0 && s == 0)
           sh.face[p] = {skip ? Index4{} : load4(q.corners + 4 * f),
                         skip ? Index4{} : load4(q.edge_code + 4 * f), skip ? 0 : starts[f], kd};
-        if (skip) continue;
-        const T* x = P + std::int64_t(control_vertex(q, f, s)) * k + c;
+        T* to = sh.control + i * W;
+        const T* x = skip ? nullptr : P + std::int64_t(control_vertex(q, f, s)) * k + c;
 #pragma unroll
-        for (index_t w = 0; w < W; ++w)
-          if (w < m) sh.control[(p * 16 + s) * W + w] = ldg(x + w);
+        for (index_t w = 0; w < W; ++w) to[w] = x && w < m ? ldg(x + w) : T(0);
       }
       return;
     }
     if (phase % 3 == 1) {
       for (int i = thread; i < n * live; i += threads) {
         const int p = i / n, x = i % n;
-        const PatchFace& fc = sh.face[p];  // in shared memory: its arrays are indexed at run time
-        if (fc.kind == PatchKind::irregular) {  // the region's rows inside the face, as they are
-          for (int y = 1; y + 1 < n; ++y) {
-            if (x == 0 || x + 1 == n) break;
-            const int cell = layout->cell[n * y + x];
-            const auto& C = sh.category[cell >> 8];
-            const std::int64_t row = C.base + (std::int64_t(first + p) << C.shift) + (cell & 255);
-            const std::uint32_t to = sh.at[n * y + x];
-            T* y_at = sh.staging + ((to >> 5) + (std::uint32_t(p) << (to & 31))) * m;
-            for (index_t w = 0; w < m; ++w) y_at[w] = out[row * k + c + w];
-          }
-          continue;
-        }
         T Q[4][W];  // the control rows refined to column x
         const T* a = sh.A + 4 * x;
 #pragma unroll
@@ -171,47 +182,49 @@ struct PatchPoints {
           for (index_t w = 0; w < W; ++w)
             Q[r][w] = (a[0] * g[w] + a[1] * g[W + w]) + (a[2] * g[2 * W + w] + a[3] * g[3 * W + w]);
         }
-        for (int y = 0; y < n; ++y) {
-          const T* b = sh.A + 4 * y;
-          T v[W];
-#pragma unroll
-          for (index_t w = 0; w < W; ++w) v[w] = (b[0] * Q[0][w] + b[1] * Q[1][w]) + (b[2] * Q[2][w] + b[3] * Q[3][w]);
-          const std::uint32_t at = sh.at[n * y + x];
-          T* to;
-          if (!(at & direct)) {
-            to = sh.staging + ((at >> 5) + (std::uint32_t(p) << (at & 31))) * m;
-          } else {
-            const auto& C = sh.category[at & 255];
-            const int j = (at >> 8) & 255;
-            std::int64_t row;
-            if (C.what == Layout::corner) {  // the face of its vertex_edge owns a corner
-              if (!((fc.starts >> j) & 1)) continue;
-              row = fc.corners.v[j];
-            } else {  // the face of its half-edge along owns a piece of an edge
-              const index_t code = fc.codes.v[j >> (C.j - 1)];
-              if (code & 1) continue;
-              row = C.base + (std::int64_t(code >> 1) << (C.j - 1)) + (j & ((1 << (C.j - 1)) - 1));
-            }
-            to = out + row * k + c;
-          }
-#pragma unroll
-          for (index_t w = 0; w < W; ++w)
-            if (w < m) to[w] = v[w];
-        }
+        [&]<int... y>(std::integer_sequence<int, y...>) {
+          (column_point<y>(Q, sh.at[n * y + x], p, sh.staging), ...);
+        }(std::make_integer_sequence<int, n>{});
       }
       return;
     }
-    // Phase 2: the staged categories' blocks, a word per thread.
+    // Phase 2: the categories inside the faces, block by block, a word per thread...
     for (int cat = 0; cat < layout->staged; ++cat) {
       const auto& C = sh.category[cat];
-      const T* from = sh.staging + std::int64_t(faces) * C.first * m;
-      const std::int64_t row0 = C.base + (std::int64_t(first) << C.shift), words = std::int64_t(live << C.shift) * m;
-      if (m == k) {  // the block is contiguous
-        T* y = out + row0 * k;
-        for (std::int64_t w = thread; w < words; w += threads) y[w] = from[w];
+      const T* from = sh.staging + std::int64_t(faces) * C.first * W;
+      const std::int64_t row0 = C.base + (std::int64_t(first) << C.shift), rows = std::int64_t(live) << C.shift;
+      if (m == W && k == W) {  // the block is contiguous
+        T* y = out + row0 * W;
+        for (std::int64_t w = thread; w < rows * W; w += threads) y[w] = from[w];
       } else {
-        for (std::int64_t w = thread; w < words; w += threads) out[(row0 + w / m) * k + c + w % m] = from[w];
+        for (std::int64_t w = thread; w < rows * m; w += threads)
+          out[(row0 + w / m) * k + c + w % m] = from[w / m * W + w % m];
       }
+    }
+    // ... then the points on the faces' sides that they own, a point per thread.
+    const T* sides = sh.staging + std::int64_t(faces) * inner * W;
+    const auto* edge = sh.category + layout->staged - 1;  // edge[j]: edge points of level k + j
+    for (int i = thread; i < live << (D + 2); i += threads) {
+      const int p = i >> (D + 2), a = (i >> D) & 3, t = i & (side - 1);
+      const PatchFace& fc = sh.face[p];
+      std::int64_t row;
+      if (fc.kind == PatchKind::irregular) continue;
+      if (t == 0) {  // corner a, owned by the face of its vertex_edge
+        if (!((fc.starts >> a) & 1)) continue;
+        row = fc.corners.v[a];
+      } else {  // piece t / 2^(D - j + 1) of edge a's points of level k + j, owned by its half-edge along
+        const index_t code = fc.codes.v[a];
+        if (code & 1) continue;
+        int zeros = 0;
+        while (!((t >> zeros) & 1)) ++zeros;
+        const int j = D - zeros;
+        row = edge[j].base + (std::int64_t(code >> 1) << (j - 1)) + (t >> (zeros + 1));
+      }
+      const T* from = sides + i * W;
+      T* y = out + row * k + c;
+#pragma unroll
+      for (index_t w = 0; w < W; ++w)
+        if (w < m) y[w] = from[w];
     }
   }
 };
@@ -220,8 +233,10 @@ struct PatchPoints {
 
 // The last levels of a plan by patches: levels[0 .. depth) are the plan's levels k .. k + d - 1
 // (quad levels), P level k's vertex data. The region takes the level-by-level kernels
-// restricted to it (each level's output only where the region owns it), then the patches
-// write every point that a regular face owns.
+// restricted to it (each level's output only where the region owns it): its levels but the last
+// first, then the patches write every point that a face owns (an irregular face's from zeros),
+// then the region's last level, restricted to its irregular faces, writes theirs (its bordering
+// faces are there only for the levels between, whose points the irregular faces read).
 template <class Exec, class T, class S = typename Exec::space>
 linalg::Dense<T, S> eval_patches(Exec& exec, const QuadLevel<S>* const* levels,
                                  const Patches<S>& patches, const linalg::Dense<T, S>& P) {
@@ -231,33 +246,40 @@ linalg::Dense<T, S> eval_patches(Exec& exec, const QuadLevel<S>* const* levels,
     throw DimensionError("catmull_clark::eval: vertex data has " + std::to_string(P.rows) +
                          " rows, the level has " + std::to_string(L.vertices) + " vertices");
   const index_t k = P.cols;
-  linalg::Dense<T, S> out(levels[d - 1]->child_vertices(), k);
-  if (patches.region_count > 0) {
-    linalg::Dense<T, S> held;
-    const linalg::Dense<T, S>* in = &P;
-    for (int j = 0; j < d; ++j) {
-      const detail::Region region{patches.region.data(), patches.kind.data(), patches.region_count, j};
-      const QuadLevel<S>* parent = j > 0 ? levels[j - 1] : nullptr;
-      if (j + 1 == d) {
-        detail::subdivide_into(exec, *levels[j], *in, parent, region, out);
-      } else {
-        linalg::Dense<T, S> next(levels[j]->child_vertices(), k);
-        detail::subdivide_into(exec, *levels[j], *in, parent, region, next);
-        held = std::move(next), in = &held;
-      }
-    }
+  linalg::Dense<T, S> out(levels[d - 1]->child_vertices(), k), held;
+  const linalg::Dense<T, S>* in = &P;
+  const auto* kind = patches.kind.data();
+  for (int j = 0; j + 1 < d && patches.region_count > 0; ++j) {
+    linalg::Dense<T, S> next(levels[j]->child_vertices(), k);
+    detail::subdivide_into(exec, *levels[j], *in, j > 0 ? levels[j - 1] : nullptr,
+                           detail::Region{patches.region.data(), kind, patches.region_count, j}, next);
+    held = std::move(next), in = &held;
   }
   copy_unused(exec, L, P.data.data(), out.data.data(), k);
-  const auto launch = [&]<index_t W>() {
-    using Kernel = detail::PatchPoints<T, W>;
-    const int faces = Kernel::tile_faces(d);
-    const Kernel kernel{view(L), L.starts.data(), reinterpret_cast<const PatchKind*>(patches.kind.data()),
-                        patches.template layout<T>(), P.data.data(), out.data.data(), k, d, faces};
+  const auto launch = [&]<index_t W, int D>() {
+    using Kernel = detail::PatchPoints<T, W, D>;
+    const int faces = Kernel::tile_faces();
+    const Kernel kernel{view(L), L.starts.data(), reinterpret_cast<const PatchKind*>(kind),
+                        patches.template layout<T>(), P.data.data(), out.data.data(), k, faces};
     exec.template for_each_tile<Kernel::threads>((L.faces + faces - 1) / faces, kernel.phases(),
-                                                 Kernel::bytes(d, faces), kernel);
+                                                 Kernel::bytes(faces), kernel);
   };
-  if (k % 3 == 0) launch.template operator()<3>();
-  else launch.template operator()<4>();
+  const auto launch_depth = [&]<index_t W>() {
+    switch (d) {
+      case 1: return launch.template operator()<W, 1>();
+      case 2: return launch.template operator()<W, 2>();
+      case 3: return launch.template operator()<W, 3>();
+      default: return launch.template operator()<W, 4>();
+    }
+  };
+  static_assert(max_patch_depth == 4, "eval_patches: a kernel per depth");
+  if (k % 3 == 0) launch_depth.template operator()<3>();
+  else launch_depth.template operator()<4>();
+  if (patches.irregular_count > 0)
+    detail::subdivide_into(exec, *levels[d - 1], *in, d > 1 ? levels[d - 2] : nullptr,
+                           detail::Region{patches.irregular.data(), kind, patches.irregular_count,
+                                          d - 1, std::uint8_t(PatchKind::irregular)},
+                           out);
   return out;
 }
 

@@ -51,6 +51,24 @@ SPMESH_HD inline GridPoint descendant(std::int64_t r, int t, int& s) {
   return o;
 }
 
+// The weight of control point c (of 4: the span's ends and a point each side) at point x (of
+// 2^d + 1) of a span of a cubic B-spline curve after d rounds of its subdivision rules (vertex
+// (1, 6, 1)/8, edge (1, 1)/2): the rows of A_d. Constant-evaluated for the patch kernels.
+constexpr double curve_weight(int d, int x, int c) {
+  constexpr int points = (1 << max_patch_depth) + 3;
+  double w[points][4] = {}, next[points][4] = {};
+  for (int i = 0; i < 4; ++i) w[i][i] = 1;
+  for (int n = 1; n < 1 << d; n *= 2) {
+    for (int i = 0; i <= n + 1; ++i)
+      for (int j = 0; j < 4; ++j) next[2 * i][j] = (w[i][j] + w[i + 1][j]) / 2;
+    for (int i = 0; i <= n; ++i)
+      for (int j = 0; j < 4; ++j) next[2 * i + 1][j] = (w[i][j] + 6 * w[i + 1][j] + w[i + 2][j]) / 8;
+    for (int i = 0; i < 2 * n + 3; ++i)
+      for (int j = 0; j < 4; ++j) w[i][j] = next[i][j];
+  }
+  return w[x + 1][c];
+}
+
 // Where the points of a level-k face f's patch go, d levels down (quads.hpp's numbering): in
 // categories of points that lie in blocks of rows. Point i (of 2^shift) of face f goes to
 //   face points made on level k + j:        base + (f << shift) + i
@@ -104,20 +122,8 @@ struct PatchLayout {
     staged = categories;
     for (int j = 1; j <= d; ++j) add(outer_edge, j, 0, j + 1, v[j - 1] + f[j - 1]);
     add(corner, d, 0, 2, 0);
-    // d rounds of the curve rules (vertex (1, 6, 1)/8, edge (1, 1)/2) on a span with a point
-    // each side; rows 1 .. side + 1 of the last round are the span's points.
-    double w[max_side + 3][4] = {}, next[max_side + 3][4];
-    for (int c = 0; c < 4; ++c) w[c][c] = 1;
-    for (int n = 1; n < side; n *= 2) {
-      for (int i = 0; i <= n + 1; ++i)
-        for (int c = 0; c < 4; ++c) next[2 * i][c] = (w[i][c] + w[i + 1][c]) / 2;
-      for (int i = 0; i <= n; ++i)
-        for (int c = 0; c < 4; ++c) next[2 * i + 1][c] = (w[i][c] + 6 * w[i + 1][c] + w[i + 2][c]) / 8;
-      for (int i = 0; i < 2 * n + 3; ++i)
-        for (int c = 0; c < 4; ++c) w[i][c] = next[i][c];
-    }
     for (int x = 0; x <= side; ++x)
-      for (int c = 0; c < 4; ++c) A[4 * x + c] = static_cast<T>(w[x + 1][c]);
+      for (int c = 0; c < 4; ++c) A[4 * x + c] = static_cast<T>(curve_weight(d, x, c));
   }
 
   // Point i of category c on the grid.
@@ -143,15 +149,16 @@ struct PatchLayout {
 };
 
 // The patches of a plan's last `depth` levels: the kind of each face of level `level`, the faces
-// that are not `regular` (the region refined level by level) in increasing order, and the
-// layout of the last level (in the executor's memory, for float and double data). depth 0:
-// none (eval goes level by level).
+// that are not `regular` (the region refined level by level) and those of them that are
+// `irregular` (the region of the last level), in increasing order, and the layout of the last
+// level (in the executor's memory, for float and double data). depth 0: none (eval goes level
+// by level).
 template <class S = linalg::Host>
 struct Patches {
   int level = 0, depth = 0;
   linalg::Array<std::uint8_t, S> kind;
-  linalg::Array<index_t, S> region;
-  index_t region_count = 0;
+  linalg::Array<index_t, S> region, irregular;
+  index_t region_count = 0, irregular_count = 0;
   linalg::Array<PatchLayout<float>, S> float_layout;
   linalg::Array<PatchLayout<double>, S> double_layout;
   explicit operator bool() const { return depth > 0; }

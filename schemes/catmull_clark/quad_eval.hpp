@@ -224,14 +224,16 @@ struct SharpEdgePoints {
 
 // Which faces of a quad level eval refines: every face, or a region (patches.hpp): the faces
 // that descend from the `count` faces listed of the level `depth` levels up (face f there has
-// the faces [f 4^depth, (f + 1) 4^depth) here). Refined in a region, a level's output holds the
-// points its faces own (the points of an edge: the face of its half-edge along; of a vertex:
-// the face of its vertex_edge); the rest is left as it was.
+// the faces [f 4^depth, (f + 1) 4^depth) here), those whose kind there is `least` or more.
+// Refined in a region, a level's output holds the points its faces own (the points of an edge:
+// the face of its half-edge along; of a vertex: the face of its vertex_edge); the rest is left
+// as it was.
 struct Region {
   const index_t* listed = nullptr;     // null: every face
-  const std::uint8_t* kind = nullptr;  // per face of the listed level: nonzero in the region
+  const std::uint8_t* kind = nullptr;  // per face of the listed level
   index_t count = 0;
   int depth = 0;
+  std::uint8_t least = 1;
 };
 
 // A region's faces on a level `depth` levels below its listed faces, as i -> face for i in
@@ -282,9 +284,10 @@ struct OwnedInRegion {
   index_t specials;
   const std::uint8_t* kind;
   int shift;
+  std::uint8_t least;
   SPMESH_HD void operator()(index_t i) const {
     const index_t h = i < specials ? vertex_edge[special[i]] : halves[i - specials];
-    if (h >= 0 && kind[(h >> 2) >> shift]) kernel(i);
+    if (h >= 0 && kind[(h >> 2) >> shift] >= least) kernel(i);
   }
 };
 
@@ -399,7 +402,7 @@ void subdivide_into(Exec& exec, const Level& L, const linalg::Dense<T, S>& P,
       exec.for_each(special + L.C.edges.size(),
                     OwnedInRegion<decltype(crease)>{crease, L.C.special.data(), L.vertex_edge.data(),
                                                     L.C.halves.data(), special, region.kind,
-                                                    2 * region.depth});
+                                                    2 * region.depth, region.least});
       return;
     }
   }

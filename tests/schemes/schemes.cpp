@@ -260,32 +260,39 @@ struct PatchesAndLevels {
   }
 };
 
-// Both evals of `levels` levels of a mesh, at every depth; returns the regular faces seen.
+// Both evals of `levels` levels of a mesh, at every depth, on its positions and on wider data
+// (5 columns: the kernels' chunks of 4 and 1; 6: two chunks of 3); returns the regular faces
+// seen.
 template <class B, class T>
 index_t check_patches(const meshops::PolyMesh& mesh, const la::Coo<float>& creases,
                       const HostArray<float>& corners, int levels, int expected_depth) {
-  Dense<T> P0(mesh.vertex_count(), 3), doubled(mesh.vertex_count(), 3);
-  for (index_t p = 0; p < P0.data.size(); ++p)
-    P0.data[p] = static_cast<T>(mesh.positions.data[p]), doubled.data[p] = 2 * P0.data[p];
   index_t regular = 0;
-  for (const auto& options : option_sets)
-    for (int depth = 1; depth <= cc::max_patch_depth; ++depth) {
-      INFO(mesh.source << ", " << levels << " levels, depth " << depth);
-      const auto [patched, stepped, twice, got_depth, regular_faces] =
-          run<B>("patches", PatchesAndLevels{levels, depth, options}, mesh.M, creases, corners, P0, doubled);
-      CHECK(got_depth == std::min(depth, expected_depth));
-      regular += regular_faces;
-      REQUIRE(patched.rows == stepped.rows);
-      index_t not_twice = 0;
-      for (index_t p = 0; p < patched.data.size(); ++p) not_twice += twice.data[p] == 2 * patched.data[p] ? 0 : 1;
-      CHECK(not_twice == 0);
-      double scale = 0, err = 0;
-      for (index_t p = 0; p < stepped.data.size(); ++p) {
-        scale = std::max(scale, std::abs(double(stepped.data[p])));
-        err = std::max(err, std::abs(double(patched.data[p]) - double(stepped.data[p])));
+  for (const index_t k : {3, 5, 6}) {
+    for (const auto& options : option_sets)
+      for (int depth = 1; depth <= cc::max_patch_depth; ++depth) {
+        INFO(mesh.source << ", " << levels << " levels, depth " << depth << ", " << k << " columns");
+        Dense<T> P0(mesh.vertex_count(), k), doubled(mesh.vertex_count(), k);
+        for (index_t v = 0; v < P0.rows; ++v)
+          for (index_t c = 0; c < k; ++c) {
+            P0.data[v * k + c] = static_cast<T>(mesh.positions.data[3 * v + c % 3] * (1 + c / 3) + c);
+            doubled.data[v * k + c] = 2 * P0.data[v * k + c];
+          }
+        const auto [patched, stepped, twice, got_depth, regular_faces] =
+            run<B>("patches", PatchesAndLevels{levels, depth, options}, mesh.M, creases, corners, P0, doubled);
+        CHECK(got_depth == std::min(depth, expected_depth));
+        regular += regular_faces;
+        REQUIRE(patched.rows == stepped.rows);
+        index_t not_twice = 0;
+        for (index_t p = 0; p < patched.data.size(); ++p) not_twice += twice.data[p] == 2 * patched.data[p] ? 0 : 1;
+        CHECK(not_twice == 0);
+        double scale = 0, err = 0;
+        for (index_t p = 0; p < stepped.data.size(); ++p) {
+          scale = std::max(scale, std::abs(double(stepped.data[p])));
+          err = std::max(err, std::abs(double(patched.data[p]) - double(stepped.data[p])));
+        }
+        CHECK(err <= (std::is_same_v<T, float> ? 1e-6 : 1e-12) * scale);
       }
-      CHECK(err <= (std::is_same_v<T, float> ? 1e-6 : 1e-12) * scale);
-    }
+  }
   return regular;
 }
 
