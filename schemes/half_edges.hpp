@@ -14,6 +14,7 @@
 #include "linalg/mesh_matrix.hpp"
 #include "schemes/crease_rules.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -28,6 +29,15 @@ SPMESH_HD inline T ldg(const T* p) {
   return __ldg(p);
 #else
   return *p;
+#endif
+}
+
+// The number of trailing zero bits of x > 0.
+SPMESH_HD inline int trailing_zeros(unsigned x) {
+#if defined(__CUDA_ARCH__)
+  return __ffs(x) - 1;
+#else
+  return std::countr_zero(x);
 #endif
 }
 

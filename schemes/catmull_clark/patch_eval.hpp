@@ -188,36 +188,53 @@ struct PatchPoints {
       }
       return;
     }
-    // Phase 2: the categories inside the faces, block by block, a word per thread...
-    for (int cat = 0; cat < layout->staged; ++cat) {
-      const auto& C = sh.category[cat];
-      const T* from = sh.staging + std::int64_t(faces) * C.first * W;
-      const std::int64_t row0 = C.base + (std::int64_t(first) << C.shift), rows = std::int64_t(live) << C.shift;
-      if (m == W && k == W) {  // the block is contiguous
-        T* y = out + row0 * W;
-        for (std::int64_t w = thread; w < rows * W; w += threads) y[w] = from[w];
-      } else {
-        for (std::int64_t w = thread; w < rows * m; w += threads)
-          out[(row0 + w / m) * k + c + w % m] = from[w / m * W + w % m];
+    // Phase 2: the categories inside the faces, a word per thread: in a whole tile of xyz data
+    // the staged rows are the categories' blocks one after the other (a word goes to that of
+    // its category, shifted by delta)...
+    const int staged = layout->staged;
+    if (live == faces && m == W && k == W) {
+      int cat = -1, end = 0;
+      std::int64_t delta = 0;
+      for (int w = thread; w < faces * inner * W; w += threads) {
+        while (w >= end) {
+          const auto& C = sh.category[++cat];
+          end = faces * (C.first + (1 << C.shift)) * W;
+          delta = (C.base + (std::int64_t(first) << C.shift) - faces * C.first) * W;
+        }
+        out[delta + w] = sh.staging[w];
+      }
+    } else {  // ... or block by block
+      for (int cat = 0; cat < staged; ++cat) {
+        const auto& C = sh.category[cat];
+        const T* from = sh.staging + faces * C.first * W;
+        const int rows = live << C.shift;
+        const std::int64_t row0 = C.base + (std::int64_t(first) << C.shift);
+        if (m == W && k == W) {  // the block is contiguous
+          T* y = out + row0 * W;
+          for (int w = thread; w < rows * W; w += threads) y[w] = from[w];
+        } else {
+          for (int w = thread; w < rows * int(m); w += threads) {
+            const int r = w / int(m), j = w % int(m);
+            out[(row0 + r) * k + c + j] = from[r * W + j];
+          }
+        }
       }
     }
     // ... then the points on the faces' sides that they own, a point per thread.
-    const T* sides = sh.staging + std::int64_t(faces) * inner * W;
-    const auto* edge = sh.category + layout->staged - 1;  // edge[j]: edge points of level k + j
+    const T* sides = sh.staging + faces * inner * W;
+    const auto* edge = sh.category + staged - 1;  // edge[j]: edge points of level k + j
     for (int i = thread; i < live << (D + 2); i += threads) {
       const int p = i >> (D + 2), a = (i >> D) & 3, t = i & (side - 1);
       const PatchFace& fc = sh.face[p];
-      std::int64_t row;
       if (fc.kind == PatchKind::irregular) continue;
+      std::int64_t row;
       if (t == 0) {  // corner a, owned by the face of its vertex_edge
         if (!((fc.starts >> a) & 1)) continue;
         row = fc.corners.v[a];
       } else {  // piece t / 2^(D - j + 1) of edge a's points of level k + j, owned by its half-edge along
         const index_t code = fc.codes.v[a];
         if (code & 1) continue;
-        int zeros = 0;
-        while (!((t >> zeros) & 1)) ++zeros;
-        const int j = D - zeros;
+        const int zeros = trailing_zeros(unsigned(t)), j = D - zeros;
         row = edge[j].base + (std::int64_t(code >> 1) << (j - 1)) + (t >> (zeros + 1));
       }
       const T* from = sides + i * W;

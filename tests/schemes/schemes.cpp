@@ -260,14 +260,14 @@ struct PatchesAndLevels {
   }
 };
 
-// Both evals of `levels` levels of a mesh, at every depth, on its positions and on wider data
-// (5 columns: the kernels' chunks of 4 and 1; 6: two chunks of 3); returns the regular faces
-// seen.
+// Both evals of `levels` levels of a mesh, at every depth, on its positions and on other widths
+// (4 columns: the kernels' chunk of 4; 5: chunks of 4 and 1; 6: two chunks of 3); returns the
+// regular faces seen.
 template <class B, class T>
 index_t check_patches(const meshops::PolyMesh& mesh, const la::Coo<float>& creases,
                       const HostArray<float>& corners, int levels, int expected_depth) {
   index_t regular = 0;
-  for (const index_t k : {3, 5, 6}) {
+  for (const index_t k : {3, 4, 5, 6}) {
     for (const auto& options : option_sets)
       for (int depth = 1; depth <= cc::max_patch_depth; ++depth) {
         INFO(mesh.source << ", " << levels << " levels, depth " << depth << ", " << k << " columns");
