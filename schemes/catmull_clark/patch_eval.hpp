@@ -74,6 +74,7 @@ struct PatchPoints {
   static constexpr int threads = 256, side = 1 << D, n = side + 1, inner = (n - 2) * (n - 2);
   static constexpr std::size_t max_bytes = 40 * 1024;
   using Layout = PatchLayout<T>;
+  using Category = typename Layout::Category;
   QuadView q;
   const std::uint8_t* starts;
   const PatchKind* kind;
@@ -81,36 +82,36 @@ struct PatchPoints {
   const T* P;            // level k
   T* out;                // level k + D
   index_t k;
-  int faces;             // per tile
 
   // What a tile keeps in shared memory, in this order. Grid point (x, y) of face p is staged at
   // row (at >> 5) + (p << (at & 31)), at = at[n y + x]: the rows of the categories inside a face
   // (faces << shift rows each), then the sides (faces << (D + 2) rows).
   struct Shared {
     PatchFace* face;                      // [faces]
-    typename Layout::Category* category;  // [max_categories]
+    Category* category;                   // [max_categories]
     T *A, *control, *staging;             // [4 n], [faces][16][W], [faces n^2][W]
     std::uint32_t* at;                    // [n^2]
   };
-  static std::size_t bytes(int faces) {
-    return faces * sizeof(PatchFace) + sizeof(typename Layout::Category) * Layout::max_categories +
-           sizeof(T) * (4 * n + faces * W * (16 + n * n)) + sizeof(std::uint32_t) * n * n;
+  static constexpr std::size_t bytes(int tile) {
+    return tile * sizeof(PatchFace) + sizeof(Category) * Layout::max_categories +
+           sizeof(T) * (4 * n + tile * W * (16 + n * n)) + sizeof(std::uint32_t) * n * n;
   }
-  SPMESH_HD Shared carve(std::byte* at) const {
+  // Faces per tile: a column each for most of the threads, as far as max_bytes allow.
+  static constexpr int tile_faces() {
+    int f = threads / n;
+    while (f > 1 && bytes(f) > max_bytes) --f;
+    return f;
+  }
+  static constexpr int faces = tile_faces();
+  SPMESH_HD static Shared carve(std::byte* at) {
     Shared s;
     s.face = reinterpret_cast<PatchFace*>(at);
-    s.category = reinterpret_cast<typename Layout::Category*>(s.face + faces);
+    s.category = reinterpret_cast<Category*>(s.face + faces);
     s.A = reinterpret_cast<T*>(s.category + Layout::max_categories);
     s.control = s.A + 4 * n;
     s.staging = s.control + faces * 16 * W;
     s.at = reinterpret_cast<std::uint32_t*>(s.staging + faces * n * n * W);
     return s;
-  }
-  // Faces per tile: a column each for most of the threads, as far as max_bytes allow.
-  static int tile_faces() {
-    int f = threads / n;
-    while (f > 1 && bytes(f) > max_bytes) --f;
-    return f;
   }
   int phases() const { return 3 * static_cast<int>((k + W - 1) / W); }
 
@@ -144,11 +145,22 @@ struct PatchPoints {
     for (index_t w = 0; w < W; ++w) to[w] = pair<y, 0>(Q[0][w], Q[1][w]) + pair<y, 2>(Q[2][w], Q[3][w]);
   }
 
+  // A whole tile's block of category C (W of W columns), from the staging area.
+  template <InnerCategory C>
+  SPMESH_HD void copy_block(const T* staging, std::int64_t base, index_t first, int thread) const {
+    constexpr int words = (faces << C.shift) * W;
+    const T* from = staging + faces * C.first * W;
+    T* y = out + (base + (std::int64_t(first) << C.shift)) * W;
+#pragma unroll
+    for (int w = 0; w < words; w += threads)
+      if (w + thread < words) y[w + thread] = from[w + thread];
+  }
+
   SPMESH_HD void operator()(int phase, index_t tile, int thread, std::byte* shared) const {
     const Shared sh = carve(shared);
     const index_t first = tile * faces, c = W * (phase / 3);
     const index_t m = k - c < W ? k - c : W;
-    const int live = static_cast<int>(q.faces - first < faces ? q.faces - first : faces);
+    const int live = static_cast<int>(q.faces - first < faces ? q.faces - first : index_t(faces));
     if (phase % 3 == 0) {
       if (c == 0) {
         for (int i = thread; i < 4 * n; i += threads) sh.A[i] = layout->A[i];
@@ -188,22 +200,13 @@ struct PatchPoints {
       }
       return;
     }
-    // Phase 2: the categories inside the faces, a word per thread: in a whole tile of xyz data
-    // the staged rows are the categories' blocks one after the other (a word goes to that of
-    // its category, shifted by delta)...
+    // Phase 2: the categories inside the faces, block by block, a word per thread (whole lines
+    // per warp; in a whole tile of xyz data the blocks' sizes are known at compile time)...
     const int staged = layout->staged;
     if (live == faces && m == W && k == W) {
-      int cat = -1, end = 0;
-      std::int64_t delta = 0;
-      for (int w = thread; w < faces * inner * W; w += threads) {
-        while (w >= end) {
-          const auto& C = sh.category[++cat];
-          end = faces * (C.first + (1 << C.shift)) * W;
-          delta = (C.base + (std::int64_t(first) << C.shift) - faces * C.first) * W;
-        }
-        out[delta + w] = sh.staging[w];
-      }
-    } else {  // ... or block by block
+      [&]<int... i>(std::integer_sequence<int, i...>) {
+        (copy_block<inner_category(D, i)>(sh.staging, sh.category[i].base, first, thread), ...);
+      }(std::make_integer_sequence<int, inner_categories(D)>{});    } else {  // ... or block by block
       for (int cat = 0; cat < staged; ++cat) {
         const auto& C = sh.category[cat];
         const T* from = sh.staging + faces * C.first * W;
@@ -275,9 +278,9 @@ linalg::Dense<T, S> eval_patches(Exec& exec, const QuadLevel<S>* const* levels,
   copy_unused(exec, L, P.data.data(), out.data.data(), k);
   const auto launch = [&]<index_t W, int D>() {
     using Kernel = detail::PatchPoints<T, W, D>;
-    const int faces = Kernel::tile_faces();
+    constexpr int faces = Kernel::faces;
     const Kernel kernel{view(L), L.starts.data(), reinterpret_cast<const PatchKind*>(kind),
-                        patches.template layout<T>(), P.data.data(), out.data.data(), k, faces};
+                        patches.template layout<T>(), P.data.data(), out.data.data(), k};
     exec.template for_each_tile<Kernel::threads>((L.faces + faces - 1) / faces, kernel.phases(),
                                                  Kernel::bytes(faces), kernel);
   };

@@ -69,6 +69,26 @@ constexpr double curve_weight(int d, int x, int c) {
   return w[x + 1][c];
 }
 
+// The categories of the points inside a face's patch d levels down, in the layout's order (the
+// face points made on level k + j, then the pieces of the inner edges made on level k + from,
+// from = 1 .. j - 1, for j = 1 .. d): their level j, from (0: face points), shift (2^shift
+// points per face) and the points of the categories before. Known at compile time.
+struct InnerCategory {
+  int j = 0, from = 0, shift = 0, first = 0;
+};
+constexpr int inner_categories(int d) { return d * (d + 1) / 2; }
+constexpr InnerCategory inner_category(int d, int index) {
+  InnerCategory c;
+  int n = 0;
+  for (int j = 1; j <= d; ++j)
+    for (int from = 0; from < j; ++from, ++n) {
+      const int shift = from == 0 ? 2 * (j - 1) : j - 1 + from;
+      if (n == index) return {j, from, shift, c.first};
+      c.first += 1 << shift;
+    }
+  return c;
+}
+
 // Where the points of a level-k face f's patch go, d levels down (quads.hpp's numbering): in
 // categories of points that lie in blocks of rows. Point i (of 2^shift) of face f goes to
 //   face points made on level k + j:        base + (f << shift) + i
@@ -114,10 +134,11 @@ struct PatchLayout {
         cell[(side + 1) * g.y + g.x] = std::uint16_t((categories - 1) << 8 | i);
       }
     };
-    for (int j = 1; j <= d; ++j) {
-      add(face_point, j, 0, 2 * (j - 1), v[j - 1]);
-      for (int from = 1; from < j; ++from)  // inner edge 2 E + h of level k + from - 1
-        add(inner_edge, j, from, j - 1 + from, v[j - 1] + f[j - 1] + (2 * e[from - 1] << (j - 1 - from)));
+    for (int i = 0; i < inner_categories(d); ++i) {
+      const InnerCategory c = inner_category(d, i);
+      if (c.from == 0) add(face_point, c.j, 0, c.shift, v[c.j - 1]);
+      else  // inner edge 2 E + h of level k + from - 1
+        add(inner_edge, c.j, c.from, c.shift, v[c.j - 1] + f[c.j - 1] + (2 * e[c.from - 1] << (c.j - 1 - c.from)));
     }
     staged = categories;
     for (int j = 1; j <= d; ++j) add(outer_edge, j, 0, j + 1, v[j - 1] + f[j - 1]);
