@@ -31,22 +31,19 @@ namespace spmesh::schemes::catmull_clark {
 
 namespace detail {
 
-// The vertex of control point s = 4 row + column of f's 4 x 4 grid, on a level whose face f is
-// regular: f's corners inside, the faces across its edges (their corners from the twin's slot
-// b: b + 2 beyond corner a, b + 3 beyond corner a + 1) on the sides, the faces diagonal to
-// its corners at the grid's corners.
-SPMESH_HD inline index_t control_vertex(const QuadView& q, index_t f, int s) {
-  // Per control point, 2 bits each (tables in registers, not memory): its kind (0 a corner, 1 a
-  // side, 2 a diagonal: 2 1 1 2 / 1 0 0 1 / 1 0 0 1 / 2 1 1 2), its corner or edge a (0 0 0 1 /
-  // 3 0 1 1 / 3 3 2 1 / 3 2 2 2) and a side's slot across (- 2 3 - / 3 - - 2 / 2 - - 3 / - 3 2 -).
-  const int two = 2 * s, kind = (0x96414196u >> two) & 3, at = (0xab6f5340u >> two) & 3,
-            slot = (0x2cc28338u >> two) & 3;
-  const index_t h = 4 * f + at;
-  if (kind == 0) return ldg(q.corners + h);
-  const index_t t = ldg(q.twin + h);
-  if (kind == 1) return ldg(q.corners + ((t & ~index_t(3)) | ((t + slot) & 3)));
+// The control points of a regular face f of a level around its corner a, as vertices: corner a,
+// the corners of the face across edge a (from corner a to a + 1) beyond corner a and beyond
+// corner a + 1 (the twin's slots b + 2 and b + 3), and the corner of the face diagonal to
+// corner a. Where they lie in f's 4 x 4 grid of control points (s = 4 row + column): 4 bits
+// each, in that order, 16 bits per corner (corner_places).
+inline constexpr std::uint64_t corner_places = 0xC489FDEA3B760215ull;
+SPMESH_HD inline Index4 corner_controls(const QuadView& q, index_t f, int a) {
+  const index_t h = 4 * f + a, t = ldg(q.twin + h);
+  const Index4 across = load4(q.corners + (t & ~index_t(3)));
+  const int b = t & 3;
+  const auto slot = [&](int j) { return j == 0 ? across.v[0] : j == 1 ? across.v[1] : j == 2 ? across.v[2] : across.v[3]; };
   const index_t u = ldg(q.twin + next_half(t));  // in the face diagonal to corner a
-  return ldg(q.corners + prev_half(u));
+  return {{ldg(q.corners + h), slot((b + 2) & 3), slot((b + 3) & 3), ldg(q.corners + prev_half(u))}};
 }
 
 // What a tile keeps of each of its faces.
@@ -58,7 +55,7 @@ struct PatchFace {
 
 // The points of the patches of a tile of consecutive faces of level k, d = D levels down, W
 // components at a time, in three phases per chunk of components:
-// 0. load each face's 4 x 4 control points (a thread per point; zeros for an irregular face),
+// 0. load each face's 4 x 4 control points (a thread per corner; zeros for an irregular face),
 //    with A_d and where each grid point is staged;
 // 1. a thread per face and grid column x: refine the control rows to column x (4 points, in
 //    registers), then make the column's points A_d[y] Q, y = 0 .. 2^D (weights known at compile
@@ -167,18 +164,23 @@ struct PatchPoints {
         for (int i = thread; i < layout->categories; i += threads) sh.category[i] = layout->category[i];
         for (int i = thread; i < n * n; i += threads) sh.at[i] = staged_at(i);
       }
-      for (int i = thread; i < 16 * live; i += threads) {
-        const int p = i >> 4, s = i & 15;
+      for (int i = thread; i < 4 * live; i += threads) {  // a thread per face and corner
+        const int p = i >> 2, a = i & 3;
         const index_t f = first + p;
         const PatchKind kd = kind[f];
         const bool skip = kd == PatchKind::irregular;
-        if (c == 0 && s == 0)
+        if (c == 0 && a == 0)
           sh.face[p] = {skip ? Index4{} : load4(q.corners + 4 * f),
                         skip ? Index4{} : load4(q.edge_code + 4 * f), skip ? 0 : starts[f], kd};
-        T* to = sh.control + i * W;
-        const T* x = skip ? nullptr : P + std::int64_t(control_vertex(q, f, s)) * k + c;
+        const Index4 v = skip ? Index4{} : corner_controls(q, f, a);
+        const unsigned places = unsigned(corner_places >> (16 * a));
 #pragma unroll
-        for (index_t w = 0; w < W; ++w) to[w] = x && w < m ? ldg(x + w) : T(0);
+        for (int j = 0; j < 4; ++j) {
+          T* to = sh.control + (p * 16 + ((places >> (4 * j)) & 15)) * W;
+          const T* x = P + std::int64_t(v.v[j]) * k + c;
+#pragma unroll
+          for (index_t w = 0; w < W; ++w) to[w] = !skip && w < m ? ldg(x + w) : T(0);
+        }
       }
       return;
     }
