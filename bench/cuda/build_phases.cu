@@ -180,10 +180,12 @@ int run(const std::string& path, int levels, int reps) {
       extra.insert("choose_patches");
       if (const auto& patches = plan.patches) {
         const cc::QuadLevel<S>* at[cc::max_patch_depth];
-        for (int j = 0; j < patches.depth; ++j) at[j] = &std::get<cc::QuadLevel<S>>(plan.levels[patches.level + j]);
+        for (int j = 0; j < patches.depth; ++j)
+          at[j] = &std::get<cc::QuadLevel<S>>(plan.levels[patches.level + j]);
         P = linalg::Dense<float, S>();
         for (int k = 0; k < patches.level; ++k) P = Scheme::subdivide(exec, plan, k, k == 0 ? P0d : P);
-        const std::string name = "patches " + std::to_string(patches.level) + "+" + std::to_string(patches.depth);
+        const std::string name =
+            "patches " + std::to_string(patches.level) + "+" + std::to_string(patches.depth);
         timed(name, [&] { P = cc::eval_patches(exec, at, patches, patches.level == 0 ? P0d : P); });
         extra.insert(name);
       }

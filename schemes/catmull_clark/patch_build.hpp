@@ -78,8 +78,8 @@ struct BorderingFaces {
 
 // The patches of the `depth` levels below quad level L (level `level` of its plan; its rules
 // made): four kernels over its vertices, crease entries and faces, selections of the region and
-// its irregular faces (one host wait) and the layouts; none where the region holds more than `max_share` of the
-// faces.
+// of its irregular faces (one host wait) and the layouts; none where the region holds more than
+// `max_share` of the faces.
 template <class Exec, class S = typename Exec::space>
 Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth,
                         double max_share = 1.0) {

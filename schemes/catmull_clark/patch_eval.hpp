@@ -41,9 +41,12 @@ SPMESH_HD inline Index4 corner_controls(const QuadView& q, index_t f, int a) {
   const index_t h = 4 * f + a, t = ldg(q.twin + h);
   const Index4 across = load4(q.corners + (t & ~index_t(3)));
   const int b = t & 3;
-  const auto slot = [&](int j) { return j == 0 ? across.v[0] : j == 1 ? across.v[1] : j == 2 ? across.v[2] : across.v[3]; };
+  const auto slot = [&](int j) {
+    return j == 0 ? across.v[0] : j == 1 ? across.v[1] : j == 2 ? across.v[2] : across.v[3];
+  };
   const index_t u = ldg(q.twin + next_half(t));  // in the face diagonal to corner a
-  return {{ldg(q.corners + h), slot((b + 2) & 3), slot((b + 3) & 3), ldg(q.corners + prev_half(u))}};
+  return {{ldg(q.corners + h), slot((b + 2) & 3), slot((b + 3) & 3),
+           ldg(q.corners + prev_half(u))}};
 }
 
 // What a tile keeps of each of its faces.
@@ -139,7 +142,8 @@ struct PatchPoints {
   SPMESH_HD static void column_point(const T (&Q)[4][W], std::uint32_t at, int p, T* staging) {
     T* to = staging + ((at >> 5) + (std::uint32_t(p) << (at & 31))) * W;
 #pragma unroll
-    for (index_t w = 0; w < W; ++w) to[w] = pair<y, 0>(Q[0][w], Q[1][w]) + pair<y, 2>(Q[2][w], Q[3][w]);
+    for (index_t w = 0; w < W; ++w)
+      to[w] = pair<y, 0>(Q[0][w], Q[1][w]) + pair<y, 2>(Q[2][w], Q[3][w]);
   }
 
   // A whole tile's block of category C (W of W columns), from the staging area.
@@ -161,7 +165,8 @@ struct PatchPoints {
     if (phase % 3 == 0) {
       if (c == 0) {
         for (int i = thread; i < 4 * n; i += threads) sh.A[i] = layout->A[i];
-        for (int i = thread; i < layout->categories; i += threads) sh.category[i] = layout->category[i];
+        for (int i = thread; i < layout->categories; i += threads)
+          sh.category[i] = layout->category[i];
         for (int i = thread; i < n * n; i += threads) sh.at[i] = staged_at(i);
       }
       for (int i = thread; i < 4 * live; i += threads) {  // a thread per face and corner
@@ -208,20 +213,15 @@ struct PatchPoints {
     if (live == faces && m == W && k == W) {
       [&]<int... i>(std::integer_sequence<int, i...>) {
         (copy_block<inner_category(D, i)>(sh.staging, sh.category[i].base, first, thread), ...);
-      }(std::make_integer_sequence<int, inner_categories(D)>{});    } else {  // ... or block by block
+      }(std::make_integer_sequence<int, inner_categories(D)>{});
+    } else {  // ... or a row's m words at a time
       for (int cat = 0; cat < staged; ++cat) {
         const auto& C = sh.category[cat];
         const T* from = sh.staging + faces * C.first * W;
-        const int rows = live << C.shift;
         const std::int64_t row0 = C.base + (std::int64_t(first) << C.shift);
-        if (m == W && k == W) {  // the block is contiguous
-          T* y = out + row0 * W;
-          for (int w = thread; w < rows * W; w += threads) y[w] = from[w];
-        } else {
-          for (int w = thread; w < rows * int(m); w += threads) {
-            const int r = w / int(m), j = w % int(m);
-            out[(row0 + r) * k + c + j] = from[r * W + j];
-          }
+        for (int w = thread; w < (live << C.shift) * int(m); w += threads) {
+          const int r = w / int(m), j = w % int(m);
+          out[(row0 + r) * k + c + j] = from[r * W + j];
         }
       }
     }
@@ -236,7 +236,8 @@ struct PatchPoints {
       if (t == 0) {  // corner a, owned by the face of its vertex_edge
         if (!((fc.starts >> a) & 1)) continue;
         row = fc.corners.v[a];
-      } else {  // piece t / 2^(D - j + 1) of edge a's points of level k + j, owned by its half-edge along
+      } else {  // piece t / 2^(D - j + 1) of edge a's points of level k + j, owned by the face
+                // of its half-edge along
         const index_t code = fc.codes.v[a];
         if (code & 1) continue;
         const int zeros = trailing_zeros(unsigned(t)), j = D - zeros;
@@ -274,7 +275,8 @@ linalg::Dense<T, S> eval_patches(Exec& exec, const QuadLevel<S>* const* levels,
   for (int j = 0; j + 1 < d && patches.region_count > 0; ++j) {
     linalg::Dense<T, S> next(levels[j]->child_vertices(), k);
     detail::subdivide_into(exec, *levels[j], *in, j > 0 ? levels[j - 1] : nullptr,
-                           detail::Region{patches.region.data(), kind, patches.region_count, j}, next);
+                           detail::Region{patches.region.data(), kind, patches.region_count, j},
+                           next);
     held = std::move(next), in = &held;
   }
   copy_unused(exec, L, P.data.data(), out.data.data(), k);

@@ -138,7 +138,8 @@ struct PatchLayout {
       const InnerCategory c = inner_category(d, i);
       if (c.from == 0) add(face_point, c.j, 0, c.shift, v[c.j - 1]);
       else  // inner edge 2 E + h of level k + from - 1
-        add(inner_edge, c.j, c.from, c.shift, v[c.j - 1] + f[c.j - 1] + (2 * e[c.from - 1] << (c.j - 1 - c.from)));
+        add(inner_edge, c.j, c.from, c.shift,
+            v[c.j - 1] + f[c.j - 1] + (2 * e[c.from - 1] << (c.j - 1 - c.from)));
     }
     staged = categories;
     for (int j = 1; j <= d; ++j) add(outer_edge, j, 0, j + 1, v[j - 1] + f[j - 1]);

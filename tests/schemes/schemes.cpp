@@ -278,12 +278,14 @@ index_t check_patches(const meshops::PolyMesh& mesh, const la::Coo<float>& creas
             doubled.data[v * k + c] = 2 * P0.data[v * k + c];
           }
         const auto [patched, stepped, twice, got_depth, regular_faces] =
-            run<B>("patches", PatchesAndLevels{levels, depth, options}, mesh.M, creases, corners, P0, doubled);
+            run<B>("patches", PatchesAndLevels{levels, depth, options}, mesh.M, creases, corners,
+                   P0, doubled);
         CHECK(got_depth == std::min(depth, expected_depth));
         regular += regular_faces;
         REQUIRE(patched.rows == stepped.rows);
         index_t not_twice = 0;
-        for (index_t p = 0; p < patched.data.size(); ++p) not_twice += twice.data[p] == 2 * patched.data[p] ? 0 : 1;
+        for (index_t p = 0; p < patched.data.size(); ++p)
+          not_twice += twice.data[p] == 2 * patched.data[p] ? 0 : 1;
         CHECK(not_twice == 0);
         double scale = 0, err = 0;
         for (index_t p = 0; p < stepped.data.size(); ++p) {
