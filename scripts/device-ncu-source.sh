@@ -6,15 +6,10 @@
 # instructions executed most.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-build/device-out}
-mkdir -p "$out"
-prefix=$(realpath "${SPMESH_DEPS:-.device-deps}/usr" 2>/dev/null || true)
-[[ -n $prefix ]] && export LD_LIBRARY_PATH="$prefix/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-mesh=${PROFILE_MESH:-.device-shared/meshes/characters/ArmorGuy.obj:6}
+source scripts/device-profiling.sh
+bench_on "${PROFILE_MESH:-.device-shared/meshes/characters/ArmorGuy.obj:6}"
 ncu --kernel-name-base demangled -k "regex:${PROFILE_KERNELS:-PatchPoints}" -c 1 \
-  --section SourceCounters --page source --print-source sass --csv \
-  build/device/bench/spmesh_bench_subdivision --mesh "$mesh" --min-level "${mesh##*:}" \
-  --cpu-max-level 0 --peer-max-level 0 --compose-max-level 0 --budget-ms 1 > "$out/ncu_source.csv"
+  --section SourceCounters --page source --print-source sass --csv "${bench[@]}" > "$out/ncu_source.csv"
 python3 - "$out/ncu_source.csv" <<'PY'
 import csv, collections, sys
 lines = open(sys.argv[1]).read().splitlines()

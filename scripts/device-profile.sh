@@ -9,20 +9,16 @@
 #   PROFILE_ARGS    more bench arguments (e.g. --scheme loop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-build/device-out}
-mkdir -p "$out"
-prefix=$(realpath "${SPMESH_DEPS:-.device-deps}/usr" 2>/dev/null || true)
-[[ -n $prefix ]] && export LD_LIBRARY_PATH="$prefix/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+source scripts/device-profiling.sh
 metrics=gpu__time_duration.sum,launch__registers_per_thread,dram__bytes.sum,lts__t_bytes.sum,l1tex__t_bytes.sum
 metrics+=,launch__grid_size,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum
 metrics+=,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
 for mesh in ${PROFILE_MESH:-.device-shared/meshes/characters/ArmorGuy.obj:6}; do
   csv="$out/ncu_$(basename "${mesh%:*}" .obj)_${mesh##*:}.csv"
+  bench_on "$mesh"
   ncu --kernel-name-base demangled -k "regex:${PROFILE_KERNELS:-Quad|Refine}" \
     ${PROFILE_COUNT:+-c "$PROFILE_COUNT"} --metrics "$metrics" --csv --page raw \
-    build/device/bench/spmesh_bench_subdivision --mesh "$mesh" --min-level "${mesh##*:}" \
-    --cpu-max-level 0 --peer-max-level 0 --compose-max-level 0 --budget-ms 1 ${PROFILE_ARGS:-} \
-    > "$csv"
+    "${bench[@]}" ${PROFILE_ARGS:-} > "$csv"
   echo "== $mesh"
   python3 - "$csv" <<'PY'
 import csv, re, sys
