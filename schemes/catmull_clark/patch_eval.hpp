@@ -103,6 +103,7 @@ struct PatchPoints {
     return f;
   }
   static constexpr int faces = tile_faces();
+  static_assert(bytes(faces) <= max_bytes, "PatchPoints: a face's tile is over max_bytes");
   SPMESH_HD static Shared carve(std::byte* at) {
     Shared s;
     s.face = reinterpret_cast<PatchFace*>(at);
