@@ -11,9 +11,10 @@
 // all lie in blocks that follow the parent's order), so that a run of consecutive faces writes
 // runs of consecutive rows. None of the levels between is written. The other faces (irregular, and
 // their neighbours, whose points they read) take the level-by-level eval restricted to them
-// (quad_eval.hpp's Region), before the patches; a point is written by the face that owns it
-// on the level-by-level path (its half-edge along, its vertex_edge), so the two parts
-// partition the output.
+// (quad_eval.hpp's Region): the levels between before the patches, the last level after them
+// and on the irregular faces only. A point is written by the face that owns it on the
+// level-by-level path (its half-edge along, its vertex_edge); an irregular face's are written
+// last by the region.
 #pragma once
 
 #include "linalg/formats.hpp"
