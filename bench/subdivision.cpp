@@ -7,7 +7,9 @@
 //     dynamic = build_and_eval (topology changes every frame: build and eval in one pass, no plan
 //     kept; its peak memory, GPU or host, is the one reported), build alone, eval alone (static
 //     topology; Catmull-Clark's last levels by patches, and also level by level and, at a
-//     mesh's deepest level, with patches 1 to 4 levels deep), compose (R = S_L ... S_1) and replay (P_L = R P_0, one SpMV);
+//     mesh's deepest level, with patches 1 to 4 levels deep), eval recorded once and replayed
+//     (Executor::record: on the GPU one graph, no launch per kernel), compose (R = S_L ... S_1)
+//     and replay (P_L = R P_0, one SpMV);
 //   OpenSubdiv: build = Far RefineUniform + StencilTableFactory::Create (last level only,
 //     factorised), eval = StencilTable::UpdateValues (one thread) and OmpEvaluator (all threads);
 //   CGAL (Sqrt3_subdivision) and OpenMesh (Sqrt3T): the whole refinement of the level (topology
@@ -40,8 +42,10 @@
 #include <opensubdiv/osd/ompEvaluator.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -124,6 +128,10 @@ struct Row {
   double eval_levels = -1, region_share = -1;
   int patch_depth = 0;
   double eval_depth[5] = {-1, -1, -1, -1, -1};
+  // The eval recorded once (Executor::record; on the GPU one graph) and replayed; whether the
+  // replay gives the eval's bits.
+  double eval_recorded = -1;
+  bool recorded_same = false;
 };
 
 // OpenSubdiv's name for a scheme.
@@ -297,6 +305,19 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
     P = Scheme::eval(exec, plan, P0);
   }
   linalg::Dense<float> eval_host = down(P);
+  {
+    auto recording = exec.record([&] { return Scheme::eval(exec, plan, P0); });
+    row.eval_recorded = time_ms([&] {
+      recording.replay();
+      exec.synchronize();
+    });
+    const linalg::Dense<float> replayed = down(recording.replay());
+    row.recorded_same = replayed.data.size() == eval_host.data.size() &&
+                        std::equal(replayed.data.data(), replayed.data.data() + replayed.data.size(),
+                                   eval_host.data.data(), [](float a, float b) {
+                                     return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+                                   });
+  }
   row.vertices = eval_host.rows;
   row.faces = plan.refined.faces;
   row.compose = row.replay = -1;
@@ -510,6 +531,9 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
         if (r.cusparse_replay > 0)
           std::printf(", cuSPARSE %.3f ms (%.2fx plain, %.2fx stencils)", r.cusparse_replay,
                       r.cusparse_replay / r.replay, r.cusparse_replay / r.replay_stencils);
+        if (r.eval_recorded > 0)
+          std::printf(", eval recorded %.3f ms (%s)", r.eval_recorded,
+                      r.recorded_same ? "same bits" : "DIFFERS FROM EVAL");
         if (r.eval_levels > 0) {
           std::printf(", eval by levels %.3f ms", r.eval_levels);
           if (r.patch_depth > 0)
@@ -537,6 +561,8 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
           << r.device << "\", \"faces\": " << r.faces << ", \"vertices\": " << r.vertices
           << ", \"r_nnz\": " << r.r_nnz << ", \"dynamic_ms\": " << r.dynamic
           << ", \"build_ms\": " << r.build << ", \"eval_ms\": " << r.eval
+          << ", \"eval_recorded_ms\": " << r.eval_recorded
+          << ", \"recorded_same_bits\": " << (r.recorded_same ? "true" : "false")
           << ", \"compose_ms\": " << r.compose << ", \"replay_ms\": " << r.replay
           << ", \"osd_build_ms\": " << r.osd_build << ", \"osd_eval_serial_ms\": "
           << r.osd_eval_serial << ", \"osd_eval_omp_ms\": " << r.osd_eval_omp

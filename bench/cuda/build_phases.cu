@@ -5,7 +5,8 @@
 // returned; a step whose host time is close to its time is bound by the host's calls, not by
 // the GPU), and the kernel launches, host waits (cuda::Executor::counts) and device
 // allocations each step asks for; Catmull-Clark's eval also by patches ("patches k+d": levels k
-// to k + d, after the levels before k).
+// to k + d, after the levels before k). "rec": the same recorded (Executor::record), one graph
+// per step: its GPU time without the host's launches.
 // The wait after each step adds a few microseconds per step, so the sum exceeds the last line,
 // the same work unbroken; what it shows is which step costs what, and how much of it is fixed
 // cost.
@@ -188,7 +189,26 @@ int run(const std::string& path, int levels, int reps) {
             "patches " + std::to_string(patches.level) + "+" + std::to_string(patches.depth);
         timed(name, [&] { P = cc::eval_patches(exec, at, patches, patches.level == 0 ? P0d : P); });
         extra.insert(name);
+        // The same recorded (one graph), and the levels before them recorded: what the GPU
+        // takes without the host's launches.
+        linalg::Dense<float, S> Pk;
+        for (int k = 0; k < patches.level; ++k) Pk = Scheme::subdivide(exec, plan, k, k == 0 ? P0d : Pk);
+        const auto& in = patches.level == 0 ? P0d : Pk;
+        auto by_patches = exec.record([&] { return cc::eval_patches(exec, at, patches, in); });
+        timed(name + " rec", [&] { by_patches.replay(); });
+        auto before = exec.record([&] {
+          linalg::Dense<float, S> Q;
+          for (int k = 0; k < patches.level; ++k) Q = Scheme::subdivide(exec, plan, k, k == 0 ? P0d : Q);
+          return Q;
+        });
+        timed("before patches rec", [&] { before.replay(); });
+        extra.insert(name + " rec"), extra.insert("before patches rec");
       }
+    }
+    {
+      auto recorded = exec.record([&] { return Scheme::eval(exec, plan, P0d); });
+      timed("eval rec", [&] { recorded.replay(); });
+      extra.insert("eval rec");
     }
     timed("free", [&] { plan = {}, P = {}; });  // the arrays go back to the pool
     // All of it again without the steps' waits: upload, build, eval, free (the benchmark's

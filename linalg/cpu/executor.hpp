@@ -12,12 +12,31 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <omp.h>
 
 namespace spmesh::linalg::cpu {
+
+// The work of one call, kept to be run again (Executor::record): here the call itself.
+template <class F>
+class Recording {
+public:
+  using Result = std::invoke_result_t<F&>;
+  explicit Recording(F f) : f_(std::move(f)) {}
+  // Runs the work again, on the inputs' present contents, and gives its result.
+  const Result& replay() {
+    result_.emplace(f_());
+    return *result_;
+  }
+
+private:
+  F f_;
+  std::optional<Result> result_;
+};
 
 class Executor {
 public:
@@ -36,6 +55,15 @@ public:
   void read(const T* p, index_t n, T* host) const { std::copy(p, p + n, host); }
   template <class T>
   void write(T* p, T v) const { *p = v; }
+
+  // The work f() asks of this executor, to be run at each replay() of the Recording (the GPU
+  // backend's records it as one graph; see there what f may do).
+  template <class F>
+  Recording<F> record(F f) const { return Recording<F>(std::move(f)); }
+
+  // to[i] = from[i] for i in [0, n).
+  template <class T>
+  void copy(const T* from, index_t n, T* to) const { std::copy(from, from + n, to); }
 
   // f(i) for i in [0, n), in parallel. Loops shorter than `grain` stay on the calling thread.
   template <class F>

@@ -16,8 +16,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace spmesh::linalg::cuda {
 
@@ -102,6 +106,42 @@ struct SortShortSegment {
 };
 }  // namespace detail
 
+// The work that one call asked of an executor, kept as a CUDA graph (Executor::record) to be
+// run again at the cost of one launch: replay() runs it and gives its result. It holds the
+// memory that the work used (the result's, and the temporaries', which the graph reuses each
+// time), and refers to the inputs where they were.
+template <class R>
+class Recording {
+public:
+  Recording(Recording&& o) noexcept
+      : stream_(o.stream_), graph_(std::exchange(o.graph_, nullptr)), held_(std::move(o.held_)),
+        result_(std::move(o.result_)) {}
+  Recording& operator=(Recording&& o) noexcept {
+    std::swap(stream_, o.stream_), std::swap(graph_, o.graph_), std::swap(held_, o.held_);
+    std::swap(result_, o.result_);
+    return *this;
+  }
+  ~Recording() {
+    if (graph_) cudaGraphExecDestroy(graph_);
+    for (const auto& b : held_) Device::deallocate(b.p, b.bytes);  // after the last replay's work
+  }
+
+  // Runs the work again, on the inputs' present contents, and gives its result (in the same
+  // place every time; ready when the executor is synchronised or read).
+  const R& replay() {
+    check(cudaGraphLaunch(graph_, stream_), "cudaGraphLaunch (Recording::replay)");
+    return *result_;
+  }
+
+private:
+  friend class Executor;
+  explicit Recording(cudaStream_t stream) : stream_(stream) {}
+  cudaStream_t stream_;
+  cudaGraphExec_t graph_ = nullptr;
+  std::vector<Device::Block> held_;
+  std::optional<R> result_;
+};
+
 class Executor {
 public:
   using space = Device;
@@ -115,7 +155,8 @@ public:
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
   ~Executor() {
-    if (stream_) cudaStreamDestroy(stream_);
+    for (cudaStream_t s : {stream_, capture_})
+      if (s) cudaStreamDestroy(s);
   }
 
   cudaStream_t stream() const { return stream_; }
@@ -191,6 +232,56 @@ public:
     ++counts_.launches;
     detail::for_each_tile_kernel<Threads><<<tiles, Threads, bytes, stream_>>>(phases, f);
     check(cudaGetLastError(), "for_each_tile kernel launch");
+  }
+
+  // The work f() asks of this executor, recorded, not run: the Recording runs it at each
+  // replay(), as one CUDA graph (one launch instead of one per kernel, no host time between
+  // kernels). f's inputs stay where they were for as long as the recording is replayed (their
+  // contents may change between replays), and f must not wait for the device (no read or
+  // synchronisation: a replay could not answer it again).
+  template <class F>
+  auto record(F f) -> Recording<std::invoke_result_t<F&>> {
+    using R = std::invoke_result_t<F&>;
+    if (Device::holding()) throw Error("cuda::Executor::record: a recording is being made already");
+    if (!capture_)
+      check(cudaStreamCreateWithFlags(&capture_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    Recording<R> recording(stream_);
+    // The capture stream does not wait for the pool's allocations on the legacy stream (a
+    // blocking stream that captures may not), which happen at once; frees are held.
+    check(cudaStreamBeginCapture(capture_, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture");
+    const cudaStream_t own = std::exchange(stream_, capture_);
+    Device::holding() = &recording.held_;
+    std::exception_ptr thrown;
+    try {
+      recording.result_.emplace(f());
+    } catch (...) {
+      thrown = std::current_exception();
+    }
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(capture_, &graph);
+    stream_ = own, Device::holding() = nullptr;
+    if (thrown || ended != cudaSuccess) {
+      if (graph) cudaGraphDestroy(graph);
+      cudaGetLastError();
+      std::string what = std::string("cudaStreamEndCapture: ") + cudaGetErrorName(ended);
+      try {
+        if (thrown) std::rethrow_exception(thrown);
+      } catch (const CudaError& e) {
+        what = e.what();
+      }  // anything else goes to the caller as it is
+      throw CudaError("cuda::Executor::record: " + what +
+                      " (the work recorded may not wait for the device: no read, no synchronisation)");
+    }
+    const cudaError_t made = cudaGraphInstantiate(&recording.graph_, graph, 0);
+    cudaGraphDestroy(graph);
+    check(made, "cudaGraphInstantiate");
+    return recording;
+  }
+
+  // to[i] = from[i] for i in [0, n) (executor memory).
+  template <class T>
+  void copy(const T* from, index_t n, T* to) {
+    if (n > 0) check(cudaMemcpyAsync(to, from, sizeof(T) * n, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync");
   }
 
   // Threads of one warp that can combine partial results (lanes.hpp).
@@ -427,6 +518,7 @@ private:
 
   int device_ = 0;
   cudaStream_t stream_ = nullptr;
+  cudaStream_t capture_ = nullptr;  // the stream record() captures, made at the first recording
   DeviceArray<char> temp_;
   mutable Counts counts_;
 };

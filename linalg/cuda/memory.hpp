@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace spmesh::linalg::cuda {
 
@@ -71,6 +72,17 @@ struct Device {
 
   static void* allocate(std::size_t bytes);
   static void deallocate(void* p, std::size_t bytes);
+
+  // While an executor records work (cuda::Executor::record), the blocks freed go to its
+  // recording instead, whose graph may still use them: it frees them when it goes.
+  struct Block {
+    void* p;
+    std::size_t bytes;
+  };
+  static std::vector<Block>*& holding() {
+    static std::vector<Block>* held = nullptr;
+    return held;
+  }
 
   // A block straight from the pool, and its return.
   static void* pool_allocate(std::size_t bytes) {
@@ -174,6 +186,10 @@ inline void* Device::allocate(std::size_t bytes) {
 }
 inline void Device::deallocate(void* p, std::size_t bytes) {
   if (!p) return;
+  if (holding()) {
+    holding()->push_back({p, bytes});
+    return;
+  }
   if (bytes <= detail::Slabs::small) detail::Slabs::instance().deallocate(p);
   else pool_deallocate(p, bytes);
 }

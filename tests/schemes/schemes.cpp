@@ -68,6 +68,33 @@ struct Refine {
   }
 };
 
+// A copy of x in the executor's memory.
+template <class E, class P>
+P copy_of(E& exec, const P& x) {
+  P c(x.rows, x.cols);
+  exec.copy(x.data.data(), x.data.size(), c.data.data());
+  return c;
+}
+
+// eval, and eval recorded (Executor::record; on the GPU one graph) then replayed on the same
+// points, copied to an input of its own first: the replay reads the input where it was.
+template <class Scheme>
+struct RecordedEval {
+  int levels;
+  schemes::Options options;
+  template <class E, class M, class C, class V, class P>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
+    using S = typename E::space;
+    const auto plan = Scheme::build(exec, std::move(mesh),
+                                    schemes::Sharpness<S>{std::move(creases), std::move(corners)},
+                                    levels, options);
+    P frame(points.rows, points.cols);
+    auto recording = exec.record([&] { return Scheme::eval(exec, plan, frame); });
+    exec.copy(points.data.data(), points.data.size(), frame.data.data());
+    return std::make_tuple(Scheme::eval(exec, plan, points), copy_of(exec, recording.replay()));
+  }
+};
+
 // The refinement matrix R of the same build, as T.
 template <class Scheme, class T>
 struct Compose {
@@ -220,6 +247,9 @@ void check_build_and_eval() {
                                 creases, vertex_sharpness, P0);
         CHECK(std::get<1>(one).rows == std::get<1>(two).rows);
         CHECK(same_bits(one, two));
+        const auto [evaluated, replayed] = run<B>("recorded eval", RecordedEval<Scheme>{levels, options},
+                                                  mesh, creases, vertex_sharpness, P0);
+        CHECK(same_bits(evaluated, replayed));
       }
   // Vertex data for another mesh is refused, with zero levels too.
   const Dense<T> wrong(tent.mesh.vertex_count() + 1, 3);
@@ -229,8 +259,8 @@ void check_build_and_eval() {
                     DimensionError);
 }
 
-TEST_CASE_TEMPLATE("build_and_eval equals build then eval, bit for bit (Catmull-Clark, Loop, "
-                   "sqrt3)",
+TEST_CASE_TEMPLATE("build_and_eval equals build then eval, and a recorded eval's replay too, bit "
+                   "for bit (Catmull-Clark, Loop, sqrt3)",
                    V, SPMESH_TEST_REALS) {
   check_build_and_eval<typename V::Backend, typename V::type, CatmullClark>();
   check_build_and_eval<typename V::Backend, typename V::type, Loop>();
@@ -250,13 +280,19 @@ struct PatchesAndLevels {
     plan.patches = cc::find_patches(exec, plan, depth);
     auto by_patches = cc::eval(exec, plan, points);
     auto by_levels = cc::eval_by_levels(exec, plan, points);
-    // Twice the points give twice the result, exactly: no output is left as it was (a memory
-    // pool may hand out the block of an earlier result).
-    auto by_patches_twice = cc::eval(exec, plan, doubled);
+    // The eval recorded (Executor::record; on the GPU one graph), replayed on
+    // the points, then on twice the points in the same place: twice the result, exactly (no
+    // output is left as it was: the replay writes where the first one did).
+    P frame(points.rows, points.cols);
+    auto recording = exec.record([&] { return cc::eval(exec, plan, frame); });
+    exec.copy(points.data.data(), points.data.size(), frame.data.data());
+    auto replayed = copy_of(exec, recording.replay());
+    exec.copy(doubled.data.data(), doubled.data.size(), frame.data.data());
+    auto replayed_twice = copy_of(exec, recording.replay());
     const auto& p = plan.patches;
     const index_t faces = p ? std::get<cc::QuadLevel<S>>(plan.levels[p.level]).faces : 0;
-    return std::make_tuple(std::move(by_patches), std::move(by_levels), std::move(by_patches_twice),
-                           p.depth, faces - p.region_count);
+    return std::make_tuple(std::move(by_patches), std::move(by_levels), std::move(replayed),
+                           std::move(replayed_twice), p.depth, faces - p.region_count);
   }
 };
 
@@ -277,15 +313,19 @@ index_t check_patches(const meshops::PolyMesh& mesh, const la::Coo<float>& creas
             P0.data[v * k + c] = static_cast<T>(mesh.positions.data[3 * v + c % 3] * (1 + c / 3) + c);
             doubled.data[v * k + c] = 2 * P0.data[v * k + c];
           }
-        const auto [patched, stepped, twice, got_depth, regular_faces] =
+        const auto [patched, stepped, replayed, twice, got_depth, regular_faces] =
             run<B>("patches", PatchesAndLevels{levels, depth, options}, mesh.M, creases, corners,
                    P0, doubled);
         CHECK(got_depth == std::min(depth, expected_depth));
         regular += regular_faces;
         REQUIRE(patched.rows == stepped.rows);
-        index_t not_twice = 0;
-        for (index_t p = 0; p < patched.data.size(); ++p)
+        REQUIRE(replayed.rows == patched.rows);
+        index_t not_replayed = 0, not_twice = 0;
+        for (index_t p = 0; p < patched.data.size(); ++p) {
+          not_replayed += replayed.data[p] == patched.data[p] ? 0 : 1;
           not_twice += twice.data[p] == 2 * patched.data[p] ? 0 : 1;
+        }
+        CHECK(not_replayed == 0);
         CHECK(not_twice == 0);
         double scale = 0, err = 0;
         for (index_t p = 0; p < stepped.data.size(); ++p) {

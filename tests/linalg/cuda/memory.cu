@@ -1,7 +1,9 @@
 // Device memory (GPU only): small arrays share slabs (memory.hpp's detail::Slabs) without
 // overlapping or losing their data, take far fewer pool calls than arrays, and give their
-// slabs back when the last of them goes; large arrays take the pool directly.
+// slabs back when the last of them goes; large arrays take the pool directly. A recording
+// holds the memory its work used.
 #include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -58,6 +60,56 @@ TEST_CASE("small device arrays share slabs, keep their data and go back to the p
     CHECK(la::Device::current_bytes() == bytes_before + large);
   }
   CHECK(la::Device::current_bytes() == bytes_before);
+}
+
+struct Scale {  // out[i] = factor in[i] + add
+  const index_t* in;
+  index_t* out;
+  index_t factor, add;
+  SPMESH_HD void operator()(index_t i) const { out[i] = factor * in[i] + add; }
+};
+
+// Executor::record: the work is replayed as a graph, on its input's present contents, into the
+// same result; the temporaries it freed are held until the recording goes; a wait inside is
+// refused by name, and the executor goes on.
+TEST_CASE("a recording replays its work on new input, holds its temporaries, refuses waits") {
+  la::cuda::Executor exec;
+  const std::size_t bytes_before = la::Device::current_bytes();
+  const index_t n = 100000;  // 400 KB: pool blocks of their own, not slabs
+  const std::size_t block = sizeof(index_t) * n;
+  {
+    la::DeviceArray<index_t> in(n);
+    auto recording = exec.record([&] {
+      la::DeviceArray<index_t> doubled(n), ramp(n), out(n);
+      exec.for_each(n, Fill{ramp.data(), 7});
+      exec.for_each(n, Scale{in.data(), doubled.data(), 2, 0});
+      exec.for_each(n, Scale{doubled.data(), out.data(), 1, 1});
+      exec.for_each(n, Scale{ramp.data(), doubled.data(), 0, 0});  // doubled is 0 after out is made
+      la::DeviceArray<index_t> result(n);
+      exec.for_each(n, Scale{out.data(), result.data(), 1, 0});
+      return std::make_pair(std::move(result), std::move(ramp));
+    });
+    // in, the result's two arrays, and the two temporaries, held.
+    CHECK(la::Device::current_bytes() == bytes_before + 5 * block);
+    for (index_t base : {0, 5}) {
+      exec.for_each(n, Fill{in.data(), base});
+      const auto& [result, ramp] = recording.replay();
+      const auto got = la::cuda::to_host(result), got_ramp = la::cuda::to_host(ramp);
+      index_t wrong = 0;
+      for (index_t i = 0; i < n; ++i)
+        wrong += got[i] == 2 * (base + i) + 1 && got_ramp[i] == 7 + i ? 0 : 1;
+      CHECK_MESSAGE(wrong == 0, "input from ", base);
+    }
+  }
+  CHECK(la::Device::current_bytes() == bytes_before);
+  la::DeviceArray<index_t> a(n);
+  const std::string message = thrown_message<la::cuda::CudaError>([&] {
+    exec.record([&] { return exec.read(a.data()); });
+  });
+  CHECK(message.find("record") != std::string::npos);
+  CHECK(message.find("may not wait for the device") != std::string::npos);
+  exec.for_each(n, Fill{a.data(), 3});
+  CHECK(exec.read(a.data() + 10) == 13);
 }
 
 }  // namespace spmesh::test::cuda_memory
