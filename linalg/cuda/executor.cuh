@@ -247,7 +247,9 @@ public:
       check(cudaStreamCreateWithFlags(&capture_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     Recording<R> recording(stream_);
     // The capture stream does not wait for the pool's allocations on the legacy stream (a
-    // blocking stream that captures may not), which happen at once; frees are held.
+    // blocking stream that captures may not), which happen at once; frees are held. CUB's temp
+    // storage starts afresh, so that what the work uses of it goes with the recording.
+    temp_ = DeviceArray<char>();
     check(cudaStreamBeginCapture(capture_, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture");
     const cudaStream_t own = std::exchange(stream_, capture_);
     Device::holding() = &recording.held_;
@@ -257,6 +259,7 @@ public:
     } catch (...) {
       thrown = std::current_exception();
     }
+    temp_ = DeviceArray<char>();
     cudaGraph_t graph = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(capture_, &graph);
     stream_ = own, Device::holding() = nullptr;

@@ -102,6 +102,21 @@ TEST_CASE("a recording replays its work on new input, holds its temporaries, ref
     }
   }
   CHECK(la::Device::current_bytes() == bytes_before);
+  {  // CUB's temp storage that the work used goes with the recording: a scan (no wait) replays
+     // right after the executor's own temp storage was made anew for a larger sort
+    const index_t m = 1000;
+    la::DeviceArray<index_t> in(m), out(m), total(1), keys(4 * n);
+    auto scan = exec.record([&] {
+      exec.exclusive_scan(in.data(), out.data(), m, total.data());
+      return 0;
+    });
+    exec.for_each(4 * n, Fill{keys.data(), 0});
+    exec.sort_keys(keys.data(), 4 * n);
+    exec.for_each(m, Fill{in.data(), 1});
+    scan.replay();
+    CHECK(exec.read(total.data()) == m * (m + 1) / 2);
+    CHECK(exec.read(out.data() + m - 1) == m * (m - 1) / 2);
+  }
   la::DeviceArray<index_t> a(n);
   const std::string message = thrown_message<la::cuda::CudaError>([&] {
     exec.record([&] { return exec.read(a.data()); });
