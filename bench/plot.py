@@ -32,8 +32,10 @@ def panel(ax, scheme, rows):
         own = sorted((r for r in rows if r["mesh"] == mesh), key=lambda r: r["faces"])
         faces = [r["faces"] for r in own]
         for key, marker, label in (("dynamic_ms", "o", "dynamic"), ("eval_ms", "s", "eval"),
+                                   ("eval_recorded_ms", "D", "eval recorded"),
                                    ("replay_ms", "^", "replay")):
-            ax.plot(faces, [r[key] for r in own], marker=marker, label=f"{mesh} {label}")
+            if all(key in r for r in own):  # runs before the recorded eval lack it
+                ax.plot(faces, [r[key] for r in own], marker=marker, label=f"{mesh} {label}")
         written = [(4 * CORNERS[scheme] * r["faces"] + 12 * r["vertices"]) / copy for r in own]
         ax.plot(faces, written, "k--", lw=0.8,
                 label=None if n else "floor: faces + xyz written once")
