@@ -53,6 +53,14 @@ using schemes::CatmullClark;
 using schemes::Loop;
 using schemes::Sqrt3;
 
+// Scheme's plan of `levels` levels of a mesh, its creases and corners moved in.
+template <class Scheme, class E, class M, class C, class V>
+auto build_plan(E& exec, M& mesh, C& creases, V& corners, int levels, const schemes::Options& options) {
+  return Scheme::build(exec, std::move(mesh),
+                       schemes::Sharpness<typename E::space>{std::move(creases), std::move(corners)},
+                       levels, options);
+}
+
 // build + eval of `levels` levels: the dynamic-topology path.
 template <class Scheme>
 struct Refine {
@@ -60,10 +68,7 @@ struct Refine {
   schemes::Options options;
   template <class E, class M, class C, class V, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
-    using S = typename E::space;
-    const auto plan = Scheme::build(exec, std::move(mesh),
-                                    schemes::Sharpness<S>{std::move(creases), std::move(corners)},
-                                    levels, options);
+    const auto plan = build_plan<Scheme>(exec, mesh, creases, corners, levels, options);
     return Scheme::eval(exec, plan, points);
   }
 };
@@ -84,10 +89,7 @@ struct RecordedEval {
   schemes::Options options;
   template <class E, class M, class C, class V, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
-    using S = typename E::space;
-    const auto plan = Scheme::build(exec, std::move(mesh),
-                                    schemes::Sharpness<S>{std::move(creases), std::move(corners)},
-                                    levels, options);
+    const auto plan = build_plan<Scheme>(exec, mesh, creases, corners, levels, options);
     P frame(points.rows, points.cols);
     auto recording = exec.record([&] { return Scheme::eval(exec, plan, frame); });
     exec.copy(points.data.data(), points.data.size(), frame.data.data());
@@ -102,10 +104,7 @@ struct Compose {
   schemes::Options options;
   template <class E, class M, class C, class V>
   auto operator()(E& exec, M& mesh, C& creases, V& corners) const {
-    using S = typename E::space;
-    const auto plan = Scheme::build(exec, std::move(mesh),
-                                    schemes::Sharpness<S>{std::move(creases), std::move(corners)},
-                                    levels, options);
+    const auto plan = build_plan<Scheme>(exec, mesh, creases, corners, levels, options);
     return Scheme::template refinement_matrix<T>(exec, plan);
   }
 };
