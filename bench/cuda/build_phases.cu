@@ -183,24 +183,23 @@ int run(const std::string& path, int levels, int reps) {
         const cc::QuadLevel<S>* at[cc::max_patch_depth];
         for (int j = 0; j < patches.depth; ++j)
           at[j] = &std::get<cc::QuadLevel<S>>(plan.levels[patches.level + j]);
-        P = linalg::Dense<float, S>();
-        for (int k = 0; k < patches.level; ++k) P = Scheme::subdivide(exec, plan, k, k == 0 ? P0d : P);
-        const std::string name =
-            "patches " + std::to_string(patches.level) + "+" + std::to_string(patches.depth);
-        timed(name, [&] { P = cc::eval_patches(exec, at, patches, patches.level == 0 ? P0d : P); });
-        extra.insert(name);
-        // The same recorded (one graph), and the levels before them recorded: what the GPU
-        // takes without the host's launches.
-        linalg::Dense<float, S> Pk;
-        for (int k = 0; k < patches.level; ++k) Pk = Scheme::subdivide(exec, plan, k, k == 0 ? P0d : Pk);
-        const auto& in = patches.level == 0 ? P0d : Pk;
-        auto by_patches = exec.record([&] { return cc::eval_patches(exec, at, patches, in); });
-        timed(name + " rec", [&] { by_patches.replay(); });
-        auto before = exec.record([&] {
+        const auto levels_before = [&] {  // the levels before k, level by level
           linalg::Dense<float, S> Q;
           for (int k = 0; k < patches.level; ++k) Q = Scheme::subdivide(exec, plan, k, k == 0 ? P0d : Q);
           return Q;
-        });
+        };
+        P = linalg::Dense<float, S>();
+        const linalg::Dense<float, S> Pk = levels_before();
+        const auto& in = patches.level == 0 ? P0d : Pk;
+        const std::string name =
+            "patches " + std::to_string(patches.level) + "+" + std::to_string(patches.depth);
+        timed(name, [&] { P = cc::eval_patches(exec, at, patches, in); });
+        extra.insert(name);
+        // The same recorded (one graph), and the levels before them recorded: what the GPU
+        // takes without the host's launches.
+        auto by_patches = exec.record([&] { return cc::eval_patches(exec, at, patches, in); });
+        timed(name + " rec", [&] { by_patches.replay(); });
+        auto before = exec.record(levels_before);
         timed("before patches rec", [&] { before.replay(); });
         extra.insert(name + " rec"), extra.insert("before patches rec");
       }
