@@ -81,8 +81,8 @@ P copy_of(E& exec, const P& x) {
   return c;
 }
 
-// eval, and eval recorded (Executor::record; on the GPU one graph) then replayed on the same
-// points, copied to an input of its own first: the replay reads the input where it was.
+// eval, and eval recorded (Executor::record; on the GPU one graph) then replayed, on a copy of
+// the points made before the recording: the replay reads the input where it was.
 template <class Scheme>
 struct RecordedEval {
   int levels;
@@ -90,9 +90,8 @@ struct RecordedEval {
   template <class E, class M, class C, class V, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
     const auto plan = build_plan<Scheme>(exec, mesh, creases, corners, levels, options);
-    P frame(points.rows, points.cols);
+    const P frame = copy_of(exec, points);
     auto recording = exec.record([&] { return Scheme::eval(exec, plan, frame); });
-    exec.copy(points.data.data(), points.data.size(), frame.data.data());
     return std::make_tuple(Scheme::eval(exec, plan, points), copy_of(exec, recording.replay()));
   }
 };
@@ -282,9 +281,8 @@ struct PatchesAndLevels {
     // The eval recorded (Executor::record; on the GPU one graph), replayed on
     // the points, then on twice the points in the same place: twice the result, exactly (no
     // output is left as it was: the replay writes where the first one did).
-    P frame(points.rows, points.cols);
+    P frame = copy_of(exec, points);
     auto recording = exec.record([&] { return cc::eval(exec, plan, frame); });
-    exec.copy(points.data.data(), points.data.size(), frame.data.data());
     auto replayed = copy_of(exec, recording.replay());
     exec.copy(doubled.data.data(), doubled.data.size(), frame.data.data());
     auto replayed_twice = copy_of(exec, recording.replay());
