@@ -14,6 +14,7 @@
 
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
+#include "schemes/half_edges/points.hpp"
 
 #include <cstdint>
 
@@ -80,7 +81,7 @@ struct GroupPoints : GroupData<QuadView, T, W> {
     if (g < 0) return {};
     const GroupRows at(q);
     const index_t b = g & 3, gf = g >> 2;
-    const Index4 codes = load4(q.edge_code + 4 * gf);
+    const linalg::Index4 codes = linalg::load4(q.edge_code + 4 * gf);
     return {at.centres + gf, at.edge_point(codes.v[(b + 1) & 3]), at.edge_point(codes.v[(b + 3) & 3])};
   }
   // Their points (x[0] centre, x[1] after, x[2] before).
@@ -123,8 +124,8 @@ template <class T, index_t W>
 struct QuadGroupPoints : GroupPoints<T, W> {
   SPMESH_HD void operator()(index_t f) const {
     const GroupRows at(this->q);
-    const Index4 code = load4(this->q.edge_code + 4 * f), twin = load4(this->q.twin + 4 * f);
-    const Index4 u = load4(this->q.corners + 4 * f);
+    const linalg::Index4 code = linalg::load4(this->q.edge_code + 4 * f), twin = linalg::load4(this->q.twin + 4 * f);
+    const linalg::Index4 u = linalg::load4(this->q.corners + 4 * f);
     for (index_t c = 0; c < this->k; c += W) {
       const index_t m = this->k - c < W ? this->k - c : W;
       T U[4][W], E[4][W], C[W], fp[4][W];
@@ -159,8 +160,8 @@ struct QuadGroupLanes : GroupPoints<T, W> {
   SPMESH_HD void operator()(index_t f, int a) const {
     const GroupRows at(this->q);
     const bool live = f < this->q.faces;  // lanes past the end only take part in the shuffles
-    const index_t h = 4 * f + a, u = live ? ldg(this->q.corners + h) : 0,
-                  code = live ? ldg(this->q.edge_code + h) : 1, g = live ? ldg(this->q.twin + h) : -1;
+    const index_t h = 4 * f + a, u = live ? linalg::ldg(this->q.corners + h) : 0,
+                  code = live ? linalg::ldg(this->q.edge_code + h) : 1, g = live ? linalg::ldg(this->q.twin + h) : -1;
     const bool owns = (code & 1) == 0;
     const auto across = owns ? this->across(g) : typename GroupPoints<T, W>::Across{};
     for (index_t c = 0; c < this->k; c += W) {
@@ -205,15 +206,15 @@ struct ParentRingSums {
     const GroupRows at(q);
     q.for_each_edge_from(first, [&](index_t h, index_t, index_t face) {
       ++edges;
-      const T* p = P + std::int64_t(at.edge_point(ldg(q.edge_code + h))) * k + c;
+      const T* p = P + std::int64_t(at.edge_point(linalg::ldg(q.edge_code + h))) * k + c;
 #pragma unroll
       for (index_t j = 0; j < W; ++j)
-        if (j < m) ring[j] += ldg(p + j);
+        if (j < m) ring[j] += linalg::ldg(p + j);
       if (face < 0) return;
       const T* g = out + std::int64_t(at.face_points + h) * k + c;  // the child at corner h
 #pragma unroll
       for (index_t j = 0; j < W; ++j)
-        if (j < m) faces[j] += ldg(g + j);
+        if (j < m) faces[j] += linalg::ldg(g + j);
     });
   }
 };

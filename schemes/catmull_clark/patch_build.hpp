@@ -54,7 +54,7 @@ struct IrregularFaces {
   index_t* near;
   PatchKind* kind;
   SPMESH_HD void operator()(index_t f) const {
-    const Index4 c = load4(corners + 4 * f);
+    const linalg::Index4 c = linalg::load4(corners + 4 * f);
     bool any = false;
     for (int a = 0; a < 4; ++a) any |= irregular[c.v[a]] != 0;
     kind[f] = any ? PatchKind::irregular : PatchKind::regular;
@@ -68,7 +68,7 @@ struct BorderingFaces {
   PatchKind* kind;
   SPMESH_HD void operator()(index_t f) const {
     if (kind[f] != PatchKind::regular) return;
-    const Index4 c = load4(corners + 4 * f);
+    const linalg::Index4 c = linalg::load4(corners + 4 * f);
     for (int a = 0; a < 4; ++a)
       if (near[c.v[a]]) kind[f] = PatchKind::bordering;
   }

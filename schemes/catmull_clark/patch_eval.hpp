@@ -38,21 +38,21 @@ namespace detail {
 // corner a. Where they lie in f's 4 x 4 grid of control points (s = 4 row + column): 4 bits
 // each, in that order, 16 bits per corner (corner_places).
 inline constexpr std::uint64_t corner_places = 0xC489FDEA3B760215ull;
-SPMESH_HD inline Index4 corner_controls(const QuadView& q, index_t f, int a) {
-  const index_t h = 4 * f + a, t = ldg(q.twin + h);
-  const Index4 across = load4(q.corners + (t & ~index_t(3)));
+SPMESH_HD inline linalg::Index4 corner_controls(const QuadView& q, index_t f, int a) {
+  const index_t h = 4 * f + a, t = linalg::ldg(q.twin + h);
+  const linalg::Index4 across = linalg::load4(q.corners + (t & ~index_t(3)));
   const int b = t & 3;
   const auto slot = [&](int j) {
     return j == 0 ? across.v[0] : j == 1 ? across.v[1] : j == 2 ? across.v[2] : across.v[3];
   };
-  const index_t u = ldg(q.twin + next_half(t));  // in the face diagonal to corner a
-  return {{ldg(q.corners + h), slot((b + 2) & 3), slot((b + 3) & 3),
-           ldg(q.corners + prev_half(u))}};
+  const index_t u = linalg::ldg(q.twin + next_half(t));  // in the face diagonal to corner a
+  return {{linalg::ldg(q.corners + h), slot((b + 2) & 3), slot((b + 3) & 3),
+           linalg::ldg(q.corners + prev_half(u))}};
 }
 
 // What a tile keeps of each of its faces.
 struct PatchFace {
-  Index4 corners, codes;
+  linalg::Index4 corners, codes;
   int starts;
   PatchKind kind;
 };
@@ -177,16 +177,16 @@ struct PatchPoints {
         const PatchKind kd = kind[f];
         const bool skip = kd == PatchKind::irregular;
         if (c == 0 && a == 0)
-          sh.face[p] = {skip ? Index4{} : load4(q.corners + 4 * f),
-                        skip ? Index4{} : load4(q.edge_code + 4 * f), skip ? 0 : starts[f], kd};
-        const Index4 v = skip ? Index4{} : corner_controls(q, f, a);
+          sh.face[p] = {skip ? linalg::Index4{} : linalg::load4(q.corners + 4 * f),
+                        skip ? linalg::Index4{} : linalg::load4(q.edge_code + 4 * f), skip ? 0 : starts[f], kd};
+        const linalg::Index4 v = skip ? linalg::Index4{} : corner_controls(q, f, a);
         const unsigned places = unsigned(corner_places >> (16 * a));
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
           T* to = sh.control + (p * 16 + ((places >> (4 * j)) & 15)) * W;
           const T* x = P + std::int64_t(v.v[j]) * k + c;
 #pragma unroll
-          for (index_t w = 0; w < W; ++w) to[w] = !skip && w < m ? ldg(x + w) : T(0);
+          for (index_t w = 0; w < W; ++w) to[w] = !skip && w < m ? linalg::ldg(x + w) : T(0);
         }
       }
       return;
@@ -242,7 +242,7 @@ struct PatchPoints {
                 // of its half-edge along
         const index_t code = fc.codes.v[a];
         if (code & 1) continue;
-        const int zeros = trailing_zeros(unsigned(t)), j = D - zeros;
+        const int zeros = linalg::trailing_zeros(unsigned(t)), j = D - zeros;
         row = edge[j].base + (std::int64_t(code >> 1) << (j - 1)) + (t >> (zeros + 1));
       }
       const T* from = sides + i * W;

@@ -1,4 +1,4 @@
-// Catmull-Clark build on half-edge levels (quads.hpp, half_edges.hpp): the first level from
+// Catmull-Clark build on half-edge levels (quads.hpp, half_edges/): the first level from
 // the base mesh, quads or polygons, then each child quad level from its parent by local rules,
 // one thread per child face; the crease rules on the sparse C (half_edge_rules with
 // Catmull-Clark's smooth mask).
@@ -6,6 +6,9 @@
 
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
+#include "schemes/half_edges/first_level.hpp"
+#include "schemes/half_edges/inherit.hpp"
+#include "schemes/half_edges/rules.hpp"
 
 #include <cstdint>
 #include <string>
@@ -69,16 +72,16 @@ struct RefineQuads {
     const index_t V = t.vertices, F = t.faces, E = t.edges, first_edge_point = V + F;
     const index_t f = t.face(h), a = t.slot(h), hn = t.next(h), hp = t.prev(h);
     const index_t c = t.edge_code[h], cp = t.edge_code[hp];
-    store4(quads + 4 * h, rotated(a, t.corners[h], first_edge_point + (c >> 1), V + f,
+    linalg::store4(quads + 4 * h, rotated(a, t.corners[h], first_edge_point + (c >> 1), V + f,
                                   first_edge_point + (cp >> 1)));
     if (!twin) return;
     // The twin of half-edge 0 lies in the child after h's twin, of 1 in the next corner's
     // child, of 2 in the previous one's, of 3 in the child of hp's twin.
     const index_t th = t.twin[h], tp = t.twin[hp];
-    store4(twin + 4 * h, rotated(a, th < 0 ? -1 : child_half(t, t.next(th), 3),
+    linalg::store4(twin + 4 * h, rotated(a, th < 0 ? -1 : child_half(t, t.next(th), 3),
                                  child_half(t, hn, 2), child_half(t, hp, 1),
                                  tp < 0 ? -1 : child_half(t, tp, 0)));
-    store4(edge_code + 4 * h, rotated(a, 2 * c + (c & 1), 2 * (2 * E + h),
+    linalg::store4(edge_code + 4 * h, rotated(a, 2 * c + (c & 1), 2 * (2 * E + h),
                                       2 * (2 * E + hp) + 1, 2 * (cp ^ 1) + (cp & 1)));
     // Outgoing half-edges: a vertex point's is the first half of its parent's; a face point's
     // in the child of the face's first corner; an edge point's in the child at the end of its
@@ -132,7 +135,7 @@ QuadLevel<S> refine_quads(Exec& exec, const Level& L, bool topology) {
   const auto inherited = topology ? inherit(L, child, Halves{t}, L.vertices + L.faces)
                                   : Inherited<Halves>{};
   exec.for_each(faces + inherited.size(),
-                both(detail::RefineQuads<decltype(t)>{t, detail::starts_of(L), quads.data(),
+                linalg::fuse(detail::RefineQuads<decltype(t)>{t, detail::starts_of(L), quads.data(),
                                                       child.twin.data(), child.edge_code.data(),
                                                       child.vertex_edge.data(), child.starts.data()},
                      faces, inherited));

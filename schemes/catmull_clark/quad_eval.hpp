@@ -11,6 +11,7 @@
 #include "linalg/convert.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/lanes.hpp"
+#include "linalg/search.hpp"
 #include "schemes/catmull_clark/group_eval.hpp"
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
@@ -34,7 +35,7 @@ struct OffEdge {
 SPMESH_HD inline OffEdge off_edge(const QuadView& t, index_t g) {
   if (g < 0) return {};
   const index_t b = g & 3, base = g - b;
-  return {ldg(t.corners + base + ((b + 2) & 3)), ldg(t.corners + base + ((b + 3) & 3))};
+  return {linalg::ldg(t.corners + base + ((b + 2) & 3)), linalg::ldg(t.corners + base + ((b + 3) & 3))};
 }
 
 // The smooth point of an edge with ends pi, pj (m components from column c) in a face whose
@@ -52,7 +53,7 @@ SPMESH_HD void smooth_edge_point(T* e, const T* pi, const T* pj, const T* fp, co
   for (index_t j = 0; j < W; ++j) {
     if (j >= m) continue;
     const T ends = pi[j] + pj[j];
-    const T fg = T(0.25) * (ends + ldg(r0 + j) + ldg(r1 + j));
+    const T fg = T(0.25) * (ends + linalg::ldg(r0 + j) + linalg::ldg(r1 + j));
     e[j] = T(0.25) * ends + T(0.25) * (fp[j] + fg);
   }
 }
@@ -68,8 +69,8 @@ struct QuadFacePoints {
 
   SPMESH_HD void operator()(index_t f) const {
     const index_t first_edge_point = t.vertices + t.faces;
-    const Index4 q = load4(t.corners + 4 * f), code = load4(t.edge_code + 4 * f),
-                 twin = load4(t.twin + 4 * f);
+    const linalg::Index4 q = linalg::load4(t.corners + 4 * f), code = linalg::load4(t.edge_code + 4 * f),
+                 twin = linalg::load4(t.twin + 4 * f);
     for (index_t c = 0; c < k; c += W) {
       const index_t m = k - c < W ? k - c : W;
       T p[4][W], fp[W];
@@ -77,7 +78,7 @@ struct QuadFacePoints {
       for (index_t a = 0; a < 4; ++a)
 #pragma unroll
         for (index_t j = 0; j < W; ++j)
-          p[a][j] = j < m ? ldg(P + std::int64_t(q.v[a]) * k + c + j) : T(0);
+          p[a][j] = j < m ? linalg::ldg(P + std::int64_t(q.v[a]) * k + c + j) : T(0);
 #pragma unroll
       for (index_t j = 0; j < W; ++j)
         fp[j] = T(0.25) * ((p[0][j] + p[1][j]) + (p[2][j] + p[3][j]));  // QuadFacePointLanes' order
@@ -110,8 +111,8 @@ struct QuadFacePointLanes {
   SPMESH_HD void operator()(index_t f, int a) const {
     const bool live = f < t.faces;  // lanes past the end only take part in the shuffles
     const index_t h = 4 * f + a, first_edge_point = t.vertices + t.faces;
-    const index_t q = live ? ldg(t.corners + h) : 0, code = live ? ldg(t.edge_code + h) : 1,
-                  g = live ? ldg(t.twin + h) : -1;
+    const index_t q = live ? linalg::ldg(t.corners + h) : 0, code = live ? linalg::ldg(t.edge_code + h) : 1,
+                  g = live ? linalg::ldg(t.twin + h) : -1;
     const bool owns = (code & 1) == 0;
     const OffEdge neighbour = owns ? off_edge(t, g) : OffEdge{};
     for (index_t c = 0; c < k; c += W) {
@@ -119,7 +120,7 @@ struct QuadFacePointLanes {
       T p[W], fp[W], pj[W];
 #pragma unroll
       for (index_t j = 0; j < W; ++j) {
-        p[j] = live && j < m ? ldg(P + std::int64_t(q) * k + c + j) : T(0);
+        p[j] = live && j < m ? linalg::ldg(P + std::int64_t(q) * k + c + j) : T(0);
         fp[j] = T(0.25) * linalg::lane_all_sum<4>(p[j]);
         pj[j] = linalg::lane_get<4>(p[j], (a + 1) & 3);
       }
@@ -154,12 +155,12 @@ struct RingSums {
       const T* p = P + std::int64_t(other) * k + c;
 #pragma unroll
       for (index_t j = 0; j < W; ++j)
-        if (j < m) ring[j] += ldg(p + j);
+        if (j < m) ring[j] += linalg::ldg(p + j);
       if (face < 0) return;
       const T* g = out + std::int64_t(t.vertices + face) * k + c;  // face points: read-only here
 #pragma unroll
       for (index_t j = 0; j < W; ++j)
-        if (j < m) faces[j] += ldg(g + j);
+        if (j < m) faces[j] += linalg::ldg(g + j);
     });
   }
 };
@@ -173,7 +174,7 @@ SPMESH_HD void smooth_vertex_point(const View& t, index_t h, index_t v, const T*
 
 // Smooth vertex points on a quad level, one thread per face for the vertices whose vertex_edge
 // starts in it (starts), so that neighbouring threads walk neighbouring faces; the special
-// vertices are redone by SpecialPoints (half_edges.hpp). Ring: RingSums, or ParentRingSums
+// vertices are redone by SpecialPoints (half_edges/points.hpp). Ring: RingSums, or ParentRingSums
 // on a parent level (group_eval.hpp).
 template <class T, index_t W, class Ring = RingSums<T, W>>
 struct QuadVertexPoints {
@@ -250,7 +251,7 @@ struct FaceSet {
   SPMESH_HD index_t operator()(index_t i) const {
     if (!listed) return i;
     const index_t r = i >> shift;
-    return r < count ? (ldg(listed + r) << shift) | (i & ((index_t(1) << shift) - 1)) : faces;
+    return r < count ? (linalg::ldg(listed + r) << shift) | (i & ((index_t(1) << shift) - 1)) : faces;
   }
 };
 
@@ -391,7 +392,7 @@ void subdivide_into(Exec& exec, const Level& L, const linalg::Dense<T, S>& P,
   copy_unused(exec, L, p, y, k);
   const auto& r = L.rules;
   const index_t special = L.C.special.size();
-  const auto crease = both(SpecialPoints<T, 4, decltype(t), RingSums<T, 4>>{
+  const auto crease = linalg::fuse(SpecialPoints<T, 4, decltype(t), RingSums<T, 4>>{
                                t, L.C.special.data(), r.crease_u.data(), r.crease_w.data(),
                                r.self.data(), r.ring.data(), r.crease.data(), r.smooth.data(), p, y, k},
                            special,
@@ -475,7 +476,7 @@ struct HalfEdgeLevelRows {
   SPMESH_HD void operator()(index_t r, Sink&& sink) const {
     if (r < t.vertices) {
       VertexMask m;
-      const index_t s = find_sorted(special, special_count, r);
+      const index_t s = linalg::find_sorted(special, special_count, r);
       if (s >= 0) {
         m.self = self[s], m.ring = ring[s], m.crease = crease[s], m.u = u[s], m.w = w[s];
       } else {
@@ -494,7 +495,7 @@ struct HalfEdgeLevelRows {
       face(r - t.vertices, 1.0, sink);
     } else {
       const index_t e = r - t.vertices - t.faces, h = edge_half[e], tw = t.twin[h];
-      const index_t j = find_sorted(sharp_edges, sharp_count, e);
+      const index_t j = linalg::find_sorted(sharp_edges, sharp_count, e);
       const EdgeMask mask = EdgeWeights{}(j < 0 ? 0.0 : edge_crease[j]);
       sink(t.corners[h], mask.end), sink(t.corners[t.next(h)], mask.end);
       if (mask.other == 0) return;

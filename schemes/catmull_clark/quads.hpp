@@ -1,11 +1,11 @@
-// Catmull-Clark on half-edge levels (half_edges.hpp; paper section 4.1): every level after
+// Catmull-Clark on half-edge levels (half_edges/level.hpp; paper section 4.1): every level after
 // the first is all quads, so its mesh matrix is the reduced one (four vertex indices per face,
 // no offsets, no values); a polygon base mesh keeps its offsets. A child level's topology
 // follows from its parent's by fixed local rules (quad_build.hpp).
 #pragma once
 
 #include "linalg/mesh_matrix.hpp"
-#include "schemes/half_edges.hpp"
+#include "schemes/half_edges/level.hpp"
 
 #include <cstdint>
 
@@ -16,8 +16,8 @@ SPMESH_HD inline index_t next_half(index_t h) { return (h & ~index_t(3)) | ((h +
 SPMESH_HD inline index_t prev_half(index_t h) { return (h & ~index_t(3)) | ((h + 3) & 3); }
 
 // (x0, x1, x2, x3) placed from slot a on: slot (a + k) % 4 gets x_k.
-SPMESH_HD inline Index4 rotated(index_t a, index_t x0, index_t x1, index_t x2, index_t x3) {
-  Index4 r;
+SPMESH_HD inline linalg::Index4 rotated(index_t a, index_t x0, index_t x1, index_t x2, index_t x3) {
+  linalg::Index4 r;
 #pragma unroll
   for (index_t s = 0; s < 4; ++s) {
     const index_t k = (s - a) & 3;
@@ -40,7 +40,7 @@ struct CatmarkLevel : HalfEdgeLevel<S> {
 template <class S>
 struct QuadLevel : CatmarkLevel<S> {
   linalg::ReducedMeshMatrix<S> M;  // order 4
-  linalg::Array<std::uint8_t, S> starts;  // vertex_starts (half_edges.hpp)
+  linalg::Array<std::uint8_t, S> starts;  // VertexStarts (half_edges/first_level.hpp)
 };
 
 // A polygon level (the base mesh when it is not all quads): faces found through M's offsets

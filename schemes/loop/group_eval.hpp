@@ -13,6 +13,7 @@
 #include "linalg/lanes.hpp"
 #include "schemes/loop/plan.hpp"
 #include "schemes/loop/triangles.hpp"
+#include "schemes/half_edges/points.hpp"
 
 #include <cstdint>
 
@@ -56,7 +57,7 @@ struct GroupPoints : GroupData<TriangleView, T, W> {
   SPMESH_HD Across across(index_t g) const {
     if (g < 0) return {};
     const GroupRows at(q);
-    return {at.edge_point(ldg(q.edge_code + q.next(g))), at.edge_point(ldg(q.edge_code + q.prev(g)))};
+    return {at.edge_point(linalg::ldg(q.edge_code + q.next(g))), at.edge_point(linalg::ldg(q.edge_code + q.prev(g)))};
   }
   SPMESH_HD void load(T (*x)[W], const Across& a, index_t c, index_t m) const {
     if (a.after < 0) return;
@@ -97,7 +98,7 @@ struct TriangleGroupPoints : GroupPoints<T, W> {
     index_t u[3], code[3], twin[3];
     for (index_t a = 0; a < 3; ++a) {
       const index_t h = 3 * f + a;
-      u[a] = ldg(this->q.corners + h), code[a] = ldg(this->q.edge_code + h), twin[a] = ldg(this->q.twin + h);
+      u[a] = linalg::ldg(this->q.corners + h), code[a] = linalg::ldg(this->q.edge_code + h), twin[a] = linalg::ldg(this->q.twin + h);
     }
     for (index_t c = 0; c < this->k; c += W) {
       const index_t m = this->k - c < W ? this->k - c : W;
@@ -124,8 +125,8 @@ struct TriangleGroupLanes : GroupPoints<T, W> {
   SPMESH_HD void operator()(index_t f, int a) const {
     const GroupRows at(this->q);
     const bool live = f < this->q.faces && a < 3;
-    const index_t h = 3 * f + a, u = live ? ldg(this->q.corners + h) : 0,
-                  code = live ? ldg(this->q.edge_code + h) : 1, g = live ? ldg(this->q.twin + h) : -1;
+    const index_t h = 3 * f + a, u = live ? linalg::ldg(this->q.corners + h) : 0,
+                  code = live ? linalg::ldg(this->q.edge_code + h) : 1, g = live ? linalg::ldg(this->q.twin + h) : -1;
     const bool owns = (code & 1) == 0;
     const auto across = owns ? this->across(g) : typename GroupPoints<T, W>::Across{};
     const int n = (a + 1) % 3, p = (a + 2) % 3;
@@ -160,10 +161,10 @@ struct ParentRingSum {
     const GroupRows at(q);
     q.for_each_edge_from(first, [&](index_t h, index_t, index_t) {
       ++edges;
-      const T* p = P + std::int64_t(at.edge_point(ldg(q.edge_code + h))) * k + c;
+      const T* p = P + std::int64_t(at.edge_point(linalg::ldg(q.edge_code + h))) * k + c;
 #pragma unroll
       for (index_t j = 0; j < W; ++j)
-        if (j < m) sum[j] += ldg(p + j);
+        if (j < m) sum[j] += linalg::ldg(p + j);
     });
   }
 };

@@ -1,10 +1,13 @@
-// Loop build on half-edge levels (triangles.hpp, half_edges.hpp): the first level from the base
+// Loop build on half-edge levels (triangles.hpp, half_edges/): the first level from the base
 // triangles, then each child level from its parent by local rules, one thread per child face;
 // the crease rules on the sparse C (half_edge_rules with Loop's smooth mask).
 #pragma once
 
 #include "schemes/loop/plan.hpp"
 #include "schemes/loop/triangles.hpp"
+#include "schemes/half_edges/first_level.hpp"
+#include "schemes/half_edges/inherit.hpp"
+#include "schemes/half_edges/rules.hpp"
 #include "schemes/triangles.hpp"
 
 #include <cstdint>
@@ -29,7 +32,7 @@ namespace detail {
 // Twelve values, one per child corner of a triangle (its four children, three corners each),
 // stored as three 16-byte writes.
 SPMESH_HD inline void store12(index_t* p, const index_t (&x)[12]) {
-  for (int k = 0; k < 3; ++k) store4(p + 4 * k, {{x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]}});
+  for (int k = 0; k < 3; ++k) linalg::store4(p + 4 * k, {{x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]}});
 }
 
 // One parent face f per thread (see TriangleLevel for the numbering): its four children
@@ -47,7 +50,7 @@ struct RefineHalfEdgeTriangles {
     const index_t V = t.vertices, B = 12 * f;
     index_t v[3], c[3], e[3];  // corners, edge codes, edge points
     for (int a = 0; a < 3; ++a)
-      v[a] = ldg(t.corners + 3 * f + a), c[a] = ldg(t.edge_code + 3 * f + a), e[a] = V + (c[a] >> 1);
+      v[a] = linalg::ldg(t.corners + 3 * f + a), c[a] = linalg::ldg(t.edge_code + 3 * f + a), e[a] = V + (c[a] >> 1);
     // Corner child a: the vertex point at slot a, e_a at a + 1, e_(a-1) at a + 2; the middle
     // child: e_(s+1) at slot s.
     store12(triangles + B, {v[0], e[0], e[2], e[0], v[1], e[1], e[2], e[1], v[2], e[1], e[2], e[0]});
@@ -58,7 +61,7 @@ struct RefineHalfEdgeTriangles {
     const TriangleHalves halves;
     index_t first[3], second[3];
     for (int a = 0; a < 3; ++a) {
-      const index_t g = ldg(t.twin + 3 * f + a);
+      const index_t g = linalg::ldg(t.twin + 3 * f + a);
       first[a] = g < 0 ? -1 : halves.first(g), second[a] = g < 0 ? -1 : halves.second(g);
     }
     const index_t M = B + 9;  // the middle child's half-edges
@@ -111,7 +114,7 @@ TriangleLevel<S> refine_triangles(Exec& exec, const TriangleLevel<S>& L, bool to
   const auto inherited = topology ? inherit(L, child, TriangleHalves{}, L.vertices)
                                   : Inherited<TriangleHalves>{};
   exec.for_each(L.faces + inherited.size(),
-                both(detail::RefineHalfEdgeTriangles{view(L), L.starts.data(), triangles.data(),
+                linalg::fuse(detail::RefineHalfEdgeTriangles{view(L), L.starts.data(), triangles.data(),
                                                      child.twin.data(), child.edge_code.data(),
                                                      child.vertex_edge.data(), child.starts.data()},
                      L.faces, inherited));

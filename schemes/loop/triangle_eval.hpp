@@ -6,6 +6,7 @@
 #pragma once
 
 #include "linalg/convert.hpp"
+#include "linalg/search.hpp"
 #include "schemes/loop/group_eval.hpp"
 #include "schemes/loop/plan.hpp"
 #include "schemes/loop/triangles.hpp"
@@ -28,20 +29,20 @@ struct TriangleEdgePoints {
   index_t k;
 
   SPMESH_HD void operator()(index_t h) const {
-    const index_t code = ldg(t.edge_code + h);
+    const index_t code = linalg::ldg(t.edge_code + h);
     if (code & 1) return;
-    const index_t g = ldg(t.twin + h);
-    const T *pi = P + std::int64_t(ldg(t.corners + h)) * k,
-            *pj = P + std::int64_t(ldg(t.corners + t.next(h))) * k;
+    const index_t g = linalg::ldg(t.twin + h);
+    const T *pi = P + std::int64_t(linalg::ldg(t.corners + h)) * k,
+            *pj = P + std::int64_t(linalg::ldg(t.corners + t.next(h))) * k;
     T* y = out + std::int64_t(t.vertices + (code >> 1)) * k;
     if (g < 0) {
-      for (index_t c = 0; c < k; ++c) y[c] = T(0.5) * (ldg(pi + c) + ldg(pj + c));
+      for (index_t c = 0; c < k; ++c) y[c] = T(0.5) * (linalg::ldg(pi + c) + linalg::ldg(pj + c));
       return;
     }
-    const T *o0 = P + std::int64_t(ldg(t.corners + t.prev(h))) * k,
-            *o1 = P + std::int64_t(ldg(t.corners + t.prev(g))) * k;
+    const T *o0 = P + std::int64_t(linalg::ldg(t.corners + t.prev(h))) * k,
+            *o1 = P + std::int64_t(linalg::ldg(t.corners + t.prev(g))) * k;
     for (index_t c = 0; c < k; ++c)
-      y[c] = T(0.375) * (ldg(pi + c) + ldg(pj + c)) + T(0.125) * (ldg(o0 + c) + ldg(o1 + c));
+      y[c] = T(0.375) * (linalg::ldg(pi + c) + linalg::ldg(pj + c)) + T(0.125) * (linalg::ldg(o0 + c) + linalg::ldg(o1 + c));
   }
 };
 
@@ -60,14 +61,14 @@ struct RingSum {
       const T* p = P + std::int64_t(other) * k + c;
 #pragma unroll
       for (index_t j = 0; j < W; ++j)
-        if (j < m) sum[j] += ldg(p + j);
+        if (j < m) sum[j] += linalg::ldg(p + j);
     });
   }
 };
 
 // Smooth vertex points (Eq. 33 with Loop's smooth mask), one thread per face for the vertices
 // whose vertex_edge starts in it (starts), so that neighbouring threads walk neighbouring
-// faces; W components at a time. The special vertices are redone by SpecialPoints (half_edges.hpp).
+// faces; W components at a time. The special vertices are redone by SpecialPoints (half_edges/points.hpp).
 // Ring: RingSum, or ParentRingSum on a parent level (group_eval.hpp).
 template <class T, index_t W, class Ring = RingSum<T, W>>
 struct TriangleVertexPoints {
@@ -136,7 +137,7 @@ struct TriangleLevelRows {
   SPMESH_HD void operator()(index_t r, Sink&& sink) const {
     if (r < t.vertices) {
       VertexMask m;
-      const index_t s = find_sorted(special, special_count, r);
+      const index_t s = linalg::find_sorted(special, special_count, r);
       if (s >= 0) {
         m.self = self[s], m.ring = ring[s], m.crease = crease[s], m.u = u[s], m.w = w[s];
       } else {
@@ -150,7 +151,7 @@ struct TriangleLevelRows {
       return;
     }
     const index_t e = r - t.vertices, h = edge_half[e], g = t.twin[h];
-    const index_t j = find_sorted(sharp_edges, sharp_count, e);
+    const index_t j = linalg::find_sorted(sharp_edges, sharp_count, e);
     const EdgeMask mask = EdgeWeights{}(j < 0 ? 0.0 : edge_crease[j]);
     sink(t.corners[h], mask.end), sink(t.corners[t.next(h)], mask.end);
     if (mask.other == 0) return;
@@ -205,7 +206,7 @@ linalg::Dense<T, S> subdivide_level(Exec& exec, const TriangleLevel<S>& L,
   const auto& r = L.rules;
   const index_t special = L.C.special.size();
   exec.for_each(special + L.C.edges.size(),
-                both(SpecialPoints<T, 4, TriangleView, RingSum<T, 4>>{
+                linalg::fuse(SpecialPoints<T, 4, TriangleView, RingSum<T, 4>>{
                          t, L.C.special.data(), r.crease_u.data(), r.crease_w.data(), r.self.data(),
                          r.ring.data(), r.crease.data(), r.smooth.data(), p, y, k},
                      special,

@@ -1,11 +1,11 @@
-// Loop on half-edge levels (half_edges.hpp; paper section 4.1): every level is all triangles,
+// Loop on half-edge levels (half_edges/level.hpp; paper section 4.1): every level is all triangles,
 // so its mesh matrix is the reduced one (three vertex indices per face, no offsets, no
 // values). A child level's topology follows from its parent's by fixed local rules
 // (triangle_build.hpp).
 #pragma once
 
 #include "linalg/mesh_matrix.hpp"
-#include "schemes/half_edges.hpp"
+#include "schemes/half_edges/level.hpp"
 
 #include <cstdint>
 
@@ -21,7 +21,7 @@ namespace spmesh::schemes::loop {
 template <class S>
 struct TriangleLevel : HalfEdgeLevel<S> {
   linalg::ReducedMeshMatrix<S> M;         // order 3
-  linalg::Array<std::uint8_t, S> starts;  // vertex_starts (half_edges.hpp)
+  linalg::Array<std::uint8_t, S> starts;  // VertexStarts (half_edges/first_level.hpp)
 
   index_t child_vertices() const { return this->vertices + this->edges; }
 };

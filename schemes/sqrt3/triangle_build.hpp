@@ -1,10 +1,12 @@
-// sqrt(3) build on half-edge levels (triangles.hpp, half_edges.hpp): the first level from the
+// sqrt(3) build on half-edge levels (triangles.hpp, half_edges/): the first level from the
 // base triangles, then each child level from its parent by local rules, one thread per child
 // face, with no sort and no search. docs/half_edges.md, "sqrt(3)", has the cases.
 #pragma once
 
 #include "schemes/sqrt3/plan.hpp"
 #include "schemes/sqrt3/triangles.hpp"
+#include "schemes/half_edges/first_level.hpp"
+#include "schemes/half_edges/inherit.hpp"
 #include "schemes/triangles.hpp"
 
 #include <cstdint>
@@ -95,11 +97,11 @@ struct RefineHalfEdgeTriangles {
     index_t* out = twin + 3 * std::int64_t(h);
     if (c == b) {  // the middle: (p_l, p_r, v_(b+2))
       // The middle third, the spoke p_r v_(b+2) across edge b + 1, the spoke v_(b+2) p_l.
-      out[0] = -1, out[1] = 3 * ldg(t.twin + next), out[2] = 3 * prev + 2;
+      out[0] = -1, out[1] = 3 * linalg::ldg(t.twin + next), out[2] = 3 * prev + 2;
       vertex_edge[x] = 3 * h, child_starts[h] = 1;  // p_l -> p_r, on the boundary
       return;
     }
-    const index_t v = child.v[0], g = ldg(t.twin + h);
+    const index_t v = child.v[0], g = linalg::ldg(t.twin + h);
     // Slot 0, v_c -> A_c: a boundary edge, or the spoke of the face across.
     out[0] = g < 0 ? -1 : spoke_to_end(g);
     // Slot 1, A_c -> S_c: the flipped edge, or the spoke to v_(c+1) of a boundary edge left
@@ -111,7 +113,7 @@ struct RefineHalfEdgeTriangles {
     if (b >= 0) {
       out[2] = next == 3 * f + b ? 3 * next + 2 : -1;
     } else {
-      const index_t gp = ldg(t.twin + prev);
+      const index_t gp = linalg::ldg(t.twin + prev);
       out[2] = gp >= 0 ? 3 * gp : 3 * prev + 1;
     }
     // v_c's outgoing half-edge: slot 0, where v_c's parent one is h (except when h is cut: then

@@ -8,6 +8,7 @@
 
 #include "schemes/sqrt3/plan.hpp"
 #include "schemes/sqrt3/triangles.hpp"
+#include "schemes/half_edges/points.hpp"
 
 #include <cstdint>
 #include <string>
@@ -27,7 +28,7 @@ struct HalfEdgeNewPoints {
   SPMESH_HD Stencil operator()(index_t f, int which) const {
     const index_t* v = t.corners + 3 * f;
     const index_t b = rows.split_of(f);
-    if (b < 0) return centroid(ldg(v), ldg(v + 1), ldg(v + 2));
+    if (b < 0) return centroid(linalg::ldg(v), linalg::ldg(v + 1), linalg::ldg(v + 2));
     const index_t p2 = v[b], p3 = v[(b + 1) % 3];
     return boundary_point(which == 0 ? t.boundary_before(p2) : -1, p2, p3,
                           which == 1 ? t.boundary_after(p3) : -1, which);
@@ -50,7 +51,7 @@ struct BoundaryRing {
       const T* p = P + std::int64_t(other) * k + c;
 #pragma unroll
       for (index_t j = 0; j < W; ++j)
-        if (j < m) sum[j] += ldg(p + j);
+        if (j < m) sum[j] += linalg::ldg(p + j);
     });
   }
 };
@@ -119,9 +120,9 @@ struct ParentRing {
       add(points.beside(h), P, k, c, m);
       const int b = points.split_of(face);
       if (b >= 0 && h == 3 * face + (b + 2) % 3) add(points.first_of(face) + 1, P, k, c, m);
-      const index_t p = q.prev(h), t = ldg(q.twin + p);
+      const index_t p = q.prev(h), t = linalg::ldg(q.twin + p);
       if (t < 0) {
-        u = ldg(q.corners + q.next(first)), w = ldg(q.corners + p);
+        u = linalg::ldg(q.corners + q.next(first)), w = linalg::ldg(q.corners + p);
         return;
       }
       if (t == first) return;
@@ -133,7 +134,7 @@ struct ParentRing {
     const T* p = P + std::int64_t(r) * k + c;
 #pragma unroll
     for (index_t j = 0; j < W; ++j)
-      if (j < m) sum[j] += ldg(p + j);
+      if (j < m) sum[j] += linalg::ldg(p + j);
   }
 };
 
@@ -163,18 +164,18 @@ struct GroupVertexPoints {
       index_t v[3], across[3];
       int n = 3;
       for (int a = 0; a < 3; ++a) {
-        v[a] = ldg(q.corners + 3 * g + a);
-        const index_t t = ldg(q.twin + 3 * g + a);
+        v[a] = linalg::ldg(q.corners + 3 * g + a);
+        const index_t t = linalg::ldg(q.twin + 3 * g + a);
         across[a] = t < 0 ? -1 : points.beside(t);
         n += t < 0 ? 0 : 1;
       }
       const VertexMask mask = smooth_mask(n);
       const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
       for (index_t j = 0; j < k; ++j) {
-        T sum = ldg(row(v[0]) + j) + ldg(row(v[1]) + j) + ldg(row(v[2]) + j);
+        T sum = linalg::ldg(row(v[0]) + j) + linalg::ldg(row(v[1]) + j) + linalg::ldg(row(v[2]) + j);
         for (int a = 0; a < 3; ++a)
-          if (across[a] >= 0) sum += ldg(row(across[a]) + j);
-        out[std::int64_t(x) * k + j] = self * ldg(row(x) + j) + ring * sum;
+          if (across[a] >= 0) sum += linalg::ldg(row(across[a]) + j);
+        out[std::int64_t(x) * k + j] = self * linalg::ldg(row(x) + j) + ring * sum;
       }
     }
     const unsigned bits = starts[g];

@@ -1,4 +1,4 @@
-// sqrt(3) on half-edge levels (half_edges.hpp; paper section 4.1): every level is all
+// sqrt(3) on half-edge levels (half_edges/level.hpp; paper section 4.1): every level is all
 // triangles, so its mesh matrix is the reduced one (three vertex indices per face, no offsets,
 // no values), and a child level's half-edges follow from its parent's by fixed local rules
 // (triangle_build.hpp). sqrt(3) has no edge points and no crease rules, so a level keeps only
@@ -6,7 +6,7 @@
 #pragma once
 
 #include "linalg/mesh_matrix.hpp"
-#include "schemes/half_edges.hpp"
+#include "schemes/half_edges/level.hpp"
 
 #include <cstdint>
 
@@ -25,7 +25,7 @@ struct TriangleLevel {
   linalg::Array<index_t, S> vertex_edge;  // per vertex: an outgoing half-edge, the one without
                                           // a twin on the boundary; -1 for an unused vertex
   linalg::Array<index_t, S> unused;       // vertices in no face (kept where they are)
-  linalg::Array<std::uint8_t, S> starts;  // vertex_starts (half_edges.hpp)
+  linalg::Array<std::uint8_t, S> starts;  // VertexStarts (half_edges/first_level.hpp)
   // On a level that splits the boundary: each face's first new point, and the corner whose edge
   // it cuts in three (-1: none; the face's boundary edge, at most one). Empty on other levels,
   // where face f's one new point is V + f.
@@ -48,7 +48,7 @@ struct NewPointRows {
   const std::int8_t* split;    // null: no face splits
   index_t vertices;
 
-  SPMESH_HD index_t first_of(index_t f) const { return first ? ldg(first + f) : vertices + f; }
+  SPMESH_HD index_t first_of(index_t f) const { return first ? linalg::ldg(first + f) : vertices + f; }
   SPMESH_HD int split_of(index_t f) const { return split ? split[f] : -1; }
   // The new point of face f beside its half-edge h = 3 f + c: p_r beside the edge after the
   // split one, else the first.
@@ -74,9 +74,9 @@ struct Triangle {
 SPMESH_HD inline Triangle child_triangle(const TriangleView& t, const NewPointRows& points,
                                          index_t h) {
   const index_t f = h / 3, x = points.first_of(f);
-  if (points.split_of(f) == h - 3 * f) return {{x, x + 1, ldg(t.corners + t.prev(h))}};
-  const index_t g = ldg(t.twin + h);
-  return {{ldg(t.corners + h), g >= 0 ? points.beside(g) : ldg(t.corners + t.next(h)),
+  if (points.split_of(f) == h - 3 * f) return {{x, x + 1, linalg::ldg(t.corners + t.prev(h))}};
+  const index_t g = linalg::ldg(t.twin + h);
+  return {{linalg::ldg(t.corners + h), g >= 0 ? points.beside(g) : linalg::ldg(t.corners + t.next(h)),
            points.beside(h)}};
 }
 
