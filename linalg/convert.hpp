@@ -5,6 +5,7 @@
 #pragma once
 
 #include "linalg/detail/rows.hpp"
+#include "linalg/executor.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
@@ -70,20 +71,20 @@ inline constexpr int assembly_row_capacity = 32;
 }  // namespace detail
 
 // The same matrix stored by columns.
-template <class Exec, class T, class S>
+template <Executor Exec, class T, class S>
 Csc<T, S> to_csc(Exec& exec, const Csr<T, S>& A) {
   return detail::recompress<Csc<T, S>>(exec, A.view(), A.nnz(), A.rows, A.cols);
 }
 
 // The same matrix stored by rows.
-template <class Exec, class T, class S>
+template <Executor Exec, class T, class S>
 Csr<T, S> to_csr(Exec& exec, const Csc<T, S>& A) {
   return detail::recompress<Csr<T, S>>(exec, A.view(), A.nnz(), A.rows, A.cols);
 }
 
 // A mesh matrix stored by rows: row i lists the faces around vertex i (ascending), each with
 // the vertex's slot in that face as value. y = M f (Eq. 17) is a gather over this matrix.
-template <class Exec, class MeshMatrixT>
+template <Executor Exec, class MeshMatrixT>
   requires requires(const MeshMatrixT& M) { M.view().outer; MeshMatrixT::column_major; }
 Csr<index_t, typename Exec::space> to_csr(Exec& exec, const MeshMatrixT& M) {
   return detail::recompress<Csr<index_t, typename Exec::space>>(exec, M.view(), M.nnz(), M.rows(),
@@ -92,7 +93,7 @@ Csr<index_t, typename Exec::space> to_csr(Exec& exec, const MeshMatrixT& M) {
 
 // Assembles a canonical CSR matrix from triplets; entries with the same (row, column) are
 // combined by `reduce` in their order in the input (deterministic).
-template <class Exec, class T, class S, class Reduce = reduce::Sum>
+template <Executor Exec, class T, class S, class Reduce = reduce::Sum>
 Csr<T, S> to_csr(Exec& exec, const Coo<T, S>& A, Reduce reduce = {}) {
   const index_t n = A.nnz();
   if (A.row_indices.size() != n || A.col_indices.size() != n)
@@ -119,7 +120,7 @@ Csr<T, S> to_csr(Exec& exec, const Coo<T, S>& A, Reduce reduce = {}) {
 // A rows x cols canonical CSR matrix assembled row by row from a producer (the interface of
 // detail/rows.hpp: bound(i) and operator()(i, sink)); the contributions to one entry are
 // combined by `reduce` in the order the producer lists them. Deterministic on every backend.
-template <class T, class Exec, class Producer, class Reduce = reduce::Sum>
+template <class T, Executor Exec, class Producer, class Reduce = reduce::Sum>
 Csr<T, typename Exec::space> assemble_rows(Exec& exec, index_t rows, index_t cols,
                                            const Producer& produce, Reduce reduce = {}) {
   return detail::build_rows<detail::assembly_row_capacity, T>(exec, rows, cols, produce, reduce);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "linalg/convert.hpp"
+#include "linalg/executor.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
 
@@ -94,7 +95,7 @@ inline constexpr int mmt_row_capacity = 32;
 // one A(i,j) are combined by `reduce` in face order, then slot order, then power order.
 // Row i gathers vertex i's collisions from M's positions grouped by vertex; nothing else is
 // formed (no M^T, no product list).
-template <class Exec, class MeshMatrixT, class Collide, class Reduce = reduce::Sum>
+template <Executor Exec, class MeshMatrixT, class Collide, class Reduce = reduce::Sum>
 Csr<collide_t<Collide>, typename Exec::space> mmt(Exec& exec, const MeshMatrixT& M, Circulant Q,
                                                   Collide collide, Reduce reduce = {}) {
   using S = typename Exec::space;

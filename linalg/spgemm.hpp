@@ -10,6 +10,7 @@
 #pragma once
 
 #include "linalg/detail/rows.hpp"
+#include "linalg/executor.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/maps.hpp"
 
@@ -61,7 +62,7 @@ inline constexpr int spgemm_row_capacity = 32;
 }  // namespace detail
 
 // C = A B under `map`, contributions combined by `reduce`.
-template <class Exec, class TA, class TB, class S, class Map = map::Multiply,
+template <Executor Exec, class TA, class TB, class S, class Map = map::Multiply,
           class Reduce = reduce::Sum>
 Csr<collision_t<Map, TA, TB>, S> spgemm(Exec& exec, const Csr<TA, S>& A, const Csr<TB, S>& B,
                                         Map map = {}, Reduce reduce = {}) {
@@ -72,7 +73,7 @@ Csr<collision_t<Map, TA, TB>, S> spgemm(Exec& exec, const Csr<TA, S>& A, const C
 
 // Symbolic phase: the pattern of C = A B under `map` (entries where some collision emits), with
 // sorted unique columns per row; its values are left unspecified for spgemm_numeric to fill.
-template <class Exec, class TA, class TB, class S, class Map = map::Multiply>
+template <Executor Exec, class TA, class TB, class S, class Map = map::Multiply>
 Csr<collision_t<Map, TA, TB>, S> spgemm_symbolic(Exec& exec, const Csr<TA, S>& A,
                                                  const Csr<TB, S>& B, Map map = {}) {
   return spgemm(exec, A, B, map, reduce::First{});
@@ -83,7 +84,7 @@ Csr<collision_t<Map, TA, TB>, S> spgemm_symbolic(Exec& exec, const Csr<TA, S>& A
 // if a collision emits outside the pattern (the structure changed). One pass over the products:
 // each lands at its column's place in C's row (a binary search) and is folded there in the same
 // order as spgemm folds it, so the values have spgemm's bits.
-template <class Exec, class TA, class TB, class R, class S, class Map = map::Multiply,
+template <Executor Exec, class TA, class TB, class R, class S, class Map = map::Multiply,
           class Reduce = reduce::Sum>
 void spgemm_numeric(Exec& exec, const Csr<TA, S>& A, const Csr<TB, S>& B, Csr<R, S>& C,
                     Map map = {}, Reduce reduce = {}) {

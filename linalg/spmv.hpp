@@ -6,6 +6,7 @@
 // fixed order too; their bits differ from the CPU's one-lane order by rounding only.
 #pragma once
 
+#include "linalg/executor.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/lanes.hpp"
 #include "linalg/maps.hpp"
@@ -213,7 +214,7 @@ concept ValueMap = requires(const Map& m) { m(0, index_t{}, index_t{}); };
 
 // Y (rows(A) x k) = A X, X (cols(A) x k): each column of X multiplied by the mapped A.
 // X and Y are Dense blocks or row ranges of one (row_block).
-template <class Exec, class TA, class S, detail::DenseInput X, detail::DenseOutput Y,
+template <Executor Exec, class TA, class S, detail::DenseInput X, detail::DenseOutput Y,
           ValueMap Map = map::Identity, class Reduce = reduce::Sum>
 void spmm(Exec& exec, const Csr<TA, S>& A, const X& X_in, Y&& Y_out, Map map = {},
           Reduce reduce = {}) {
@@ -225,7 +226,7 @@ void spmm(Exec& exec, const Csr<TA, S>& A, const X& X_in, Y&& Y_out, Map map = {
   detail::gather<false>(exec, A.view(), x.data, y.data, x.cols, A.nnz(), map, reduce);
 }
 
-template <class Exec, class TA, class T, class S, ValueMap Map = map::Identity,
+template <Executor Exec, class TA, class T, class S, ValueMap Map = map::Identity,
           class Reduce = reduce::Sum>
 void spmv(Exec& exec, const Csr<TA, S>& A, const Array<T, S>& x, Array<T, S>& y, Map map = {},
           Reduce reduce = {}) {
@@ -237,7 +238,7 @@ void spmv(Exec& exec, const Csr<TA, S>& A, const Array<T, S>& x, Array<T, S>& y,
 
 // ---- y = A^T x, A stored by columns (CSC, MeshMatrix, ReducedMeshMatrix) -----------------------
 
-template <class Exec, detail::ColumnMajorMatrix Matrix, detail::DenseInput X,
+template <Executor Exec, detail::ColumnMajorMatrix Matrix, detail::DenseInput X,
           detail::DenseOutput Y, ValueMap Map = map::Identity, class Reduce = reduce::Sum>
 void spmm_t(Exec& exec, const Matrix& A, const X& X_in, Y&& Y_out, Map map = {},
             Reduce reduce = {}) {
@@ -251,7 +252,7 @@ void spmm_t(Exec& exec, const Matrix& A, const X& X_in, Y&& Y_out, Map map = {},
   detail::gather<true>(exec, A.view(), x.data, y.data, x.cols, 0, map, reduce);
 }
 
-template <class Exec, detail::ColumnMajorMatrix Matrix, class T, class S,
+template <Executor Exec, detail::ColumnMajorMatrix Matrix, class T, class S,
           ValueMap Map = map::Identity, class Reduce = reduce::Sum>
 void spmv_t(Exec& exec, const Matrix& A, const Array<T, S>& x, Array<T, S>& y, Map map = {},
             Reduce reduce = {}) {
@@ -264,7 +265,7 @@ void spmv_t(Exec& exec, const Matrix& A, const Array<T, S>& x, Array<T, S>& y, M
 
 // ---- returning forms: allocate the output in the executor's memory space -------------------------
 
-template <class Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
+template <Executor Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
           class Reduce = reduce::Sum>
 Array<T, S> spmv(Exec& exec, const Matrix& A, const Array<T, S>& x, Map map = {},
                  Reduce reduce = {}) {
@@ -272,7 +273,7 @@ Array<T, S> spmv(Exec& exec, const Matrix& A, const Array<T, S>& x, Map map = {}
   spmv(exec, A, x, y, map, reduce);
   return y;
 }
-template <class Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
+template <Executor Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
           class Reduce = reduce::Sum>
 Array<T, S> spmv_t(Exec& exec, const Matrix& A, const Array<T, S>& x, Map map = {},
                    Reduce reduce = {}) {
@@ -280,7 +281,7 @@ Array<T, S> spmv_t(Exec& exec, const Matrix& A, const Array<T, S>& x, Map map = 
   spmv_t(exec, A, x, y, map, reduce);
   return y;
 }
-template <class Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
+template <Executor Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
           class Reduce = reduce::Sum>
 Dense<T, S> spmm(Exec& exec, const Matrix& A, const Dense<T, S>& X, Map map = {},
                  Reduce reduce = {}) {
@@ -288,7 +289,7 @@ Dense<T, S> spmm(Exec& exec, const Matrix& A, const Dense<T, S>& X, Map map = {}
   spmm(exec, A, X, Y, map, reduce);
   return Y;
 }
-template <class Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
+template <Executor Exec, class Matrix, class T, class S, ValueMap Map = map::Identity,
           class Reduce = reduce::Sum>
 Dense<T, S> spmm_t(Exec& exec, const Matrix& A, const Dense<T, S>& X, Map map = {},
                    Reduce reduce = {}) {

@@ -7,6 +7,7 @@
 // the weights from a table small enough to stay in cache.
 #pragma once
 
+#include "linalg/executor.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/spmv.hpp"
 
@@ -101,7 +102,7 @@ SPMESH_HD bool same_weights(const index_t* offsets, const K* keys, index_t a, in
 // entry; their columns follow that entry's order. Deterministic. Throws CapacityError if A has
 // more columns than Column can number, and Error in the (64-bit hash) case of two different
 // weight lists with one hash, rather than sharing them wrongly.
-template <class Column, class Exec, class T, class S = typename Exec::space>
+template <class Column, Executor Exec, class T, class S = typename Exec::space>
 StencilCsr<T, Column, S> encode_stencils(Exec& exec, const Csr<T, S>& A) {
   using K = detail::WeightBits<T>;
   if (static_cast<std::int64_t>(A.cols) - 1 > static_cast<std::int64_t>(std::numeric_limits<Column>::max()))
@@ -196,7 +197,7 @@ StencilCsr<T, Column, S> encode_stencils(Exec& exec, const Csr<T, S>& A) {
 
 // Y (rows x k) = A X (cols x k), X and Y Dense blocks or row ranges of one, as spmm on CSR
 // (the plain product only: no map, sum).
-template <class Exec, class T, class Column, class S, detail::DenseInput X, detail::DenseOutput Y>
+template <Executor Exec, class T, class Column, class S, detail::DenseInput X, detail::DenseOutput Y>
 void spmm(Exec& exec, const StencilCsr<T, Column, S>& A, const X& X_in, Y&& Y_out,
           map::Identity = {}, reduce::Sum = {}) {
   const auto x = detail::in_rows<S>(X_in);

@@ -2,6 +2,7 @@
 // indices inside the matrix. Errors say which line and which index.
 #pragma once
 
+#include "linalg/executor.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 
@@ -35,7 +36,7 @@ void validate_view(Exec& exec, const View& A, const char* what, const char* line
 }  // namespace detail
 
 // Throws InputError naming the first bad row/column (host matrices).
-template <class Exec, class T, Major M>
+template <Executor Exec, class T, Major M>
 void validate(Exec& exec, const Compressed<T, M, Host>& A) {
   if (exec.read(A.offsets.data()) != 0 || exec.read(A.offsets.data() + A.outer()) != A.nnz())
     throw InputError("sparse matrix " + A.shape() + ": offsets must run from 0 to nnz = " +
@@ -43,14 +44,14 @@ void validate(Exec& exec, const Compressed<T, M, Host>& A) {
   detail::validate_view(exec, A.view(), "sparse matrix", M == Major::row ? "row" : "column");
 }
 
-template <class Exec>
+template <Executor Exec>
 void validate(Exec& exec, const MeshMatrix<Host>& M) {
   if (M.offsets.size() == 0 || M.offsets[0] != 0 || M.offsets[M.faces] != M.nnz())
     throw InputError("mesh matrix: offsets must run from 0 to nnz = " + std::to_string(M.nnz()));
   detail::validate_view(exec, M.view(), "mesh matrix", "face");
 }
 
-template <class Exec>
+template <Executor Exec>
 void validate(Exec& exec, const ReducedMeshMatrix<Host>& M) {
   detail::validate_view(exec, M.view(), "mesh matrix", "face");
 }

@@ -4,6 +4,7 @@
 
 #include "linalg/array.hpp"
 #include "linalg/detail/offsets.hpp"
+#include "linalg/executor.hpp"
 #include "linalg/scratch.hpp"
 
 #include <algorithm>
@@ -353,6 +354,9 @@ private:
 };
 
 }  // namespace spmesh::linalg::cpu
+
+static_assert(spmesh::linalg::Executor<spmesh::linalg::cpu::Executor>,
+              "cpu::Executor provides every primitive of the executor contract (linalg/executor.hpp)");
 
 namespace spmesh {
 namespace cpu = linalg::cpu;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "linalg/cuda/memory.hpp"
+#include "linalg/executor.hpp"
 #include "linalg/scratch.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -527,6 +528,9 @@ private:
 };
 
 }  // namespace spmesh::linalg::cuda
+
+static_assert(spmesh::linalg::Executor<spmesh::linalg::cuda::Executor>,
+              "cuda::Executor provides every primitive of the executor contract (linalg/executor.hpp)");
 
 namespace spmesh {
 namespace cuda = linalg::cuda;
