@@ -62,7 +62,7 @@ Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes
 
   t = std::chrono::steady_clock::now();
   const auto refined =
-      Scheme::build_and_eval(exec, std::move(M), std::move(sharpness), levels, P, options);
+      schemes::build_and_eval<Scheme>(exec, std::move(M), std::move(sharpness), levels, P, options);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
 
@@ -82,11 +82,11 @@ schemes::Refinement<T> build_refinement(Exec& exec, const meshops::PolyMesh& mes
   using X = Transfer<Exec>;
   auto t = std::chrono::steady_clock::now();
   auto sharpness = schemes::Sharpness<typename Exec::space>{X::up(C.edges), X::up(C.vertices)};
-  const auto plan = Scheme::build(exec, X::up(mesh.M), std::move(sharpness), levels, options);
+  const auto plan = schemes::build<Scheme>(exec, X::up(mesh.M), std::move(sharpness), levels, options);
   exec.synchronize();
   stages.build = elapsed_ms(t);
   t = std::chrono::steady_clock::now();
-  const auto R = Scheme::template refinement_matrix<T>(exec, plan);
+  const auto R = schemes::refinement_matrix<T>(exec, plan);
   exec.synchronize();
   stages.compose = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();

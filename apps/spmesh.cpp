@@ -118,8 +118,9 @@ schemes::SizeEstimate size_estimate(const Input& in, int levels, bool dbl) {
   cpu::Executor exec;
   const auto info = meshops::mesh_info(exec, in.mesh);
   return with_scheme(in.scheme, [&]<class Scheme>() {
-    return Scheme::estimate_size(info.vertices, info.faces, in.mesh.M.nnz(), info.edges,
-                                 info.boundary_edges, levels, 3, dbl ? 8 : 4);
+    return schemes::estimate_size<Scheme>(
+        {info.vertices, info.faces, in.mesh.M.nnz(), info.edges, info.boundary_edges}, levels, 3,
+        dbl ? 8 : 4);
   });
 }
 

@@ -271,24 +271,24 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
   row.dynamic = time_ms([&] {
     P = {};  // the last run's result is not part of this run's peak
     auto [m, C] = inputs();
-    P = Scheme::build_and_eval(exec, std::move(m), std::move(C), level, P0, c.options).data;
+    P = schemes::build_and_eval<Scheme>(exec, std::move(m), std::move(C), level, P0, c.options).data;
     exec.synchronize();
   });
   row.peak_mib = S::peak_bytes() / 1048576.0;
-  typename Scheme::template Plan<S> plan;
+  schemes::Plan<Scheme, S> plan;
   row.build = time_ms([&] {
     auto [m, C] = inputs();
-    plan = Scheme::build(exec, std::move(m), std::move(C), level, c.options);
+    plan = schemes::build<Scheme>(exec, std::move(m), std::move(C), level, c.options);
     exec.synchronize();
   });
   row.eval = time_ms([&] {
-    P = Scheme::eval(exec, plan, P0);
+    P = schemes::eval(exec, plan, P0);
     exec.synchronize();
   });
   if constexpr (std::is_same_v<Scheme, schemes::CatmullClark>) {
     namespace cc = schemes::catmull_clark;
     row.eval_levels = time_ms([&] {
-      P = cc::eval_by_levels(exec, plan, P0);
+      P = schemes::eval_by_levels(exec, plan, P0);
       exec.synchronize();
     });
     const auto& p = plan.patches;
@@ -297,16 +297,16 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
     for (int d = 1; deepest && d <= cc::max_patch_depth; ++d) {
       plan.patches = cc::find_patches(exec, plan, d);
       row.eval_depth[d] = time_ms([&] {
-        P = cc::eval(exec, plan, P0);
+        P = schemes::eval(exec, plan, P0);
         exec.synchronize();
       });
     }
     plan.patches = cc::choose_patches(exec, plan);
-    P = Scheme::eval(exec, plan, P0);
+    P = schemes::eval(exec, plan, P0);
   }
   linalg::Dense<float> eval_host = down(P);
   {
-    auto recording = exec.record([&] { return Scheme::eval(exec, plan, P0); });
+    auto recording = exec.record([&] { return schemes::eval(exec, plan, P0); });
     row.eval_recorded = time_ms([&] {
       recording.replay();
       exec.synchronize();
@@ -324,7 +324,7 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
   if (!compose) return eval_host;
   linalg::Csr<float, S> R;
   row.compose = time_ms([&] {
-    R = Scheme::template refinement_matrix<float>(exec, plan);
+    R = schemes::refinement_matrix<float>(exec, plan);
     exec.synchronize();
   });
   row.r_nnz = R.nnz();
@@ -479,9 +479,13 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
         r.osd_build = peer.osd_build, r.osd_eval_serial = peer.osd_eval_serial;
         r.osd_eval_omp = peer.osd_eval_omp, r.cgal = peer.cgal, r.openmesh = peer.openmesh;
         r.vs_peer = got.rel_diff(reference);
-        r.estimate_mib = Scheme::estimate_size(c.info.vertices, c.info.faces, c.mesh.M.nnz(),
-                                               c.info.edges, c.info.boundary_edges, l, 3,
-                                               sizeof(float)).one_pass().bytes / 1048576.0;
+        r.estimate_mib = schemes::estimate_size<Scheme>({c.info.vertices, c.info.faces,
+                                                         c.mesh.M.nnz(), c.info.edges,
+                                                         c.info.boundary_edges},
+                                                        l, 3, sizeof(float))
+                             .one_pass()
+                             .bytes /
+                         1048576.0;
         level_rows.push_back(r);
       };
 #if defined(__CUDACC__)

@@ -319,4 +319,52 @@ struct VertexPoints {
   }
 };
 
+// What the edge rows of a general level's S_l read: each edge's ends, what lies on its two
+// sides (Catmull-Clark: the faces; Loop: the opposite vertices; -1: none) and its crease
+// weight w (CreaseRules::edge_crease).
+struct EdgeEnds {
+  const index_t *from, *to, *side0, *side1;
+  const double* crease;
+};
+template <class S>
+EdgeEnds edge_ends(const linalg::Array<index_t, S>& from, const linalg::Array<index_t, S>& to,
+                   const linalg::Array<index_t, S>& side0, const linalg::Array<index_t, S>& side1,
+                   const CreaseRules<S>& r) {
+  return {.from = from.data(),
+          .to = to.data(),
+          .side0 = side0.data(),
+          .side1 = side1.data(),
+          .crease = r.edge_crease.data()};
+}
+
+// The vertex rows of a general level's S_l (an assemble_rows producer's part): row i is a_i at
+// itself, b_i at each neighbour in E, d_i at u_i and w_i (VertexPoints' rule as a matrix).
+struct VertexRows {
+  linalg::CompressedView<index_t> E;
+  const double *self, *ring, *crease;
+  const index_t *u, *w;
+
+  SPMESH_HD std::int64_t bound(index_t i) const { return 3 + E.end(i) - E.begin(i); }
+  // Row i into sink; ring_more(b_i) adds what else the ring weight takes (Catmull-Clark: the
+  // adjacent face points).
+  template <class Sink, class RingMore>
+  SPMESH_HD void operator()(index_t i, Sink& sink, RingMore&& ring_more) const {
+    sink(i, self[i]);
+    if (ring[i] != 0) {
+      for (index_t p = E.begin(i); p < E.end(i); ++p) sink(E.indices[p], ring[i]);
+      ring_more(ring[i]);
+    }
+    if (crease[i] != 0) sink(u[i], crease[i]), sink(w[i], crease[i]);
+  }
+};
+template <class S>
+VertexRows vertex_rows(const linalg::Csr<index_t, S>& E, const CreaseRules<S>& r) {
+  return {.E = E.view(),
+          .self = r.vertex_self.data(),
+          .ring = r.vertex_ring.data(),
+          .crease = r.vertex_crease.data(),
+          .u = r.crease_u.data(),
+          .w = r.crease_w.data()};
+}
+
 }  // namespace spmesh::schemes

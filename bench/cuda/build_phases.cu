@@ -55,7 +55,7 @@ schemes::catmull_clark::Plan<S> catmark_steps(cuda::Executor& exec, linalg::Mesh
   int l = 0;
   if (auto* L = std::get_if<cc::PolygonLevel<S>>(&first)) {  // a polygon base level, then quads
     timed("sharp_table", [&] { table = schemes::sharp_table(exec, *L); });
-    timed("quad_rules 0", [&] { L->rules = cc::quad_rules(exec, *L, options, table.at(0)); });
+    timed("quad_rules 0", [&] { L->rules = schemes::half_edge_rules<cc::detail::SmoothMask>(exec, *L, options, table.at(0)); });
     timed("refine_quads 0", [&] { Q = cc::refine_quads(exec, *L, levels > 1); });
     plan.levels.emplace_back(std::move(*L));
     l = 1;
@@ -65,7 +65,7 @@ schemes::catmull_clark::Plan<S> catmark_steps(cuda::Executor& exec, linalg::Mesh
   }
   for (; l < levels; ++l) {
     const std::string at = " " + std::to_string(l);
-    timed("quad_rules" + at, [&] { Q.rules = cc::quad_rules(exec, Q, options, table.at(l)); });
+    timed("quad_rules" + at, [&] { Q.rules = schemes::half_edge_rules<cc::detail::SmoothMask>(exec, Q, options, table.at(l)); });
     timed("refine_quads" + at, [&] {
       cc::QuadLevel<S> child = cc::refine_quads(exec, Q, l + 1 < levels);
       plan.levels.emplace_back(std::move(Q));
@@ -174,7 +174,7 @@ int run(const std::string& path, int levels, int reps) {
     linalg::Dense<float, S> P;
     for (std::size_t k = 0; k < plan.levels.size(); ++k)
       timed("eval " + std::to_string(k),
-            [&] { P = Scheme::subdivide(exec, plan, k, k == 0 ? P0d : P); });
+            [&] { P = schemes::subdivide(exec, plan, k, k == 0 ? P0d : P); });
     if constexpr (std::is_same_v<Scheme, schemes::CatmullClark>) {  // the last levels by patches
       namespace cc = schemes::catmull_clark;
       timed("choose_patches", [&] { plan.patches = cc::choose_patches(exec, plan); });
@@ -185,7 +185,7 @@ int run(const std::string& path, int levels, int reps) {
           at[j] = &std::get<cc::QuadLevel<S>>(plan.levels[patches.level + j]);
         const auto levels_before = [&] {  // the levels before k, level by level
           linalg::Dense<float, S> Q;
-          for (int k = 0; k < patches.level; ++k) Q = Scheme::subdivide(exec, plan, k, k == 0 ? P0d : Q);
+          for (int k = 0; k < patches.level; ++k) Q = schemes::subdivide(exec, plan, k, k == 0 ? P0d : Q);
           return Q;
         };
         P = linalg::Dense<float, S>();
@@ -205,7 +205,7 @@ int run(const std::string& path, int levels, int reps) {
       }
     }
     {
-      auto recorded = exec.record([&] { return Scheme::eval(exec, plan, P0d); });
+      auto recorded = exec.record([&] { return schemes::eval(exec, plan, P0d); });
       timed("eval rec", [&] { recorded.replay(); });
       extra.insert("eval rec");
     }
@@ -213,11 +213,11 @@ int run(const std::string& path, int levels, int reps) {
     // All of it again without the steps' waits: upload, build, eval, free (the benchmark's
     // "dynamic" plus the free).
     timed("unbroken", [&] {
-      auto p = Scheme::build(exec, cuda::to_device(mesh.M),
+      auto p = schemes::build<Scheme>(exec, cuda::to_device(mesh.M),
                              schemes::Sharpness<S>{cuda::to_device(tags.sharpness.edges),
                                                    cuda::to_device(tags.sharpness.vertices)},
                              levels, options);
-      P = Scheme::eval(exec, p, P0d);
+      P = schemes::eval(exec, p, P0d);
       exec.synchronize();
     });
     P = {};

@@ -3,14 +3,13 @@
 // face orders (Eq. 5), the edge matrix E and its enumeration (Eq. 8-11), the oriented adjacency
 // F (Eq. 12, 13), the crease rules of every edge and vertex from the crease matrix C (Eq. 18-21,
 // as OpenSubdiv applies them), the refined mesh matrix and the child's C. No vertex data is
-// touched. build() takes the half-edge path (quad_build.hpp) unless told otherwise.
+// touched. The front door's build takes the half-edge path (quad_build.hpp) unless told
+// otherwise.
 #pragma once
 
 #include "linalg/convert.hpp"
 #include "meshops/topology.hpp"
-#include "schemes/catmull_clark/patch_build.hpp"
 #include "schemes/catmull_clark/plan.hpp"
-#include "schemes/catmull_clark/quad_build.hpp"
 #include "schemes/crease_rules.hpp"
 
 #include <cstdint>
@@ -47,10 +46,6 @@ struct RefineFaces {
     return vertices + faces + edge_of[E.find(i, j)];
   }
 };
-
-}  // namespace detail
-
-namespace detail {
 
 // Eq. 12, 13: the faces F(i, j) and F(j, i) on the two sides of every edge (-1: none).
 template <class Exec, class S = typename Exec::space>
@@ -125,78 +120,6 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
   auto child = detail::refined_mesh(exec, M, L, edge_of);
   L.M = std::move(M);
   return {std::move(L), std::move(child), std::move(child_C)};
-}
-
-namespace detail {
-
-// All `levels` levels on half-edges from the first, L (quad_build.hpp), into `sink`
-// (levels.hpp); returns the refined mesh.
-template <class Exec, class Level, class Sink, class S = typename Exec::space>
-RefinedMesh<S> build_half_edges(Exec& exec, Level L, int levels, const Options& options,
-                                Sink& sink) {
-  const auto table = sharp_table(exec, L);
-  L.rules = quad_rules(exec, L, options, table.at(0));
-  sink.ready(L);
-  QuadLevel<S> Q = refine_quads(exec, L, levels > 1);
-  sink.keep(std::move(L));
-  for (int l = 1; l < levels; ++l) {
-    Q.rules = quad_rules(exec, Q, options, table.at(l));
-    sink.ready(Q);
-    QuadLevel<S> child = refine_quads(exec, Q, l + 1 < levels);
-    sink.keep(std::move(Q));
-    Q = std::move(child);
-  }
-  return std::move(Q.M);
-}
-
-// The half-edge build of mesh M with level-0 sharpness C into `sink`; returns the refined mesh
-// (M itself for zero levels). Throws CapacityError after the first level's edges are known if
-// a later level would exceed 32-bit indices.
-template <class Exec, class Sink, class S = typename Exec::space>
-RefinedMesh<S> build_into(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C, int levels,
-                          const Options& options, Sink& sink) {
-  check_level_count(levels);
-  if (levels == 0) return RefinedMesh<S>(std::move(M));
-  const index_t corners = M.nnz();
-  return std::visit(
-      [&](auto&& L) {
-        estimate_size(L.vertices, L.faces, corners, L.edges, levels, 0, 0).check_indices();
-        return build_half_edges(exec, std::move(L), levels, options, sink);
-      },
-      first_level(exec, std::move(M), C));
-}
-
-}  // namespace detail
-
-// All topology work for `levels` levels of mesh M with level-0 sharpness C: on half-edges
-// (quad_build.hpp; a QuadLevel or PolygonLevel first, then QuadLevels), or with Path::general
-// every level on the general path (build_level). Throws CapacityError after the first level's
-// edges are known if a later level would exceed 32-bit indices; estimate_size (plan.hpp) says
-// the same, and the bytes, before any work.
-template <class Exec>
-Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
-                                 Sharpness<typename Exec::space> C, int levels,
-                                 Options options = {}, Path path = Path::half_edges) {
-  using S = typename Exec::space;
-  Plan<S> plan;
-  plan.options = options;
-  if (path == Path::general) {
-    check_level_count(levels);
-    for (int l = 0; l < levels; ++l) {
-      auto r = build_level(exec, std::move(M), C, options);
-      if (l == 0)
-        estimate_size(r.level.vertices, r.level.faces, r.level.M.nnz(), r.level.edges, levels, 0, 0)
-            .check_indices();
-      plan.levels.emplace_back(std::move(r.level));
-      M = std::move(r.child), C = std::move(r.child_sharpness);
-    }
-    plan.refined = std::move(M);
-    return plan;
-  }
-  KeepLevels<Plan<S>> sink{plan};
-  plan.refined = detail::build_into(exec, std::move(M), C, levels, options, sink);
-  plan.patches = choose_patches(exec, plan);
-  return plan;
 }
 
 }  // namespace spmesh::schemes::catmull_clark

@@ -4,12 +4,11 @@
 #pragma once
 
 #include "linalg/spmv.hpp"
-#include "schemes/catmull_clark/build.hpp"
 #include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quad_eval.hpp"
 #include "schemes/crease_rules.hpp"
-#include "schemes/levels.hpp"
+#include "schemes/subdivision.hpp"
 
 #include <cstdint>
 #include <string>
@@ -19,15 +18,11 @@
 
 namespace spmesh::schemes::catmull_clark {
 
-// One level: P (level.vertices x k) -> the child's vertex data (level.child_vertices() x k).
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Level<typename Exec::space>& L,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  using S = typename Exec::space;
+// One level on the general path: P (L.vertices x k) -> the child's vertex data
+// (L.child_vertices() x k).
+template <class Exec, class T, class S = typename Exec::space>
+linalg::Dense<T, S> level_points(Exec& exec, const Level<S>& L, const linalg::Dense<T, S>& P) {
   namespace map = linalg::map;
-  if (P.rows != L.vertices)
-    throw DimensionError("catmull_clark::eval: vertex data has " + std::to_string(P.rows) +
-                         " rows, the level has " + std::to_string(L.vertices) + " vertices");
   const index_t V = L.vertices, F = L.faces, k = P.cols;
   linalg::Dense<T, S> out(L.child_vertices(), k);
   auto face_points = linalg::row_block(out, V, F);
@@ -53,47 +48,21 @@ linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Level<typenam
   return out;
 }
 
-// One level of a plan, polygon or quad.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
-                                                 const AnyLevel<typename Exec::space>& level,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  return std::visit([&](const auto& L) { return subdivide(exec, L, P); }, level);
-}
-
-// Level l of a plan: level l's vertex data -> level l + 1's. A quad level after a quad level goes by its groups
-// (group_eval.hpp).
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec, const Plan<typename Exec::space>& plan,
-                                                 std::size_t l,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  return subdivide_in_plan<QuadLevel<typename Exec::space>>(exec, plan, l, P);
-}
-
-// All levels of a plan, one at a time: P0 (base vertices x k) -> the last level's vertex data.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> eval_by_levels(Exec& exec,
-                                                      const Plan<typename Exec::space>& plan,
-                                                      const linalg::Dense<T, typename Exec::space>& P0) {
-  return eval_levels(exec, plan, P0,
-                     [&](std::size_t l, const auto& P) { return subdivide(exec, plan, l, P); });
-}
-
-// All levels of a plan: the last ones by the plan's patches (patch_eval.hpp), those before one
-// at a time; P0 (base vertices x k) -> the last level's vertex data.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> eval(Exec& exec, const Plan<typename Exec::space>& plan,
-                                            const linalg::Dense<T, typename Exec::space>& P0) {
-  using S = typename Exec::space;
+// All levels of a plan (the scheme's eval_plan): the last ones by the plan's patches
+// (patch_eval.hpp), those before one at a time; P0 (base vertices x k) -> the last level's
+// vertex data.
+template <class Exec, class T, class S = typename Exec::space>
+linalg::Dense<T, S> eval_with_patches(Exec& exec, const Plan<S>& plan,
+                                      const linalg::Dense<T, S>& P0) {
   const auto& patches = plan.patches;
   if (!patches) return eval_by_levels(exec, plan, P0);
   if (patches.level + patches.depth != static_cast<int>(plan.levels.size()))
-    throw DimensionError("catmull_clark::eval: the plan's patches are not of its last levels");
+    throw DimensionError("Catmull-Clark eval: the plan's patches are not of its last levels");
   const QuadLevel<S>* levels[max_patch_depth];
   for (int j = 0; j < patches.depth; ++j) levels[j] = &std::get<QuadLevel<S>>(plan.levels[patches.level + j]);
   if (patches.level == 0) return eval_patches(exec, levels, patches, P0);
-  linalg::Dense<T, S> P = subdivide(exec, plan, 0, P0);
-  for (int l = 1; l < patches.level; ++l) P = subdivide(exec, plan, l, P);
+  linalg::Dense<T, S> P = schemes::subdivide(exec, plan, 0, P0);
+  for (int l = 1; l < patches.level; ++l) P = schemes::subdivide(exec, plan, l, P);
   return eval_patches(exec, levels, patches, P);
 }
 
@@ -151,20 +120,5 @@ private:
 };
 
 }  // namespace detail
-
-// Build and eval of `levels` levels in one pass, keeping no plan (levels.hpp's sinks): what
-// eval(build(M, C, levels, options), P0) gives, bit for bit, with the refined mesh, in less
-// memory (levels before the patches: at most two levels' operators and data alive at once).
-template <class Exec, class T>
-Subdivided<T, typename Exec::space> build_and_eval(Exec& exec,
-                                                   linalg::MeshMatrix<typename Exec::space> M,
-                                                   Sharpness<typename Exec::space> C, int levels,
-                                                   const linalg::Dense<T, typename Exec::space>& P0,
-                                                   Options options = {}) {
-  return eval_as_built(detail::EvalWithPatches<Exec, T>(exec, P0, levels),
-                       P0.rows, [&](auto& sink) {
-                         return detail::build_into(exec, std::move(M), C, levels, options, sink);
-                       });
-}
 
 }  // namespace spmesh::schemes::catmull_clark

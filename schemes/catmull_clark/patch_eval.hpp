@@ -267,9 +267,7 @@ linalg::Dense<T, S> eval_patches(Exec& exec, const QuadLevel<S>* const* levels,
                                  const Patches<S>& patches, const linalg::Dense<T, S>& P) {
   const int d = patches.depth;
   const QuadLevel<S>& L = *levels[0];
-  if (P.rows != L.vertices)
-    throw DimensionError("catmull_clark::eval: vertex data has " + std::to_string(P.rows) +
-                         " rows, the level has " + std::to_string(L.vertices) + " vertices");
+  check_vertex_data(P.rows, L.vertices, "Catmull-Clark eval");
   const index_t k = P.cols;
   linalg::Dense<T, S> out(levels[d - 1]->child_vertices(), k), held;
   const linalg::Dense<T, S>* in = &P;
@@ -299,8 +297,7 @@ linalg::Dense<T, S> eval_patches(Exec& exec, const QuadLevel<S>* const* levels,
     }
   };
   static_assert(max_patch_depth == 4, "eval_patches: a kernel per depth");
-  if (k % 3 == 0) launch_depth.template operator()<3>();
-  else launch_depth.template operator()<4>();
+  with_width(k, launch_depth);
   if (patches.irregular_count > 0)
     detail::subdivide_into(exec, *levels[d - 1], *in, d > 1 ? levels[d - 2] : nullptr,
                            detail::Region{patches.irregular.data(), kind, patches.irregular_count,

@@ -8,13 +8,17 @@
 #include "schemes/catmull_clark/patches.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 #include "schemes/crease_rules.hpp"
-#include "schemes/levels.hpp"
+#include "schemes/plan.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <variant>
 #include <vector>
+
+namespace spmesh::schemes {
+struct CatmullClark;  // the scheme's traits: scheme.hpp
+}  // namespace spmesh::schemes
 
 namespace spmesh::schemes::catmull_clark {
 
@@ -65,43 +69,14 @@ struct SmoothMask {
 template <class S>
 using AnyLevel = std::variant<Level<S>, PolygonLevel<S>, QuadLevel<S>>;
 
-// A Catmull-Clark plan: its levels, and the patches eval takes its last levels by
-// (patches.hpp; build() chooses them, choose_patches).
+// What a Catmull-Clark plan holds besides its levels: the patches eval takes its last levels by
+// (patches.hpp; build chooses them, choose_patches).
 template <class S>
-struct Plan : LevelPlan<AnyLevel<S>, S> {
+struct PlanPatches {
   Patches<S> patches;
 };
 
-// Sizes of every level before any work, from the base mesh's counts (faces F, face corners
-// nnz, edges E, vertices V): level 1 has V + F + E vertices, nnz quads and 2E + nnz edges; a
-// quad level then gives V + F + E, 4F and 2E + 4F. Bytes: each level on half-edges (3 arrays
-// per corner, 1 per vertex and a byte per face, a margin for the sparse C; a polygon base level
-// adds its offsets and a face per corner), the first level's temporaries (its table of
-// half-edges, per corner), and eval.
-inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t corners,
-                                  std::int64_t edges, int levels, int columns, int scalar_bytes) {
-  SizeEstimate s("Catmull-Clark");
-  s.levels.push_back({vertices, faces, corners, edges});
-  const bool polygons = corners != 4 * faces;
-  for (int l = 0; l < levels; ++l) {
-    const auto& c = s.levels.back();
-    std::int64_t b = 12 * c.corners + 4 * c.vertices + c.faces + c.edges;
-    if (l == 0) b += 80 * c.corners + 8 * c.edges;
-    if (l == 0 && polygons) b += 4 * c.corners + 4 * (c.faces + 1);
-    s.add_operators(b);
-    s.levels.push_back({c.vertices + c.faces + c.edges, c.corners, 4 * c.corners,
-                        2 * c.edges + c.corners});
-  }
-  // Patches (patches.hpp): build_and_eval holds their levels' operators; finding them holds a
-  // byte and an index per face and two per vertex of their level (at most the last level's),
-  // and their layouts.
-  s.window = max_patch_depth;
-  if (levels > 0) {
-    const auto& c = s.levels[levels - 1];
-    s.extra = 5 * c.faces + 8 * c.vertices + sizeof(PatchLayout<float>) + sizeof(PatchLayout<double>);
-  }
-  s.add_eval(columns, scalar_bytes);
-  return s;
-}
+template <class S>
+using Plan = schemes::Plan<CatmullClark, S>;
 
 }  // namespace spmesh::schemes::catmull_clark

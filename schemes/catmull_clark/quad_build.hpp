@@ -39,13 +39,6 @@ FirstQuadLevel<S> first_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpne
   return P;
 }
 
-// The crease rules of a Catmull-Clark half-edge level (its C must be set; `places` as
-// half_edge_rules).
-template <class Exec, class Level>
-auto quad_rules(Exec& exec, const Level& L, const Options& options, SharpPlaces places) {
-  return half_edge_rules<detail::SmoothMask>(exec, L, options, places);
-}
-
 namespace detail {
 
 // Half-edge k (0: from the vertex point, along the parent half-edge; 1, 2: the inner edges; 3:
@@ -113,7 +106,7 @@ const std::uint8_t* starts_of(const PolygonLevel<S>&) { return nullptr; }
 
 // The child of L (a QuadLevel or PolygonLevel): its quad mesh and, with `topology`, the rest of
 // its level (twins, edge codes, outgoing half-edges, and what it inherits: sharp edges and
-// vertices; its rules are left to quad_rules).
+// vertices; its rules are left to crease_rules_by_level).
 template <class Exec, class Level, class S = typename Exec::space>
 QuadLevel<S> refine_quads(Exec& exec, const Level& L, bool topology) {
   using linalg::Array;

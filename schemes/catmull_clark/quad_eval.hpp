@@ -24,8 +24,7 @@ namespace spmesh::schemes::catmull_clark {
 
 namespace detail {
 
-// Each kernel handles W components of the vertex data at once (kept in registers; wider data
-// takes several passes): W = 3 for xyz and multiples of it, else 4.
+// Each kernel handles W components of the vertex data at once (with_width).
 
 // The corners of half-edge g's quad off its edge (slots b + 2 and b + 3 of g = 4 f + b; none
 // for g = -1): with the edge's ends, the neighbour whose face point an edge point needs.
@@ -372,74 +371,47 @@ struct PolygonVertexPoints {
 template <class Exec, class Level, class T, class S = typename Exec::space>
 void subdivide_into(Exec& exec, const Level& L, const linalg::Dense<T, S>& P,
                     const QuadLevel<S>* parent, const Region& region, linalg::Dense<T, S>& out) {
-  if (P.rows != L.vertices)
-    throw DimensionError("catmull_clark::eval: vertex data has " + std::to_string(P.rows) +
-                         " rows, the level has " + std::to_string(L.vertices) + " vertices");
   const index_t k = P.cols;
   const auto t = view(L);
   const T* p = P.data.data();
   T* y = out.data.data();
   if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
-    if (parent && (parent->child_vertices() != L.vertices || 4 * parent->faces != L.faces))
-      throw DimensionError("catmull_clark::subdivide: the parent level given is not the level's");
-    if (k % 3 == 0) smooth_points<3>(exec, L, parent, p, y, k, region);
-    else smooth_points<4>(exec, L, parent, p, y, k, region);
+    with_width(k, [&]<index_t W>() { smooth_points<W>(exec, L, parent, p, y, k, region); });
   } else {
     exec.for_each(L.faces, PolygonFacePoints<T>{t, p, y, k});
     exec.for_each(L.edge_code.size(), PolygonEdgePoints<T>{t, p, y, k});
     exec.for_each(L.vertices, PolygonVertexPoints<T, 4>{t, p, y, k});
   }
   copy_unused(exec, L, p, y, k);
-  const auto& r = L.rules;
-  const index_t special = L.C.special.size();
-  const auto crease = linalg::fuse(SpecialPoints<T, 4, decltype(t), RingSums<T, 4>>{
-                               t, L.C.special.data(), r.crease_u.data(), r.crease_w.data(),
-                               r.self.data(), r.ring.data(), r.crease.data(), r.smooth.data(), p, y, k},
-                           special,
-                           SharpEdgePoints<T, decltype(t)>{t, L.C.edges.data(), L.C.halves.data(),
-                                                           L.edge_crease(), p, y, k});
+  const auto crease = crease_points<SharpEdgePoints<T, decltype(t)>, RingSums<T, 4>>(t, L, p, y, k);
   if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
     if (region.listed) {
-      exec.for_each(special + L.C.edges.size(),
-                    OwnedInRegion<decltype(crease)>{crease, L.C.special.data(), L.vertex_edge.data(),
-                                                    L.C.halves.data(), special, region.kind,
-                                                    2 * region.depth, region.least});
+      exec.for_each(crease_items(L), OwnedInRegion<decltype(crease)>{
+                                         .kernel = crease,
+                                         .special = L.C.special.data(),
+                                         .vertex_edge = L.vertex_edge.data(),
+                                         .halves = L.C.halves.data(),
+                                         .specials = L.C.special.size(),
+                                         .kind = region.kind,
+                                         .shift = 2 * region.depth,
+                                         .least = region.least});
       return;
     }
   }
-  exec.for_each(special + L.C.edges.size(), crease);
-}
-
-template <class Exec, class Level, class T, class S = typename Exec::space>
-linalg::Dense<T, S> subdivide_level(Exec& exec, const Level& L, const linalg::Dense<T, S>& P,
-                                    const QuadLevel<S>* parent = nullptr) {
-  linalg::Dense<T, S> out(L.child_vertices(), P.cols);
-  subdivide_into(exec, L, P, parent, Region{}, out);
-  return out;
+  exec.for_each(crease_items(L), crease);
 }
 
 }  // namespace detail
 
-// One quad or polygon level: P (L.vertices x k) -> the child's vertex data.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
-                                                 const QuadLevel<typename Exec::space>& L,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  return detail::subdivide_level(exec, L, P);
-}
-// A quad level by its groups (group_eval.hpp), from its parent quad level.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
-                                                 const QuadLevel<typename Exec::space>& parent,
-                                                 const QuadLevel<typename Exec::space>& L,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  return detail::subdivide_level(exec, L, P, &parent);
-}
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
-                                                 const PolygonLevel<typename Exec::space>& L,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  return detail::subdivide_level(exec, L, P);
+// One quad or polygon level: P (L.vertices x k) -> the child's vertex data; a quad level by
+// its groups (group_eval.hpp) where its parent, a quad level, is given.
+template <class Exec, class Level, class T, class S = typename Exec::space>
+  requires std::is_same_v<Level, QuadLevel<S>> || std::is_same_v<Level, PolygonLevel<S>>
+linalg::Dense<T, S> level_points(Exec& exec, const Level& L, const linalg::Dense<T, S>& P,
+                                 const QuadLevel<S>* parent = nullptr) {
+  linalg::Dense<T, S> out(L.child_vertices(), P.cols);
+  detail::subdivide_into(exec, L, P, parent, detail::Region{}, out);
+  return out;
 }
 
 namespace detail {
@@ -450,10 +422,7 @@ template <class View>
 struct HalfEdgeLevelRows {
   View t;
   const index_t* edge_half;  // per edge: its half-edge along
-  const index_t *special, *u, *w, *sharp_edges;
-  const double *self, *ring, *crease;
-  EdgeCrease edge_crease;
-  index_t special_count, sharp_count;
+  SparseRules<SmoothMask> rules;
 
   SPMESH_HD std::int64_t bound(index_t r) const {
     if (r < t.vertices) {
@@ -475,15 +444,7 @@ struct HalfEdgeLevelRows {
   template <class Sink>
   SPMESH_HD void operator()(index_t r, Sink&& sink) const {
     if (r < t.vertices) {
-      VertexMask m;
-      const index_t s = linalg::find_sorted(special, special_count, r);
-      if (s >= 0) {
-        m.self = self[s], m.ring = ring[s], m.crease = crease[s], m.u = u[s], m.w = w[s];
-      } else {
-        index_t n = 0;
-        t.for_each_edge(r, [&](index_t, index_t, index_t) { ++n; });
-        if (n > 0) m = SmoothMask{}(n);
-      }
+      const VertexMask m = rules.vertex_mask(t, r);
       sink(r, m.self);
       if (m.ring != 0)
         t.for_each_edge(r, [&](index_t, index_t other, index_t f) {
@@ -495,8 +456,7 @@ struct HalfEdgeLevelRows {
       face(r - t.vertices, 1.0, sink);
     } else {
       const index_t e = r - t.vertices - t.faces, h = edge_half[e], tw = t.twin[h];
-      const index_t j = linalg::find_sorted(sharp_edges, sharp_count, e);
-      const EdgeMask mask = EdgeWeights{}(j < 0 ? 0.0 : edge_crease[j]);
+      const EdgeMask mask = EdgeWeights{}(rules.edge_weight(e));
       sink(t.corners[h], mask.end), sink(t.corners[t.next(h)], mask.end);
       if (mask.other == 0) return;
       face(t.face(h), mask.other, sink);
@@ -505,39 +465,17 @@ struct HalfEdgeLevelRows {
   }
 };
 
-// S_l of a half-edge level: its eval as a matrix (child vertices x parent vertices).
-template <class Exec, class Level, class S = typename Exec::space>
-linalg::Csr<double, S> half_edge_level_matrix(Exec& exec, const Level& L) {
-  const auto edge_half = edge_halves(exec, L);
-  const auto& r = L.rules;
-  const auto t = view(L);
-  const HalfEdgeLevelRows<decltype(t)> rows{t,
-                                            edge_half.data(),
-                                            L.C.special.data(),
-                                            r.crease_u.data(),
-                                            r.crease_w.data(),
-                                            L.C.edges.data(),
-                                            r.self.data(),
-                                            r.ring.data(),
-                                            r.crease.data(),
-                                            L.edge_crease(),
-                                            L.C.special.size(),
-                                            L.C.edges.size()};
-  return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
-}
-
 }  // namespace detail
 
-// S_l of a quad or polygon level.
-template <class Exec>
-linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
-                                                       const QuadLevel<typename Exec::space>& L) {
-  return detail::half_edge_level_matrix(exec, L);
-}
-template <class Exec>
-linalg::Csr<double, typename Exec::space> level_matrix(
-    Exec& exec, const PolygonLevel<typename Exec::space>& L) {
-  return detail::half_edge_level_matrix(exec, L);
+// S_l of a quad or polygon level: its eval as a matrix (child vertices x parent vertices).
+template <class Exec, class Level, class S = typename Exec::space>
+  requires std::is_same_v<Level, QuadLevel<S>> || std::is_same_v<Level, PolygonLevel<S>>
+linalg::Csr<double, S> level_matrix(Exec& exec, const Level& L) {
+  const auto edge_half = edge_halves(exec, L);
+  const auto t = view(L);
+  const detail::HalfEdgeLevelRows<decltype(t)> rows{
+      t, edge_half.data(), sparse_rules<detail::SmoothMask>(L)};
+  return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
 }
 
 }  // namespace spmesh::schemes::catmull_clark

@@ -41,6 +41,8 @@ template <class S>
 struct QuadLevel : CatmarkLevel<S> {
   linalg::ReducedMeshMatrix<S> M;  // order 4
   linalg::Array<std::uint8_t, S> starts;  // VertexStarts (half_edges/first_level.hpp)
+
+  index_t child_faces() const { return 4 * this->faces; }
 };
 
 // A polygon level (the base mesh when it is not all quads): faces found through M's offsets
@@ -49,6 +51,8 @@ template <class S>
 struct PolygonLevel : CatmarkLevel<S> {
   linalg::MeshMatrix<S> M;
   linalg::Array<index_t, S> face_of;  // per half-edge
+
+  index_t child_faces() const { return M.nnz(); }
 };
 
 // How half-edges sit in faces: faces of four corners, h = 4 f + a...

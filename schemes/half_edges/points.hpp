@@ -1,12 +1,24 @@
 // What every scheme's eval on half-edge levels shares: the smooth and special vertex points
-// over a ring sum, the vertices in no face, and each edge's half-edge along.
+// over a ring sum, the vertices in no face, each edge's half-edge along, and what the rows of
+// a level's matrix S_l read of its sparse crease rules.
 #pragma once
 
+#include "linalg/fuse.hpp"
 #include "linalg/intrinsics.hpp"
+#include "linalg/search.hpp"
 #include "schemes/crease_rules.hpp"
 #include "schemes/half_edges/level.hpp"
 
 namespace spmesh::schemes {
+
+// f.template operator()<W>() with the width W that eval's kernels take vertex data of k
+// columns in: W components at a time, kept in registers (wider data takes several passes):
+// 3 for xyz and its multiples, else 4.
+template <class F>
+decltype(auto) with_width(index_t k, F&& f) {
+  if (k % 3 == 0) return f.template operator()<3>();
+  return f.template operator()<4>();
+}
 
 // What an eval by groups works on (catmull_clark/ and loop/group_eval.hpp): the parent level's
 // view q, the level's vertex data P of k columns and the child's, out; W components at a time.
@@ -80,6 +92,31 @@ struct SpecialPoints {
   }
 };
 
+// The kernel that redoes level L's special vertices (SpecialPoints over the scheme's Ring sum)
+// and sharp edges (the scheme's SharpEdges kernel) with their crease masks, in one launch of
+// crease_items(L) items.
+template <class SharpEdges, class Ring, class View, class Level, class T>
+auto crease_points(const View& t, const Level& L, const T* P, T* out, index_t k) {
+  const auto& r = L.rules;
+  return linalg::fuse(SpecialPoints<T, 4, View, Ring>{.t = t,
+                                                      .special = L.C.special.data(),
+                                                      .u = r.crease_u.data(),
+                                                      .w = r.crease_w.data(),
+                                                      .self = r.self.data(),
+                                                      .ring = r.ring.data(),
+                                                      .crease = r.crease.data(),
+                                                      .smooth = r.smooth.data(),
+                                                      .P = P,
+                                                      .out = out,
+                                                      .k = k},
+                      L.C.special.size(),
+                      SharpEdges{t, L.C.edges.data(), L.C.halves.data(), L.edge_crease(), P, out, k});
+}
+template <class Level>
+index_t crease_items(const Level& L) {
+  return L.C.special.size() + L.C.edges.size();
+}
+
 // Per edge of L: its half-edge along.
 template <class Exec, class S = typename Exec::space>
 linalg::Array<index_t, S> edge_halves(Exec& exec, const HalfEdgeLevel<S>& L) {
@@ -101,6 +138,48 @@ void copy_unused(Exec& exec, const Level& L, const T* P, T* y, index_t k) {
     const std::int64_t r = std::int64_t(unused[i / k]) * k + i % k;
     y[r] = P[r];
   });
+}
+
+// What the rows of a half-edge level's S_l read of its sparse crease rules (C and rules): each
+// special vertex's mask, every other vertex taking the scheme's smooth mask of its valence;
+// each sharp edge's weight, every other edge's being 0.
+template <class SmoothMask>
+struct SparseRules {
+  const index_t *special, *u, *w, *sharp_edges;
+  const double *self, *ring, *crease;
+  EdgeCrease edge_crease;
+  index_t special_count, sharp_count;
+
+  template <class View>
+  SPMESH_HD VertexMask vertex_mask(const View& t, index_t v) const {
+    VertexMask m;
+    const index_t s = linalg::find_sorted(special, special_count, v);
+    if (s >= 0) {
+      m.self = self[s], m.ring = ring[s], m.crease = crease[s], m.u = u[s], m.w = w[s];
+      return m;
+    }
+    index_t n = 0;
+    t.for_each_edge(v, [&](index_t, index_t, index_t) { ++n; });
+    return n > 0 ? SmoothMask{}(n) : m;
+  }
+  SPMESH_HD double edge_weight(index_t e) const {
+    const index_t j = linalg::find_sorted(sharp_edges, sharp_count, e);
+    return j < 0 ? 0.0 : edge_crease[j];
+  }
+};
+template <class SmoothMask, class Level>
+SparseRules<SmoothMask> sparse_rules(const Level& L) {
+  const auto& r = L.rules;
+  return {.special = L.C.special.data(),
+          .u = r.crease_u.data(),
+          .w = r.crease_w.data(),
+          .sharp_edges = L.C.edges.data(),
+          .self = r.self.data(),
+          .ring = r.ring.data(),
+          .crease = r.crease.data(),
+          .edge_crease = L.edge_crease(),
+          .special_count = L.C.special.size(),
+          .sharp_count = L.C.edges.size()};
 }
 
 }  // namespace spmesh::schemes

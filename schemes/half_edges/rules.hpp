@@ -153,4 +153,21 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
   return r;
 }
 
+// The rules step of a half-edge build (a scheme's level_rules, subdivision.hpp): level l's
+// crease rules with the scheme's smooth mask, its edges placed by its first level's table.
+template <class SmoothMask, class S>
+struct CreaseRulesByLevel {
+  SharpTable<S> table;
+  Options options;
+  template <class Exec, class Level>
+  void operator()(Exec& exec, Level& L, int l) const {
+    L.rules = half_edge_rules<SmoothMask>(exec, L, options, table.at(l));
+  }
+};
+template <class SmoothMask, class Exec, class Level, class S = typename Exec::space>
+CreaseRulesByLevel<SmoothMask, S> crease_rules_by_level(Exec& exec, const Level& first,
+                                                        const Options& options) {
+  return {sharp_table(exec, first), options};
+}
+
 }  // namespace spmesh::schemes

@@ -2,15 +2,14 @@
 // the edge matrix E and its enumeration (Eq. 8-11 with c = 3), the opposite-vertex matrix
 // G = M M^T {Q_3}[lambda] (Eq. 35, 36), the crease rules (crease_rules.hpp) with Loop's smooth
 // mask, and the refined mesh matrix (each triangle -> 4). No vertex data is touched. That is the
-// general path; build() takes the half-edge path (triangle_build.hpp) unless told otherwise.
+// general path; the front door's build takes the half-edge path (triangle_build.hpp) unless
+// told otherwise.
 #pragma once
 
 #include "linalg/convert.hpp"
 #include "meshops/topology.hpp"
 #include "schemes/loop/plan.hpp"
-#include "schemes/loop/triangle_build.hpp"
 #include "schemes/tags.hpp"
-#include "schemes/triangles.hpp"
 
 #include <cstdint>
 #include <string>
@@ -100,54 +99,6 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
   L.M = std::move(M);
   return {std::move(L), linalg::MeshMatrix<S>(V1, std::move(offsets), std::move(indices)),
           std::move(child_C)};
-}
-
-namespace detail {
-
-// The half-edge build of triangle mesh M with level-0 sharpness C into `sink` (levels.hpp);
-// returns the refined mesh (M itself for zero levels). Throws CapacityError after the first
-// level's edges are known if a later level would exceed 32-bit indices.
-template <class Exec, class Sink, class S = typename Exec::space>
-RefinedMesh<S> build_into(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C, int levels,
-                          const Options& options, Sink& sink) {
-  check_level_count(levels);
-  if (levels == 0) {
-    check_triangles(exec, M, "Loop");
-    return RefinedMesh<S>(std::move(M));
-  }
-  TriangleLevel<S> L = triangle_level(exec, std::move(M), C);
-  estimate_size(L.vertices, L.faces, L.edges, levels, 0, 0).check_indices();
-  return build_half_edges(exec, std::move(L), levels, options, sink);
-}
-
-}  // namespace detail
-
-// All topology work for `levels` levels of triangle mesh M with level-0 sharpness C: on
-// half-edges (triangle_build.hpp), or with Path::general every level on the general path
-// (build_level). Throws CapacityError after the first level's edges are known if a later level
-// would exceed 32-bit indices; estimate_size (plan.hpp) says the same, and the bytes, before
-// any work.
-template <class Exec>
-Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
-                                 Sharpness<typename Exec::space> C, int levels,
-                                 Options options = {}, Path path = Path::half_edges) {
-  using S = typename Exec::space;
-  if (path == Path::general) {
-    check_triangles(exec, M, "Loop");
-    return build_levels<Plan<S>>(
-        exec, std::move(M), std::move(C), levels, options,
-        [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>& c, const Options& o, int) {
-          return build_level(e, std::move(m), c, o);
-        },
-        [&](const Level<S>& L) {
-          estimate_size(L.vertices, L.faces, L.edges, levels, 0, 0).check_indices();
-        });
-  }
-  Plan<S> plan;
-  plan.options = options;
-  KeepLevels<Plan<S>> sink{plan};
-  plan.refined = detail::build_into(exec, std::move(M), C, levels, options, sink);
-  return plan;
 }
 
 }  // namespace spmesh::schemes::loop

@@ -7,7 +7,7 @@
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 #include "schemes/crease_rules.hpp"
-#include "schemes/levels.hpp"
+#include "schemes/plan.hpp"
 #include "schemes/loop/triangles.hpp"
 
 #include <cmath>
@@ -38,27 +38,6 @@ struct Level {
 // A plan's levels: the general path's (Level) or half-edge levels (TriangleLevel).
 template <class S>
 using AnyLevel = std::variant<Level<S>, TriangleLevel<S>>;
-
-template <class S>
-using Plan = LevelPlan<AnyLevel<S>, S>;
-
-// Sizes of every level before any work, from the base triangle mesh's counts: a level of V
-// vertices, F triangles and E edges gives V + E, 4F and 2E + 3F. Bytes, on half-edges: each
-// level's 3 arrays per corner, 1 per vertex, a byte per face and a margin for the sparse C; the
-// first level's temporaries (its table of half-edges, per corner); and eval.
-inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t edges,
-                                  int levels, int columns, int scalar_bytes) {
-  SizeEstimate s("Loop");
-  s.levels.push_back({vertices, faces, 3 * faces, edges});
-  for (int l = 0; l < levels; ++l) {
-    const auto c = s.levels.back();
-    s.add_operators(12 * c.corners + 4 * c.vertices + c.faces + c.edges +
-                    (l == 0 ? 80 * c.corners + 8 * c.edges : 0));
-    s.levels.push_back({c.vertices + c.edges, 4 * c.faces, 12 * c.faces, 2 * c.edges + 3 * c.faces});
-  }
-  s.add_eval(columns, scalar_bytes);
-  return s;
-}
 
 namespace detail {
 // The edge point rule of Loop with the crease blend: a crease is (p_i + p_j)/2.

@@ -122,24 +122,4 @@ TriangleLevel<S> refine_triangles(Exec& exec, const TriangleLevel<S>& L, bool to
   return child;
 }
 
-namespace detail {
-
-// All `levels` levels on half-edges from the first, L, into `sink` (levels.hpp); returns the
-// refined mesh.
-template <class Exec, class Sink, class S = typename Exec::space>
-RefinedMesh<S> build_half_edges(Exec& exec, TriangleLevel<S> L, int levels, const Options& options,
-                                Sink& sink) {
-  const auto table = sharp_table(exec, L);
-  for (int l = 0; l < levels; ++l) {
-    L.rules = half_edge_rules<SmoothMask>(exec, L, options, table.at(l));
-    sink.ready(L);
-    TriangleLevel<S> child = refine_triangles(exec, L, l + 1 < levels);
-    sink.keep(std::move(L));
-    L = std::move(child);
-  }
-  return std::move(L.M);
-}
-
-}  // namespace detail
-
 }  // namespace spmesh::schemes::loop

@@ -121,10 +121,7 @@ struct TriangleSharpEdgePoints {
 struct TriangleLevelRows {
   TriangleView t;
   const index_t* edge_half;  // per edge: its half-edge along
-  const index_t *special, *u, *w, *sharp_edges;
-  const double *self, *ring, *crease;
-  EdgeCrease edge_crease;
-  index_t special_count, sharp_count;
+  SparseRules<SmoothMask> rules;
 
   SPMESH_HD std::int64_t bound(index_t r) const {
     if (r >= t.vertices) return 4;
@@ -136,33 +133,20 @@ struct TriangleLevelRows {
   template <class Sink>
   SPMESH_HD void operator()(index_t r, Sink&& sink) const {
     if (r < t.vertices) {
-      VertexMask m;
-      const index_t s = linalg::find_sorted(special, special_count, r);
-      if (s >= 0) {
-        m.self = self[s], m.ring = ring[s], m.crease = crease[s], m.u = u[s], m.w = w[s];
-      } else {
-        index_t n = 0;
-        t.for_each_edge(r, [&](index_t, index_t, index_t) { ++n; });
-        if (n > 0) m = SmoothMask{}(n);
-      }
+      const VertexMask m = rules.vertex_mask(t, r);
       sink(r, m.self);
       if (m.ring != 0) t.for_each_edge(r, [&](index_t, index_t other, index_t) { sink(other, m.ring); });
       if (m.crease != 0) sink(m.u, m.crease), sink(m.w, m.crease);
       return;
     }
     const index_t e = r - t.vertices, h = edge_half[e], g = t.twin[h];
-    const index_t j = linalg::find_sorted(sharp_edges, sharp_count, e);
-    const EdgeMask mask = EdgeWeights{}(j < 0 ? 0.0 : edge_crease[j]);
+    const EdgeMask mask = EdgeWeights{}(rules.edge_weight(e));
     sink(t.corners[h], mask.end), sink(t.corners[t.next(h)], mask.end);
     if (mask.other == 0) return;
     sink(t.corners[t.prev(h)], mask.other);
     if (g >= 0) sink(t.corners[t.prev(g)], mask.other);
   }
 };
-
-}  // namespace detail
-
-namespace detail {
 
 // The smooth edge and vertex points of level L, W components at a time; by its groups where
 // its parent (non-null) is given (group_eval.hpp).
@@ -185,66 +169,30 @@ void smooth_points(Exec& exec, const TriangleLevel<S>& L, const TriangleLevel<S>
                                    q, parent->starts.data(), P, out, k});
 }
 
-// One triangle level: P (L.vertices x k) -> the child's vertex data; `parent`: L's parent, or
-// null.
+}  // namespace detail
+
+// One triangle level: P (L.vertices x k) -> the child's vertex data; by its groups
+// (group_eval.hpp) where its parent is given.
 template <class Exec, class T, class S = typename Exec::space>
-linalg::Dense<T, S> subdivide_level(Exec& exec, const TriangleLevel<S>& L,
-                                    const linalg::Dense<T, S>& P, const TriangleLevel<S>* parent) {
-  if (P.rows != L.vertices)
-    throw DimensionError("loop::eval: vertex data has " + std::to_string(P.rows) +
-                         " rows, the level has " + std::to_string(L.vertices) + " vertices");
-  if (parent && (parent->vertices + parent->edges != L.vertices || 4 * parent->faces != L.faces))
-    throw DimensionError("loop::subdivide: the parent level given is not the level's");
+linalg::Dense<T, S> level_points(Exec& exec, const TriangleLevel<S>& L, const linalg::Dense<T, S>& P,
+                                 const TriangleLevel<S>* parent = nullptr) {
   const index_t k = P.cols;
   linalg::Dense<T, S> out(L.child_vertices(), k);
   const auto t = view(L);
   const T* p = P.data.data();
   T* y = out.data.data();
-  if (k % 3 == 0) smooth_points<3>(exec, L, parent, p, y, k);
-  else smooth_points<4>(exec, L, parent, p, y, k);
+  with_width(k, [&]<index_t W>() { detail::smooth_points<W>(exec, L, parent, p, y, k); });
   copy_unused(exec, L, p, y, k);
-  const auto& r = L.rules;
-  const index_t special = L.C.special.size();
-  exec.for_each(special + L.C.edges.size(),
-                linalg::fuse(SpecialPoints<T, 4, TriangleView, RingSum<T, 4>>{
-                         t, L.C.special.data(), r.crease_u.data(), r.crease_w.data(), r.self.data(),
-                         r.ring.data(), r.crease.data(), r.smooth.data(), p, y, k},
-                     special,
-                     TriangleSharpEdgePoints<T>{t, L.C.edges.data(), L.C.halves.data(),
-                                                L.edge_crease(), p, y, k}));
+  exec.for_each(crease_items(L),
+                crease_points<detail::TriangleSharpEdgePoints<T>, detail::RingSum<T, 4>>(t, L, p, y, k));
   return out;
 }
 
-}  // namespace detail
-
-// One triangle level: P (L.vertices x k) -> the child's vertex data.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
-                                                 const TriangleLevel<typename Exec::space>& L,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  return detail::subdivide_level(exec, L, P, static_cast<const TriangleLevel<typename Exec::space>*>(nullptr));
-}
-// The same by its groups (group_eval.hpp), from its parent.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
-                                                 const TriangleLevel<typename Exec::space>& parent,
-                                                 const TriangleLevel<typename Exec::space>& L,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  return detail::subdivide_level(exec, L, P, &parent);
-}
-
 // S_l of a triangle level: its eval as a matrix (child vertices x parent vertices).
-template <class Exec>
-linalg::Csr<double, typename Exec::space> level_matrix(
-    Exec& exec, const TriangleLevel<typename Exec::space>& L) {
+template <class Exec, class S = typename Exec::space>
+linalg::Csr<double, S> level_matrix(Exec& exec, const TriangleLevel<S>& L) {
   const auto edge_half = edge_halves(exec, L);
-  const auto& r = L.rules;
-  const detail::TriangleLevelRows rows{view(L),          edge_half.data(),
-                                       L.C.special.data(), r.crease_u.data(),
-                                       r.crease_w.data(),  L.C.edges.data(),
-                                       r.self.data(),      r.ring.data(),
-                                       r.crease.data(),    L.edge_crease(),
-                                       L.C.special.size(), L.C.edges.size()};
+  const detail::TriangleLevelRows rows{view(L), edge_half.data(), sparse_rules<detail::SmoothMask>(L)};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
 }
 

@@ -24,6 +24,7 @@ struct TriangleLevel : HalfEdgeLevel<S> {
   linalg::Array<std::uint8_t, S> starts;  // VertexStarts (half_edges/first_level.hpp)
 
   index_t child_vertices() const { return this->vertices + this->edges; }
+  index_t child_faces() const { return 4 * this->faces; }
 };
 
 template <class S>

@@ -4,15 +4,14 @@
 // each vertex's weights, where the new points go, and the refined mesh matrix, in which every
 // face's three children are joined to the new points across its edges: this is the edge flip,
 // done on the triangle adjacency instead of on edges. No vertex data is touched. That is the
-// general path; build() takes the half-edge path (triangle_build.hpp) unless told otherwise.
+// general path; the front door's build takes the half-edge path (triangle_build.hpp) unless
+// told otherwise.
 #pragma once
 
 #include "linalg/mmt.hpp"
 #include "meshops/topology.hpp"
 #include "schemes/sqrt3/plan.hpp"
-#include "schemes/sqrt3/triangle_build.hpp"
 #include "schemes/tags.hpp"
-#include "schemes/triangles.hpp"
 
 #include <cstdint>
 #include <string>
@@ -101,18 +100,22 @@ struct RefineTriangles {
 
 }  // namespace detail
 
-// One level: triangles M -> the level's operators and the child mesh. Kobbelt's boundary
-// split happens on odd levels (the second, fourth, ...), as in CGAL and OpenMesh.
-template <class Exec>
-LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
-                                                      linalg::MeshMatrix<typename Exec::space> M,
-                                                      int level) {
-  using S = typename Exec::space;
+// One level: triangles M -> the level's operators and the child mesh; `splits_boundary`: the
+// level cuts its boundary edges in three (Kobbelt's boundary rule).
+template <class Exec, class S = typename Exec::space>
+LevelResult<Level<S>> build_level(Exec& exec, linalg::MeshMatrix<S> M, bool splits_boundary) {
   using linalg::Array;
   Level<S> L;
-  L.vertices = M.vertices, L.faces = M.faces, L.splits_boundary = level % 2 == 1;
+  L.vertices = M.vertices, L.faces = M.faces, L.splits_boundary = splits_boundary;
   const index_t V = L.vertices, F = L.faces;
   L.E = meshops::edge_matrix(exec, M);
+  {
+    const index_t* faces_per_edge = L.E.values.data();
+    L.edges = L.E.nnz() / 2;
+    L.boundary_edges = exec.count_if(L.E.nnz(), [=] SPMESH_HD(index_t p) {
+                         return faces_per_edge[p] == 1;
+                       }) / 2;
+  }
 
   L.vertex_self = Array<double, S>(V), L.vertex_ring = Array<double, S>(V);
   L.vertex_crease = Array<double, S>(V);
@@ -149,62 +152,6 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
   L.M = std::move(M);
   return {std::move(L), linalg::MeshMatrix<S>(V1, std::move(offsets), std::move(indices)),
           Sharpness<S>{linalg::Coo<float, S>{V1, V1, {}, {}, {}}, {}}};
-}
-
-namespace detail {
-
-// sqrt(3) has no crease rules: throws InputError naming what sharpness C holds, if any.
-template <class Exec, class S = typename Exec::space>
-void check_smooth(Exec& exec, const Sharpness<S>& C) {
-  const float* vs = C.vertices.data();
-  const index_t corners =
-      exec.count_if(C.vertices.size(), [=] SPMESH_HD(index_t i) { return vs[i] != 0; });
-  if (C.edges.nnz() > 0 || corners > 0)
-    throw InputError("sqrt3 subdivision has no crease rules, but the input has " +
-                     std::to_string(C.edges.nnz()) + " sharp edges and " +
-                     std::to_string(corners) + " sharp vertices");
-}
-
-// The half-edge build of triangle mesh M (smooth C) into `sink` (levels.hpp); returns the
-// refined mesh (M itself for zero levels).
-template <class Exec, class Sink, class S = typename Exec::space>
-RefinedMesh<S> build_into(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C, int levels,
-                          Sink& sink) {
-  check_smooth(exec, C);
-  check_level_count(levels);
-  if (levels == 0) {
-    check_triangles(exec, M, "sqrt3");
-    return RefinedMesh<S>(std::move(M));
-  }
-  return build_half_edges(exec, triangle_level(exec, std::move(M), C), levels, sink);
-}
-
-}  // namespace detail
-
-// All topology work for `levels` levels of triangle mesh M: on half-edges
-// (triangle_build.hpp), or with Path::general every level on the general path (build_level).
-// sqrt(3) has no crease rules: sharpness C must be smooth (throws InputError naming what it
-// holds), and its one boundary rule (Kobbelt's) ignores options.boundary and options.crease.
-template <class Exec>
-Plan<typename Exec::space> build(Exec& exec, linalg::MeshMatrix<typename Exec::space> M,
-                                 Sharpness<typename Exec::space> C, int levels,
-                                 Options options = {}, Path path = Path::half_edges) {
-  using S = typename Exec::space;
-  if (path == Path::general) {
-    check_triangles(exec, M, "sqrt3");
-    detail::check_smooth(exec, C);
-    return build_levels<Plan<S>>(
-        exec, std::move(M), std::move(C), levels, options,
-        [](Exec& e, linalg::MeshMatrix<S> m, const Sharpness<S>&, const Options&, int level) {
-          return build_level(e, std::move(m), level);
-        },
-        [](const Level<S>&) {});
-  }
-  Plan<S> plan;
-  plan.options = options;
-  KeepLevels<Plan<S>> sink{plan};
-  plan.refined = detail::build_into(exec, std::move(M), C, levels, sink);
-  return plan;
 }
 
 }  // namespace spmesh::schemes::sqrt3

@@ -6,7 +6,7 @@
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 #include "schemes/crease_rules.hpp"
-#include "schemes/levels.hpp"
+#include "schemes/plan.hpp"
 #include "schemes/sqrt3/triangles.hpp"
 
 #include <cmath>
@@ -24,7 +24,7 @@ namespace spmesh::schemes::sqrt3 {
 // face, at its corners 0, 1, 2.
 template <class S>
 struct Level {
-  index_t vertices = 0, faces = 0, new_points = 0;
+  index_t vertices = 0, faces = 0, edges = 0, boundary_edges = 0, new_points = 0;
   bool splits_boundary = false;  // this level cuts boundary edges in three
   linalg::MeshMatrix<S> M;       // the parent triangles
   linalg::Csr<index_t, S> E;     // vertex adjacency, values = faces per edge (1: boundary)
@@ -48,35 +48,6 @@ NewPointRows new_point_rows(const Level<S>& L) {
 // A plan's levels: the general path's (Level) or half-edge levels (TriangleLevel).
 template <class S>
 using AnyLevel = std::variant<Level<S>, TriangleLevel<S>>;
-
-template <class S>
-using Plan = LevelPlan<AnyLevel<S>, S>;
-
-// Sizes of every level before any work, from the base triangle mesh's counts: a level of V
-// vertices, F triangles, E edges and B boundary edges gives V + F, 3F, E + 3F and B, and on a
-// level that splits the boundary B more vertices and edges and 3B boundary edges. Bytes, on
-// half-edges: each level's 2 arrays per corner, 1 per vertex, a byte per face and on a level
-// that splits the boundary 5 more per face; the first level's temporaries (its table of
-// half-edges, per corner); and eval.
-inline SizeEstimate estimate_size(std::int64_t vertices, std::int64_t faces, std::int64_t edges,
-                                  std::int64_t boundary_edges, int levels, int columns,
-                                  int scalar_bytes) {
-  SizeEstimate s("sqrt3");
-  s.levels.push_back({vertices, faces, 3 * faces, edges});
-  std::int64_t B = boundary_edges;
-  for (int l = 0; l < levels; ++l) {
-    const auto c = s.levels.back();
-    const bool splits = l % 2 == 1;
-    s.add_operators(8 * c.corners + 4 * c.vertices + (splits ? 6 : 1) * c.faces +
-                    (l == 0 ? 80 * c.corners + 8 * c.edges : 0));
-    const std::int64_t split = splits ? B : 0;
-    s.levels.push_back({c.vertices + c.faces + split, 3 * c.faces, 9 * c.faces,
-                        c.edges + 3 * c.faces + split});
-    B += 2 * split;
-  }
-  s.add_eval(columns, scalar_bytes);
-  return s;
-}
 
 namespace detail {
 

@@ -1,14 +1,12 @@
-// The sqrt(3) refinement matrix: each level's eval as S_l (child x parent vertices) and
-// R = S_L ... S_1, from the same weights eval applies.
+// The sqrt(3) level matrices: a level's eval as S_l (child x parent vertices), from the same
+// weights eval applies.
 #pragma once
 
 #include "linalg/convert.hpp"
-#include "schemes/levels.hpp"
 #include "schemes/sqrt3/plan.hpp"
 #include "schemes/sqrt3/triangle_eval.hpp"
 
 #include <cstdint>
-#include <variant>
 
 namespace spmesh::schemes::sqrt3 {
 
@@ -43,25 +41,16 @@ SPMESH_HD void new_point_row(const Points& points, const index_t* face_of_point,
 // The rows of S_l (an assemble_rows producer): a vertex point a at itself, b at each
 // neighbour, d at its boundary neighbours; a new point its stencil's three weights.
 struct LevelRows {
-  linalg::CompressedView<index_t> E;
-  const double *self, *ring, *crease;
-  const index_t *u, *w, *face_of_point;
+  VertexRows vertex;
+  const index_t* face_of_point;
   NewPoints points;
   index_t vertices;
 
-  SPMESH_HD std::int64_t bound(index_t r) const {
-    return r < vertices ? 3 + E.end(r) - E.begin(r) : 3;
-  }
+  SPMESH_HD std::int64_t bound(index_t r) const { return r < vertices ? vertex.bound(r) : 3; }
 
   template <class Sink>
   SPMESH_HD void operator()(index_t r, Sink&& sink) const {
-    if (r < vertices) {
-      sink(r, self[r]);
-      if (ring[r] != 0)
-        for (index_t p = E.begin(r); p < E.end(r); ++p) sink(E.indices[p], ring[r]);
-      if (crease[r] != 0) sink(u[r], crease[r]), sink(w[r], crease[r]);
-      return;
-    }
+    if (r < vertices) return vertex(r, sink, [](double) {});
     new_point_row(points, face_of_point, r, sink);
   }
 };
@@ -98,42 +87,32 @@ struct TriangleLevelRows {
 }  // namespace detail
 
 // S_l: the level's eval as a matrix (child vertices x parent vertices).
-template <class Exec>
-linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
-                                                       const Level<typename Exec::space>& L) {
+template <class Exec, class S = typename Exec::space>
+linalg::Csr<double, S> level_matrix(Exec& exec, const Level<S>& L) {
   const NewPointRows points = new_point_rows(L);
   const auto face_of_point = detail::faces_of_points(exec, points, L.faces, L.new_points);
   const detail::LevelRows rows{
-      L.E.view(),          L.vertex_self.data(), L.vertex_ring.data(), L.vertex_crease.data(),
-      L.boundary_u.data(), L.boundary_w.data(),  face_of_point.data(),
-      {L.M.view(), points, L.boundary_u.data(), L.boundary_w.data()}, L.vertices};
+      .vertex = {.E = L.E.view(),
+                 .self = L.vertex_self.data(),
+                 .ring = L.vertex_ring.data(),
+                 .crease = L.vertex_crease.data(),
+                 .u = L.boundary_u.data(),
+                 .w = L.boundary_w.data()},
+      .face_of_point = face_of_point.data(),
+      .points = {L.M.view(), points, L.boundary_u.data(), L.boundary_w.data()},
+      .vertices = L.vertices};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
 }
 
 // S_l of a half-edge level.
-template <class Exec>
-linalg::Csr<double, typename Exec::space> level_matrix(
-    Exec& exec, const TriangleLevel<typename Exec::space>& L) {
+template <class Exec, class S = typename Exec::space>
+linalg::Csr<double, S> level_matrix(Exec& exec, const TriangleLevel<S>& L) {
   const NewPointRows points = new_point_rows(L);
   const auto face_of_point = detail::faces_of_points(exec, points, L.faces, L.new_points);
   const detail::TriangleLevelRows rows{{view(L), points},
                                        points.first ? face_of_point.data() : nullptr,
                                        L.splits_boundary};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
-}
-
-// S_l of one level of a plan, general or on half-edges.
-template <class Exec>
-linalg::Csr<double, typename Exec::space> level_matrix(Exec& exec,
-                                                       const AnyLevel<typename Exec::space>& level) {
-  return std::visit([&](const auto& L) { return level_matrix(exec, L); }, level);
-}
-
-// R = S_L ... S_1, composed in double and stored as T; zero levels give the identity.
-template <class T, class Exec>
-linalg::Csr<T, typename Exec::space> refinement_matrix(Exec& exec,
-                                                       const Plan<typename Exec::space>& plan) {
-  return compose_levels<T>(exec, plan);
 }
 
 }  // namespace spmesh::schemes::sqrt3

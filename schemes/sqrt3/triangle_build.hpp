@@ -26,6 +26,7 @@ TriangleLevel<S> triangle_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharp
   TriangleLevel<S> L;
   L.vertices = M.vertices, L.faces = M.faces;
   L.boundary_edges = first.C.edges.size();  // with no creases, the sharp edges are the boundary
+  L.edges = first.edges;
   L.twin = std::move(first.twin), L.vertex_edge = std::move(first.vertex_edge);
   L.unused = std::move(first.unused);
   L.starts = std::move(faces.starts);
@@ -142,6 +143,9 @@ TriangleLevel<S> refine_triangles(Exec& exec, const TriangleLevel<S>& L, bool to
   TriangleLevel<S> child;
   child.vertices = V1, child.faces = faces;
   child.boundary_edges = L.splits_boundary ? 3 * L.boundary_edges : L.boundary_edges;
+  child.edges = checked_index(std::int64_t(L.edges) + 3 * std::int64_t(L.faces) +
+                                  (L.splits_boundary ? L.boundary_edges : 0),
+                              "sqrt3 child edges");
   if (topology) {
     child.twin = Array<index_t, S>(halves), child.vertex_edge = Array<index_t, S>(V1);
     child.starts = Array<std::uint8_t, S>(faces);
@@ -153,25 +157,5 @@ TriangleLevel<S> refine_triangles(Exec& exec, const TriangleLevel<S>& L, bool to
   child.M = linalg::ReducedMeshMatrix<S>(V1, 3, std::move(triangles));
   return child;
 }
-
-namespace detail {
-
-// All `levels` levels on half-edges from the first, L, into `sink` (levels.hpp); returns the
-// refined mesh. Kobbelt's boundary split happens on odd levels (the second, fourth, ...), as
-// in CGAL and OpenMesh.
-template <class Exec, class Sink, class S = typename Exec::space>
-RefinedMesh<S> build_half_edges(Exec& exec, TriangleLevel<S> L, int levels, Sink& sink) {
-  for (int l = 0; l < levels; ++l) {
-    L.splits_boundary = l % 2 == 1;
-    place_new_points(exec, L);
-    sink.ready(L);
-    TriangleLevel<S> child = refine_triangles(exec, L, l + 1 < levels);
-    sink.keep(std::move(L));
-    L = std::move(child);
-  }
-  return std::move(L.M);
-}
-
-}  // namespace detail
 
 }  // namespace spmesh::schemes::sqrt3

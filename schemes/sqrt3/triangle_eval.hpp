@@ -207,43 +207,22 @@ void vertex_points(Exec& exec, const TriangleLevel<S>& L, const TriangleLevel<S>
                                                          L.splits_boundary, P, out, k});
 }
 
-// One half-edge level: P (L.vertices x k) -> the child's vertex data; `parent`: L's parent, or
-// null.
+}  // namespace detail
+
+// One half-edge level: P (L.vertices x k) -> the child's vertex data; through its parent's
+// faces (GroupVertexPoints) where its parent is given.
 template <class Exec, class T, class S = typename Exec::space>
-linalg::Dense<T, S> subdivide_level(Exec& exec, const TriangleLevel<S>& L,
-                                    const linalg::Dense<T, S>& P, const TriangleLevel<S>* parent) {
-  if (P.rows != L.vertices)
-    throw DimensionError("sqrt3::eval: vertex data has " + std::to_string(P.rows) +
-                         " rows, the level has " + std::to_string(L.vertices) + " vertices");
-  if (parent && (parent->child_vertices() != L.vertices || 3 * parent->faces != L.faces))
-    throw DimensionError("sqrt3::subdivide: the parent level given is not the level's");
+linalg::Dense<T, S> level_points(Exec& exec, const TriangleLevel<S>& L, const linalg::Dense<T, S>& P,
+                                 const TriangleLevel<S>* parent = nullptr) {
   const index_t k = P.cols;
   linalg::Dense<T, S> out(L.child_vertices(), k);
   const T* p = P.data.data();
   T* y = out.data.data();
-  exec.for_each(L.faces, ApplyNewPoints<T, HalfEdgeNewPoints>{{view(L), new_point_rows(L)}, p, y, k});
-  if (k % 3 == 0) vertex_points<3>(exec, L, parent, p, y, k);
-  else vertex_points<4>(exec, L, parent, p, y, k);
+  exec.for_each(L.faces, detail::ApplyNewPoints<T, detail::HalfEdgeNewPoints>{
+                             {view(L), new_point_rows(L)}, p, y, k});
+  with_width(k, [&]<index_t W>() { detail::vertex_points<W>(exec, L, parent, p, y, k); });
   copy_unused(exec, L, p, y, k);
   return out;
-}
-
-}  // namespace detail
-
-// One half-edge level: P (L.vertices x k) -> the child's vertex data.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
-                                                 const TriangleLevel<typename Exec::space>& L,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  return detail::subdivide_level(exec, L, P, static_cast<const TriangleLevel<typename Exec::space>*>(nullptr));
-}
-// The same through its parent's faces (GroupVertexPoints), from its parent.
-template <class Exec, class T>
-linalg::Dense<T, typename Exec::space> subdivide(Exec& exec,
-                                                 const TriangleLevel<typename Exec::space>& parent,
-                                                 const TriangleLevel<typename Exec::space>& L,
-                                                 const linalg::Dense<T, typename Exec::space>& P) {
-  return detail::subdivide_level(exec, L, P, &parent);
 }
 
 }  // namespace spmesh::schemes::sqrt3

@@ -17,7 +17,7 @@ namespace spmesh::schemes::sqrt3 {
 // new points face by face; child face 3 f + c is the child at corner c of face f.
 template <class S>
 struct TriangleLevel {
-  index_t vertices = 0, faces = 0, new_points = 0;
+  index_t vertices = 0, faces = 0, edges = 0, new_points = 0;
   index_t boundary_edges = 0;  // half-edges without a twin
   bool splits_boundary = false;
   linalg::ReducedMeshMatrix<S> M;  // order 3
@@ -33,6 +33,7 @@ struct TriangleLevel {
   linalg::Array<std::int8_t, S> split_corner;
 
   index_t child_vertices() const { return vertices + new_points; }
+  index_t child_faces() const { return 3 * faces; }
 };
 
 template <class S>

@@ -25,10 +25,7 @@
 #include "linalg/spmv.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/obj.hpp"
-#include "schemes/catmull_clark/build.hpp"
-#include "schemes/catmull_clark/eval.hpp"
-#include "schemes/loop/build.hpp"
-#include "schemes/loop/eval.hpp"
+#include "schemes/schemes.hpp"
 
 #include <doctest/doctest.h>
 
@@ -48,18 +45,15 @@ using OpenSubdiv::Sdc::SchemeType;
 
 // What the comparison needs to know of a scheme.
 struct CatmullClark {
+  using Traits = schemes::CatmullClark;
   static constexpr const char* prefix = "catmark_";
   static constexpr SchemeType osd = OpenSubdiv::Sdc::SCHEME_CATMARK;
-  template <class... A>
-  static auto build(A&&... a) { return cc::build(std::forward<A>(a)...); }
-  template <class... A>
-  static auto subdivide(A&&... a) { return cc::subdivide(std::forward<A>(a)...); }
   // The last level by the plan's patches `depth` levels deep (patch_eval.hpp).
   template <class Plan>
   static linalg::Dense<double> by_patches(linalg::cpu::Executor& exec, Plan& plan, int depth,
                                           const linalg::Dense<double>& P0) {
     plan.patches = cc::find_patches(exec, plan, depth);
-    return cc::eval(exec, plan, P0);
+    return schemes::eval(exec, plan, P0);
   }
   // Visits a plan's level (polygon or quad) with its face-point count.
   template <class Level, class Visit>
@@ -68,12 +62,9 @@ struct CatmullClark {
   }
 };
 struct Loop {
+  using Traits = schemes::Loop;
   static constexpr const char* prefix = "loop_";
   static constexpr SchemeType osd = OpenSubdiv::Sdc::SCHEME_LOOP;
-  template <class... A>
-  static auto build(A&&... a) { return schemes::loop::build(std::forward<A>(a)...); }
-  template <class... A>
-  static auto subdivide(A&&... a) { return schemes::loop::subdivide(std::forward<A>(a)...); }
   template <class Level, class Visit>
   static void visit(const Level& level, Visit&& f) {
     std::visit([&](const auto& L) { f(L, index_t(0)); }, level);
@@ -130,7 +121,7 @@ template <class Scheme>
 Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
                 const schemes::Options& options, int levels) {
   linalg::cpu::Executor exec;
-  auto plan = Scheme::build(exec, mesh.M.clone(), clone(tags.sharpness), levels, options);
+  auto plan = schemes::build<typename Scheme::Traits>(exec, mesh.M.clone(), clone(tags.sharpness), levels, options);
   const bool none = std::any_of(mesh.tags.begin(), mesh.tags.end(), [](const meshops::Tag& t) {
     return t.name == "interpolateboundary" && t.ints == std::vector<int>{0};
   });
@@ -156,7 +147,7 @@ Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
       for (index_t f = 0; f < face_points; ++f) m[L.vertices + f] = L.vertices + f;
     });
 
-    P = Scheme::subdivide(exec, plan, l - 1, P);
+    P = schemes::subdivide(exec, plan, l - 1, P);
     const auto& child = osd.level(l);
     REQUIRE(P.rows == child.GetNumVertices());
     const auto& Q = osd.positions[l];

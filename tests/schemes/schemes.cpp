@@ -56,7 +56,7 @@ using schemes::Sqrt3;
 // Scheme's plan of `levels` levels of a mesh, its creases and corners moved in.
 template <class Scheme, class E, class M, class C, class V>
 auto build_plan(E& exec, M& mesh, C& creases, V& corners, int levels, const schemes::Options& options) {
-  return Scheme::build(exec, std::move(mesh),
+  return schemes::build<Scheme>(exec, std::move(mesh),
                        schemes::Sharpness<typename E::space>{std::move(creases), std::move(corners)},
                        levels, options);
 }
@@ -69,7 +69,7 @@ struct Refine {
   template <class E, class M, class C, class V, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
     const auto plan = build_plan<Scheme>(exec, mesh, creases, corners, levels, options);
-    return Scheme::eval(exec, plan, points);
+    return schemes::eval(exec, plan, points);
   }
 };
 
@@ -91,8 +91,8 @@ struct RecordedEval {
   auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
     const auto plan = build_plan<Scheme>(exec, mesh, creases, corners, levels, options);
     const P frame = copy_of(exec, points);
-    auto recording = exec.record([&] { return Scheme::eval(exec, plan, frame); });
-    return std::make_tuple(Scheme::eval(exec, plan, points), copy_of(exec, recording.replay()));
+    auto recording = exec.record([&] { return schemes::eval(exec, plan, frame); });
+    return std::make_tuple(schemes::eval(exec, plan, points), copy_of(exec, recording.replay()));
   }
 };
 
@@ -104,7 +104,7 @@ struct Compose {
   template <class E, class M, class C, class V>
   auto operator()(E& exec, M& mesh, C& creases, V& corners) const {
     const auto plan = build_plan<Scheme>(exec, mesh, creases, corners, levels, options);
-    return Scheme::template refinement_matrix<T>(exec, plan);
+    return schemes::refinement_matrix<T>(exec, plan);
   }
 };
 
@@ -209,12 +209,12 @@ struct BuildAndEval {
     using S = typename E::space;
     schemes::Sharpness<S> sharpness{std::move(creases), std::move(corners)};
     if (one_pass) {
-      auto r = Scheme::build_and_eval(exec, std::move(mesh), std::move(sharpness), levels, points,
+      auto r = schemes::build_and_eval<Scheme>(exec, std::move(mesh), std::move(sharpness), levels, points,
                                       options);
       return std::make_tuple(std::move(r.mesh.indices), std::move(r.data));
     }
-    auto plan = Scheme::build(exec, std::move(mesh), std::move(sharpness), levels, options);
-    auto data = Scheme::eval(exec, plan, points);
+    auto plan = schemes::build<Scheme>(exec, std::move(mesh), std::move(sharpness), levels, options);
+    auto data = schemes::eval(exec, plan, points);
     return std::make_tuple(std::move(plan.refined.indices), std::move(data));
   }
 };
@@ -273,16 +273,16 @@ struct PatchesAndLevels {
   template <class E, class M, class C, class V, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points, const P& doubled) const {
     using S = typename E::space;
-    auto plan = cc::build(exec, std::move(mesh),
+    auto plan = schemes::build<schemes::CatmullClark>(exec, std::move(mesh),
                           schemes::Sharpness<S>{std::move(creases), std::move(corners)}, levels, options);
     plan.patches = cc::find_patches(exec, plan, depth);
-    auto by_patches = cc::eval(exec, plan, points);
-    auto by_levels = cc::eval_by_levels(exec, plan, points);
+    auto by_patches = schemes::eval(exec, plan, points);
+    auto by_levels = schemes::eval_by_levels(exec, plan, points);
     // The eval recorded (Executor::record; on the GPU one graph), replayed on
     // the points, then on twice the points in the same place: twice the result, exactly (no
     // output is left as it was: the replay writes where the first one did).
     P frame = copy_of(exec, points);
-    auto recording = exec.record([&] { return cc::eval(exec, plan, frame); });
+    auto recording = exec.record([&] { return schemes::eval(exec, plan, frame); });
     auto replayed = copy_of(exec, recording.replay());
     exec.copy(doubled.data.data(), doubled.data.size(), frame.data.data());
     auto replayed_twice = copy_of(exec, recording.replay());
@@ -378,21 +378,21 @@ PeakMemory peak_memory(int levels) {
   cpu::Executor exec;
   PeakMemory m;
   const auto info = meshops::mesh_info(exec, tent.mesh);
-  const auto estimate = Scheme::estimate_size(info.vertices, info.faces, tent.mesh.M.nnz(),
-                                              info.edges, info.boundary_edges, levels, 3,
-                                              sizeof(float));
+  const auto estimate = schemes::estimate_size<Scheme>(
+      {info.vertices, info.faces, tent.mesh.M.nnz(), info.edges, info.boundary_edges}, levels, 3,
+      sizeof(float));
   m.estimate = estimate.bytes, m.one_pass_estimate = estimate.one_pass().bytes;
   const std::size_t before = la::Host::current_bytes();
   la::Host::reset_peak();
   {
-    const auto plan = Scheme::build(exec, tent.mesh.M.clone(), sharpness(), levels);
-    const auto P = Scheme::eval(exec, plan, P0);
+    const auto plan = schemes::build<Scheme>(exec, tent.mesh.M.clone(), sharpness(), levels);
+    const auto P = schemes::eval(exec, plan, P0);
     m.faces = plan.refined.faces, m.vertices = P.rows;
   }
   m.plan = la::Host::peak_bytes() - before;
   la::Host::reset_peak();
   {
-    const auto r = Scheme::build_and_eval(exec, tent.mesh.M.clone(), sharpness(), levels, P0);
+    const auto r = schemes::build_and_eval<Scheme>(exec, tent.mesh.M.clone(), sharpness(), levels, P0);
     CHECK(r.data.rows == m.vertices);
   }
   m.one_pass = la::Host::peak_bytes() - before;
@@ -442,17 +442,17 @@ struct RefineOnPath {
     using S = typename E::space;
     using T = typename P::value_type;
     auto plan = path == schemes::Path::half_edges
-                    ? Scheme::build(exec, std::move(mesh),
+                    ? schemes::build<Scheme>(exec, std::move(mesh),
                                     schemes::Sharpness<S>{std::move(creases), std::move(corners)},
                                     levels, options)
-                    : Scheme::build(exec, std::move(mesh),
+                    : schemes::build<Scheme>(exec, std::move(mesh),
                                     schemes::Sharpness<S>{std::move(creases), std::move(corners)},
                                     levels, options, path);
     index_t general = 0;
     for (const auto& level : plan.levels) general += level.index() == 0 ? 1 : 0;
     CHECK(general == (path == schemes::Path::general ? levels : 0));
-    auto data = Scheme::eval(exec, plan, points);
-    auto R = Scheme::template refinement_matrix<T>(exec, plan);
+    auto data = schemes::eval(exec, plan, points);
+    auto R = schemes::refinement_matrix<T>(exec, plan);
     return std::make_tuple(std::move(plan.refined.indices), std::move(data), std::move(R));
   }
 };
@@ -573,7 +573,7 @@ TEST_CASE("Loop rejects a polygon mesh naming the first face that is not a trian
   cpu::Executor exec;
   const Tent tent;  // face 6 is a quad, face 7 the pentagon
   CHECK_THROWS_WITH_AS(
-      schemes::loop::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 1),
+      schemes::build<schemes::Loop>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 1),
       "Loop subdivision needs triangles: face 6 has 5 vertices (6 faces are not triangles; "
       "triangulate first)",
       InputError);
@@ -587,8 +587,8 @@ TEST_CASE("the half-edge builds reject crease entries that name no edge of the m
     la::Coo<float> creases{14, 14, {0, 0, 0}, {1, 13, 20}, {2.0f, 1.0f, 1.0f}};
     const auto build = [&] {
       auto C = schemes::Sharpness<>{std::move(creases), tent.corners.clone()};
-      if (triangles) schemes::loop::build(exec, tent.mesh.M.clone(), std::move(C), 1);
-      else schemes::catmull_clark::build(exec, tent.mesh.M.clone(), std::move(C), 1);
+      if (triangles) schemes::build<schemes::Loop>(exec, tent.mesh.M.clone(), std::move(C), 1);
+      else schemes::build<schemes::CatmullClark>(exec, tent.mesh.M.clone(), std::move(C), 1);
     };
     CHECK_THROWS_WITH_AS(build(), "subdivision build: the crease matrix names 2 vertex pairs that "
                                   "share no edge", InputError);
@@ -631,8 +631,8 @@ index_t half_edge_faults(const Level& L) {
 TEST_CASE("sqrt3 and Loop half-edge levels are consistent: mutual twins, outgoing vertex edges") {
   cpu::Executor exec;
   const Tent tent = Tent::for_scheme<Sqrt3>();  // a disk with ears
-  const auto sqrt3 = schemes::sqrt3::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 5);
-  const auto loop = schemes::loop::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 4);
+  const auto sqrt3 = schemes::build<schemes::Sqrt3>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 5);
+  const auto loop = schemes::build<schemes::Loop>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 4);
   for (std::size_t l = 0; l < 5; ++l) {
     CAPTURE(l);
     CHECK(half_edge_faults(std::get<schemes::sqrt3::TriangleLevel<la::Host>>(sqrt3.levels[l])) == 0);
@@ -646,9 +646,9 @@ TEST_CASE("sqrt3: three children per triangle, manifold and oriented, the bounda
   const Tent tent = Tent::for_scheme<Sqrt3>();  // a disk: boundary
   for (const auto path : {schemes::Path::half_edges, schemes::Path::general}) {
   CAPTURE(int(path));
-  const auto plan = schemes::sqrt3::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14),
+  const auto plan = schemes::build<schemes::Sqrt3>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14),
                                           4, {}, path);
-  const auto P = schemes::sqrt3::eval(exec, plan, tent.positions<double>());
+  const auto P = schemes::eval(exec, plan, tent.positions<double>());
   // A level's triangles, as a mesh matrix on either path.
   const auto triangles = [&](const auto& L) {
     if constexpr (std::is_same_v<decltype(L.M), const la::MeshMatrix<>>) return L.M.clone();
@@ -697,9 +697,9 @@ TEST_CASE("sqrt3 keeps the input's orientation, outwards or inwards") {
   for (const double sign : {1.0, -1.0}) {
     CAPTURE(sign);
     const double before = signed_volume(torus.positions, torus.M);
-    const auto plan = schemes::sqrt3::build(exec, torus.M.clone(),
+    const auto plan = schemes::build<schemes::Sqrt3>(exec, torus.M.clone(),
                                             schemes::smooth_sharpness(torus.vertex_count()), 3);
-    const auto P = schemes::sqrt3::eval(exec, plan, torus.positions);
+    const auto P = schemes::eval(exec, plan, torus.positions);
     const double after = signed_volume(P, plan.refined.mesh());
     CHECK(before * sign > 0);
     CHECK(after / before > 0.8);  // smoothing shrinks the torus a little, never turns it inside out
@@ -715,13 +715,13 @@ TEST_CASE("sqrt3 rejects crease and corner sharpness and polygons by name") {
   schemes::Sharpness<> C{{14, 14, tri.creases.row_indices.clone(), tri.creases.col_indices.clone(),
                           tri.creases.values.clone()},
                          tri.corners.clone()};
-  CHECK_THROWS_WITH_AS(schemes::sqrt3::build(exec, tri.mesh.M.clone(), std::move(C), 1),
+  CHECK_THROWS_WITH_AS(schemes::build<schemes::Sqrt3>(exec, tri.mesh.M.clone(), std::move(C), 1),
                        "sqrt3 subdivision has no crease rules, but the input has 4 sharp edges "
                        "and 1 sharp vertices",
                        InputError);
   const Tent tent;
   CHECK_THROWS_WITH_AS(
-      schemes::sqrt3::build(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 1),
+      schemes::build<schemes::Sqrt3>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 1),
       doctest::Contains("sqrt3 subdivision needs triangles: face 6 has 5 vertices"), InputError);
 }
 
@@ -731,8 +731,8 @@ TEST_CASE("refinement files round-trip exactly and reject damage by name") {
   schemes::Sharpness<> C{{14, 14, tent.creases.row_indices.clone(), tent.creases.col_indices.clone(),
                           tent.creases.values.clone()},
                          tent.corners.clone()};
-  const auto plan = cc::build(exec, tent.mesh.M.clone(), std::move(C), 2);
-  schemes::Refinement<double> r{"catmark", 2, plan.options, cc::refinement_matrix<double>(exec, plan),
+  const auto plan = schemes::build<schemes::CatmullClark>(exec, tent.mesh.M.clone(), std::move(C), 2);
+  schemes::Refinement<double> r{"catmark", 2, plan.options, schemes::refinement_matrix<double>(exec, plan),
                                 tent.mesh.M.clone(), plan.refined.mesh()};
   const auto dir = std::filesystem::temp_directory_path() / "spmesh_refinement_test";
   std::filesystem::create_directories(dir);

@@ -12,8 +12,7 @@
 #include "linalg/cpu/executor.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
-#include "schemes/sqrt3/build.hpp"
-#include "schemes/sqrt3/eval.hpp"
+#include "schemes/sqrt3/scheme.hpp"
 
 #include <doctest/doctest.h>
 
@@ -95,13 +94,13 @@ const std::vector<Peer> peers = {
 double compare(const meshops::PolyMesh& mesh) {
   linalg::cpu::Executor exec;
   const int levels = 4;
-  const auto plan = schemes::sqrt3::build(exec, mesh.M.clone(),
+  const auto plan = schemes::build<schemes::Sqrt3>(exec, mesh.M.clone(),
                                           schemes::smooth_sharpness(mesh.vertex_count()), levels);
   const double diag = diagonal(mesh.positions), tol = 1e-6 * diag;
   double worst = 0;
   linalg::Dense<double> P = mesh.positions.clone();
   for (int l = 1; l <= levels; ++l) {
-    P = schemes::sqrt3::subdivide(exec, plan.levels[l - 1], P);
+    P = schemes::subdivide(exec, plan.levels[l - 1], P);
     // Level l's triangles (on the half-edge path, a reduced mesh matrix).
     const auto [faces, corners] =
         l < levels ? std::visit([](const auto& L) { return std::pair(L.M.faces, L.M.indices.data()); },
