@@ -14,6 +14,7 @@
 
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
+#include "schemes/tuning.hpp"
 #include "schemes/half_edges/points.hpp"
 
 #include <cstdint>
@@ -194,9 +195,7 @@ struct QuadGroupLanes : GroupPoints<T, W> {
 // children at its corners, whose face points are in out.
 template <class T, index_t W>
 struct ParentRingSums {
-  // At most 40 registers: 225 us at ArmorGuy level 6, against 247 at 32 (which spill: 421 MB
-  // read instead of 325) and 268 uncapped (48).
-  static constexpr int min_blocks_per_sm = 6;
+  static constexpr int min_blocks_per_sm = tuning::quad_parent_ring_min_blocks_per_sm;
   index_t edges = 0;
   T ring[W] = {}, faces[W] = {};
   SPMESH_HD T total(index_t j) const { return ring[j] + faces[j]; }

@@ -72,8 +72,9 @@ struct PatchFace {
 // are written here (from zeros) and again by the region's last level, after.
 template <class T, index_t W, int D>
 struct PatchPoints {
-  static constexpr int threads = 256, side = 1 << D, n = side + 1, inner = (n - 2) * (n - 2);
-  static constexpr std::size_t max_bytes = 40 * 1024;
+  static constexpr int threads = tuning::patch_threads, side = 1 << D, n = side + 1,
+                       inner = (n - 2) * (n - 2);
+  static constexpr std::size_t max_bytes = tuning::patch_tile_bytes;
   using Layout = PatchLayout<T>;
   using Category = typename Layout::Category;
   QuadView q;

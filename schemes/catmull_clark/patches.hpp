@@ -5,21 +5,19 @@
 
 #include "linalg/array.hpp"
 #include "linalg/base.hpp"
+#include "schemes/tuning.hpp"
 
 #include <cstdint>
 
 namespace spmesh::schemes::catmull_clark {
 
-inline constexpr int max_patch_depth = 4;
-// What choose_patches (build's patches) takes: 3 or 4 levels deep, where at most a fifth of the
-// patch level's faces is left to the level-by-level eval (faces near an irregular one). Measured
-// on the H100 (bench/RESULTS.md), eval by patches against level by level: Bigguy level 7 depth 4
-// (3% of level 3's faces) 0.42 ms against 0.67, level 6 0.22 against 0.27; ArmorGuy level 6
-// depth 3 (16%) 0.95 against 0.99, but depth 2 (5%) 1.24 and depth 4 (74%) 1.34: shallower
-// patches read their 16 control points for fewer points, and ArmorGuy's creases decay only by
-// level 4.
-inline constexpr int min_chosen_depth = 3;
-inline constexpr double max_region_share = 0.2;
+// What choose_patches (build's patches) takes: min_chosen_depth to max_patch_depth levels deep,
+// where at most max_region_share of the patch level's faces is left to the level-by-level eval
+// (faces near an irregular one). Shallower patches read their 16 control points for fewer
+// points; deeper ones leave more faces near creases that have not yet decayed to the region.
+using tuning::max_patch_depth;
+using tuning::max_region_share;
+using tuning::min_chosen_depth;
 
 // How a face of the patch level is refined.
 enum class PatchKind : std::uint8_t {

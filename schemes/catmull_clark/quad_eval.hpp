@@ -1,6 +1,6 @@
 // Catmull-Clark eval and level matrix on half-edge levels (quads.hpp; paper section 4.3, 4.4): one
 // thread per parent face (on the GPU four, a lane per corner) makes its face point (Eq. 6) and
-// the smooth points of the edges it owns (Eq. 2; fused: a two-pass split measured 10% slower),
+// the smooth points of the edges it owns (Eq. 2; in one kernel, RESULTS.md Tuning choices),
 // then one thread per face walks the rings of the vertices that start in it for their smooth
 // vertex points (Eq. 14); the few sharp edges and special vertices are then redone with their
 // crease masks. A polygon base level
@@ -15,6 +15,7 @@
 #include "schemes/catmull_clark/group_eval.hpp"
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
+#include "schemes/tuning.hpp"
 
 #include <cstdint>
 #include <string>
@@ -98,8 +99,8 @@ struct QuadFacePoints {
 // QuadFacePoints with a lane per corner (executors with 4 or more lanes, the GPU): the four
 // threads of a face load a corner each, share the face sum by shuffles, and each makes the
 // point of its half-edge's edge if it owns it. Four times the threads of QuadFacePoints, each
-// with a quarter of its dependent loads in flight: the kernel is bound by load latency. It is
-// better uncapped (72 registers): capped at 40 it spills, 877 us instead of 528.
+// with a quarter of its dependent loads in flight: the kernel is bound by load latency. It runs
+// uncapped, with no min_blocks_per_sm: capped, it spills.
 template <class T, index_t W>
 struct QuadFacePointLanes {
   QuadView t;
@@ -139,9 +140,7 @@ struct QuadFacePointLanes {
 // its faces' points (already in out).
 template <class T, index_t W>
 struct RingSums {
-  // Its walks' occupancy (QuadVertexPoints): at most 32 registers (40 uncapped), 600 us
-  // instead of 635 at ArmorGuy level 6.
-  static constexpr int min_blocks_per_sm = 8;
+  static constexpr int min_blocks_per_sm = tuning::quad_ring_min_blocks_per_sm;
   index_t edges = 0;
   T ring[W] = {}, faces[W] = {};
   SPMESH_HD T total(index_t j) const { return ring[j] + faces[j]; }  // what the ring weight takes
@@ -177,8 +176,6 @@ SPMESH_HD void smooth_vertex_point(const View& t, index_t h, index_t v, const T*
 // on a parent level (group_eval.hpp).
 template <class T, index_t W, class Ring = RingSums<T, W>>
 struct QuadVertexPoints {
-  // The ring's occupancy hint: the walks are bound by load latency, so more threads in flight
-  // help, up to where registers spill. (The face kernels are better uncapped.)
   static constexpr int min_blocks_per_sm = Ring::min_blocks_per_sm;
   QuadView t;
   const std::uint8_t* starts;

@@ -6,6 +6,7 @@
 #include "linalg/intrinsics.hpp"
 #include "schemes/crease_rules.hpp"
 #include "schemes/half_edges/level.hpp"
+#include "schemes/tuning.hpp"
 
 namespace spmesh::schemes {
 
@@ -63,7 +64,7 @@ struct HalfEdgeVertexRules {
   float* child_at;
   std::uint8_t* smooth;
 
-  static constexpr int kept = 12;
+  static constexpr int kept = tuning::vertex_rules_kept_edges;
 
   // What vertex_rules sees of the edge of ring half-edge g (out of v, or into v for the last
   // edge of a boundary vertex): f(sharpness, boundary, far end, where child_at keeps this end's

@@ -10,6 +10,7 @@
 #include "schemes/loop/group_eval.hpp"
 #include "schemes/loop/plan.hpp"
 #include "schemes/loop/triangles.hpp"
+#include "schemes/tuning.hpp"
 
 #include <cstdint>
 #include <string>
@@ -72,9 +73,7 @@ struct RingSum {
 // Ring: RingSum, or ParentRingSum on a parent level (group_eval.hpp).
 template <class T, index_t W, class Ring = RingSum<T, W>>
 struct TriangleVertexPoints {
-  // At most 32 registers (40 uncapped, 65% occupancy), as QuadVertexPoints: the walks are
-  // bound by load latency, so more threads in flight help.
-  static constexpr int min_blocks_per_sm = 8;
+  static constexpr int min_blocks_per_sm = tuning::triangle_ring_min_blocks_per_sm;
   TriangleView t;
   const std::uint8_t* starts;
   const T* P;

@@ -8,6 +8,7 @@
 
 #include "schemes/sqrt3/plan.hpp"
 #include "schemes/sqrt3/triangles.hpp"
+#include "schemes/tuning.hpp"
 #include "schemes/half_edges/points.hpp"
 
 #include <cstdint>
@@ -79,7 +80,7 @@ SPMESH_HD void vertex_point(const Ring& ring, bool splits_boundary, index_t v, c
 // W components at a time.
 template <class T, index_t W>
 struct VertexPointsOnHalfEdges {
-  static constexpr int min_blocks_per_sm = 8;  // as Loop's walks: bound by load latency
+  static constexpr int min_blocks_per_sm = tuning::sqrt3_ring_min_blocks_per_sm;
   TriangleView t;
   const std::uint8_t* starts;
   bool splits_boundary;
@@ -145,7 +146,7 @@ struct ParentRing {
 // g (ParentRing). W components at a time.
 template <class T, index_t W>
 struct GroupVertexPoints {
-  static constexpr int min_blocks_per_sm = 8;
+  static constexpr int min_blocks_per_sm = tuning::sqrt3_ring_min_blocks_per_sm;
   TriangleView q;              // the parent
   NewPointRows points;         // the parent's new points: the level's rows
   const std::uint8_t* starts;  // the parent's

@@ -1,0 +1,42 @@
+// Every tuning constant of the schemes layer, each with its provenance: the row of bench/RESULTS.md
+// ("Tuning choices", named by the constant's identifier in the code) that holds what was
+// measured to choose it, and the benchmark that measured it. Code says what a constant does;
+// the figures live in RESULTS.md. Commands: scripts/device-test.sh runs spmesh_bench_subdivision
+// (S), scripts/device-profile.sh runs Nsight Compute on it (P).
+#pragma once
+
+#include <cstddef>
+
+namespace spmesh::schemes::tuning {
+
+// Blocks per SM asked of the kernels whose threads walk vertex rings (__launch_bounds__'
+// second argument, so a register cap): the walks are bound by load latency, so more threads in
+// flight help, up to where registers spill.
+// Catmull-Clark's walks on a quad level (P; RESULTS.md, Tuning choices: RingSums::min_blocks_per_sm).
+inline constexpr int quad_ring_min_blocks_per_sm = 8;
+// ... and on its parent level (P; Tuning choices: ParentRingSums::min_blocks_per_sm).
+inline constexpr int quad_parent_ring_min_blocks_per_sm = 6;
+// Loop's walks (P --scheme loop; Tuning choices: TriangleVertexPoints::min_blocks_per_sm).
+inline constexpr int triangle_ring_min_blocks_per_sm = 8;
+// sqrt(3)'s walks, on the level and on its parent (Loop's value, not swept on its own; Tuning
+// choices: VertexPointsOnHalfEdges::min_blocks_per_sm, GroupVertexPoints::min_blocks_per_sm).
+inline constexpr int sqrt3_ring_min_blocks_per_sm = 8;
+
+// Catmull-Clark's patches (catmull_clark/patches.hpp): at most this many levels deep, a kernel
+// per depth (S; Tuning choices: max_patch_depth) ...
+inline constexpr int max_patch_depth = 4;
+// ... build chooses at least this deep (S; Tuning choices: min_chosen_depth) ...
+inline constexpr int min_chosen_depth = 3;
+// ... where at most this share of the patch level's faces is left to the level-by-level eval
+// (S; Tuning choices: max_region_share).
+inline constexpr double max_region_share = 0.2;
+// The patch kernel's shared memory a tile, and its threads a block (P; Tuning choices:
+// PatchPoints::max_bytes, PatchPoints::threads; not swept).
+inline constexpr std::size_t patch_tile_bytes = 40 * 1024;
+inline constexpr int patch_threads = 256;
+
+// The edges of a special vertex that the crease rules' kernel keeps in registers; a vertex of
+// more walks its ring on every pass (Tuning choices: HalfEdgeVertexRules::kept; not swept).
+inline constexpr int vertex_rules_kept_edges = 12;
+
+}  // namespace spmesh::schemes::tuning
