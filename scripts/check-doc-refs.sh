@@ -10,8 +10,9 @@
 #
 # References: a name ending in .md (bare, or a path), optionally followed by a quoted section
 # (the quote may continue on the next comment line), or preceded by one as `"Section" in`:
-#   - a bare name resolves against docs/, the referencing file's folder, then the root: the
-#     code's comments say design.md for docs/design.md;
+#   - a bare name resolves against docs/, the referencing file's folder, then the root (the
+#     code's comments say design.md for docs/design.md), and failing those to the one page of
+#     that name in the repository, if there is exactly one (RESULTS.md: bench/RESULTS.md);
 #   - a path resolves against the root, then the referencing file's folder; a Markdown link's
 #     target, [text](target.md) in a .md file, against the page's folder, as a renderer reads it;
 #   - a path that leaves the repository (../shared/..., an absolute path) is an error: a user of
@@ -97,6 +98,12 @@ def sections(path):
         sections_of[path] = found
     return sections_of[path]
 
+# Every page of the repository by file name, for bare names found nowhere else.
+pages_named = {}
+for f in files:
+    if f.endswith(".md") and not f.startswith(SKIP_DIRS) and os.path.isfile(os.path.join(root, f)):
+        pages_named.setdefault(os.path.basename(f), []).append(f)
+
 def resolve(page, referrer, link):
     """The page's path under root, or None; raises ValueError where it is only outside."""
     here = os.path.dirname(referrer)
@@ -113,6 +120,8 @@ def resolve(page, referrer, link):
     for c in inside:
         if os.path.isfile(os.path.join(root, c)):
             return c
+    if not link and "/" not in page and len(pages_named.get(page, [])) == 1:
+        return pages_named[page][0]  # the one page of that name: RESULTS.md is bench/RESULTS.md
     if len(inside) < len(candidates):
         raise ValueError("outside the repository (a user of spmesh has only the repository)")
     return None
@@ -151,8 +160,8 @@ def check_references(path, text):
             continue
         if target is None:
             tried = ("the file's folder (a link)" if link else
-                     "docs/, the file's folder or the root" if "/" not in page else
-                     "the root or the file's folder")
+                     "the root or the file's folder" if "/" in page else
+                     "docs/, the file's folder, the root, or one page of that name")
             report(path, line, page, f"no such page (looked in {tried})")
             continue
         quoted = []
