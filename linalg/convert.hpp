@@ -9,6 +9,7 @@
 #include "linalg/formats.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
+#include "linalg/tuning.hpp"
 
 #include <cstdint>
 
@@ -64,10 +65,6 @@ struct EntriesOfRow {
   }
 };
 
-// Distinct columns a row keeps in its scratch while assembling; longer rows spill to global
-// scratch.
-inline constexpr int assembly_row_capacity = 32;
-
 }  // namespace detail
 
 // The same matrix stored by columns.
@@ -112,7 +109,7 @@ Csr<T, S> to_csr(Exec& exec, const Coo<T, S>& A, Reduce reduce = {}) {
   // Each row's entries in input order (a stable grouping by row), folded by column.
   Array<index_t, S> first(rows + 1), position(n);
   exec.group_by_key(ri, n, rows, first.data(), position.data());
-  return detail::build_rows<detail::assembly_row_capacity, T>(
+  return detail::build_rows<tuning::assembly_row_capacity, T>(
       exec, rows, cols, detail::EntriesOfRow<T>{first.data(), position.data(), ci, A.values.data()},
       reduce);
 }
@@ -123,7 +120,7 @@ Csr<T, S> to_csr(Exec& exec, const Coo<T, S>& A, Reduce reduce = {}) {
 template <class T, Executor Exec, class Producer, class Reduce = reduce::Sum>
 Csr<T, typename Exec::space> assemble_rows(Exec& exec, index_t rows, index_t cols,
                                            const Producer& produce, Reduce reduce = {}) {
-  return detail::build_rows<detail::assembly_row_capacity, T>(exec, rows, cols, produce, reduce);
+  return detail::build_rows<tuning::assembly_row_capacity, T>(exec, rows, cols, produce, reduce);
 }
 
 }  // namespace spmesh::linalg

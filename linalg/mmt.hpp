@@ -13,6 +13,7 @@
 #include "linalg/executor.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
+#include "linalg/tuning.hpp"
 
 #include <cstdint>
 #include <initializer_list>
@@ -85,10 +86,6 @@ struct CollisionsOfVertex {
   }
 };
 
-// Distinct neighbours a row keeps in its scratch; rows beyond spill to global scratch. An edge
-// matrix row holds the vertex's valence (plus itself for Q^0).
-inline constexpr int mmt_row_capacity = 32;
-
 }  // namespace detail
 
 // A = M M^T {Q}[collide]: collide(Collision) returns a value or an Emit<R>; contributions to
@@ -106,7 +103,7 @@ Csr<collide_t<Collide>, typename Exec::space> mmt(Exec& exec, const MeshMatrixT&
   if constexpr (!requires { m.order; }) face_of = detail::line_of_positions(exec, m, nnz);
   const detail::CollisionsOfVertex<decltype(m), Collide> collisions{
       m, first.data(), position.data(), face_of.data(), Q, collide};
-  return detail::build_rows<detail::mmt_row_capacity, collide_t<Collide>>(exec, n, n, collisions,
+  return detail::build_rows<tuning::mmt_row_capacity, collide_t<Collide>>(exec, n, n, collisions,
                                                                           reduce);
 }
 

@@ -4,7 +4,7 @@
 // block's threads (element m of thread t next to element m of thread t + 1: no bank conflicts);
 // on the CPU it is an array on the item's stack. A kernel that keeps such a set in local memory
 // instead thrashes the caches once tens of thousands of threads each hold a few hundred bytes
-// (the composed refinement matrix of Catmull-Clark ArmorGuy level 6 moved 104 GB through DRAM).
+// (composing Catmull-Clark's refinement matrix of ArmorGuy level 6: bench/RESULTS.md).
 #pragma once
 
 #include "linalg/base.hpp"

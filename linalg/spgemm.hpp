@@ -13,6 +13,7 @@
 #include "linalg/executor.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/maps.hpp"
+#include "linalg/tuning.hpp"
 
 #include <cstdint>
 #include <string>
@@ -54,11 +55,6 @@ struct ProductsOfRow {
   }
 };
 
-// Distinct columns a row of C keeps in its scratch; longer rows spill to global scratch. Rows
-// of products of mesh operators (stencils times stencils) have 4 to 24 (Catmull-Clark's R of
-// ArmorGuy and Bigguy at level 5: at most 24).
-inline constexpr int spgemm_row_capacity = 32;
-
 }  // namespace detail
 
 // C = A B under `map`, contributions combined by `reduce`.
@@ -67,7 +63,7 @@ template <Executor Exec, class TA, class TB, class S, class Map = map::Multiply,
 Csr<collision_t<Map, TA, TB>, S> spgemm(Exec& exec, const Csr<TA, S>& A, const Csr<TB, S>& B,
                                         Map map = {}, Reduce reduce = {}) {
   detail::check_product("spgemm", A.rows, A.cols, B.rows, B.cols);
-  return detail::build_rows<detail::spgemm_row_capacity, collision_t<Map, TA, TB>>(
+  return detail::build_rows<tuning::spgemm_row_capacity, collision_t<Map, TA, TB>>(
       exec, A.rows, B.cols, detail::ProductsOfRow<TA, TB, Map>{A.view(), B.view(), map}, reduce);
 }
 

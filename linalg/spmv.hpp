@@ -11,6 +11,7 @@
 #include "linalg/lanes.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/mesh_matrix.hpp"
+#include "linalg/tuning.hpp"
 
 #include <cstdint>
 #include <string>
@@ -44,8 +45,8 @@ struct Gather {
       for (index_t c = 0; c < width; ++c) y[o * width + c] = reduce.template identity<T>();
       return;
     }
-    // Fixed-width blocks of 4 columns keep the accumulators in registers for any k.
-    constexpr int B = K > 0 ? K : 4;
+    // Fixed-width blocks of columns keep the accumulators in registers for any k.
+    constexpr int B = K > 0 ? K : tuning::gather_column_block;
     for (index_t c0 = 0; c0 < width; c0 += B) {
       const int nc = K > 0 ? K : (width - c0 < B ? width - c0 : B);
       T acc[B];
@@ -57,8 +58,8 @@ struct Gather {
       // Two entries per step, still combined one at a time in position order (same bits as
       // a plain loop). A plain loop is an in-order reduction that GCC -O3 vectorizes anyway:
       // scalar loads shuffled into a vector, then four ordered adds, behind a length test.
-      // On mesh rows (4 to 10 entries) that only adds work and row-length-dependent branches:
-      // spmv was 15-20% slower than scalar code on a randomly ordered R (bench/RESULTS.md).
+      // On mesh rows (4 to 10 entries) that only adds work and row-length-dependent branches,
+      // which made spmv slower than scalar code on a randomly ordered R (bench/RESULTS.md).
       // Pairing the entries leaves no single reduction statement for the vectorizer to take.
       index_t p = lo + 1;
       for (; p + 1 < hi; p += 2) {
@@ -84,8 +85,9 @@ struct Gather {
 
 // Row o of y = A x by G lanes (Gather's sum for an executor with cooperating lanes, on long
 // rows): lane l takes the entries l, l + G, ... of the row, so the G lanes read G consecutive
-// entries at a time, and lane_sum combines them in a fixed order. Columns go in blocks of 4
-// (or K) as in Gather, each column summed in the same order whatever the width.
+// entries at a time, and lane_sum combines them in a fixed order. Columns go in blocks of
+// tuning::gather_column_block (or K) as in Gather, each column summed in the same order
+// whatever the width.
 template <class View, class Map, class T, int K, int G>
 struct LaneGather {
   View A;
@@ -97,7 +99,7 @@ struct LaneGather {
   SPMESH_HD void operator()(index_t o, int lane) const {
     const index_t width = K > 0 ? K : k;
     const bool row = o < A.outer;  // past the end: only take part in lane_sum
-    constexpr int B = K > 0 ? K : 4;
+    constexpr int B = K > 0 ? K : tuning::gather_column_block;
     for (index_t c0 = 0; c0 < width; c0 += B) {
       const int nc = K > 0 ? K : (width - c0 < B ? width - c0 : B);
       T acc[B] = {};
@@ -116,11 +118,11 @@ struct LaneGather {
 };
 
 // Lanes per row of a CSR sum over rows of `average` entries (the view's lanes_per_row, below,
-// can say otherwise), from replays on an H100 (bench/RESULTS.md): one lane up to 7 entries
-// (the vertex adjacency E of eval), two up to 12 (Loop's and Catmull-Clark's R: 96% of copy
-// bandwidth on ArmorGuy level 6, against 85% with one lane and 86% with four), then four
-// (sqrt(3)'s R of 16 entries: 90%, against 37% with one and 78% with eight).
-inline int lanes_per_row(double average) { return average < 7 ? 1 : average < 12 ? 2 : 4; }
+// can say otherwise): one for short rows, two for the middle ones, four for long ones, the
+// bounds from replays on an H100 (tuning.hpp).
+inline int lanes_per_row(double average) {
+  return average < tuning::csr_two_lanes_from ? 1 : average < tuning::csr_four_lanes_from ? 2 : 4;
+}
 
 template <class View>
 int lanes_for(const View& A, std::int64_t nnz) {
@@ -142,7 +144,7 @@ void gather(Exec& exec, const View& A, const T* x, T* y, index_t k, std::int64_t
       if (G == 2) lanes.template operator()<K, 2>();
       else lanes.template operator()<K, 4>();
     };
-    if (G > 1) {  // k = 1 (spmv) and 3 (xyz) at fixed width, others in blocks of 4 columns
+    if (G > 1) {  // k = 1 (spmv) and 3 (xyz) at fixed width, others in blocks of columns
       if (k == 1) by_lanes.template operator()<1>();
       else if (k == 3) by_lanes.template operator()<3>();
       else by_lanes.template operator()<0>();

@@ -10,6 +10,7 @@
 #include "linalg/executor.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/spmv.hpp"
+#include "linalg/tuning.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -33,10 +34,11 @@ struct StencilView {
   SPMESH_HD index_t index(index_t p) const { return static_cast<index_t>(columns[p]); }
   SPMESH_HD T value(index_t o, index_t p) const { return table[shift[o] + p]; }
 
-  // GPU lanes per row (spmv.hpp): an entry costs a dependent load more than in CSR, and on an
-  // H100 one lane was fastest up to 12 entries (Loop's R: 0.38 ms against 0.44 with two), two
-  // beyond (sqrt(3)'s R of 16 entries: 0.53 ms against 0.61 with four and 0.63 with one).
-  static int lanes_per_row(double average) { return average < 12 ? 1 : 2; }
+  // GPU lanes per row (spmv.hpp): an entry costs a dependent load more than in CSR, so rows
+  // take one lane up to a longer length than there, then two (tuning.hpp).
+  static int lanes_per_row(double average) {
+    return average < tuning::stencil_two_lanes_from ? 1 : 2;
+  }
 };
 
 template <class T, class Column, class Space = Host>

@@ -6,6 +6,7 @@
 #include "linalg/detail/offsets.hpp"
 #include "linalg/executor.hpp"
 #include "linalg/scratch.hpp"
+#include "linalg/tuning.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -66,11 +67,12 @@ public:
   template <class T>
   void copy(const T* from, index_t n, T* to) const { std::copy(from, from + n, to); }
 
-  // f(i) for i in [0, n), in parallel. Loops shorter than `grain` stay on the calling thread.
+  // f(i) for i in [0, n), in parallel. Loops shorter than tuning::cpu_grain stay on the calling
+  // thread.
   template <class F>
   void for_each(index_t n, F f) const {
     if (n <= 0) return;
-    if (n < grain || threads_ == 1) {
+    if (n < tuning::cpu_grain || threads_ == 1) {
       for (index_t i = 0; i < n; ++i) f(i);
       return;
     }
@@ -164,7 +166,7 @@ public:
       const index_t lo = offsets[s], n = offsets[s + 1] - lo;
       K* k = keys + lo;
       V* v = values + lo;
-      if (n <= 32) {  // insertion sort: stable, and the fastest for the short rows of meshes
+      if (n <= tuning::cpu_insertion_sort_max) {  // insertion sort: stable, for short rows
         for (index_t i = 1; i < n; ++i) {
           const K key = k[i];
           const V value = v[i];
@@ -266,8 +268,6 @@ public:
   }
 
 private:
-  static constexpr index_t grain = 2048;
-
   // write(w, i) for the w-th position i in [0, n) where pred(i) holds, in order; returns how
   // many: a count per block, their scan, then each block writes from its start.
   template <class Pred, class Write>
@@ -290,7 +290,10 @@ private:
   }
 
   int block_count(index_t n) const {
-    return n < 4 * grain ? 1 : std::min<int>(threads_ * 4, static_cast<int>(n / grain));
+    return n < tuning::cpu_one_block_below
+               ? 1
+               : std::min<int>(threads_ * tuning::cpu_blocks_per_thread,
+                               static_cast<int>(n / tuning::cpu_grain));
   }
 
   // f(b, lo, hi) over `blocks` equal slices of [0, n), one slice per iteration.
@@ -309,7 +312,7 @@ private:
     static_assert(std::is_integral_v<K>, "radix sort keys are integers");
     using U = std::make_unsigned_t<K>;
     if (n <= 1 || key_bits <= 0) return;
-    constexpr int digit_bits = 8, radix = 1 << digit_bits;
+    constexpr int digit_bits = tuning::cpu_radix_digit_bits, radix = 1 << digit_bits;
     const int passes = (std::min<int>(key_bits, 8 * sizeof(K)) + digit_bits - 1) / digit_bits;
     const int blocks = block_count(n);
     std::vector<K> key_tmp(n);

@@ -6,6 +6,7 @@
 #include "linalg/cuda/memory.hpp"
 #include "linalg/executor.hpp"
 #include "linalg/scratch.hpp"
+#include "linalg/tuning.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -33,10 +34,11 @@ __global__ void for_each_kernel(index_t n, F f) {
   if (i < n) f(i);
 }
 
-// The same for a functor that asks for MinBlocks resident 256-thread blocks per SM (a register
-// cap: latency-bound gathers gain from occupancy more than they lose to a few spills).
+// The same for a functor that asks for MinBlocks resident blocks per SM (a register cap:
+// latency-bound gathers gain from occupancy more than they lose to a few spills).
 template <int MinBlocks, class F>
-__global__ void __launch_bounds__(256, MinBlocks) for_each_bounded_kernel(index_t n, F f) {
+__global__ void __launch_bounds__(tuning::cuda_block_threads, MinBlocks)
+    for_each_bounded_kernel(index_t n, F f) {
   const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) f(i);
 }
@@ -198,7 +200,7 @@ public:
   void for_each(index_t n, F f) {
     if (n <= 0) return;
     ++counts_.launches;
-    constexpr int block = 256;
+    constexpr int block = tuning::cuda_block_threads;
     if constexpr (requires { F::min_blocks_per_sm; })
       detail::for_each_bounded_kernel<F::min_blocks_per_sm>
           <<<(n + block - 1) / block, block, 0, stream_>>>(n, f);
@@ -208,10 +210,12 @@ public:
   }
 
   // f(i, scratch) for i in [0, n), one thread each; scratch is Bytes bytes of the item's own
-  // (scratch.hpp) in shared memory, 48 KiB per block: Bytes bounds the threads an SM holds.
+  // (scratch.hpp) in shared memory, tuning::cuda_block_shared_bytes per block: Bytes bounds the
+  // threads an SM holds.
   template <std::size_t Bytes, class F>
   void for_each_with_scratch(index_t n, F f) {
-    constexpr std::size_t block = std::min<std::size_t>(256, 48 * 1024 / Bytes / 32 * 32);
+    constexpr std::size_t block = std::min<std::size_t>(
+        tuning::cuda_block_threads, tuning::cuda_block_shared_bytes / Bytes / 32 * 32);
     static_assert(block >= 32, "for_each_with_scratch: at most 1536 bytes per item");
     if (n <= 0) return;
     ++counts_.launches;
@@ -226,9 +230,10 @@ public:
   template <int Threads, class F>
   void for_each_tile(index_t tiles, int phases, std::size_t bytes, F f) {
     static_assert(Threads >= 32 && Threads <= 1024 && Threads % 32 == 0, "Threads: whole warps");
-    if (bytes > 48 * 1024)
+    if (bytes > tuning::cuda_block_shared_bytes)
       throw CapacityError("for_each_tile: " + std::to_string(bytes) +
-                          " bytes of shared memory per tile, over the 49152 a block may have");
+                          " bytes of shared memory per tile, over the " +
+                          std::to_string(tuning::cuda_block_shared_bytes) + " a block may have");
     if (tiles <= 0) return;
     ++counts_.launches;
     detail::for_each_tile_kernel<Threads><<<tiles, Threads, bytes, stream_>>>(phases, f);
@@ -299,7 +304,7 @@ public:
     static_assert(G >= 1 && G <= lanes && (G & (G - 1)) == 0, "G: a power of two up to 32");
     if (n <= 0) return;
     ++counts_.launches;
-    constexpr int block = 256;
+    constexpr int block = tuning::cuda_block_threads;
     const std::int64_t threads = static_cast<std::int64_t>(n) * G;
     detail::for_each_grouped_kernel<G><<<(threads + block - 1) / block, block, 0, stream_>>>(f);
     check(cudaGetLastError(), "for_each_grouped kernel launch");
@@ -512,7 +517,7 @@ public:
 
 private:
   // Segments up to this long are sorted by one thread each, in registers.
-  static constexpr index_t short_segment = 32;
+  static constexpr index_t short_segment = tuning::cuda_short_segment;
 
   // CUB temp storage, grown on demand and reused across calls.
   void* temp(std::size_t bytes) {

@@ -5,6 +5,7 @@
 #include "linalg/array.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
+#include "linalg/tuning.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -128,15 +129,16 @@ private:
 
 namespace detail {
 
-// Small device blocks carved out of shared slabs. A pool call costs the host 0.7-2.8 us and
-// its return 0.5-1 (H100 machine, spmesh_bench_launch): a build of small levels, with dozens
-// of small arrays, paid more for them than its kernels took. A slab hands out its space once, in order,
-// and goes back to the pool when its last block is freed; since no space is handed out twice,
-// a block is never reused before the work that used it is done, as with the pool's own blocks.
-// A long-lived small block keeps its slab: at most `slab` bytes each.
+// Small device blocks carved out of shared slabs. A pool call and its return cost the host
+// microseconds each (spmesh_bench_launch): a build of small levels, with dozens of small arrays,
+// paid more for them than its kernels took. A slab hands out its space once, in order, and goes
+// back to the pool when its last block is freed; since no space is handed out twice, a block is
+// never reused before the work that used it is done, as with the pool's own blocks. A
+// long-lived small block keeps its slab: at most `slab` bytes each. Blocks are aligned as the
+// pool's own are (256 bytes).
 class Slabs {
 public:
-  static constexpr std::size_t small = std::size_t(256) << 10, slab = std::size_t(4) << 20,
+  static constexpr std::size_t small = tuning::slab_max_array_bytes, slab = tuning::slab_bytes,
                                align = 256;
 
   static Slabs& instance() {
@@ -202,8 +204,8 @@ namespace cuda {
 // Copies between memory spaces. To the host: the data is there when the call returns. To the
 // device: the host data has been taken when the call returns (host arrays are pageable, so the
 // copy stages them first) and the copy is ordered before every later kernel of a blocking
-// stream (it runs on the legacy stream, as allocations do), with no wait for the device:
-// 7 us instead of 13 for 70 KB on the H100 (spmesh_bench_launch).
+// stream (it runs on the legacy stream, as allocations do), with no wait for the device: less
+// host time than a synchronous copy (spmesh_bench_launch, bench/RESULTS.md).
 template <class T, class To, class From>
 Array<T, To> copy_to(const Array<T, From>& a) {
   Array<T, To> out(a.size());
