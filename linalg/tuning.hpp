@@ -1,8 +1,11 @@
 // Tuning constants of the linalg layer: how the executors split and launch work, how many GPU
 // lanes a row's sum takes, how many columns a row builder keeps on chip, how device memory is
 // carved. Changing one changes speed, never a result. Under each, what it sets and why, then its
-// provenance: the benchmark that chose it ("not measured": set by reasoning alone) and its row
-// in bench/RESULTS.md's "Tuning choices" table, where the figures are.
+// provenance: the benchmark that chose it ("not measured": set by reasoning alone) and the row
+// of bench/RESULTS.md's Tuning choices table that holds the figures. Commands as RESULTS.md
+// names them: S (scripts/device-test.sh: spmesh_bench_subdivision and spmesh_build_phases on
+// the GPU), P (Nsight Compute: scripts/device-profile.sh), L (spmesh_bench_cuda), H
+// (spmesh_bench_launch).
 #pragma once
 
 #include "linalg/base.hpp"
@@ -14,7 +17,7 @@ namespace spmesh::linalg::tuning {
 // ---- cpu::Executor ------------------------------------------------------------------------------
 
 // Loops shorter than this stay on the calling thread (an OpenMP region costs more than they do).
-// Not measured. bench/RESULTS.md, Tuning choices: cpu_grain
+// Not measured. bench/RESULTS.md, Tuning choices: cpu::Executor::grain
 inline constexpr index_t cpu_grain = 2048;
 
 // Scans, selections, counts and radix passes over fewer items than this run as one block.
@@ -38,45 +41,48 @@ inline constexpr index_t cpu_insertion_sort_max = 32;
 // ---- cuda::Executor -----------------------------------------------------------------------------
 
 // Threads per block of for_each and for_each_grouped, the most of for_each_with_scratch, and the
-// block size that a functor's min_blocks_per_sm is a launch bound for.
-// Not measured. bench/RESULTS.md, Tuning choices: cuda_block_threads
+// block size that a functor's min_blocks_per_sm is a launch bound for (for_each_bounded_kernel).
+// Not measured. bench/RESULTS.md, Tuning choices: cuda::Executor block
 inline constexpr int cuda_block_threads = 256;
 
 // Shared memory of one block: for_each_with_scratch shares it out among the block's threads (an
 // item's Bytes bound the threads of a block), for_each_tile refuses tiles that need more. CUDA's
 // limit for a kernel that does not opt in to more (an H100 allows up to 227 KiB with the opt-in).
-// Not measured (CUDA's default limit). bench/RESULTS.md, Tuning choices: cuda_block_shared_bytes
+// Not measured. bench/RESULTS.md, Tuning choices: cuda_block_shared_bytes
 inline constexpr std::size_t cuda_block_shared_bytes = 48 * 1024;
 
 // Segments of segmented_sort_pairs up to this long are sorted by one thread each, in registers;
 // only longer ones go to CUB's segmented sort, which was slow on the short rows of mesh products.
-// Chosen by: Nsight Compute on spmesh_bench_cuda (mmt, SpGEMM). bench/RESULTS.md, Tuning choices: cuda_short_segment
+// Chosen by P on L (M M^T). bench/RESULTS.md, Tuning choices: cuda::Executor::short_segment
 inline constexpr index_t cuda_short_segment = 32;
 
 // Device arrays up to this size are carved out of shared slabs (cuda/memory.hpp, detail::Slabs),
 // so that they cost no pool call each: a build of small levels makes dozens.
-// Chosen by: spmesh_build_phases ArmorGuyT.obj 3 --scheme loop, spmesh_bench_launch. bench/RESULTS.md, Tuning choices: slab_max_array_bytes
+// Chosen by H and S (spmesh_build_phases ArmorGuyT.obj 3 --scheme loop).
+// bench/RESULTS.md, Tuning choices: Slabs::small
 inline constexpr std::size_t slab_max_array_bytes = std::size_t(256) << 10;
 
 // The size of one slab: one pool call serves many small arrays; a slab goes back to the pool with
 // its last array, so a long-lived small array holds at most this much.
-// Chosen by: spmesh_build_phases ArmorGuyT.obj 3 --scheme loop, spmesh_bench_launch. bench/RESULTS.md, Tuning choices: slab_bytes
+// Chosen by H and S (spmesh_build_phases ArmorGuyT.obj 3 --scheme loop).
+// bench/RESULTS.md, Tuning choices: Slabs::slab
 inline constexpr std::size_t slab_bytes = std::size_t(4) << 20;
 
-// ---- Products ------------------------------------------------------------------------------------
+// ---- Products -----------------------------------------------------------------------------------
 
 // GPU lanes per row of a CSR sum (spmv.hpp, LaneGather): rows averaging fewer entries than this
 // take one lane (the vertex adjacency E of eval), from here two (Loop's and Catmull-Clark's R).
-// Chosen by: spmesh_bench_subdivision GPU replay, 1, 2, 4 and 8 lanes swept. bench/RESULTS.md, Tuning choices: csr_two_lanes_from
+// Chosen by S (R's replay, 1/2/4/8 lanes). bench/RESULTS.md, Tuning choices: lanes_per_row
 inline constexpr double csr_two_lanes_from = 7;
 
 // From here four lanes (sqrt(3)'s R of 16 entries); eight never paid.
-// Chosen by: spmesh_bench_subdivision GPU replay, 1, 2, 4 and 8 lanes swept. bench/RESULTS.md, Tuning choices: csr_four_lanes_from
+// Chosen by S (R's replay, 1/2/4/8 lanes). bench/RESULTS.md, Tuning choices: lanes_per_row
 inline constexpr double csr_four_lanes_from = 12;
 
 // The same for a StencilCsr row, whose entries each cost a dependent load more: one lane below
 // this many entries (Loop's R), two from here (sqrt(3)'s R).
-// Chosen by: spmesh_bench_subdivision stencil replay, lanes swept. bench/RESULTS.md, Tuning choices: stencil_two_lanes_from
+// Chosen by S (the stencils' replay), lanes swept.
+// bench/RESULTS.md, Tuning choices: StencilView::lanes_per_row
 inline constexpr double stencil_two_lanes_from = 12;
 
 // Columns of x and y that a gather thread (Gather, LaneGather) sums at once when there are not
@@ -87,15 +93,19 @@ inline constexpr int gather_column_block = 4;
 // Distinct columns a row of an SpGEMM keeps in its scratch (detail/rows.hpp: shared memory on the
 // GPU, 384 bytes a row with double values); longer rows spill to the sorted global path. The
 // composed Catmull-Clark R of ArmorGuy and Bigguy at level 5 has at most 24 a row.
-// Chosen by: spmesh_bench_subdivision --mesh ArmorGuy.obj:6 --min-level 6 --cpu-max-level 0 --peer-max-level 0 (compose R), 32 against 64. bench/RESULTS.md, Tuning choices: spgemm_row_capacity
+// Chosen by spmesh_bench_subdivision --mesh ArmorGuy.obj:6 --min-level 6 --cpu-max-level 0
+// --peer-max-level 0 (compose R) and P: 32 in shared memory against 64 in local memory.
+// bench/RESULTS.md, Tuning choices: spgemm_row_capacity
 inline constexpr int spgemm_row_capacity = 32;
 
 // The same for COO assembly, whose rows hold a few duplicates of a mesh's entries.
-// Not measured. bench/RESULTS.md, Tuning choices: assembly_row_capacity
+// Not swept (the row sets' move to shared memory measured as for spgemm_row_capacity).
+// bench/RESULTS.md, Tuning choices: assembly_row_capacity
 inline constexpr int assembly_row_capacity = 32;
 
 // The same for M M^T: an edge matrix row holds a vertex's valence, plus itself for Q^0.
-// Not measured. bench/RESULTS.md, Tuning choices: mmt_row_capacity
+// Chosen by L (M M^T of the triangle torus): 16 was no faster.
+// bench/RESULTS.md, Tuning choices: mmt_row_capacity
 inline constexpr int mmt_row_capacity = 32;
 
 }  // namespace spmesh::linalg::tuning
