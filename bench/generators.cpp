@@ -9,7 +9,7 @@ namespace spmesh::bench {
 
 namespace {
 
-// Loop's vertex mask (see ../shared/docs/rules.md "Loop"): weight of each neighbour and of
+// Loop's vertex mask (docs/rules.md "Loop"): weight of each neighbour and of
 // the vertex itself for valence n.
 struct LoopMask {
   double self, neighbour;

@@ -1,6 +1,6 @@
 // run_suite<T>: each op, its Eigen peer, its byte floor and its result check.
 //
-// Byte floors ("Performance model" in ../shared/docs/design.md): the fewest bytes the op must
+// Byte floors (docs/design.md "Performance model"): the fewest bytes the op must
 // move, every input read once and every output written once, int32 indices, nothing counted
 // for caches or re-reads of x. A CSR matrix is 4 * (rows + 1) offsets + (4 + sizeof(value))
 // per non-zero. SpMV: CSR(A) + sizeof(T) * (cols + rows) for x and y. SpMM with k columns:

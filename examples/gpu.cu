@@ -7,8 +7,7 @@
 #include "linalg/cuda/executor.cuh"
 #include "meshops/io.hpp"
 #include "meshops/topology.hpp"
-#include "schemes/catmull_clark/build.hpp"
-#include "schemes/catmull_clark/refinement.hpp"
+#include "schemes/catmull_clark/scheme.hpp"
 #include "schemes/tags.hpp"
 
 #include <algorithm>
@@ -35,7 +34,7 @@ int main(int argc, char** argv) {
   // generated code (CUDA's namespace cuda) ambiguous. For the same reason the GPU backend is
   // linalg::cuda below: `cuda` alone names both.
   using namespace spmesh;
-  namespace cc = schemes::catmull_clark;
+  using schemes::CatmullClark;
   if (!linalg::cuda::device_available()) {
     std::fprintf(stderr, "skipped: no CUDA device available\n");
     return 77;
@@ -44,9 +43,9 @@ int main(int argc, char** argv) {
   cpu::Executor exec;
   auto mesh = meshops::read_mesh(path);
   auto tags = schemes::read_tags(mesh);
-  auto plan = cc::build(exec, mesh.M.clone(), std::move(tags.sharpness), 3,
-                        schemes::options_from(tags));
-  auto R = cc::refinement_matrix<float>(exec, plan);
+  auto plan = schemes::build<CatmullClark>(exec, mesh.M.clone(), std::move(tags.sharpness), 3,
+                                         schemes::options_from(tags));
+  auto R = schemes::refinement_matrix<float>(exec, plan);
   linalg::Dense<float> P(mesh.vertex_count(), 3);
   for (index_t p = 0; p < P.data.size(); ++p)
     P.data[p] = static_cast<float>(mesh.positions.data[p]);  // float data for the GPU

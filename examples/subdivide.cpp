@@ -5,9 +5,7 @@
 #include "linalg/cpu/executor.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/io.hpp"
-#include "schemes/catmull_clark/build.hpp"
-#include "schemes/catmull_clark/eval.hpp"
-#include "schemes/catmull_clark/refinement.hpp"
+#include "schemes/catmull_clark/scheme.hpp"
 #include "schemes/tags.hpp"
 
 #include <algorithm>
@@ -18,7 +16,7 @@
 #include <utility>
 
 using namespace spmesh;
-namespace cc = schemes::catmull_clark;
+using schemes::CatmullClark;
 using examples::expect;
 
 int main(int argc, char** argv) {
@@ -28,14 +26,14 @@ int main(int argc, char** argv) {
   auto mesh = meshops::read_mesh(path);
   meshops::check_mesh(mesh);                            // input checks before any work
   auto tags = schemes::read_tags(mesh);                 // creases, corners, boundary mode
-  auto plan = cc::build(exec, mesh.M.clone(), std::move(tags.sharpness), 3,
-                        schemes::options_from(tags));   // topology only: E, F, M, C per level
-  auto P3 = cc::eval(exec, plan, mesh.positions);       // vertex data: level by level, the last
+  auto plan = schemes::build<CatmullClark>(exec, mesh.M.clone(), std::move(tags.sharpness), 3,
+                                         schemes::options_from(tags));  // topology only
+  auto P3 = schemes::eval(exec, plan, mesh.positions);  // vertex data: level by level, the last
                                                         // 3-4 levels of regular faces by patches;
-                                                        // a level: cc::subdivide(exec, plan, l, P)
-  auto R = cc::refinement_matrix<double>(exec, plan);   // R = S_3 S_2 S_1
+                                                        // a level: subdivide(exec, plan, l, P)
+  auto R = schemes::refinement_matrix<double>(exec, plan);  // R = S_3 S_2 S_1
   auto Q3 = linalg::spmm(exec, R, mesh.positions);      // replay: the same points, one SpMV
-  auto frame_eval = exec.record([&] { return cc::eval(exec, plan, mesh.positions); });
+  auto frame_eval = exec.record([&] { return schemes::eval(exec, plan, mesh.positions); });
   const auto& P3_again = frame_eval.replay();           // eval again on the positions' present
                                                         // contents (GPU: one graph launch)
 
@@ -74,8 +72,9 @@ int main(int argc, char** argv) {
   auto frame = meshops::read_mesh(path);
   auto frame_tags = schemes::read_tags(frame);
   auto options = schemes::options_from(frame_tags);
-  auto [faces, P] = cc::build_and_eval(exec, std::move(frame.M), std::move(frame_tags.sharpness), 3,
-                                       frame.positions, options);   // faces: a RefinedMesh
+  auto [faces, P] = schemes::build_and_eval<CatmullClark>(exec, std::move(frame.M),
+                                                        std::move(frame_tags.sharpness), 3,
+                                                        frame.positions, options);  // a RefinedMesh
 
   expect(examples::same_bits(P, P3), "build_and_eval gives eval(build(...))'s bits");
   expect(faces.faces == plan.refined.faces && faces.order == plan.refined.order &&

@@ -27,8 +27,7 @@
 # between them, such as its checks). Every C++ or CUDA block of README.md must name one, so
 # that the README's code is code that compiles and runs as a test (examples/CMakeLists.txt).
 #
-# Broken references in files that other work owns are listed in KNOWN below: printed, not
-# failed on, until they are fixed there. Exit code 0: all resolve; 1: not; 77: no python3.
+# Exit code 0: all resolve; 1: not; 77: no python3.
 set -euo pipefail
 root=${1:-"$(cd "$(dirname "$0")/.." && pwd)"}
 cd "$root"
@@ -54,7 +53,7 @@ SKIP_DIRS = ("build/", "bench/results/", ".git/")
 SOURCE = re.compile(r"(\.(hpp|h|cpp|cc|cu|cuh|md|txt|cmake|sh|py)|/run|/CMakeLists\.txt)$")
 
 def scanned(path):
-    if path == sys.argv[2]:  # this script: its source names pages as data (KNOWN below)
+    if path == sys.argv[2]:  # this script: its source names pages as examples
         return False
     return not path.startswith(SKIP_DIRS) and SOURCE.search("/" + path) is not None
 
@@ -126,26 +125,11 @@ def resolve(page, referrer, link):
         raise ValueError("outside the repository (a user of spmesh has only the repository)")
     return None
 
-# Broken references in files that other work of issue 22 owns and is rewriting (the benchmark
-# comments; bench/RESULTS.md), reported there to be fixed: while one is still found it is printed
-# as known, not failed on. Remove an entry when its line is fixed (the check says when).
-KNOWN = {
-    ("bench/generators.cpp", "../shared/docs/rules.md"),
-    ("bench/suite_impl.hpp", "../shared/docs/design.md"),
-    ("bench/cuda/launch_costs.cu", "bench/RESULTS.md"),
-}
-
 errors = []
 checked = {"references": 0, "sections": 0, "quotes": 0}
-known_found = []
-seen_known = set()
 
 def report(path, line, page, message):
-    if (path, page) in KNOWN:
-        seen_known.add((path, page))
-        known_found.append(f"{path}:{line}: {page}: {message}")
-    else:
-        errors.append(f"{path}:{line}: {page}: {message}")
+    errors.append(f"{path}:{line}: {page}: {message}")
 
 def check_references(path, text):
     for m in PAGE.finditer(text):
@@ -230,10 +214,6 @@ for path in files:
     if path.endswith(".md"):
         check_code_blocks(path, text)
 
-for k in known_found:
-    print(f"known, to be fixed where it is (KNOWN in {sys.argv[2]}): {k}")
-for path, page in sorted(KNOWN - seen_known):
-    print(f"note: {path} no longer cites {page} brokenly: remove it from KNOWN in {sys.argv[2]}")
 for e in errors:
     print(e)
 if errors:

@@ -42,7 +42,7 @@ double median(std::vector<double>& v) {
 // The half-edge build of one scheme, step by step: Catmull-Clark's quad (or polygon, then quad)
 // levels, Loop's triangle levels, or sqrt(3)'s.
 template <class Timed, class S = linalg::Device>
-schemes::catmull_clark::Plan<S> catmark_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
+schemes::Plan<schemes::CatmullClark, S> catmark_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
                                               const schemes::Sharpness<S>& C, int levels,
                                               const schemes::Options& options, Timed& timed) {
   namespace cc = schemes::catmull_clark;
@@ -77,11 +77,11 @@ schemes::catmull_clark::Plan<S> catmark_steps(cuda::Executor& exec, linalg::Mesh
 }
 
 template <class Timed, class S = linalg::Device>
-schemes::loop::Plan<S> loop_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
+schemes::Plan<schemes::Loop, S> loop_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
                                   const schemes::Sharpness<S>& C, int levels,
                                   const schemes::Options& options, Timed& timed) {
   namespace lp = schemes::loop;
-  lp::Plan<S> plan;
+  schemes::Plan<schemes::Loop, S> plan;
   plan.options = options;
   lp::TriangleLevel<S> L;
   timed("triangle_level 0", [&] { L = lp::triangle_level(exec, std::move(M), C); });
@@ -102,11 +102,11 @@ schemes::loop::Plan<S> loop_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
 }
 
 template <class Timed, class S = linalg::Device>
-schemes::sqrt3::Plan<S> sqrt3_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
+schemes::Plan<schemes::Sqrt3, S> sqrt3_steps(cuda::Executor& exec, linalg::MeshMatrix<S> M,
                                     const schemes::Sharpness<S>& C, int levels,
                                     const schemes::Options& options, Timed& timed) {
   namespace s3 = schemes::sqrt3;
-  s3::Plan<S> plan;
+  schemes::Plan<schemes::Sqrt3, S> plan;
   plan.options = options;
   s3::TriangleLevel<S> L;
   timed("triangle_level 0", [&] { L = s3::triangle_level(exec, std::move(M), C); });
