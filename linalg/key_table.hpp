@@ -7,6 +7,7 @@
 #include "linalg/array.hpp"
 #include "linalg/atomics.hpp"
 #include "linalg/base.hpp"
+#include "linalg/tuning.hpp"
 
 #include <cstdint>
 #include <string>
@@ -48,15 +49,17 @@ struct KeyTable {
   }
 };
 
-// A table's memory: a power of two of at least 1.5 slots per key to insert (at least 64).
+// A table's memory: a power of two of slots, at least tuning::key_table_slots_per_two_keys for
+// every two keys to insert, and at least 2^tuning::key_table_min_slot_bits.
 template <class S>
 struct KeyTableArrays {
-  int bits = 6;
+  int bits = tuning::key_table_min_slot_bits;
   Array<std::uint64_t, S> keys;
   Array<index_t, S> counts;  // count, lowest, highest: a slot array each
 
   explicit KeyTableArrays(std::int64_t insertions) {
-    while (bits < 31 && (std::int64_t(1) << bits) < insertions + insertions / 2) ++bits;
+    const std::int64_t wanted = insertions * tuning::key_table_slots_per_two_keys / 2;
+    while (bits < 31 && (std::int64_t(1) << bits) < wanted) ++bits;
     const index_t n = slots();
     keys = Array<std::uint64_t, S>(n), counts = Array<index_t, S>(3 * std::int64_t(n));
   }

@@ -1,16 +1,17 @@
 // Tuning constants of the linalg layer: how the executors split and launch work, how many GPU
 // lanes a row's sum takes, how many columns a row builder keeps on chip, how device memory is
-// carved. Changing one changes speed, never a result. Under each, what it sets and why, then its
-// provenance: the benchmark that chose it ("not measured": set by reasoning alone) and the row
-// of bench/RESULTS.md's Tuning choices table that holds the figures. Commands as RESULTS.md
-// names them: S (scripts/device-test.sh: spmesh_bench_subdivision and spmesh_build_phases on
-// the GPU), P (Nsight Compute: scripts/device-profile.sh), L (spmesh_bench_cuda), H
-// (spmesh_bench_launch).
+// carved, how large a hash table is. Changing one changes speed or memory, never a result.
+// Under each, what it sets and why, then its provenance: the benchmark that chose it ("not
+// measured": set by reasoning alone) and the row of bench/RESULTS.md's Tuning choices table that
+// holds the figures. Commands as RESULTS.md names them: S (scripts/device-test.sh:
+// spmesh_bench_subdivision and spmesh_build_phases on the GPU), P (Nsight Compute:
+// scripts/device-profile.sh), L (spmesh_bench_cuda), H (spmesh_bench_launch).
 #pragma once
 
 #include "linalg/base.hpp"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace spmesh::linalg::tuning {
 
@@ -67,6 +68,17 @@ inline constexpr std::size_t slab_max_array_bytes = std::size_t(256) << 10;
 // Chosen by H and S (spmesh_build_phases ArmorGuyT.obj 3 --scheme loop).
 // bench/RESULTS.md, Tuning choices: Slabs::slab
 inline constexpr std::size_t slab_bytes = std::size_t(4) << 20;
+
+// ---- KeyTable ----------------------------------------------------------------------------------
+
+// Slots of a hash table (key_table.hpp) for every two keys to insert, at least: a load of at most
+// two thirds keeps the linear probe runs short; more slots take more memory.
+// Not measured. bench/RESULTS.md, Tuning choices: key_table_slots_per_two_keys
+inline constexpr std::int64_t key_table_slots_per_two_keys = 3;
+
+// A table has at least 2 to the power of this many slots.
+// Not measured. bench/RESULTS.md, Tuning choices: key_table_min_slot_bits
+inline constexpr int key_table_min_slot_bits = 6;
 
 // ---- Products -----------------------------------------------------------------------------------
 
