@@ -82,7 +82,8 @@ schemes::Refinement<T> build_refinement(Exec& exec, const meshops::PolyMesh& mes
   using X = Transfer<Exec>;
   auto t = std::chrono::steady_clock::now();
   auto sharpness = schemes::Sharpness<typename Exec::space>{X::up(C.edges), X::up(C.vertices)};
-  const auto plan = schemes::build<Scheme>(exec, X::up(mesh.M), std::move(sharpness), levels, options);
+  const auto plan =
+      schemes::build<Scheme>(exec, X::up(mesh.M), std::move(sharpness), levels, options);
   exec.synchronize();
   stages.build = elapsed_ms(t);
   t = std::chrono::steady_clock::now();

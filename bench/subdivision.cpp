@@ -271,7 +271,8 @@ linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compo
   row.dynamic = time_ms([&] {
     P = {};  // the last run's result is not part of this run's peak
     auto [m, C] = inputs();
-    P = schemes::build_and_eval<Scheme>(exec, std::move(m), std::move(C), level, P0, c.options).data;
+    P = schemes::build_and_eval<Scheme>(exec, std::move(m), std::move(C), level, P0, c.options)
+            .data;
     exec.synchronize();
   });
   row.peak_mib = S::peak_bytes() / 1048576.0;

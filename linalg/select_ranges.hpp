@@ -83,7 +83,8 @@ Selected<S> select_ranges(Exec& exec, const Ranges& ranges, const index_t* also 
   const index_t N = out.start[R];
   out.positions = Array<index_t, S>(N);
   Array<index_t, S> found(2 * R + 3);  // first[0, R], head[0, R), also, total
-  detail::RangeFirsts firsts{out.positions.data(), found.data() + 2 * R + 2, also, found.data(), {}, R};
+  detail::RangeFirsts firsts{
+      out.positions.data(), found.data() + 2 * R + 2, also, found.data(), {}, R};
   for (int r = 0; r <= R; ++r) firsts.start[r] = out.start[r];
   exec.select_positions(N, out.positions.data(), found.data() + 2 * R + 2, ranges);
   exec.for_each(N + 1, firsts);

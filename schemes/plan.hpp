@@ -29,7 +29,10 @@ struct RefinedMesh {
 
   RefinedMesh() = default;
   RefinedMesh(linalg::MeshMatrix<S> M)
-      : vertices(M.vertices), faces(M.faces), offsets(std::move(M.offsets)), indices(std::move(M.indices)) {}
+      : vertices(M.vertices),
+        faces(M.faces),
+        offsets(std::move(M.offsets)),
+        indices(std::move(M.indices)) {}
   RefinedMesh(linalg::ReducedMeshMatrix<S> M)
       : vertices(M.vertices), faces(M.faces), order(M.order), indices(std::move(M.indices)) {}
 

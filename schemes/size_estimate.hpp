@@ -54,7 +54,8 @@ struct SizeEstimate {
     std::int64_t held = 0;
     for (std::size_t l = 0; l < operators.size(); ++l) {
       std::int64_t sum = 0;
-      for (std::size_t i = l + 1 - std::min<std::size_t>(l + 1, window); i <= l; ++i) sum += operators[i];
+      for (std::size_t i = l + 1 - std::min<std::size_t>(l + 1, window); i <= l; ++i)
+        sum += operators[i];
       held = std::max(held, sum);
     }
     const std::int64_t last = operators.empty() ? 0 : operators.back();

@@ -86,9 +86,10 @@ void check_smooth(Exec& exec, const Sharpness<S>& C) {
   const index_t corners =
       exec.count_if(C.vertices.size(), [=] SPMESH_HD(index_t i) { return vs[i] != 0; });
   if (C.edges.nnz() > 0 || corners > 0)
-    throw InputError(std::string(Scheme::title) + " subdivision has no crease rules, but the input has " +
-                     std::to_string(C.edges.nnz()) + " sharp edges and " +
-                     std::to_string(corners) + " sharp vertices");
+    throw InputError(std::string(Scheme::title) +
+                     " subdivision has no crease rules, but the input has " +
+                     std::to_string(C.edges.nnz()) + " sharp edges and " + std::to_string(corners) +
+                     " sharp vertices");
 }
 
 // The checks of a build's input that its levels do not make themselves: sharpness where the

@@ -55,7 +55,9 @@ schemes::Plan<schemes::CatmullClark, S> catmark_steps(cuda::Executor& exec, lina
   int l = 0;
   if (auto* L = std::get_if<cc::PolygonLevel<S>>(&first)) {  // a polygon base level, then quads
     timed("sharp_table", [&] { table = schemes::sharp_table(exec, *L); });
-    timed("quad_rules 0", [&] { L->rules = schemes::half_edge_rules<cc::detail::SmoothMask>(exec, *L, options, table.at(0)); });
+    timed("quad_rules 0", [&] {
+      L->rules = schemes::half_edge_rules<cc::detail::SmoothMask>(exec, *L, options, table.at(0));
+    });
     timed("refine_quads 0", [&] { Q = cc::refine_quads(exec, *L, levels > 1); });
     plan.levels.emplace_back(std::move(*L));
     l = 1;
@@ -65,7 +67,9 @@ schemes::Plan<schemes::CatmullClark, S> catmark_steps(cuda::Executor& exec, lina
   }
   for (; l < levels; ++l) {
     const std::string at = " " + std::to_string(l);
-    timed("quad_rules" + at, [&] { Q.rules = schemes::half_edge_rules<cc::detail::SmoothMask>(exec, Q, options, table.at(l)); });
+    timed("quad_rules" + at, [&] {
+      Q.rules = schemes::half_edge_rules<cc::detail::SmoothMask>(exec, Q, options, table.at(l));
+    });
     timed("refine_quads" + at, [&] {
       cc::QuadLevel<S> child = cc::refine_quads(exec, Q, l + 1 < levels);
       plan.levels.emplace_back(std::move(Q));
@@ -185,7 +189,8 @@ int run(const std::string& path, int levels, int reps) {
           at[j] = &std::get<cc::QuadLevel<S>>(plan.levels[patches.level + j]);
         const auto levels_before = [&] {  // the levels before k, level by level
           linalg::Dense<float, S> Q;
-          for (int k = 0; k < patches.level; ++k) Q = schemes::subdivide(exec, plan, k, k == 0 ? P0d : Q);
+          for (int k = 0; k < patches.level; ++k)
+            Q = schemes::subdivide(exec, plan, k, k == 0 ? P0d : Q);
           return Q;
         };
         P = linalg::Dense<float, S>();

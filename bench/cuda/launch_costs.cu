@@ -1,9 +1,9 @@
 // What the host pays per CUDA call on this machine, the costs that bound the build of small
-// levels (bench/RESULTS.md, "Tuning choices": Slabs, copy_to): kernel launches, stream-ordered pool allocations and
-// frees (on the legacy stream, as linalg::Device makes them, and on a stream), host-to-device
-// copies from pageable memory (cudaMemcpy against cudaMemcpyAsync on the legacy stream), and a
-// read-back with its wait. Each figure is host time per call over many calls ("total" adds the
-// wait for the GPU to finish them); three rounds, the first one cold.
+// levels (bench/RESULTS.md, "Tuning choices": Slabs, copy_to): kernel launches, stream-ordered pool
+// allocations and frees (on the legacy stream, as linalg::Device makes them, and on a stream),
+// host-to-device copies from pageable memory (cudaMemcpy against cudaMemcpyAsync on the legacy
+// stream), and a read-back with its wait. Each figure is host time per call over many calls
+// ("total" adds the wait for the GPU to finish them); three rounds, the first one cold.
 //   spmesh_bench_launch
 #include <cuda_runtime.h>
 

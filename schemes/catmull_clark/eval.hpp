@@ -68,7 +68,7 @@ linalg::Dense<T, S> eval_with_patches(Exec& exec, const Plan<S>& plan,
 
 namespace detail {
 
-// build_and_eval's sink (levels.hpp): the levels before the patch level go as EvalAsBuilt's;
+// build_and_eval's sink (subdivision.hpp): the levels before the patch level go as EvalAsBuilt's;
 // from the patch level on (chosen as choose_patches chooses: the first candidate level, from
 // max_patch_depth to min_chosen_depth levels up, whose region is small enough) it holds that
 // level's data and the levels until the last is ready, then takes them by their patches:

@@ -125,7 +125,8 @@ template <class T, index_t W>
 struct QuadGroupPoints : GroupPoints<T, W> {
   SPMESH_HD void operator()(index_t f) const {
     const GroupRows at(this->q);
-    const linalg::Index4 code = linalg::load4(this->q.edge_code + 4 * f), twin = linalg::load4(this->q.twin + 4 * f);
+    const linalg::Index4 code = linalg::load4(this->q.edge_code + 4 * f),
+                         twin = linalg::load4(this->q.twin + 4 * f);
     const linalg::Index4 u = linalg::load4(this->q.corners + 4 * f);
     for (index_t c = 0; c < this->k; c += W) {
       const index_t m = this->k - c < W ? this->k - c : W;
@@ -162,7 +163,8 @@ struct QuadGroupLanes : GroupPoints<T, W> {
     const GroupRows at(this->q);
     const bool live = f < this->q.faces;  // lanes past the end only take part in the shuffles
     const index_t h = 4 * f + a, u = live ? linalg::ldg(this->q.corners + h) : 0,
-                  code = live ? linalg::ldg(this->q.edge_code + h) : 1, g = live ? linalg::ldg(this->q.twin + h) : -1;
+                  code = live ? linalg::ldg(this->q.edge_code + h) : 1,
+                  g = live ? linalg::ldg(this->q.twin + h) : -1;
     const bool owns = (code & 1) == 0;
     const auto across = owns ? this->across(g) : typename GroupPoints<T, W>::Across{};
     for (index_t c = 0; c < this->k; c += W) {

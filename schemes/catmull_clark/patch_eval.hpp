@@ -179,7 +179,8 @@ struct PatchPoints {
         const bool skip = kd == PatchKind::irregular;
         if (c == 0 && a == 0)
           sh.face[p] = {skip ? linalg::Index4{} : linalg::load4(q.corners + 4 * f),
-                        skip ? linalg::Index4{} : linalg::load4(q.edge_code + 4 * f), skip ? 0 : starts[f], kd};
+                        skip ? linalg::Index4{} : linalg::load4(q.edge_code + 4 * f),
+                        skip ? 0 : starts[f], kd};
         const linalg::Index4 v = skip ? linalg::Index4{} : corner_controls(q, f, a);
         const unsigned places = unsigned(corner_places >> (16 * a));
 #pragma unroll

@@ -35,7 +35,8 @@ struct OffEdge {
 SPMESH_HD inline OffEdge off_edge(const QuadView& t, index_t g) {
   if (g < 0) return {};
   const index_t b = g & 3, base = g - b;
-  return {linalg::ldg(t.corners + base + ((b + 2) & 3)), linalg::ldg(t.corners + base + ((b + 3) & 3))};
+  return {linalg::ldg(t.corners + base + ((b + 2) & 3)),
+          linalg::ldg(t.corners + base + ((b + 3) & 3))};
 }
 
 // The smooth point of an edge with ends pi, pj (m components from column c) in a face whose
@@ -69,8 +70,9 @@ struct QuadFacePoints {
 
   SPMESH_HD void operator()(index_t f) const {
     const index_t first_edge_point = t.vertices + t.faces;
-    const linalg::Index4 q = linalg::load4(t.corners + 4 * f), code = linalg::load4(t.edge_code + 4 * f),
-                 twin = linalg::load4(t.twin + 4 * f);
+    const linalg::Index4 q = linalg::load4(t.corners + 4 * f),
+                         code = linalg::load4(t.edge_code + 4 * f),
+                         twin = linalg::load4(t.twin + 4 * f);
     for (index_t c = 0; c < k; c += W) {
       const index_t m = k - c < W ? k - c : W;
       T p[4][W], fp[W];
@@ -111,7 +113,8 @@ struct QuadFacePointLanes {
   SPMESH_HD void operator()(index_t f, int a) const {
     const bool live = f < t.faces;  // lanes past the end only take part in the shuffles
     const index_t h = 4 * f + a, first_edge_point = t.vertices + t.faces;
-    const index_t q = live ? linalg::ldg(t.corners + h) : 0, code = live ? linalg::ldg(t.edge_code + h) : 1,
+    const index_t q = live ? linalg::ldg(t.corners + h) : 0,
+                  code = live ? linalg::ldg(t.edge_code + h) : 1,
                   g = live ? linalg::ldg(t.twin + h) : -1;
     const bool owns = (code & 1) == 0;
     const OffEdge neighbour = owns ? off_edge(t, g) : OffEdge{};
@@ -193,30 +196,16 @@ struct QuadVertexPoints {
   }
 };
 
-// The sharp edges' points with their crease weight w (EdgeWeights).
-template <class T, class View>
-struct SharpEdgePoints {
-  View t;
-  const index_t *edges, *halves;
-  EdgeCrease crease;
-  const T* P;
-  T* out;
-  index_t k;
-
-  SPMESH_HD void operator()(index_t s) const {
-    const index_t h = halves[s], tw = t.twin[h];
-    const EdgeMask mask = EdgeWeights{}(crease[s]);
-    const T a = static_cast<T>(mask.end), b = static_cast<T>(mask.other);
-    const T *pi = P + std::int64_t(t.corners[h]) * k, *pj = P + std::int64_t(t.corners[t.next(h)]) * k;
-    const T* f0 = out + std::int64_t(t.vertices + t.face(h)) * k;
-    const T* f1 = tw < 0 ? nullptr : out + std::int64_t(t.vertices + t.face(tw)) * k;
-    T* y = out + std::int64_t(t.vertices + t.faces + edges[s]) * k;
-    for (index_t c = 0; c < k; ++c) {
-      T e = a * (pi[c] + pj[c]);
-      if (b != 0) e += b * f0[c] + (f1 ? b * f1[c] : T(0));
-      y[c] = e;
-    }
+// What Catmull-Clark's sharp edge points take (SharpEdgePoints): Eq. 2's masks with the crease
+// blend, and the face points on either side.
+struct EdgeFacePoints {
+  SPMESH_HD static EdgeMask mask(double w) { return EdgeWeights{}(w); }
+  template <class View, class T>
+  SPMESH_HD static const T* beside(const View& t, index_t h, const T*, const T* out, index_t k) {
+    return out + std::int64_t(t.vertices + t.face(h)) * k;
   }
+  template <class View>
+  SPMESH_HD static index_t first_edge_point(const View& t) { return t.vertices + t.faces; }
 };
 
 // Which faces of a quad level eval refines: every face, or a region (patches.hpp): the faces
@@ -247,7 +236,8 @@ struct FaceSet {
   SPMESH_HD index_t operator()(index_t i) const {
     if (!listed) return i;
     const index_t r = i >> shift;
-    return r < count ? (linalg::ldg(listed + r) << shift) | (i & ((index_t(1) << shift) - 1)) : faces;
+    return r < count ? (linalg::ldg(listed + r) << shift) | (i & ((index_t(1) << shift) - 1))
+                     : faces;
   }
 };
 
@@ -380,7 +370,7 @@ void subdivide_into(Exec& exec, const Level& L, const linalg::Dense<T, S>& P,
     exec.for_each(L.vertices, PolygonVertexPoints<T, 4>{t, p, y, k});
   }
   copy_unused(exec, L, p, y, k);
-  const auto crease = crease_points<SharpEdgePoints<T, decltype(t)>, RingSums<T, 4>>(t, L, p, y, k);
+  const auto crease = crease_points<EdgeFacePoints, RingSums<T, 4>>(t, L, p, y, k);
   if constexpr (std::is_same_v<Level, QuadLevel<S>>) {
     if (region.listed) {
       exec.for_each(crease_items(L), OwnedInRegion<decltype(crease)>{

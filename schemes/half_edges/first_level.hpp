@@ -82,7 +82,8 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   L.vertex_edge = Array<index_t, S>(V);
   Array<index_t, S> face_of(halves);
   Array<std::uint8_t, S> flags(V);  // special vertices: sharp, or at an end of a sharp edge
-  index_t *tw = L.twin.data(), *code = L.edge_code.data(), *fo = face_of.data(), *ve = L.vertex_edge.data();
+  index_t *tw = L.twin.data(), *code = L.edge_code.data(), *fo = face_of.data(),
+          *ve = L.vertex_edge.data();
   std::uint8_t* special_flag = flags.data();
   const index_t *q = M.indices.data(), *offsets = M.offsets.data();
   const float* vs = C.vertices.data();
@@ -112,7 +113,9 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   index_t* id = along.data();
   exec.for_each(halves, [=] SPMESH_HD(index_t h) {
     const index_t to = q[fc.next(h)], s = slots.find(detail::edge_key(q[h], to, V));
-    const index_t g = slots.count[s] != 2 ? -1 : slots.lowest[s] == h ? slots.highest[s] : slots.lowest[s];
+    const index_t g = slots.count[s] != 2    ? -1
+                      : slots.lowest[s] == h ? slots.highest[s]
+                                             : slots.lowest[s];
     const index_t t = tw[h] = g >= 0 && q[g] == to ? g : -1;
     id[h] = code[h] = t < 0 || q[h] < to ? 1 : 0;
     if (t < 0) special_flag[q[h]] = 1, special_flag[to] = 1;
@@ -180,7 +183,8 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   const index_t* pos = chosen.positions.data();
   const index_t fu = chosen.first[unused], fs = chosen.first[sharp], fv = chosen.first[special];
   const index_t ss = chosen.start[sharp], sv = chosen.start[special];
-  index_t *un = L.unused.data(), *se = L.C.edges.data(), *ch = L.C.halves.data(), *cv = L.C.special.data();
+  index_t *un = L.unused.data(), *se = L.C.edges.data(), *ch = L.C.halves.data(),
+          *cv = L.C.special.data();
   float *cev = L.C.edge_values.data(), *cvv = L.C.special_values.data();
   const auto gather = [=] SPMESH_HD(index_t i) {
     if (i < nu) {
@@ -196,8 +200,9 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   };
   const bool one_order = face_order > 0 && out.other_faces == 0;
   out.starts = Array<std::uint8_t, S>(one_order ? F : 0);
-  exec.for_each(nu + ns + nv + out.starts.size(),
-                linalg::fuse(gather, nu + ns + nv, VertexStarts{ve, q, face_order, out.starts.data()}));
+  exec.for_each(
+      nu + ns + nv + out.starts.size(),
+      linalg::fuse(gather, nu + ns + nv, VertexStarts{ve, q, face_order, out.starts.data()}));
   out.face_of = std::move(face_of);
   return out;
 }

@@ -79,7 +79,8 @@ Inherited<Halves> inherit(const Level& L, HalfEdgeLevel<S>& child, Halves halves
   auto& C = child.C;
   C.edges = Array<index_t, S>(2 * sharp), C.halves = Array<index_t, S>(2 * sharp);
   C.edge_values = Array<float, S>(2 * sharp);
-  C.special = Array<index_t, S>(special + sharp), C.special_values = Array<float, S>(special + sharp);
+  C.special = Array<index_t, S>(special + sharp),
+  C.special_values = Array<float, S>(special + sharp);
   return {.halves = halves,
           .first_edge_point = first_edge_point,
           .unused = unused,

@@ -65,7 +65,8 @@ template <class S>
 struct HalfEdgeLevel {
   index_t vertices = 0, faces = 0, edges = 0;
   linalg::Array<index_t, S> twin;       // per half-edge: the opposite half-edge, -1 on the boundary
-  linalg::Array<index_t, S> edge_code;  // per half-edge: 2 e + 1 if it runs against edge e, else 2 e
+  linalg::Array<index_t, S>
+      edge_code;  // per half-edge: 2 e + 1 if it runs against edge e, else 2 e
   linalg::Array<index_t, S> vertex_edge;  // per vertex: an outgoing half-edge, the one without a
                                           // twin on the boundary; -1 for an unused vertex
   linalg::Array<index_t, S> unused;  // vertices in no face (kept where they are)
@@ -82,7 +83,9 @@ struct PolygonFaces {
   const index_t *offsets, *face_of;
   SPMESH_HD index_t face(index_t h) const { return linalg::ldg(face_of + h); }
   SPMESH_HD index_t begin(index_t f) const { return linalg::ldg(offsets + f); }
-  SPMESH_HD index_t size(index_t f) const { return linalg::ldg(offsets + f + 1) - linalg::ldg(offsets + f); }
+  SPMESH_HD index_t size(index_t f) const {
+    return linalg::ldg(offsets + f + 1) - linalg::ldg(offsets + f);
+  }
   SPMESH_HD index_t next(index_t h) const {
     const index_t f = face(h);
     return h + 1 == linalg::ldg(offsets + f + 1) ? begin(f) : h + 1;

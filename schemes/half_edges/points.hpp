@@ -92,10 +92,40 @@ struct SpecialPoints {
   }
 };
 
+// The sharp edges' points with their crease weight w: end (p_i + p_j) + other (q_0 + q_1), the
+// scheme's Edges giving the masks (Edges::mask(w)), the point beside each side of the edge
+// (Edges::beside(t, h, ...) for its half-edge h and, but on the boundary, h's twin:
+// Catmull-Clark's face points, Loop's opposite vertices) and the first edge point's row.
+template <class T, class View, class Edges>
+struct SharpEdgePoints {
+  View t;
+  const index_t *edges, *halves;
+  EdgeCrease crease;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t s) const {
+    const index_t h = halves[s], g = t.twin[h];
+    const EdgeMask mask = Edges::mask(crease[s]);
+    const T a = static_cast<T>(mask.end), b = static_cast<T>(mask.other);
+    const T *pi = P + std::int64_t(t.corners[h]) * k,
+            *pj = P + std::int64_t(t.corners[t.next(h)]) * k;
+    const T* q0 = Edges::beside(t, h, P, out, k);
+    const T* q1 = g < 0 ? nullptr : Edges::beside(t, g, P, out, k);
+    T* y = out + std::int64_t(Edges::first_edge_point(t) + edges[s]) * k;
+    for (index_t c = 0; c < k; ++c) {
+      T e = a * (pi[c] + pj[c]);
+      if (b != 0) e += b * q0[c] + (q1 ? b * q1[c] : T(0));
+      y[c] = e;
+    }
+  }
+};
+
 // The kernel that redoes level L's special vertices (SpecialPoints over the scheme's Ring sum)
-// and sharp edges (the scheme's SharpEdges kernel) with their crease masks, in one launch of
-// crease_items(L) items.
-template <class SharpEdges, class Ring, class View, class Level, class T>
+// and sharp edges (SharpEdgePoints with the scheme's Edges) with their crease masks, in one
+// launch of crease_items(L) items.
+template <class Edges, class Ring, class View, class Level, class T>
 auto crease_points(const View& t, const Level& L, const T* P, T* out, index_t k) {
   const auto& r = L.rules;
   return linalg::fuse(SpecialPoints<T, 4, View, Ring>{.t = t,
@@ -110,7 +140,8 @@ auto crease_points(const View& t, const Level& L, const T* P, T* out, index_t k)
                                                       .out = out,
                                                       .k = k},
                       L.C.special.size(),
-                      SharpEdges{t, L.C.edges.data(), L.C.halves.data(), L.edge_crease(), P, out, k});
+                      SharpEdgePoints<T, View, Edges>{t, L.C.edges.data(), L.C.halves.data(),
+                                                      L.edge_crease(), P, out, k});
 }
 template <class Level>
 index_t crease_items(const Level& L) {

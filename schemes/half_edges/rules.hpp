@@ -77,7 +77,8 @@ struct HalfEdgeVertexRules {
   SPMESH_HD void walk(index_t v, F&& f) const {
     t.for_each_edge(v, [&](index_t g, index_t other, index_t face) {
       const index_t code = t.edge_code[g], j = sharp_of(code >> 1);
-      f(j < 0 ? creasing::none : sharp_values[j], t.twin[g] < 0, other, child_slot(j, code, face < 0));
+      f(j < 0 ? creasing::none : sharp_values[j], t.twin[g] < 0, other,
+        child_slot(j, code, face < 0));
     });
   }
 
@@ -106,7 +107,8 @@ struct HalfEdgeVertexRules {
       if (i < n) slot[i] = child_slot(sharp_of(code[i] >> 1), code[i], into && i == n - 1);
 #pragma unroll
     for (int i = 0; i < kept; ++i)
-      if (i < n) sharpness[i] = slot[i] < 0 ? creasing::none : linalg::ldg(sharp_values + slot[i] / 2);
+      if (i < n)
+        sharpness[i] = slot[i] < 0 ? creasing::none : linalg::ldg(sharp_values + slot[i] / 2);
     bool on_boundary = false;
 #pragma unroll
     for (int i = 0; i < kept; ++i) on_boundary = on_boundary || (i < n && boundary[i]);
@@ -146,11 +148,11 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
   r.crease_u = Array<index_t, S>(n), r.crease_w = Array<index_t, S>(n);
   r.child_at = Array<float, S>(2 * sharp);
   r.smooth = Array<std::uint8_t, S>(n);
-  exec.for_each(n, detail::HalfEdgeVertexRules<decltype(t), SmoothMask>{
-                       t, places, C.edge_values.data(), options,
-                       C.special.data(), C.special_values.data(), r.special_sharpness.data(), r.self.data(),
-                       r.ring.data(), r.crease.data(), r.crease_u.data(), r.crease_w.data(),
-                       r.child_at.data(), r.smooth.data()});
+  exec.for_each(
+      n, detail::HalfEdgeVertexRules<decltype(t), SmoothMask>{
+             t, places, C.edge_values.data(), options, C.special.data(), C.special_values.data(),
+             r.special_sharpness.data(), r.self.data(), r.ring.data(), r.crease.data(),
+             r.crease_u.data(), r.crease_w.data(), r.child_at.data(), r.smooth.data()});
   return r;
 }
 

@@ -57,7 +57,8 @@ struct GroupPoints : GroupData<TriangleView, T, W> {
   SPMESH_HD Across across(index_t g) const {
     if (g < 0) return {};
     const GroupRows at(q);
-    return {at.edge_point(linalg::ldg(q.edge_code + q.next(g))), at.edge_point(linalg::ldg(q.edge_code + q.prev(g)))};
+    return {at.edge_point(linalg::ldg(q.edge_code + q.next(g))),
+            at.edge_point(linalg::ldg(q.edge_code + q.prev(g)))};
   }
   SPMESH_HD void load(T (*x)[W], const Across& a, index_t c, index_t m) const {
     if (a.after < 0) return;
@@ -73,7 +74,7 @@ struct GroupPoints : GroupData<TriangleView, T, W> {
     const GroupRows at(q);
     T *first = out_row(at.child_edges + 2 * e) + c, *second = first + k,
       *vertex = out_row(at.edge_points + e) + c;
-    if (boundary) {  // a crease, redone with its mask (TriangleSharpEdgePoints, SpecialPoints)
+    if (boundary) {  // a crease, redone with its mask (SharpEdgePoints, SpecialPoints)
       for (index_t j = 0; j < m; ++j)
         first[j] = T(0.5) * (U0[j] + Ee[j]), second[j] = T(0.5) * (Ee[j] + U1[j]), vertex[j] = Ee[j];
       return;
@@ -98,7 +99,8 @@ struct TriangleGroupPoints : GroupPoints<T, W> {
     index_t u[3], code[3], twin[3];
     for (index_t a = 0; a < 3; ++a) {
       const index_t h = 3 * f + a;
-      u[a] = linalg::ldg(this->q.corners + h), code[a] = linalg::ldg(this->q.edge_code + h), twin[a] = linalg::ldg(this->q.twin + h);
+      u[a] = linalg::ldg(this->q.corners + h), code[a] = linalg::ldg(this->q.edge_code + h),
+      twin[a] = linalg::ldg(this->q.twin + h);
     }
     for (index_t c = 0; c < this->k; c += W) {
       const index_t m = this->k - c < W ? this->k - c : W;
@@ -126,7 +128,8 @@ struct TriangleGroupLanes : GroupPoints<T, W> {
     const GroupRows at(this->q);
     const bool live = f < this->q.faces && a < 3;
     const index_t h = 3 * f + a, u = live ? linalg::ldg(this->q.corners + h) : 0,
-                  code = live ? linalg::ldg(this->q.edge_code + h) : 1, g = live ? linalg::ldg(this->q.twin + h) : -1;
+                  code = live ? linalg::ldg(this->q.edge_code + h) : 1,
+                  g = live ? linalg::ldg(this->q.twin + h) : -1;
     const bool owns = (code & 1) == 0;
     const auto across = owns ? this->across(g) : typename GroupPoints<T, W>::Across{};
     const int n = (a + 1) % 3, p = (a + 2) % 3;

@@ -32,7 +32,8 @@ namespace detail {
 // Twelve values, one per child corner of a triangle (its four children, three corners each),
 // stored as three 16-byte writes.
 SPMESH_HD inline void store12(index_t* p, const index_t (&x)[12]) {
-  for (int k = 0; k < 3; ++k) linalg::store4(p + 4 * k, {{x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]}});
+  for (int k = 0; k < 3; ++k)
+    linalg::store4(p + 4 * k, {{x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]}});
 }
 
 // One parent face f per thread (see TriangleLevel for the numbering): its four children
@@ -50,7 +51,8 @@ struct RefineHalfEdgeTriangles {
     const index_t V = t.vertices, B = 12 * f;
     index_t v[3], c[3], e[3];  // corners, edge codes, edge points
     for (int a = 0; a < 3; ++a)
-      v[a] = linalg::ldg(t.corners + 3 * f + a), c[a] = linalg::ldg(t.edge_code + 3 * f + a), e[a] = V + (c[a] >> 1);
+      v[a] = linalg::ldg(t.corners + 3 * f + a), c[a] = linalg::ldg(t.edge_code + 3 * f + a),
+      e[a] = V + (c[a] >> 1);
     // Corner child a: the vertex point at slot a, e_a at a + 1, e_(a-1) at a + 2; the middle
     // child: e_(s+1) at slot s.
     store12(triangles + B, {v[0], e[0], e[2], e[0], v[1], e[1], e[2], e[1], v[2], e[1], e[2], e[0]});
@@ -113,11 +115,12 @@ TriangleLevel<S> refine_triangles(Exec& exec, const TriangleLevel<S>& L, bool to
   }
   const auto inherited = topology ? inherit(L, child, TriangleHalves{}, L.vertices)
                                   : Inherited<TriangleHalves>{};
-  exec.for_each(L.faces + inherited.size(),
-                linalg::fuse(detail::RefineHalfEdgeTriangles{view(L), L.starts.data(), triangles.data(),
-                                                     child.twin.data(), child.edge_code.data(),
-                                                     child.vertex_edge.data(), child.starts.data()},
-                     L.faces, inherited));
+  exec.for_each(
+      L.faces + inherited.size(),
+      linalg::fuse(detail::RefineHalfEdgeTriangles{view(L), L.starts.data(), triangles.data(),
+                                                   child.twin.data(), child.edge_code.data(),
+                                                   child.vertex_edge.data(), child.starts.data()},
+                   L.faces, inherited));
   child.M = linalg::ReducedMeshMatrix<S>(V1, 3, std::move(triangles));
   return child;
 }

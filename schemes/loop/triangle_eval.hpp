@@ -43,7 +43,8 @@ struct TriangleEdgePoints {
     const T *o0 = P + std::int64_t(linalg::ldg(t.corners + t.prev(h))) * k,
             *o1 = P + std::int64_t(linalg::ldg(t.corners + t.prev(g))) * k;
     for (index_t c = 0; c < k; ++c)
-      y[c] = T(0.375) * (linalg::ldg(pi + c) + linalg::ldg(pj + c)) + T(0.125) * (linalg::ldg(o0 + c) + linalg::ldg(o1 + c));
+      y[c] = T(0.375) * (linalg::ldg(pi + c) + linalg::ldg(pj + c)) +
+             T(0.125) * (linalg::ldg(o0 + c) + linalg::ldg(o1 + c));
   }
 };
 
@@ -69,8 +70,8 @@ struct RingSum {
 
 // Smooth vertex points (Eq. 33 with Loop's smooth mask), one thread per face for the vertices
 // whose vertex_edge starts in it (starts), so that neighbouring threads walk neighbouring
-// faces; W components at a time. The special vertices are redone by SpecialPoints (half_edges/points.hpp).
-// Ring: RingSum, or ParentRingSum on a parent level (group_eval.hpp).
+// faces; W components at a time. The special vertices are redone by SpecialPoints
+// (half_edges/points.hpp). Ring: RingSum, or ParentRingSum on a parent level (group_eval.hpp).
 template <class T, index_t W, class Ring = RingSum<T, W>>
 struct TriangleVertexPoints {
   static constexpr int min_blocks_per_sm = tuning::triangle_ring_min_blocks_per_sm;
@@ -89,30 +90,16 @@ struct TriangleVertexPoints {
   }
 };
 
-// The sharp edges' points with their crease weight w (EdgeWeights).
-template <class T>
-struct TriangleSharpEdgePoints {
-  TriangleView t;
-  const index_t *edges, *halves;
-  EdgeCrease crease;
-  const T* P;
-  T* out;
-  index_t k;
-
-  SPMESH_HD void operator()(index_t s) const {
-    const index_t h = halves[s], g = t.twin[h];
-    const EdgeMask mask = EdgeWeights{}(crease[s]);
-    const T a = static_cast<T>(mask.end), b = static_cast<T>(mask.other);
-    const T *pi = P + std::int64_t(t.corners[h]) * k, *pj = P + std::int64_t(t.corners[t.next(h)]) * k;
-    const T* o0 = P + std::int64_t(t.corners[t.prev(h)]) * k;
-    const T* o1 = g < 0 ? nullptr : P + std::int64_t(t.corners[t.prev(g)]) * k;
-    T* y = out + std::int64_t(t.vertices + edges[s]) * k;
-    for (index_t c = 0; c < k; ++c) {
-      T e = a * (pi[c] + pj[c]);
-      if (b != 0) e += b * o0[c] + (o1 ? b * o1[c] : T(0));
-      y[c] = e;
-    }
+// What Loop's sharp edge points take (SharpEdgePoints): Eq. 35's masks with the crease blend,
+// and the vertices opposite the edge.
+struct EdgeOppositeVertices {
+  SPMESH_HD static EdgeMask mask(double w) { return EdgeWeights{}(w); }
+  template <class T>
+  SPMESH_HD static const T* beside(const TriangleView& t, index_t h, const T* P, const T*,
+                                   index_t k) {
+    return P + std::int64_t(t.corners[t.prev(h)]) * k;
   }
+  SPMESH_HD static index_t first_edge_point(const TriangleView& t) { return t.vertices; }
 };
 
 // The rows of a triangle level's S_l (an assemble_rows producer; LevelRows of refinement.hpp
@@ -173,7 +160,8 @@ void smooth_points(Exec& exec, const TriangleLevel<S>& L, const TriangleLevel<S>
 // One triangle level: P (L.vertices x k) -> the child's vertex data; by its groups
 // (group_eval.hpp) where its parent is given.
 template <class Exec, class T, class S = typename Exec::space>
-linalg::Dense<T, S> level_points(Exec& exec, const TriangleLevel<S>& L, const linalg::Dense<T, S>& P,
+linalg::Dense<T, S> level_points(Exec& exec, const TriangleLevel<S>& L,
+                                 const linalg::Dense<T, S>& P,
                                  const TriangleLevel<S>* parent = nullptr) {
   const index_t k = P.cols;
   linalg::Dense<T, S> out(L.child_vertices(), k);
@@ -183,7 +171,7 @@ linalg::Dense<T, S> level_points(Exec& exec, const TriangleLevel<S>& L, const li
   with_width(k, [&]<index_t W>() { detail::smooth_points<W>(exec, L, parent, p, y, k); });
   copy_unused(exec, L, p, y, k);
   exec.for_each(crease_items(L),
-                crease_points<detail::TriangleSharpEdgePoints<T>, detail::RingSum<T, 4>>(t, L, p, y, k));
+                crease_points<detail::EdgeOppositeVertices, detail::RingSum<T, 4>>(t, L, p, y, k));
   return out;
 }
 
@@ -191,7 +179,8 @@ linalg::Dense<T, S> level_points(Exec& exec, const TriangleLevel<S>& L, const li
 template <class Exec, class S = typename Exec::space>
 linalg::Csr<double, S> level_matrix(Exec& exec, const TriangleLevel<S>& L) {
   const auto edge_half = edge_halves(exec, L);
-  const detail::TriangleLevelRows rows{view(L), edge_half.data(), sparse_rules<detail::SmoothMask>(L)};
+  const detail::TriangleLevelRows rows{view(L), edge_half.data(),
+                                       sparse_rules<detail::SmoothMask>(L)};
   return linalg::assemble_rows<double>(exec, L.child_vertices(), L.vertices, rows);
 }
 

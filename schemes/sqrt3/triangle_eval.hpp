@@ -173,7 +173,8 @@ struct GroupVertexPoints {
       const VertexMask mask = smooth_mask(n);
       const T self = static_cast<T>(mask.self), ring = static_cast<T>(mask.ring);
       for (index_t j = 0; j < k; ++j) {
-        T sum = linalg::ldg(row(v[0]) + j) + linalg::ldg(row(v[1]) + j) + linalg::ldg(row(v[2]) + j);
+        T sum =
+            linalg::ldg(row(v[0]) + j) + linalg::ldg(row(v[1]) + j) + linalg::ldg(row(v[2]) + j);
         for (int a = 0; a < 3; ++a)
           if (across[a] >= 0) sum += linalg::ldg(row(across[a]) + j);
         out[std::int64_t(x) * k + j] = self * linalg::ldg(row(x) + j) + ring * sum;
@@ -213,7 +214,8 @@ void vertex_points(Exec& exec, const TriangleLevel<S>& L, const TriangleLevel<S>
 // One half-edge level: P (L.vertices x k) -> the child's vertex data; through its parent's
 // faces (GroupVertexPoints) where its parent is given.
 template <class Exec, class T, class S = typename Exec::space>
-linalg::Dense<T, S> level_points(Exec& exec, const TriangleLevel<S>& L, const linalg::Dense<T, S>& P,
+linalg::Dense<T, S> level_points(Exec& exec, const TriangleLevel<S>& L,
+                                 const linalg::Dense<T, S>& P,
                                  const TriangleLevel<S>* parent = nullptr) {
   const index_t k = P.cols;
   linalg::Dense<T, S> out(L.child_vertices(), k);

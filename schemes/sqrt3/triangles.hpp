@@ -49,7 +49,9 @@ struct NewPointRows {
   const std::int8_t* split;    // null: no face splits
   index_t vertices;
 
-  SPMESH_HD index_t first_of(index_t f) const { return first ? linalg::ldg(first + f) : vertices + f; }
+  SPMESH_HD index_t first_of(index_t f) const {
+    return first ? linalg::ldg(first + f) : vertices + f;
+  }
   SPMESH_HD int split_of(index_t f) const { return split ? split[f] : -1; }
   // The new point of face f beside its half-edge h = 3 f + c: p_r beside the edge after the
   // split one, else the first.
@@ -77,8 +79,8 @@ SPMESH_HD inline Triangle child_triangle(const TriangleView& t, const NewPointRo
   const index_t f = h / 3, x = points.first_of(f);
   if (points.split_of(f) == h - 3 * f) return {{x, x + 1, linalg::ldg(t.corners + t.prev(h))}};
   const index_t g = linalg::ldg(t.twin + h);
-  return {{linalg::ldg(t.corners + h), g >= 0 ? points.beside(g) : linalg::ldg(t.corners + t.next(h)),
-           points.beside(h)}};
+  return {{linalg::ldg(t.corners + h),
+           g >= 0 ? points.beside(g) : linalg::ldg(t.corners + t.next(h)), points.beside(h)}};
 }
 
 }  // namespace spmesh::schemes::sqrt3

@@ -121,7 +121,8 @@ template <class Scheme>
 Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
                 const schemes::Options& options, int levels) {
   linalg::cpu::Executor exec;
-  auto plan = schemes::build<typename Scheme::Traits>(exec, mesh.M.clone(), clone(tags.sharpness), levels, options);
+  auto plan = schemes::build<typename Scheme::Traits>(exec, mesh.M.clone(), clone(tags.sharpness),
+                                                      levels, options);
   const bool none = std::any_of(mesh.tags.begin(), mesh.tags.end(), [](const meshops::Tag& t) {
     return t.name == "interpolateboundary" && t.ints == std::vector<int>{0};
   });

@@ -209,11 +209,12 @@ struct BuildAndEval {
     using S = typename E::space;
     schemes::Sharpness<S> sharpness{std::move(creases), std::move(corners)};
     if (one_pass) {
-      auto r = schemes::build_and_eval<Scheme>(exec, std::move(mesh), std::move(sharpness), levels, points,
-                                      options);
+      auto r = schemes::build_and_eval<Scheme>(exec, std::move(mesh), std::move(sharpness), levels,
+                                               points, options);
       return std::make_tuple(std::move(r.mesh.indices), std::move(r.data));
     }
-    auto plan = schemes::build<Scheme>(exec, std::move(mesh), std::move(sharpness), levels, options);
+    auto plan =
+        schemes::build<Scheme>(exec, std::move(mesh), std::move(sharpness), levels, options);
     auto data = schemes::eval(exec, plan, points);
     return std::make_tuple(std::move(plan.refined.indices), std::move(data));
   }
@@ -392,7 +393,8 @@ PeakMemory peak_memory(int levels) {
   m.plan = la::Host::peak_bytes() - before;
   la::Host::reset_peak();
   {
-    const auto r = schemes::build_and_eval<Scheme>(exec, tent.mesh.M.clone(), sharpness(), levels, P0);
+    const auto r =
+        schemes::build_and_eval<Scheme>(exec, tent.mesh.M.clone(), sharpness(), levels, P0);
     CHECK(r.data.rows == m.vertices);
   }
   m.one_pass = la::Host::peak_bytes() - before;
@@ -631,8 +633,10 @@ index_t half_edge_faults(const Level& L) {
 TEST_CASE("sqrt3 and Loop half-edge levels are consistent: mutual twins, outgoing vertex edges") {
   cpu::Executor exec;
   const Tent tent = Tent::for_scheme<Sqrt3>();  // a disk with ears
-  const auto sqrt3 = schemes::build<schemes::Sqrt3>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 5);
-  const auto loop = schemes::build<schemes::Loop>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 4);
+  const auto sqrt3 =
+      schemes::build<schemes::Sqrt3>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 5);
+  const auto loop =
+      schemes::build<schemes::Loop>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 4);
   for (std::size_t l = 0; l < 5; ++l) {
     CAPTURE(l);
     CHECK(half_edge_faults(std::get<schemes::sqrt3::TriangleLevel<la::Host>>(sqrt3.levels[l])) == 0);
@@ -646,8 +650,8 @@ TEST_CASE("sqrt3: three children per triangle, manifold and oriented, the bounda
   const Tent tent = Tent::for_scheme<Sqrt3>();  // a disk: boundary
   for (const auto path : {schemes::Path::half_edges, schemes::Path::general}) {
   CAPTURE(int(path));
-  const auto plan = schemes::build<schemes::Sqrt3>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14),
-                                          4, {}, path);
+  const auto plan = schemes::build<schemes::Sqrt3>(exec, tent.mesh.M.clone(),
+                                                   schemes::smooth_sharpness(14), 4, {}, path);
   const auto P = schemes::eval(exec, plan, tent.positions<double>());
   // A level's triangles, as a mesh matrix on either path.
   const auto triangles = [&](const auto& L) {
@@ -731,8 +735,10 @@ TEST_CASE("refinement files round-trip exactly and reject damage by name") {
   schemes::Sharpness<> C{{14, 14, tent.creases.row_indices.clone(), tent.creases.col_indices.clone(),
                           tent.creases.values.clone()},
                          tent.corners.clone()};
-  const auto plan = schemes::build<schemes::CatmullClark>(exec, tent.mesh.M.clone(), std::move(C), 2);
-  schemes::Refinement<double> r{"catmark", 2, plan.options, schemes::refinement_matrix<double>(exec, plan),
+  const auto plan =
+      schemes::build<schemes::CatmullClark>(exec, tent.mesh.M.clone(), std::move(C), 2);
+  schemes::Refinement<double> r{"catmark",           2,
+                                plan.options,        schemes::refinement_matrix<double>(exec, plan),
                                 tent.mesh.M.clone(), plan.refined.mesh()};
   const auto dir = std::filesystem::temp_directory_path() / "spmesh_refinement_test";
   std::filesystem::create_directories(dir);
