@@ -2,8 +2,8 @@
 // every vertex (Catmull-Clark, Loop): the crease matrix C on the level's edges (paper section
 // 3.3, Eq. 18-21), each vertex's rule and mask as OpenSubdiv decides them (rules.md "Semi-sharp
 // creases"), each edge's crease weight, and the child level's C. Only the smooth vertex mask
-// differs between schemes: a functor of the valence. VertexMask and VertexPoints serve sqrt(3)
-// as well, whose boundary rule has the same form.
+// differs between schemes: a functor of the valence. VertexMask, VertexPoints and VertexRows
+// serve sqrt(3) as well, whose boundary rule has the same form.
 #pragma once
 
 #include "linalg/formats.hpp"

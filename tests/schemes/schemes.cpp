@@ -573,7 +573,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMES
 #if !defined(__CUDACC__)
 TEST_CASE("Loop rejects a polygon mesh naming the first face that is not a triangle") {
   cpu::Executor exec;
-  const Tent tent;  // face 6 is a quad, face 7 the pentagon
+  const Tent tent;  // faces 0-5 are triangles, face 6 the pentagon, faces 7-11 quads
   CHECK_THROWS_WITH_AS(
       schemes::build<schemes::Loop>(exec, tent.mesh.M.clone(), schemes::smooth_sharpness(14), 1),
       "Loop subdivision needs triangles: face 6 has 5 vertices (6 faces are not triangles; "
