@@ -148,11 +148,21 @@ HalfEdgeRules<S> half_edge_rules(Exec& exec, const Level& L, const Options& opti
   r.crease_u = Array<index_t, S>(n), r.crease_w = Array<index_t, S>(n);
   r.child_at = Array<float, S>(2 * sharp);
   r.smooth = Array<std::uint8_t, S>(n);
-  exec.for_each(
-      n, detail::HalfEdgeVertexRules<decltype(t), SmoothMask>{
-             t, places, C.edge_values.data(), options, C.special.data(), C.special_values.data(),
-             r.special_sharpness.data(), r.self.data(), r.ring.data(), r.crease.data(),
-             r.crease_u.data(), r.crease_w.data(), r.child_at.data(), r.smooth.data()});
+  exec.for_each(n, detail::HalfEdgeVertexRules<decltype(t), SmoothMask>{
+                       .t = t,
+                       .sharp_of = places,
+                       .sharp_values = C.edge_values.data(),
+                       .options = options,
+                       .special = C.special.data(),
+                       .special_values = C.special_values.data(),
+                       .special_sharpness = r.special_sharpness.data(),
+                       .self = r.self.data(),
+                       .ring = r.ring.data(),
+                       .crease = r.crease.data(),
+                       .crease_u = r.crease_u.data(),
+                       .crease_w = r.crease_w.data(),
+                       .child_at = r.child_at.data(),
+                       .smooth = r.smooth.data()});
   return r;
 }
 
