@@ -1,6 +1,7 @@
-// Catmull-Clark eval (paper section 3.2, Fig. 3): vertex data only, level by level, as mapped
-// products on the operators a build made. P is n x k row-major data of any width k
-// (positions, colours, UVs), float or double.
+// Catmull-Clark eval (paper section 3.2, Fig. 3): a general level's vertex data as mapped
+// products on the operators its build made; a plan's eval with its last levels by patches
+// (eval_with_patches, the scheme's eval_plan) and build_and_eval's sink that does the same. P
+// is n x k row-major data of any width k (positions, colours, UVs), float or double.
 #pragma once
 
 #include "linalg/spmv.hpp"

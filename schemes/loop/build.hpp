@@ -1,4 +1,4 @@
-// Loop build (paper appendix A): all topology work for L levels of a triangle mesh. Per level:
+// Loop build (paper appendix B): all topology work for L levels of a triangle mesh. Per level:
 // the edge matrix E and its enumeration (Eq. 8-11 with c = 3), the opposite-vertex matrix
 // G = M M^T {Q_3}[lambda] (Eq. 35, 36), the crease rules (crease_rules.hpp) with Loop's smooth
 // mask, and the refined mesh matrix (each triangle -> 4). No vertex data is touched. That is the

@@ -1,4 +1,4 @@
-// Loop eval on the general path (paper appendix A): one level's vertex data as mapped products
+// Loop eval on the general path (paper appendix B): one level's vertex data as mapped products
 // on the operators its build made; any width k, float or double. (Half-edge levels:
 // triangle_eval.hpp.)
 #pragma once

@@ -1,4 +1,4 @@
-// What a Loop build hands to eval (paper appendix A). On the general path, per level the
+// What a Loop build hands to eval (paper appendix B). On the general path, per level the
 // triangle mesh matrix M, the edge matrix E with its enumeration, the vertices opposite each
 // edge (G, Eq. 35, 36) and the crease rules; on half-edges (triangles.hpp), the level's
 // half-edges and its sparse crease rules. No vertex data.

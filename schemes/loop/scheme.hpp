@@ -1,5 +1,5 @@
 // Loop's traits for the front door (subdivision.hpp): triangles only, crease rules
-// (crease_rules.hpp) with Loop's masks (paper appendix A).
+// (crease_rules.hpp) with Loop's masks (paper appendix B).
 #pragma once
 
 #include "schemes/half_edges/rules.hpp"

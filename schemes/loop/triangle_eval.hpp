@@ -1,4 +1,4 @@
-// Loop eval and level matrix on half-edge levels (triangles.hpp; paper appendix A, section
+// Loop eval and level matrix on half-edge levels (triangles.hpp; paper appendix B, section
 // 4.3): one thread per half-edge along an edge makes its smooth edge point (Eq. 35, 36's
 // weights), one thread per face walks the rings of the vertices that start in it for their
 // smooth vertex points (Eq. 33, 37); the few sharp edges and special vertices are then redone

@@ -1,4 +1,4 @@
-// sqrt(3) build (Kobbelt 2000; paper appendix B): all topology work for L levels of a triangle
+// sqrt(3) build (Kobbelt 2000; paper appendix A): all topology work for L levels of a triangle
 // mesh. Per level: the vertex adjacency E, the half-edge adjacency H = M M^T {Q_3}[position]
 // (the oriented graph adjacency of Eq. 12, holding the face and corner of each directed edge),
 // each vertex's weights, where the new points go, and the refined mesh matrix, in which every

@@ -1,4 +1,4 @@
-// sqrt(3) eval on the general path (paper appendix B): one level's vertex data on the operators
+// sqrt(3) eval on the general path (paper appendix A): one level's vertex data on the operators
 // its build made; any width k, float or double. (Half-edge levels: triangle_eval.hpp.)
 #pragma once
 

@@ -1,4 +1,4 @@
-// What a sqrt(3) build hands to eval (Kobbelt 2000; paper appendix B): per level the triangle
+// What a sqrt(3) build hands to eval (Kobbelt 2000; paper appendix A): per level the triangle
 // mesh matrix M, the vertex adjacency E, each vertex's smoothing weights (Eq. 29, 30 and
 // Kobbelt's boundary rule) and where each face's new points go; no vertex data.
 #pragma once

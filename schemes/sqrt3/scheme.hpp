@@ -1,6 +1,6 @@
 // sqrt(3)'s traits for the front door (subdivision.hpp): triangles only; no crease rules, so no
 // sharpness and no Options; Kobbelt's boundary rule on every second level (Kobbelt 2000, paper
-// appendix B).
+// appendix A).
 #pragma once
 
 #include "schemes/sqrt3/build.hpp"

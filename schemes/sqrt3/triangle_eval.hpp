@@ -1,4 +1,4 @@
-// sqrt(3) eval on half-edge levels (triangles.hpp; paper appendix B): one thread per face makes
+// sqrt(3) eval on half-edge levels (triangles.hpp; paper appendix A): one thread per face makes
 // its new points (Eq. 31, or Kobbelt's boundary points); the vertex points (Eq. 29, 30, 32, or
 // the boundary masks) come from one thread per face that walks the rings of the vertices that
 // start in it, or, where the level has a half-edge parent, from one thread per parent face
