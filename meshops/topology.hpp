@@ -85,6 +85,29 @@ Edges<typename Exec::space> enumerate_edges(Exec& exec,
   return out;
 }
 
+// What lies on either side of each edge (from[e], to[e]) as a matrix A of the mesh's directed
+// edges holds it: A(from, to) and A(to, from), -1 where A has no entry (on the boundary). With
+// the oriented adjacency F, the faces on either side (Eq. 12, 13); with Loop's G, the vertices
+// opposite the edge (Eq. 35, 36).
+template <class S>
+struct EdgeSides {
+  linalg::Array<index_t, S> side0, side1;
+};
+template <class Exec, class S = typename Exec::space>
+EdgeSides<S> edge_sides(Exec& exec, const linalg::Csr<index_t, S>& A,
+                        const linalg::Array<index_t, S>& from, const linalg::Array<index_t, S>& to) {
+  const auto a = A.view();
+  EdgeSides<S> out{linalg::Array<index_t, S>(from.size()), linalg::Array<index_t, S>(from.size())};
+  const index_t *i = from.data(), *j = to.data();
+  index_t *s0 = out.side0.data(), *s1 = out.side1.data();
+  exec.for_each(from.size(), [=] SPMESH_HD(index_t e) {
+    const index_t p = a.find(i[e], j[e]), q = a.find(j[e], i[e]);
+    s0[e] = p >= 0 ? a.values[p] : -1;
+    s1[e] = q >= 0 ? a.values[q] : -1;
+  });
+  return out;
+}
+
 // The edge index (in enumerate_edges' order) of every stored entry of E: entries (i, j) and
 // (j, i) both name edge {i, j}. The upper entries are numbered row by row (a scan); a lower
 // entry finds its upper twin by binary search.

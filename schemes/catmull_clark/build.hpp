@@ -47,21 +47,6 @@ struct RefineFaces {
   }
 };
 
-// Eq. 12, 13: the faces F(i, j) and F(j, i) on the two sides of every edge (-1: none).
-template <class Exec, class S = typename Exec::space>
-void edge_faces(Exec& exec, const linalg::MeshMatrix<S>& M, Level<S>& L) {
-  const auto F = meshops::oriented_adjacency(exec, M);
-  const auto f = F.view();
-  L.edge_face0 = linalg::Array<index_t, S>(L.edges), L.edge_face1 = linalg::Array<index_t, S>(L.edges);
-  const index_t *from = L.edge_from.data(), *to = L.edge_to.data();
-  index_t *f0 = L.edge_face0.data(), *f1 = L.edge_face1.data();
-  exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
-    const index_t p = f.find(from[e], to[e]), q = f.find(to[e], from[e]);
-    f0[e] = p >= 0 ? f.values[p] : -1;
-    f1[e] = q >= 0 ? f.values[q] : -1;
-  });
-}
-
 // The refined mesh matrix: one quad per corner of M (RefineFaces).
 template <class Exec, class S = typename Exec::space>
 linalg::MeshMatrix<S> refined_mesh(Exec& exec, const linalg::MeshMatrix<S>& M, const Level<S>& L,
@@ -105,7 +90,9 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
   L.edges = edges.count();
   L.edge_from = std::move(edges.from), L.edge_to = std::move(edges.to);
   const Array<index_t, S> edge_of = meshops::edge_index_of_entries(exec, L.E);
-  detail::edge_faces(exec, M, L);
+  auto faces = meshops::edge_sides(exec, meshops::oriented_adjacency(exec, M), L.edge_from,
+                                   L.edge_to);
+  L.edge_face0 = std::move(faces.side0), L.edge_face1 = std::move(faces.side1);
   L.M_rows = linalg::to_csr(exec, M);
   const index_t first_edge_point =
       checked_index(std::int64_t(L.vertices) + L.faces, "Catmull-Clark child vertices");

@@ -14,8 +14,8 @@
 
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
-#include "schemes/tuning.hpp"
 #include "schemes/half_edges/points.hpp"
+#include "schemes/tuning.hpp"
 
 #include <cstdint>
 
@@ -98,14 +98,9 @@ struct GroupPoints : GroupData<QuadView, T, W> {
   SPMESH_HD void owned_edge(const T* U0, const T* U1, const T* Ee, const T* C, const T* f0,
                             const T* f1, index_t e, bool boundary, const T (*x)[W], index_t c,
                             index_t m) const {
-    const GroupRows at(q);
-    T *first = out_row(at.child_edges + 2 * e) + c, *second = first + k,
-      *vertex = out_row(at.edge_points + e) + c;
-    if (boundary) {  // a crease, redone with its mask (SharpEdgePoints, SpecialPoints)
-      for (index_t j = 0; j < m; ++j)
-        first[j] = T(0.5) * (U0[j] + Ee[j]), second[j] = T(0.5) * (Ee[j] + U1[j]), vertex[j] = Ee[j];
-      return;
-    }
+    const auto rows = this->edge_rows(GroupRows(q), e, c);
+    if (boundary) return Base::boundary_edge(rows, U0, U1, Ee, m);
+    const auto [first, second, vertex] = rows;
     const VertexMask four = SmoothMask{}(4);
     const T self = static_cast<T>(four.self), ring = static_cast<T>(four.ring);
 #pragma unroll

@@ -174,28 +174,10 @@ SPMESH_HD void smooth_vertex_point(const View& t, index_t h, index_t v, const T*
   schemes::smooth_vertex_point<T, W, RingSums<T, W>, SmoothMask>(t, h, v, P, out, k);
 }
 
-// Smooth vertex points on a quad level, one thread per face for the vertices whose vertex_edge
-// starts in it (starts), so that neighbouring threads walk neighbouring faces; the special
-// vertices are redone by SpecialPoints (half_edges/points.hpp). Ring: RingSums, or ParentRingSums
-// on a parent level (group_eval.hpp).
+// Smooth vertex points on a quad level (Eq. 14); Ring: RingSums, or ParentRingSums on a parent
+// level (group_eval.hpp).
 template <class T, index_t W, class Ring = RingSums<T, W>>
-struct QuadVertexPoints {
-  static constexpr int min_blocks_per_sm = Ring::min_blocks_per_sm;
-  QuadView t;
-  const std::uint8_t* starts;
-  const T* P;
-  T* out;
-  index_t k;
-
-  SPMESH_HD void operator()(index_t f) const {
-    const unsigned bits = starts[f];
-    if (bits == 0) return;
-    for (index_t a = 0; a < 4; ++a)
-      if ((bits >> a) & 1)
-        schemes::smooth_vertex_point<T, W, Ring, SmoothMask>(t, 4 * f + a, t.corners[4 * f + a],
-                                                             P, out, k);
-  }
-};
+using QuadVertexPoints = SmoothVertexPoints<T, W, Ring, SmoothMask, QuadView, 4>;
 
 // What Catmull-Clark's sharp edge points take (SharpEdgePoints): Eq. 2's masks with the crease
 // blend, and the face points on either side.

@@ -36,6 +36,26 @@ struct GroupData {
 #pragma unroll
     for (index_t j = 0; j < W; ++j) x[j] = j < m ? linalg::ldg(row(r) + c + j) : T(0);
   }
+
+  // What a parent edge e that a group owns writes, from column c (Rows: the scheme's GroupRows,
+  // which place the children's edges and the edge points): its halves' points and its point's
+  // vertex point ...
+  struct EdgeRows {
+    T *first, *second, *vertex;
+  };
+  template <class Rows>
+  SPMESH_HD EdgeRows edge_rows(const Rows& at, index_t e, index_t c) const {
+    T* first = out_row(at.child_edges + 2 * e) + c;
+    return {first, first + k, out_row(at.edge_points + e) + c};
+  }
+  // ... which, on the boundary (a crease, redone with its mask by SharpEdgePoints and
+  // SpecialPoints), are the halves' midpoints and the edge's point itself, Ee, between U0 and U1.
+  SPMESH_HD static void boundary_edge(const EdgeRows& r, const T* U0, const T* U1, const T* Ee,
+                                      index_t m) {
+    for (index_t j = 0; j < m; ++j)
+      r.first[j] = T(0.5) * (U0[j] + Ee[j]), r.second[j] = T(0.5) * (Ee[j] + U1[j]),
+      r.vertex[j] = Ee[j];
+  }
 };
 
 // The smooth vertex point of v, whose vertex_edge is h: self p + ring (the Ring sum, as
@@ -55,6 +75,29 @@ SPMESH_HD void smooth_vertex_point(const View& t, index_t h, index_t v, const T*
       if (j < m) y[j] = self * p[j] + ring * s.total(j);
   }
 }
+
+// Smooth vertex points on a level of faces of `Order` corners (smooth_vertex_point with the
+// scheme's Ring sum and SmoothMask), one thread per face for the vertices whose vertex_edge
+// starts in it (starts), so that neighbouring threads walk neighbouring faces; W components at
+// a time. The special vertices are redone by SpecialPoints.
+template <class T, index_t W, class Ring, class SmoothMask, class View, index_t Order>
+struct SmoothVertexPoints {
+  static constexpr int min_blocks_per_sm = Ring::min_blocks_per_sm;  // the walks'
+  View t;
+  const std::uint8_t* starts;
+  const T* P;
+  T* out;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t f) const {
+    const unsigned bits = starts[f];
+    if (bits == 0) return;
+    for (index_t a = 0; a < Order; ++a)
+      if ((bits >> a) & 1)
+        smooth_vertex_point<T, W, Ring, SmoothMask>(t, Order * f + a, t.corners[Order * f + a], P,
+                                                    out, k);
+  }
+};
 
 // The special vertices' points with their masks: a p + b (ring) + d (p_u + p_w), the ring being
 // the scheme's Ring sum (Ring(t, first, P, out, k, c, m).total(j), m <= W components from

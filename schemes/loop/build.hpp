@@ -68,19 +68,12 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
   L.edges = edges.count();
   L.edge_from = std::move(edges.from), L.edge_to = std::move(edges.to);
   const Array<index_t, S> edge_of = meshops::edge_index_of_entries(exec, L.E);
-  {
-    const auto G = linalg::mmt(exec, M, linalg::Circulant{1}, detail::OppositeVertex{M.view()},
-                               linalg::reduce::First{});
-    const auto g = G.view();
-    L.edge_opposite0 = Array<index_t, S>(L.edges), L.edge_opposite1 = Array<index_t, S>(L.edges);
-    const index_t *from = L.edge_from.data(), *to = L.edge_to.data();
-    index_t *o0 = L.edge_opposite0.data(), *o1 = L.edge_opposite1.data();
-    exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
-      const index_t p = g.find(from[e], to[e]), q = g.find(to[e], from[e]);
-      o0[e] = p >= 0 ? g.values[p] : -1;
-      o1[e] = q >= 0 ? g.values[q] : -1;
-    });
-  }
+  auto opposite = meshops::edge_sides(
+      exec,
+      linalg::mmt(exec, M, linalg::Circulant{1}, detail::OppositeVertex{M.view()},
+                  linalg::reduce::First{}),
+      L.edge_from, L.edge_to);
+  L.edge_opposite0 = std::move(opposite.side0), L.edge_opposite1 = std::move(opposite.side1);
   const index_t V1 = checked_index(std::int64_t(L.vertices) + L.edges, "Loop child vertices");
 
   // The crease rules (Eq. 18-21 as OpenSubdiv applies them) and the child's crease matrix.

@@ -11,9 +11,10 @@
 #pragma once
 
 #include "linalg/lanes.hpp"
+#include "schemes/half_edges/points.hpp"
 #include "schemes/loop/plan.hpp"
 #include "schemes/loop/triangles.hpp"
-#include "schemes/half_edges/points.hpp"
+#include "schemes/tuning.hpp"
 
 #include <cstdint>
 
@@ -71,14 +72,9 @@ struct GroupPoints : GroupData<TriangleView, T, W> {
   SPMESH_HD void owned_edge(const T* U0, const T* U1, const T* Ee, const T* Eprev,
                             const T* Enext, index_t e, bool boundary, const T (*x)[W], index_t c,
                             index_t m) const {
-    const GroupRows at(q);
-    T *first = out_row(at.child_edges + 2 * e) + c, *second = first + k,
-      *vertex = out_row(at.edge_points + e) + c;
-    if (boundary) {  // a crease, redone with its mask (SharpEdgePoints, SpecialPoints)
-      for (index_t j = 0; j < m; ++j)
-        first[j] = T(0.5) * (U0[j] + Ee[j]), second[j] = T(0.5) * (Ee[j] + U1[j]), vertex[j] = Ee[j];
-      return;
-    }
+    const auto rows = this->edge_rows(GroupRows(q), e, c);
+    if (boundary) return Base::boundary_edge(rows, U0, U1, Ee, m);
+    const auto [first, second, vertex] = rows;
     const VertexMask six = SmoothMask{}(6);
     const T self = static_cast<T>(six.self), ring = static_cast<T>(six.ring);
 #pragma unroll
@@ -155,6 +151,7 @@ struct TriangleGroupLanes : GroupPoints<T, W> {
 // the parent Q): the level's ring is the points of Q's edges at the vertex.
 template <class T, index_t W>
 struct ParentRingSum {
+  static constexpr int min_blocks_per_sm = tuning::triangle_ring_min_blocks_per_sm;  // its walks
   index_t edges = 0;
   T sum[W] = {};
   SPMESH_HD T total(index_t j) const { return sum[j]; }

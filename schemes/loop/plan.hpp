@@ -7,8 +7,8 @@
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 #include "schemes/crease_rules.hpp"
-#include "schemes/plan.hpp"
 #include "schemes/loop/triangles.hpp"
+#include "schemes/plan.hpp"
 
 #include <cmath>
 #include <variant>

@@ -3,11 +3,11 @@
 // the crease rules on the sparse C (half_edge_rules with Loop's smooth mask).
 #pragma once
 
-#include "schemes/loop/plan.hpp"
-#include "schemes/loop/triangles.hpp"
 #include "schemes/half_edges/first_level.hpp"
 #include "schemes/half_edges/inherit.hpp"
 #include "schemes/half_edges/rules.hpp"
+#include "schemes/loop/plan.hpp"
+#include "schemes/loop/triangles.hpp"
 #include "schemes/triangles.hpp"
 
 #include <cstdint>

@@ -52,6 +52,7 @@ struct TriangleEdgePoints {
 // from its vertex_edge `first`; and the valence (`out` is not read).
 template <class T, index_t W>
 struct RingSum {
+  static constexpr int min_blocks_per_sm = tuning::triangle_ring_min_blocks_per_sm;  // its walks
   index_t edges = 0;
   T sum[W] = {};
   SPMESH_HD T total(index_t j) const { return sum[j]; }  // what the ring weight takes
@@ -68,27 +69,10 @@ struct RingSum {
   }
 };
 
-// Smooth vertex points (Eq. 33 with Loop's smooth mask), one thread per face for the vertices
-// whose vertex_edge starts in it (starts), so that neighbouring threads walk neighbouring
-// faces; W components at a time. The special vertices are redone by SpecialPoints
-// (half_edges/points.hpp). Ring: RingSum, or ParentRingSum on a parent level (group_eval.hpp).
+// Smooth vertex points (Eq. 33 with Loop's smooth mask); Ring: RingSum, or ParentRingSum on a
+// parent level (group_eval.hpp).
 template <class T, index_t W, class Ring = RingSum<T, W>>
-struct TriangleVertexPoints {
-  static constexpr int min_blocks_per_sm = tuning::triangle_ring_min_blocks_per_sm;
-  TriangleView t;
-  const std::uint8_t* starts;
-  const T* P;
-  T* out;
-  index_t k;
-
-  SPMESH_HD void operator()(index_t f) const {
-    const unsigned bits = starts[f];
-    for (index_t a = 0; a < 3; ++a) {
-      if (((bits >> a) & 1) == 0) continue;
-      smooth_vertex_point<T, W, Ring, SmoothMask>(t, 3 * f + a, t.corners[3 * f + a], P, out, k);
-    }
-  }
-};
+using TriangleVertexPoints = SmoothVertexPoints<T, W, Ring, SmoothMask, TriangleView, 3>;
 
 // What Loop's sharp edge points take (SharpEdgePoints): Eq. 35's masks with the crease blend,
 // and the vertices opposite the edge.

@@ -3,10 +3,10 @@
 // face, with no sort and no search. docs/half_edges.md, "sqrt(3)", has the cases.
 #pragma once
 
-#include "schemes/sqrt3/plan.hpp"
-#include "schemes/sqrt3/triangles.hpp"
 #include "schemes/half_edges/first_level.hpp"
 #include "schemes/half_edges/inherit.hpp"
+#include "schemes/sqrt3/plan.hpp"
+#include "schemes/sqrt3/triangles.hpp"
 #include "schemes/triangles.hpp"
 
 #include <cstdint>

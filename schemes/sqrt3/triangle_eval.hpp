@@ -6,10 +6,10 @@
 // smaller rings). One writer per output, no atomics: the same bits every run.
 #pragma once
 
+#include "schemes/half_edges/points.hpp"
 #include "schemes/sqrt3/plan.hpp"
 #include "schemes/sqrt3/triangles.hpp"
 #include "schemes/tuning.hpp"
-#include "schemes/half_edges/points.hpp"
 
 #include <cstdint>
 #include <string>
