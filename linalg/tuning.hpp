@@ -3,7 +3,7 @@
 // carved, how large a hash table is. Changing one changes speed or memory, never a result.
 // Under each, what it sets and why, then its provenance: the benchmark that chose it ("not
 // measured": set by reasoning alone) and the row of bench/RESULTS.md's Tuning choices table that
-// holds the figures. Commands as RESULTS.md names them: S (scripts/device-test.sh:
+// holds the figures. Commands as bench/RESULTS.md names them: S (scripts/device-test.sh:
 // spmesh_bench_subdivision and spmesh_build_phases on the GPU), P (Nsight Compute:
 // scripts/device-profile.sh), L (spmesh_bench_cuda), H (spmesh_bench_launch).
 #pragma once

@@ -77,7 +77,7 @@ struct SizeEstimate {
   }
   // Adds the refined mesh and eval's data (the last level's, and twice the level's before: its
   // data and one temporary) to `bytes`, with the margin.
-  // 2 MiB, and 4 slabs (RESULTS.md, Tuning choices: SizeEstimate::margin).
+  // 2 MiB, and 4 slabs (bench/RESULTS.md, Tuning choices: SizeEstimate::margin).
   static constexpr std::int64_t margin = std::int64_t(18) << 20;
   void add_eval(int columns, int scalar_bytes) {
     const auto& last = levels.back();

@@ -2,7 +2,7 @@
 // bench/RESULTS.md ("Tuning choices", named by the constant's identifier in the code) that
 // holds what was measured to choose it, and the benchmark that measured it: S,
 // scripts/device-test.sh's spmesh_bench_subdivision; P, scripts/device-profile.sh's Nsight
-// Compute of it. Code says what a constant does; the figures live in RESULTS.md.
+// Compute of it. Code says what a constant does; the figures live in bench/RESULTS.md.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +12,7 @@ namespace spmesh::schemes::tuning {
 // Blocks per SM asked of the kernels whose threads walk vertex rings (__launch_bounds__'
 // second argument, so a register cap): the walks are bound by load latency, so more threads in
 // flight help, up to where registers spill.
-// Catmull-Clark's walks on a quad level (P; RESULTS.md, Tuning choices:
+// Catmull-Clark's walks on a quad level (P; bench/RESULTS.md, Tuning choices:
 // RingSums::min_blocks_per_sm).
 inline constexpr int quad_ring_min_blocks_per_sm = 8;
 // ... and on its parent level (P; Tuning choices: ParentRingSums::min_blocks_per_sm).

@@ -38,7 +38,7 @@ fi
 if git -C "$root" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
   files=$(git ls-files --cached --others --exclude-standard)
 else
-  files=$(find . -type f -not -path './.git/*' | sed 's|^\./||')
+  files=$(find . -type f -not -path '*/.*' | sed 's|^\./||')  # hidden folders: not the project's
 fi
 
 program=$(cat <<'PY'

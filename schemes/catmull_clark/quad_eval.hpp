@@ -1,6 +1,6 @@
 // Catmull-Clark eval and level matrix on half-edge levels (quads.hpp; paper section 4.3, 4.4): one
 // thread per parent face (on the GPU four, a lane per corner) makes its face point (Eq. 6) and
-// the smooth points of the edges it owns (Eq. 2; in one kernel, RESULTS.md Tuning choices),
+// the smooth points of the edges it owns (Eq. 2; in one kernel: bench/RESULTS.md, Tuning choices),
 // then one thread per face walks the rings of the vertices that start in it for their smooth
 // vertex points (Eq. 14); the few sharp edges and special vertices are then redone with their
 // crease masks. A polygon base level

@@ -154,7 +154,7 @@ FirstLevel<S> first_half_edge_level(Exec& exec, HalfEdgeLevel<S>& L, const linal
   // Unused vertices, sharp edges, special vertices, the crease entries that name no edge, and
   // the faces of another order, with the edge count. (Cheap predicates only: a selection runs
   // few threads of many items each on small inputs, so the crease entries' edges are looked up
-  // before it; RESULTS.md, Tuning choices: first_level.)
+  // before it; bench/RESULTS.md, Tuning choices: first_level.)
   const index_t* edges = edge_count.data();
   using linalg::range;
   const auto chosen = linalg::select_ranges(

@@ -67,9 +67,9 @@ namespace detail {
 // One thread per child face h (child_triangle: the child at parent half-edge h = 3 f + c, (v_c,
 // A_c, S_c), or the middle (p_l, p_r, v_(b+2)) where f cuts edge b). Its half-edge s is 3 h + s,
 // so every twin is found from the parent's twins and the neighbours' cuts (docs/half_edges.md).
-// Writes are 12 bytes per array and thread, side by side (not a thread per parent face writing
-// 36 bytes at a stride of 36: RESULTS.md, Tuning choices: sqrt3::detail::RefineHalfEdgeTriangles).
-// `twin` null stops at the faces (the last level).
+// Writes are 12 bytes per array and thread, side by side, not a thread per parent face writing
+// 36 bytes at a stride of 36 (bench/RESULTS.md, Tuning choices:
+// sqrt3::detail::RefineHalfEdgeTriangles). `twin` null stops at the faces (the last level).
 struct RefineHalfEdgeTriangles {
   TriangleView t;
   NewPointRows points;
