@@ -8,13 +8,15 @@
 //   refinement_matrix<T>(exec, plan)       R = S_L ... S_1: P_L = R P_0 is one SpMV
 //   estimate_size<Scheme>(counts, levels)  sizes and bytes before any work (size_estimate.hpp)
 // A scheme's traits say only what differs between schemes: its levels, its one-level builds,
-// its rules, its size rules and, where it has them, its own eval (Catmull-Clark's patches).
+// its smooth mask (or its own rules, without crease rules), its size rules and, where it has
+// them, its own eval (Catmull-Clark's patches).
 // Its level types bring, found by argument-dependent lookup, level_points(exec, L, P) (one
 // level's vertex data; a level evaluated through its parent takes &parent last) and
 // level_matrix(exec, L).
 #pragma once
 
 #include "linalg/spgemm.hpp"
+#include "schemes/half_edges/rules.hpp"
 #include "schemes/plan.hpp"
 #include "schemes/size_estimate.hpp"
 #include "schemes/triangles.hpp"
@@ -113,8 +115,19 @@ void check_capacity(const Level& L, std::int64_t corners, int levels) {
   estimate_size<Scheme>(base, levels).check_indices();
 }
 
+// The step that makes each half-edge level's rules: for a scheme with crease rules, the shared
+// ones (half_edges/rules.hpp) with its smooth mask (Scheme::SmoothMask); else its own
+// (Scheme::level_rules).
+template <class Scheme, class Exec, class Level>
+auto level_rules(Exec& exec, const Level& first, const Options& options) {
+  if constexpr (Scheme::crease_rules)
+    return crease_rules_by_level<typename Scheme::SmoothMask>(exec, first, options);
+  else
+    return Scheme::level_rules(exec, first, options);
+}
+
 // The half-edge build of `levels` levels of mesh M with level-0 sharpness C into `sink`: the
-// scheme's first level, then per level its rules (Scheme::level_rules' step), sink.ready(L),
+// scheme's first level, then per level its rules (level_rules' step), sink.ready(L),
 // the child (Scheme::refine, with the child's own topology unless it is the last), and
 // sink.keep(L); returns the refined mesh (M itself for zero levels).
 template <class Scheme, class Exec, class Sink, class S = typename Exec::space>
@@ -124,7 +137,7 @@ RefinedMesh<S> build_half_edges(Exec& exec, linalg::MeshMatrix<S> M, const Sharp
   const std::int64_t corners = M.nnz();
   return visit_level(Scheme::first_level(exec, std::move(M), C), [&](auto&& first) {
     check_capacity<Scheme>(first, corners, levels);
-    const auto rules = Scheme::level_rules(exec, first, options);
+    const auto rules = level_rules<Scheme>(exec, first, options);
     rules(exec, first, 0);
     sink.ready(first);
     auto L = Scheme::refine(exec, first, levels > 1);

@@ -8,7 +8,6 @@
 #include "schemes/catmull_clark/patch_build.hpp"
 #include "schemes/catmull_clark/quad_build.hpp"
 #include "schemes/catmull_clark/refinement.hpp"
-#include "schemes/half_edges/rules.hpp"
 #include "schemes/subdivision.hpp"
 
 #include <cstdint>
@@ -31,6 +30,7 @@ struct CatmullClark {
   using GroupedLevel = catmull_clark::QuadLevel<S>;
   template <class S>
   using PlanData = catmull_clark::PlanPatches<S>;
+  using SmoothMask = catmull_clark::detail::SmoothMask;  // Eq. 14's, for the crease rules
 
   // The general path's level build.
   template <class Exec, class S = typename Exec::space>
@@ -38,15 +38,10 @@ struct CatmullClark {
                           const Options& options, int) {
     return catmull_clark::build_level(exec, std::move(M), C, options);
   }
-  // The half-edge build: the first level (a QuadLevel, or a PolygonLevel), each level's crease
-  // rules, each child.
+  // The half-edge build: the first level (a QuadLevel, or a PolygonLevel) and each child.
   template <class Exec, class S = typename Exec::space>
   static auto first_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C) {
     return catmull_clark::first_level(exec, std::move(M), C);
-  }
-  template <class Exec, class Level>
-  static auto level_rules(Exec& exec, const Level& first, const Options& options) {
-    return crease_rules_by_level<catmull_clark::detail::SmoothMask>(exec, first, options);
   }
   template <class Exec, class Level>
   static auto refine(Exec& exec, const Level& L, bool topology) {

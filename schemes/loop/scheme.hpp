@@ -2,7 +2,6 @@
 // (crease_rules.hpp) with Loop's masks (paper appendix B).
 #pragma once
 
-#include "schemes/half_edges/rules.hpp"
 #include "schemes/loop/build.hpp"
 #include "schemes/loop/eval.hpp"
 #include "schemes/loop/refinement.hpp"
@@ -27,6 +26,7 @@ struct Loop {
   using Level = loop::AnyLevel<S>;
   template <class S>
   using GroupedLevel = loop::TriangleLevel<S>;
+  using SmoothMask = loop::detail::SmoothMask;  // Eq. 33's, for the crease rules
 
   // The general path's level build.
   template <class Exec, class S = typename Exec::space>
@@ -34,14 +34,10 @@ struct Loop {
                           const Options& options, int) {
     return loop::build_level(exec, std::move(M), C, options);
   }
-  // The half-edge build: the first level, each level's crease rules, each child.
+  // The half-edge build: the first level and each child.
   template <class Exec, class S = typename Exec::space>
   static auto first_level(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C) {
     return loop::triangle_level(exec, std::move(M), C);
-  }
-  template <class Exec, class Level>
-  static auto level_rules(Exec& exec, const Level& first, const Options& options) {
-    return crease_rules_by_level<loop::detail::SmoothMask>(exec, first, options);
   }
   template <class Exec, class Level>
   static auto refine(Exec& exec, const Level& L, bool topology) {
