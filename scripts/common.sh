@@ -4,7 +4,7 @@
 # Debian 12 packages spmesh needs to build and test (OpenSubdiv, CGAL, OpenMesh: the parity
 # tests and benchmark peers; CUDA is optional and not installed here).
 SPMESH_PACKAGES=(g++ cmake ninja-build libeigen3-dev libfmt-dev doctest-dev libosd-dev libcgal-dev
-                 libopenmesh-dev)
+                 libopenmesh-dev python3)
 
 spmesh_install_missing() {
   local missing=()
