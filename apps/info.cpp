@@ -1,0 +1,19 @@
+// spmesh info: a mesh's counts and statistics.
+#include "apps/args.hpp"
+#include "linalg/cpu/executor.hpp"
+#include "meshops/info.hpp"
+#include "meshops/io.hpp"
+
+#include <fmt/format.h>
+
+namespace spmesh::apps {
+
+int info_command(const Args& args) {
+  if (args.positional.size() != 1) throw Error("info takes one mesh file");
+  cpu::Executor exec;
+  const auto mesh = meshops::read_mesh(args.positional[0]);
+  fmt::print("{}", meshops::format_info(meshops::mesh_info(exec, mesh), args.positional[0]));
+  return 0;
+}
+
+}  // namespace spmesh::apps

@@ -1,0 +1,102 @@
+// Reading and checking a command's input mesh (input.hpp).
+#include "apps/input.hpp"
+
+#include "apps/commands.hpp"
+#include "meshops/checks.hpp"
+#include "meshops/info.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace spmesh::apps {
+
+namespace {
+
+schemes::SizeEstimate size_estimate(const Input& in, int levels, bool dbl) {
+  cpu::Executor exec;
+  const auto info = meshops::mesh_info(exec, in.mesh);
+  return schemes::with_scheme(in.scheme, [&]<class Scheme>() {
+    return schemes::estimate_size<Scheme>(
+        {info.vertices, info.faces, in.mesh.M.nnz(), info.edges, info.boundary_edges}, levels, 3,
+        dbl ? 8 : 4);
+  });
+}
+
+}  // namespace
+
+std::optional<meshops::Triangulation> triangulation(const Args& args) {
+  if (!args.get("--triangulate")) return std::nullopt;
+  return args.choice("--triangulate", {"fan", "shortest-diagonal"}) == "fan"
+             ? meshops::Triangulation::fan
+             : meshops::Triangulation::shortest_diagonal;
+}
+
+Input read_input(const Args& args, int levels, bool one_pass) {
+  Input in{args.choice("--scheme", {"catmark", "loop", "sqrt3"}),
+           meshops::read_mesh(args.positional.at(0)), {}, {}, {}};
+  if (const auto how = triangulation(args)) in.mesh = meshops::triangulate(in.mesh, *how);
+  meshops::check_mesh(in.mesh);
+  const auto [triangles, crease_rules] = with_scheme(in.scheme, []<class Scheme>() {
+    return std::pair{Scheme::triangles_only, Scheme::crease_rules};
+  });
+  if (triangles)
+    for (index_t f = 0; f < in.mesh.face_count(); ++f)
+      if (in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f] != 3)
+        throw InputError(in.mesh.source + ": " + in.scheme + " needs triangles, but face " +
+                         std::to_string(f) + " has " +
+                         std::to_string(in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f]) +
+                         " vertices (use --triangulate fan|shortest-diagonal)");
+  in.tags = schemes::read_tags(in.mesh);
+  if (!crease_rules) {  // sqrt3: Kobbelt's one boundary rule, no creases
+    for (const char* option : {"--boundary", "--crease"})
+      if (args.get(option)) throw Error(std::string(option) + " does not apply to " + in.scheme);
+    const auto& C = in.tags.sharpness;
+    const auto corners = std::count_if(C.vertices.begin(), C.vertices.end(),
+                                       [](float s) { return s != 0; });
+    if (C.edges.nnz() > 0 || corners > 0)
+      throw InputError(fmt::format(
+          "{}: {} has no crease rules, but the mesh has {} crease and {} corner tags (remove its "
+          "t crease/corner lines to refine it smooth)",
+          in.mesh.source, in.scheme, C.edges.nnz(), corners));
+  }
+  std::optional<schemes::Boundary> boundary;
+  if (auto b = args.get("--boundary"))
+    boundary = args.choice("--boundary", {"edge-only", "edge-and-corner"}) == "edge-only"
+                   ? schemes::Boundary::edge_only
+                   : schemes::Boundary::edge_and_corner;
+  std::optional<schemes::CreaseMethod> crease;
+  if (auto c = args.get("--crease"))
+    crease = args.choice("--crease", {"uniform", "chaikin"}) == "uniform"
+                 ? schemes::CreaseMethod::uniform
+                 : schemes::CreaseMethod::chaikin;
+  in.options = schemes::options_from(in.tags, boundary, crease);
+  for (const auto& note : in.tags.ignored) fmt::print(stderr, "spmesh: note: {}\n", note);
+
+  // Say before any work if the levels cannot be indexed (or, on the GPU, held).
+  in.size = size_estimate(in, levels, args.choice("--precision", {"float", "double"}) == "double");
+  if (one_pass) in.size = in.size.one_pass();
+  in.size.check_indices();
+  if (args.choice("--device", {"cpu", "cuda"}) == "cuda" && !args.get("--dry-run"))
+    check_device_memory(in.size.bytes);
+  return in;
+}
+
+int dry_run(const Input& in, const std::string& device) {
+  for (std::size_t l = 0; l < in.size.levels.size(); ++l) {
+    const auto& c = in.size.levels[l];
+    fmt::print("level {}: {} vertices, {} faces, {} edges\n", l, c.vertices, c.faces, c.edges);
+  }
+  fmt::print("{} on {}: about {:.1f} MiB of {} memory", in.scheme, device,
+             in.size.bytes / 1048576.0, device == "cuda" ? "GPU" : "host");
+  if (device == "cuda") {
+    const std::int64_t free = device_free_bytes();
+    fmt::print(", {:.1f} MiB free: {}", free / 1048576.0,
+               in.size.bytes <= free ? "fits" : "does not fit");
+  }
+  fmt::print("\n");
+  return 0;
+}
+
+}  // namespace spmesh::apps
