@@ -1,0 +1,171 @@
+// OutputFiles: outputs checked before any work (never an input, never twice, never a directory
+// or socket), devices written in place, links kept, and a command's outputs appearing together
+// or not at all, with nothing left behind on failure.
+#include "meshops/output.hpp"
+
+#include "linalg/base.hpp"
+
+#include <doctest/doctest.h>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace spmesh;
+using namespace spmesh::meshops;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Folder {
+  fs::path path = fs::temp_directory_path() /
+                  ("spmesh_test_output_" + std::to_string(std::random_device{}()));
+  Folder() { fs::create_directories(path); }
+  ~Folder() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+void put(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+std::string get(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+auto text(std::string t) {
+  return [t](std::ostream& out) { out << t; };
+}
+std::string refusal(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("output: an input is never an output, under any name") {
+  const Folder dir;
+  put(dir / "c.obj", "input");
+  fs::create_symlink(dir / "c.obj", dir / "link.obj");
+  fs::create_hard_link(dir / "c.obj", dir / "hard.obj");
+  for (const std::string& out : {dir / "c.obj", dir / "../" + dir.path.filename().string() + "/c.obj",
+                                dir / "link.obj", dir / "hard.obj"}) {
+    OutputFiles outputs({dir / "c.obj"});
+    CHECK(refusal([&] { outputs.add(out); }) ==
+          out + ": is also an input of this command; choose another output");
+  }
+  CHECK(get(dir / "c.obj") == "input");
+}
+
+TEST_CASE("output: two outputs of one command are never the same file") {
+  const Folder dir;
+  OutputFiles outputs;
+  outputs.add(dir / "a.obj");
+  CHECK(refusal([&] { outputs.add(dir / "./a.obj"); }) ==
+        dir / "./a.obj" + ": named twice as an output (" + dir / "a.obj" + " is the same file)");
+}
+
+TEST_CASE("output: folders, sockets and missing folders are refused before any work") {
+  const Folder dir;
+  fs::create_directory(dir / "sub");
+  OutputFiles outputs;
+  CHECK(refusal([&] { outputs.add(dir / "sub"); }) ==
+        dir / "sub" + ": is a directory, not a file to write");
+  CHECK(refusal([&] { outputs.add(dir / "none/a.obj"); }) ==
+        dir / "none/a.obj" + ": its folder " + dir / "none" + " does not exist");
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::string socket_path = dir / "s";
+  if (fd >= 0 && socket_path.size() < sizeof address.sun_path) {
+    std::strcpy(address.sun_path, socket_path.c_str());
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    CHECK(refusal([&] { outputs.add(socket_path); }) ==
+          socket_path + ": is not a regular file (a socket or block device); not written");
+    ::close(fd);
+  }
+  CHECK(refusal([&] { outputs.add(""); }) == "an output path is empty");
+}
+
+TEST_CASE("output: a device is written in place and stays a device") {
+  OutputFiles outputs;
+  outputs.add("/dev/null");
+  outputs.write("/dev/null", text("nothing"));
+  outputs.commit();
+  CHECK(fs::is_character_file("/dev/null"));
+}
+
+TEST_CASE("output: a link is followed, and stays a link") {
+  const Folder dir;
+  put(dir / "target.obj", "old");
+  fs::create_symlink(dir / "target.obj", dir / "link.obj");
+  write_atomically(dir / "link.obj", text("new"));
+  CHECK(fs::is_symlink(dir / "link.obj"));
+  CHECK(get(dir / "target.obj") == "new");
+  CHECK(dir.names() == std::vector<std::string>{"link.obj", "target.obj"});
+}
+
+TEST_CASE("output: a command's outputs appear together or not at all") {
+  const Folder dir;
+  put(dir / "b.svg", "old picture");
+  SUBCASE("the second fails: neither appears, the old file stays") {
+    {
+      OutputFiles outputs;
+      outputs.add(dir / "a.obj");
+      outputs.add(dir / "b.svg");
+      outputs.write(dir / "a.obj", text("mesh"));
+      CHECK_THROWS_WITH(outputs.write(dir / "b.svg",
+                                      [](std::ostream& out) {
+                                        out << "half";
+                                        throw std::runtime_error("picture failed");
+                                      }),
+                        "picture failed");
+    }
+    CHECK(dir.names() == std::vector<std::string>{"b.svg"});
+    CHECK(get(dir / "b.svg") == "old picture");
+  }
+  SUBCASE("both written: both appear at commit, not before") {
+    OutputFiles outputs;
+    outputs.add(dir / "a.obj");
+    outputs.add(dir / "b.svg");
+    outputs.write(dir / "a.obj", text("mesh"));
+    outputs.write(dir / "b.svg", text("picture"));
+    CHECK(dir.names() == std::vector<std::string>{"b.svg"});  // nothing named yet
+    outputs.commit();
+    CHECK(dir.names() == std::vector<std::string>{"a.obj", "b.svg"});
+    CHECK(get(dir / "a.obj") == "mesh");
+    CHECK(get(dir / "b.svg") == "picture");
+  }
+}
+
+TEST_CASE("output: a new file gets the permissions a new file gets") {
+  const Folder dir;
+  const mode_t mask = ::umask(022);
+  write_atomically(dir / "p.obj", text("x"));
+  ::umask(mask);
+  CHECK((fs::status(dir / "p.obj").permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+         fs::perms::others_read));
+}
