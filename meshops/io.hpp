@@ -5,6 +5,7 @@
 #include "meshops/mesh.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/off.hpp"
+#include "meshops/output.hpp"
 #include "meshops/ply.hpp"
 
 #include <charconv>
@@ -26,6 +27,22 @@ void write_mesh(const std::string& path, const linalg::Dense<double>& positions,
 void write_mesh(const std::string& path, const linalg::Dense<float>& positions,
                 const linalg::MeshMatrix<>& M);
 
+// The mesh formats spmesh writes.
+enum class MeshFormat { obj, ply };
+
+// The format `path`'s extension names, in any letter case (OBJ for a device or pipe without
+// one, like /dev/stdout): a command asks before any work. InputError naming the path for
+// another extension.
+MeshFormat output_format(const std::string& path);
+
+// Writes `format` to a stream (the caller owns the file: OutputFiles). Throws as write_obj and
+// write_ply do, and InputError naming `source` and the first vertex with a coordinate that is
+// not finite (nothing is written then).
+void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,
+                const linalg::Dense<double>& positions, const linalg::MeshMatrix<>& M);
+void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,
+                const linalg::Dense<float>& positions, const linalg::MeshMatrix<>& M);
+
 // OBJ text: `v x y z` lines with max_digits10 significant digits (17 for double, 9 for float,
 // so that reading back gives the same value), then `f` lines with 1-based indices. Throws
 // DimensionError unless positions are M.vertices x 3, InputError for a face index out of range.
@@ -38,19 +55,24 @@ void write_obj(std::ostream& out, const linalg::Dense<double>& positions,
 void write_obj(std::ostream& out, const linalg::Dense<float>& positions,
                const linalg::MeshMatrix<>& M);
 
-// The whole file as bytes; InputError naming the path if it is a directory or cannot be read.
+// The whole of a regular file as bytes, read by its size. InputError naming the path for
+// anything else: a directory, FIFO, socket or device (refused before any read, so a FIFO never
+// blocks), an open or read error, a short read or a file that changed while being read, and
+// an allocation failure (with the bytes needed). Never a shortened string.
 std::string read_file(const std::string& path);
-
-// Runs `body` on a stream into "path.tmp-XXXXXX" beside `path` and renames that over `path`
-// only when everything was written, so `path` is never left half-written: any failure (an
-// exception from `body`, a write error, a failed rename) removes the temporary file and throws.
-// A directory that cannot be written to gives spmesh::Error naming the path.
-void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& body);
 
 // Pieces the text readers share.
 
 // Splits off the next whitespace-separated token of `s`; empty when none is left.
 std::string_view next_token(std::string_view& s);
+
+// `text` without the UTF-8 byte order mark some editors write at its start.
+std::string_view skip_bom(std::string_view text);
+
+// The line of `text` that starts at `pos`, without its end, and moves `pos` past that end: "\n",
+// "\r\n" or a lone "\r" (old Mac OS), so line numbers are right for all three. Needs
+// pos <= text.size(); the last line (possibly empty) leaves pos == text.size() + 1.
+std::string_view next_line(std::string_view text, std::size_t& pos);
 
 // Parses all of `tok` as a number of type N; false if it is not one or does not fit.
 template <class N>

@@ -10,20 +10,33 @@ namespace spmesh::meshops {
 
 namespace {
 
+// The OBJ specification's statements that carry nothing spmesh reads: texture coordinates and
+// normals, groups and smoothing, materials, lines and points, free-form curves and surfaces,
+// display and render attributes. Any statement neither here nor read (v, f, OpenSubdiv's t) is
+// an error naming file:line, so that a typo such as "f2 6 8 4" is not dropped silently.
+constexpr std::string_view ignored_statements[] = {
+    "vt",     "vn",      "vp",       "g",          "o",         "s",     "usemtl", "mtllib",
+    "l",      "p",       "cstype",   "deg",        "bmat",      "step",  "curv",   "curv2",
+    "surf",   "parm",    "trim",     "hole",       "scrv",      "sp",    "end",    "con",
+    "mg",     "maplib",  "usemap",   "c_interp",   "d_interp",  "lod",   "shadow_obj",
+    "trace_obj", "ctech", "stech",   "bevel",      "call",      "csh"};
 
+bool ignored(std::string_view statement) {
+  for (std::string_view s : ignored_statements)
+    if (s == statement) return true;
+  return false;
+}
 
 class Parser {
 public:
   explicit Parser(std::string name) : name_(std::move(name)) {}
 
   PolyMesh parse(std::string_view text) {
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-      std::size_t end = text.find('\n', pos);
-      if (end == std::string_view::npos) end = text.size();
+    text = skip_bom(text);
+    for (std::size_t pos = 0; pos <= text.size();) {
+      const std::string_view line = next_line(text, pos);
       ++line_;
-      statement(text.substr(pos, end - pos));
-      pos = end + 1;
+      statement(line);
     }
     return finish();
   }
@@ -48,7 +61,9 @@ private:
     if (kind == "v") vertex(s);
     else if (kind == "f") face(s);
     else if (kind == "t") tag(s);
-    // vt, vn, g, o, s, usemtl, mtllib, l, p, ... carry nothing spmesh uses yet.
+    else if (!kind.empty() && !ignored(kind))
+      fail("unknown statement '" + std::string(kind.substr(0, 32)) +
+           "' (not an OBJ statement; a typo?)");
   }
 
   void vertex(std::string_view s) {

@@ -14,7 +14,8 @@ namespace {
 
 class Parser {
 public:
-  Parser(std::string_view text, std::string name) : text_(text), name_(std::move(name)) {}
+  Parser(std::string_view text, std::string name)
+      : text_(skip_bom(text)), name_(std::move(name)) {}
 
   PolyMesh parse() {
     if (text_.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
@@ -24,6 +25,7 @@ public:
       vertex(content("vertex " + std::to_string(v) + " of " + std::to_string(vertices_)));
     for (index_t f = 0; f < faces_; ++f)
       face(content("face " + std::to_string(f) + " of " + std::to_string(faces_)));
+    nothing_after_faces();
     return finish();
   }
 
@@ -35,10 +37,8 @@ private:
   // The next line with something besides a comment on it.
   std::string_view content(const std::string& expected) {
     while (pos_ < text_.size()) {
-      std::size_t end = text_.find('\n', pos_);
-      if (end == std::string_view::npos) end = text_.size();
-      std::string_view s = text_.substr(pos_, end - pos_);
-      pos_ = end + 1, ++line_;
+      std::string_view s = next_line(text_, pos_);
+      ++line_;
       s = s.substr(0, s.find('#'));
       if (s.find_first_not_of(" \t\r\f\v") != std::string_view::npos) return s;
     }
@@ -107,6 +107,20 @@ private:
     // Anything after the indices is the face's colour.
     offsets_.push_back(
         checked_index(static_cast<std::int64_t>(indices_.size()), "OFF face indices"));
+  }
+
+  // Only blank lines and comments may follow the last face: more faces than the header counts,
+  // or anything else, means the file is not what its header says.
+  void nothing_after_faces() {
+    while (pos_ < text_.size()) {
+      std::string_view s = next_line(text_, pos_);
+      ++line_;
+      s = s.substr(0, s.find('#'));
+      if (const std::string_view tok = next_token(s); !tok.empty())
+        fail("data after the last face ('" + std::string(tok.substr(0, 32)) +
+             "'): the header declares " + std::to_string(vertices_) + " vertices and " +
+             std::to_string(faces_) + " faces");
+    }
   }
 
   PolyMesh finish() {

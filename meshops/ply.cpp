@@ -79,7 +79,8 @@ struct Header {
 // Header lines up to end_header; errors name file:line.
 class HeaderParser {
 public:
-  HeaderParser(std::string_view bytes, const std::string& name) : bytes_(bytes), name_(name) {}
+  HeaderParser(std::string_view bytes, const std::string& name)
+      : bytes_(bytes), name_(name), pos_(bytes.size() - skip_bom(bytes).size()) {}
 
   Header parse() {
     if (bytes_.empty()) throw InputError(name_ + ": empty file (not a PLY file)");
@@ -115,13 +116,10 @@ private:
   // A header line may sit before binary data: show at most 32 bytes of a bad token.
   static std::string shown(std::string_view tok) { return std::string(tok.substr(0, 32)); }
 
+  // Binary data starts after end_header's "\n", "\r\n" or lone "\r".
   std::string_view line() {
-    std::size_t end = bytes_.find('\n', pos_);
-    if (end == std::string_view::npos) end = bytes_.size();
-    std::string_view s = bytes_.substr(pos_, end - pos_);
-    pos_ = end + 1, ++line_;
-    if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
-    return s;
+    ++line_;
+    return next_line(bytes_, pos_);
   }
 
   void format(std::string_view rest) {
@@ -175,10 +173,18 @@ private:
 
   std::string_view bytes_;
   const std::string& name_;
-  std::size_t pos_ = 0;
+  std::size_t pos_;  // after the byte order mark, if any
   int line_ = 0;
   Header header_;
 };
+
+// For messages: the elements the header declares, "vertex 8, face 6".
+std::string declared(const Header& h) {
+  std::string s;
+  for (const Element& e : h.elements)
+    s += (s.empty() ? "" : ", ") + e.name + " " + std::to_string(e.count);
+  return s;
+}
 
 // Where the mesh is among the elements.
 struct Layout {
@@ -259,6 +265,19 @@ public:
     for (long long k = 0; k < n; ++k) token();
   }
 
+  // Only whitespace may follow the last element's last item.
+  void expect_end(const Header& h) {
+    for (;;) {
+      if (const std::string_view tok = next_token(rest_); !tok.empty())
+        throw InputError(name_ + ":" + std::to_string(line_) + ": data after the last element ('" +
+                         std::string(tok.substr(0, 32)) + "'): the header declares " +
+                         declared(h));
+      if (pos_ >= text_.size()) return;
+      rest_ = next_line(text_, pos_);
+      ++line_;
+    }
+  }
+
 private:
   std::string_view token() {
     for (;;) {
@@ -266,10 +285,8 @@ private:
       if (pos_ >= text_.size())
         fail("truncated: the data ends inside this item (element " + cursor_.element->name +
              " declares " + std::to_string(cursor_.element->count) + ")");
-      std::size_t end = text_.find('\n', pos_);
-      if (end == std::string_view::npos) end = text_.size();
-      rest_ = text_.substr(pos_, end - pos_);
-      pos_ = end + 1, ++line_;
+      rest_ = next_line(text_, pos_);
+      ++line_;
     }
   }
 
@@ -340,6 +357,16 @@ public:
   long long integer(Type t) { return load_as<long long>(t, take(size_of(t))); }
   void skip(Type t) { take(size_of(t)); }
   void skip_items(Type t, long long n) { take(static_cast<std::size_t>(n) * size_of(t)); }
+
+  // Nothing may follow the last element's last item but one newline ("\n" or "\r\n"), which
+  // some writers add after binary data.
+  void expect_end(const Header& h) {
+    const std::string_view rest = body_.substr(pos_);
+    if (rest.empty() || rest == "\n" || rest == "\r\n") return;
+    throw InputError(name_ + ": " + std::to_string(rest.size()) +
+                     " bytes of data after the last element (from byte " +
+                     std::to_string(offset_ + pos_) + "): the header declares " + declared(h));
+  }
 
 private:
   const char* take(std::size_t bytes) {
@@ -435,6 +462,7 @@ PolyMesh read_body(Source in, const Header& h, const Layout& at, const std::stri
     else
       skip_element(in, e);
   }
+  in.expect_end(h);
   PolyMesh mesh;
   mesh.positions = linalg::Dense<double>(vertices, 3, linalg::Array<double>(xyz));
   mesh.M = linalg::MeshMatrix<>(vertices, linalg::Array<index_t>(offsets),

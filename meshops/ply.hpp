@@ -14,7 +14,10 @@ namespace spmesh::meshops {
 // other property and element, lists included, is skipped. Throws spmesh::InputError naming the
 // file and where (header or ascii line, or binary byte offset, element and item) with the
 // problem: bad header, binary_big_endian (unsupported), missing x/y/z or face list, truncated
-// data (bytes needed and available), a face with fewer than 3 vertices, an index out of range.
+// data (bytes needed and available), a face with fewer than 3 vertices, an index out of range,
+// data after the last element (ascii: any token; binary: any byte but one final "\n" or "\r\n",
+// which some writers add). A UTF-8 byte order mark is skipped; ascii lines end in "\n", "\r\n"
+// or a lone "\r".
 PolyMesh read_ply(const std::string& path);
 
 // The same parser over bytes in memory; `name` stands in for the file name in messages.
