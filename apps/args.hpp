@@ -63,13 +63,6 @@ struct Args {
       throw Error("--levels '" + v + "' (expected 0 to 16)");
     return l;
   }
-  // Exactly `count` positional arguments, `what` saying which ("one input mesh").
-  void expect_positional(std::size_t count, const std::string& command,
-                         const std::string& what) const {
-    if (positional.size() < count) throw Error(command + " needs " + what);
-    if (positional.size() > count)
-      throw Error(command + " takes " + what + ", but was also given '" + positional[count] + "'");
-  }
   bool dbl() const { return choice("--precision", {"float", "double"}) == "double"; }
   std::string device() const { return choice("--device", {"cpu", "cuda"}); }
 };

@@ -30,7 +30,7 @@ Vec unit(Vec a) {
 }  // namespace
 
 template <class T>
-void write_picture(const std::string& path, const linalg::Dense<T>& positions,
+void write_picture(std::ostream& out, const linalg::Dense<T>& positions,
                    const linalg::MeshMatrix<>& M, const std::string& title) {
   // View from (1, -1.2, 0.9): screen x to the right, y up, depth along the view direction.
   const Vec view = unit({1, -1.2, 0.9}), right = unit(cross({0, 0, 1}, view)),
@@ -58,37 +58,35 @@ void write_picture(const std::string& path, const linalg::Dense<T>& positions,
   std::sort(order.begin(), order.end(), [&](index_t a, index_t b) { return face_depth[a] < face_depth[b]; });
 
   const bool outlines = M.faces <= 20000;
-  meshops::write_atomically(path, [&](std::ostream& out) {
-    out << fmt::format("<svg xmlns='http://www.w3.org/2000/svg' width='{:.0f}' height='{:.0f}' "
-                       "viewBox='-10 -30 {:.0f} {:.0f}'>\n<rect x='-10' y='-30' width='100%' "
-                       "height='100%' fill='white'/>\n<text x='0' y='-10' font-family='sans-serif' "
-                       "font-size='14'>{}</text>\n",
-                       width + 20, height + 40, width + 20, height + 40, title);
-    for (index_t f : order) {
-      const index_t lo = M.offsets[f], c = M.offsets[f + 1] - lo;
-      const Vec& a = p[M.indices[lo]];
-      Vec normal{0, 0, 0};
-      for (index_t k = 1; k + 1 < c; ++k) {
-        const Vec nk = cross(sub(p[M.indices[lo + k]], a), sub(p[M.indices[lo + k + 1]], a));
-        for (int d = 0; d < 3; ++d) normal[d] += nk[d];
-      }
-      const double shade = 0.25 + 0.7 * std::abs(dot(unit(normal), light));
-      const int g = static_cast<int>(255 * std::min(shade, 1.0));
-      out << "<polygon points='";
-      for (index_t k = 0; k < c; ++k) {
-        const index_t v = M.indices[lo + k];
-        out << fmt::format("{:.1f},{:.1f} ", (sx[v] - *x0) * scale, (sy[v] - *y0) * scale);
-      }
-      out << fmt::format("' fill='rgb({},{},{})'", g, g, std::min(255, g + 20));
-      out << (outlines ? " stroke='#333' stroke-width='0.3'/>\n" : "/>\n");
+  out << fmt::format("<svg xmlns='http://www.w3.org/2000/svg' width='{:.0f}' height='{:.0f}' "
+                     "viewBox='-10 -30 {:.0f} {:.0f}'>\n<rect x='-10' y='-30' width='100%' "
+                     "height='100%' fill='white'/>\n<text x='0' y='-10' font-family='sans-serif' "
+                     "font-size='14'>{}</text>\n",
+                     width + 20, height + 40, width + 20, height + 40, title);
+  for (index_t f : order) {
+    const index_t lo = M.offsets[f], c = M.offsets[f + 1] - lo;
+    const Vec& a = p[M.indices[lo]];
+    Vec normal{0, 0, 0};
+    for (index_t k = 1; k + 1 < c; ++k) {
+      const Vec nk = cross(sub(p[M.indices[lo + k]], a), sub(p[M.indices[lo + k + 1]], a));
+      for (int d = 0; d < 3; ++d) normal[d] += nk[d];
     }
-    out << "</svg>\n";
-  });
+    const double shade = 0.25 + 0.7 * std::abs(dot(unit(normal), light));
+    const int g = static_cast<int>(255 * std::min(shade, 1.0));
+    out << "<polygon points='";
+    for (index_t k = 0; k < c; ++k) {
+      const index_t v = M.indices[lo + k];
+      out << fmt::format("{:.1f},{:.1f} ", (sx[v] - *x0) * scale, (sy[v] - *y0) * scale);
+    }
+    out << fmt::format("' fill='rgb({},{},{})'", g, g, std::min(255, g + 20));
+    out << (outlines ? " stroke='#333' stroke-width='0.3'/>\n" : "/>\n");
+  }
+  out << "</svg>\n";
 }
 
-template void write_picture(const std::string&, const linalg::Dense<float>&,
+template void write_picture(std::ostream&, const linalg::Dense<float>&,
                             const linalg::MeshMatrix<>&, const std::string&);
-template void write_picture(const std::string&, const linalg::Dense<double>&,
+template void write_picture(std::ostream&, const linalg::Dense<double>&,
                             const linalg::MeshMatrix<>&, const std::string&);
 
 }  // namespace spmesh::apps

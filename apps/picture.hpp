@@ -5,13 +5,14 @@
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 
+#include <ostream>
 #include <string>
 
 namespace spmesh::apps {
 
-// Writes `path` (atomically); `title` goes in the caption.
+// Writes the SVG to `out`; `title` goes in the caption.
 template <class T>
-void write_picture(const std::string& path, const linalg::Dense<T>& positions,
+void write_picture(std::ostream& out, const linalg::Dense<T>& positions,
                    const linalg::MeshMatrix<>& M, const std::string& title);
 
 }  // namespace spmesh::apps

@@ -1,10 +1,12 @@
 // The spmesh command line: info, subdivide, build and replay (see `usage`).
 #include "apps/args.hpp"
+#include "meshops/output.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -42,13 +44,30 @@ const std::vector<std::string> scheme_options = {
     "--output", "--levels",    "--scheme",  "--boundary",   "--crease",
     "--device", "--precision", "--picture", "--triangulate"};
 
+// The command's arguments, with its positional ones counted: `count` of them (or at least
+// `count` when `more`).
+Args parse(const std::string& command, const std::vector<std::string>& rest,
+           const std::vector<std::string>& known, const std::vector<std::string>& flags,
+           std::size_t count, const std::string& what, bool more = false) {
+  Args args(rest, known, flags);
+  const auto& p = args.positional;
+  if (p.size() < count) throw Error(command + " needs " + what + " (see spmesh --help)");
+  if (p.size() > count && !more)
+    throw Error(command + " takes " + what + ", but was also given '" + p[count] + "'");
+  return args;
+}
+
 int dispatch(const std::string& command, const std::vector<std::string>& rest) {
-  if (command == "info") return info_command(Args(rest, {}));
-  if (command == "subdivide") return subdivide_command(Args(rest, scheme_options, {"--dry-run"}));
-  if (command == "build") return build_command(Args(rest, scheme_options));
+  if (command == "info") return info_command(parse(command, rest, {}, {}, 1, "one mesh file"));
+  if (command == "subdivide")
+    return subdivide_command(
+        parse(command, rest, scheme_options, {"--dry-run"}, 1, "one input mesh file"));
+  if (command == "build")
+    return build_command(parse(command, rest, scheme_options, {}, 1, "one input mesh file"));
   if (command == "replay")
     return replay_command(
-        Args(rest, {"--output", "--device", "--precision", "--format", "--triangulate"}));
+        parse(command, rest, {"--output", "--device", "--precision", "--format", "--triangulate"},
+              {}, 2, "a refinement file and one or more poses", true));
   fmt::print(stderr, "spmesh: unknown command '{}'\n{}", command, usage);
   return 2;
 }
@@ -65,8 +84,12 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
+  spmesh::meshops::remove_temporaries_on_signals();
   try {
     return spmesh::apps::dispatch(command, args);
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "spmesh {}: out of host memory (try fewer levels, or see --dry-run)\n", command);
+    return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "spmesh {}: {}\n", command, e.what());
     return 1;

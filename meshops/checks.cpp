@@ -165,6 +165,42 @@ void check_mesh_matrix(const std::string& source, const linalg::MeshMatrix<>& M,
                          ", out of range (the mesh has " + str(M.vertices) + " vertices)");
 }
 
+namespace {
+
+template <class T>
+index_t first_non_finite_row(const linalg::Dense<T>& P) {
+  index_t first = P.rows;
+#pragma omp parallel for reduction(min : first) schedule(static)
+  for (index_t v = 0; v < P.rows; ++v)
+    for (index_t c = 0; c < P.cols; ++c)
+      if (!std::isfinite(P(v, c)) && v < first) first = v;
+  return first == P.rows ? -1 : first;
+}
+
+template <class T>
+void check_finite_positions(const std::string& source, const linalg::Dense<T>& P) {
+  const index_t v = first_non_finite_row(P);
+  if (v < 0) return;
+  fail(source, "vertex " + str(v) + " (0-based) is (" + std::to_string(P(v, 0)) + ", " +
+                   std::to_string(P(v, 1)) + ", " + std::to_string(P(v, 2)) +
+                   "): not finite, not written");
+}
+
+}  // namespace
+
+index_t first_non_finite(const linalg::Dense<double>& positions) {
+  return first_non_finite_row(positions);
+}
+index_t first_non_finite(const linalg::Dense<float>& positions) {
+  return first_non_finite_row(positions);
+}
+void check_finite(const std::string& source, const linalg::Dense<double>& positions) {
+  check_finite_positions(source, positions);
+}
+void check_finite(const std::string& source, const linalg::Dense<float>& positions) {
+  check_finite_positions(source, positions);
+}
+
 void check_mesh(const PolyMesh& mesh) {
   check_mesh_matrix(mesh.source, mesh.M, mesh.positions.rows, mesh.positions.cols);
   check_finite(mesh);

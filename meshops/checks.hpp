@@ -23,4 +23,14 @@ void check_mesh(const PolyMesh& mesh);
 void check_mesh_matrix(const std::string& source, const linalg::MeshMatrix<>& M,
                        index_t position_rows, index_t position_cols);
 
+// The first row of `positions` with a coordinate that is NaN or infinite, or -1 when all are
+// finite (parallel; the lowest such row, whatever the thread count).
+index_t first_non_finite(const linalg::Dense<double>& positions);
+index_t first_non_finite(const linalg::Dense<float>& positions);
+
+// InputError naming `source` and the first vertex (0-based) with a coordinate that is not
+// finite, with its coordinates: what the writers check before writing anything.
+void check_finite(const std::string& source, const linalg::Dense<double>& positions);
+void check_finite(const std::string& source, const linalg::Dense<float>& positions);
+
 }  // namespace spmesh::meshops

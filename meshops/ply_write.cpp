@@ -69,6 +69,7 @@ template <class T>
 void write_ply_file(const std::string& path, const linalg::Dense<T>& positions,
                     const linalg::MeshMatrix<>& M) {
   check_mesh_matrix(path, M, positions.rows, positions.cols);  // before any file exists
+  check_finite(path, positions);
   write_atomically(path, [&](std::ostream& out) { emit_ply(out, positions, M); });
 }
 

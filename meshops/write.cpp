@@ -5,7 +5,10 @@
 #include "meshops/emit.hpp"
 #include "meshops/output.hpp"
 
+
+#include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <limits>
 
 namespace spmesh::meshops {
@@ -52,10 +55,46 @@ template <class T>
 void write_obj_file(const std::string& path, const linalg::Dense<T>& positions,
                     const linalg::MeshMatrix<>& M) {
   check_mesh_matrix(path, M, positions.rows, positions.cols);  // before any file exists
+  check_finite(path, positions);
   write_atomically(path, [&](std::ostream& out) { emit_obj(out, positions, M); });
 }
 
+template <class T>
+void write_mesh_to(std::ostream& out, MeshFormat format, const std::string& source,
+                   const linalg::Dense<T>& positions, const linalg::MeshMatrix<>& M) {
+  check_finite(source, positions);
+  if (format == MeshFormat::obj)
+    write_obj(out, positions, M);
+  else
+    write_ply(out, positions, M);
+}
+
 }  // namespace
+
+MeshFormat output_format(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".obj") return MeshFormat::obj;
+  if (ext == ".ply") return MeshFormat::ply;
+  // A device or pipe named without an extension (/dev/stdout, /dev/null) gets OBJ text.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ext.empty() && (path.starts_with("/dev/") || path.starts_with("/proc/self/fd/") ||
+                      std::filesystem::is_character_file(status) || std::filesystem::is_fifo(status)))
+    return MeshFormat::obj;
+  throw InputError(path + ": cannot write a mesh file with " +
+                   (ext.empty() ? "no extension" : "extension '" + ext + "'") +
+                   " (spmesh writes .obj and .ply)");
+}
+
+void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,
+                const linalg::Dense<double>& positions, const linalg::MeshMatrix<>& M) {
+  write_mesh_to(out, format, source, positions, M);
+}
+void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,
+                const linalg::Dense<float>& positions, const linalg::MeshMatrix<>& M) {
+  write_mesh_to(out, format, source, positions, M);
+}
 
 void write_obj(const std::string& path, const linalg::Dense<double>& positions,
                const linalg::MeshMatrix<>& M) {

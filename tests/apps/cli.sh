@@ -88,4 +88,52 @@ expect_error "sqrt3 with --boundary" "$tmp/h.obj" subdivide "$data/meshes/tent.o
 expect_error "sqrt3 levels past 32-bit indices" "$tmp/e.obj" subdivide "$data/meshes/torus.obj" --scheme sqrt3 --triangulate fan --levels 16 -o "$tmp/e.obj"
 expect_error "unknown option" "$tmp/g.obj" subdivide "$data/meshes/torus.obj" --levls 1 -o "$tmp/g.obj"
 
+# Outputs never destroy anything (issue 23): an output that is the input, or another output,
+# is refused before any work; a device stays a device; a failed picture leaves no mesh.
+cp "$data/meshes/cube.obj" "$tmp/in.obj"
+before=$(md5sum <"$tmp/in.obj")
+expect_error "output is the input" "$tmp/none.obj" subdivide "$tmp/in.obj" --levels 1 -o "$tmp/in.obj"
+expect_error "output is the input, by another name" "$tmp/none.obj" subdivide "$tmp/in.obj" --levels 1 -o "$tmp/./in.obj"
+[[ $(md5sum <"$tmp/in.obj") == "$before" ]] || fail "output is the input: the input changed"
+expect_error "mesh and picture are one file" "$tmp/same.svg" subdivide "$tmp/in.obj" --levels 1 -o "$tmp/same.svg" --picture "$tmp/same.svg"
+expect_error "picture is not SVG" "$tmp/m.obj" subdivide "$tmp/in.obj" --levels 1 -o "$tmp/m.obj" --picture "$tmp/m.png"
+expect_error "output extension checked before work" "$tmp/m.stl" subdivide "$tmp/in.obj" --levels 1 -o "$tmp/m.stl"
+mkdir "$tmp/adir"
+expect_error "output is a directory" "$tmp/adir/x" subdivide "$tmp/in.obj" --levels 1 -o "$tmp/adir"
+mkdir "$tmp/picture.svg"  # the picture cannot be written: neither it nor the mesh appears
+expect_error "picture fails, no mesh" "$tmp/pm.obj" subdivide "$tmp/in.obj" --levels 1 -o "$tmp/pm.obj" --picture "$tmp/picture.svg"
+"$spmesh" subdivide "$tmp/in.obj" --levels 1 -o /dev/null >/dev/null || fail "subdivide to /dev/null"
+[[ -c /dev/null ]] || fail "/dev/null is no longer a character device"
+"$spmesh" subdivide "$tmp/in.obj" --levels 1 -o /dev/stdout 2>/dev/null >"$tmp/stdout.obj" || fail "subdivide to /dev/stdout"
+[[ $(grep -c '^f ' "$tmp/stdout.obj") -eq 24 && $(grep -vc '^[vf] ' "$tmp/stdout.obj") -eq 0 ]] ||
+  fail "subdivide to /dev/stdout: expected 24 faces and nothing but v and f lines"
+
+# Clear messages: a missing or second input, a missing file.
+expect_error "no input" "$tmp/n.obj" subdivide --levels 1 -o "$tmp/n.obj"
+expect_error "a second input" "$tmp/n.obj" subdivide "$tmp/in.obj" "$data/meshes/tent.obj" --levels 1 -o "$tmp/n.obj"
+grep -q "takes one input mesh file, but was also given" "$tmp/stderr" || fail "a second input: $(cat "$tmp/stderr")"
+expect_error "missing input file" "$tmp/n.obj" subdivide "$tmp/missing.obj" --levels 1 -o "$tmp/n.obj"
+grep -q "missing.obj: cannot open" "$tmp/stderr" || fail "missing input file: $(cat "$tmp/stderr")"
+
+# Results are finite: finite input that overflows float is refused, naming the vertex and
+# suggesting double precision, which then works.
+printf 'v 0 0 0\nv 1e38 0 0\nv 0 1e38 0\nv 0 0 3e38\nf 1 2 3\nf 1 3 4\nf 1 4 2\nf 2 4 3\n' >"$tmp/huge.obj"
+expect_error "float overflow" "$tmp/huge_out.obj" subdivide "$tmp/huge.obj" --levels 2 -o "$tmp/huge_out.obj"
+grep -q "vertex 0 (0-based) .* not finite .*--precision double" "$tmp/stderr" || fail "float overflow: $(cat "$tmp/stderr")"
+"$spmesh" subdivide "$tmp/huge.obj" --levels 2 -o "$tmp/huge_out.obj" --precision double >/dev/null ||
+  fail "float overflow: double precision fails"
+
+# A run killed while it works leaves no output and no temporary file (SIGTERM; SIGKILL too,
+# since the output is an unnamed file until it is complete).
+for signal in TERM KILL; do
+  rm -rf "$tmp/killed" && mkdir "$tmp/killed"
+  "$spmesh" subdivide "$data/meshes/torus.obj" --levels 7 -o "$tmp/killed/t.obj" >/dev/null 2>&1 &
+  pid=$!
+  sleep 0.5
+  kill -s "$signal" "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  left=$(ls -A "$tmp/killed")
+  [[ -z $left || $left == t.obj ]] || fail "killed by SIG$signal: left $left"
+done
+
 exit $((failures > 0))

@@ -1,0 +1,57 @@
+// A long step shows that it is still going: when stderr is a terminal and a step takes over a
+// second, a line "spmesh: <step> (N s)" is kept up to date on stderr until the step ends, then
+// cleared. Nothing is printed otherwise, so logs and pipes stay clean.
+#pragma once
+
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace spmesh::apps {
+
+class Progress {
+public:
+  explicit Progress(std::string step) : step_(std::move(step)) {
+    if (::isatty(STDERR_FILENO)) ticker_ = std::thread([this] { tick(); });
+  }
+  ~Progress() {
+    if (!ticker_.joinable()) return;
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_one();
+    ticker_.join();
+  }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+private:
+  void tick() {
+    using namespace std::chrono;
+    const auto start = steady_clock::now();
+    std::unique_lock lock(mutex_);
+    bool shown = false;
+    for (auto next = start + seconds(1); !wake_.wait_until(lock, next, [&] { return done_; });
+         next += milliseconds(500)) {
+      const double elapsed = duration<double>(steady_clock::now() - start).count();
+      std::fprintf(stderr, "\rspmesh: %s (%.0f s)", step_.c_str(), elapsed);
+      std::fflush(stderr);
+      shown = true;
+    }
+    if (shown) std::fprintf(stderr, "\r\033[K");  // clear the line
+  }
+
+  std::string step_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread ticker_;
+};
+
+}  // namespace spmesh::apps
