@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <new>
 #include <utility>
 
 namespace spmesh::apps {
@@ -34,9 +36,12 @@ std::optional<meshops::Triangulation> triangulation(const Args& args) {
 }
 
 Input read_input(const Args& args, int levels, bool one_pass) {
-  Input in{args.choice("--scheme", {"catmark", "loop", "sqrt3"}),
-           meshops::read_mesh(args.positional.at(0)), {}, {}, {}};
-  if (const auto how = triangulation(args)) in.mesh = meshops::triangulate(in.mesh, *how);
+  const std::string& path = args.positional.at(0);
+  Input in{args.choice("--scheme", {"catmark", "loop", "sqrt3"}), {}, {}, {}, {}, {}, {}};
+  in.mesh = out_of_memory_names(path + ": reading it", [&] { return meshops::read_mesh(path); });
+  if (const auto how = triangulation(args))
+    in.mesh = out_of_memory_names(path + ": triangulating it",
+                                  [&] { return meshops::triangulate(in.mesh, *how); });
   meshops::check_mesh(in.mesh);
   const auto [triangles, crease_rules] = with_scheme(in.scheme, []<class Scheme>() {
     return std::pair{Scheme::triangles_only, Scheme::crease_rules};
@@ -74,12 +79,31 @@ Input read_input(const Args& args, int levels, bool one_pass) {
   in.options = schemes::options_from(in.tags, boundary, crease);
   for (const auto& note : in.tags.ignored) fmt::print(stderr, "spmesh: note: {}\n", note);
 
-  // Say before any work if the levels cannot be indexed (or, on the GPU, held).
-  in.size = size_estimate(in, levels, args.choice("--precision", {"float", "double"}) == "double");
-  if (one_pass) in.size = in.size.one_pass();
+  // Say before any work if the levels cannot be indexed, or held on the GPU or the host.
+  const bool dbl = args.choice("--precision", {"float", "double"}) == "double";
+  const bool on_gpu = args.choice("--device", {"cpu", "cuda"}) == "cuda";
+  const schemes::SizeEstimate size = size_estimate(in, levels, dbl);
+  in.size = one_pass ? size.one_pass() : size;
   in.size.check_indices();
-  if (args.choice("--device", {"cpu", "cuda"}) == "cuda" && !args.get("--dry-run"))
-    check_device_memory(in.size.bytes);
+  std::error_code no_size;
+  const auto file_bytes = std::filesystem::file_size(path, no_size);
+  in.host = host_estimate(
+      size, {.build = !one_pass,
+             .on_gpu = on_gpu,
+             .scalar_bytes = dbl ? 8 : 4,
+             .picture = args.get("--picture").has_value(),
+             .triangulated = triangulation(args).has_value(),
+             .file_bytes = no_size ? 0 : std::int64_t(file_bytes),
+             .crease_count = in.tags.sharpness.edges.nnz(),
+             .stencil_width = one_pass ? 0 : stencil_width(in.mesh.M, in.scheme == "sqrt3" ? 2 : 1)});
+  in.available = host_available();
+  if (args.get("--dry-run")) return in;
+  if (in.host.bytes > in.available.bytes)
+    throw CapacityError(fmt::format(
+        "{}: {} {} levels need about {:.1f} MiB of host memory; {:.1f} MiB is available ({})",
+        path, in.scheme, levels, in.host.bytes / 1048576.0, in.available.bytes / 1048576.0,
+        in.available.limit));
+  if (on_gpu) check_device_memory(in.size.bytes);
   return in;
 }
 
@@ -88,14 +112,15 @@ int dry_run(const Input& in, const std::string& device) {
     const auto& c = in.size.levels[l];
     fmt::print("level {}: {} vertices, {} faces, {} edges\n", l, c.vertices, c.faces, c.edges);
   }
-  fmt::print("{} on {}: about {:.1f} MiB of {} memory", in.scheme, device,
-             in.size.bytes / 1048576.0, device == "cuda" ? "GPU" : "host");
   if (device == "cuda") {
     const std::int64_t free = device_free_bytes();
-    fmt::print(", {:.1f} MiB free: {}", free / 1048576.0,
+    fmt::print("{} on cuda: about {:.1f} MiB of GPU memory, {:.1f} MiB free: {}\n", in.scheme,
+               in.size.bytes / 1048576.0, free / 1048576.0,
                in.size.bytes <= free ? "fits" : "does not fit");
   }
-  fmt::print("\n");
+  fmt::print("{} on {}: about {:.1f} MiB of host memory, {:.1f} MiB available ({}): {}\n",
+             in.scheme, device, in.host.bytes / 1048576.0, in.available.bytes / 1048576.0,
+             in.available.limit, in.host.bytes <= in.available.bytes ? "fits" : "does not fit");
   return 0;
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include "apps/args.hpp"
+#include "apps/host_estimate.hpp"
+#include "apps/host_memory.hpp"
 #include "meshops/mesh.hpp"
 #include "meshops/triangulate.hpp"
 #include "schemes/schemes.hpp"
@@ -19,17 +21,21 @@ struct Input {
   schemes::TagSettings tags;
   schemes::Options options;
   schemes::SizeEstimate size;
+  HostEstimate host;         // the host memory the command takes at most
+  HostAvailable available;   // what the process may still take
 };
 
 // --triangulate, if given.
 std::optional<meshops::Triangulation> triangulation(const Args& args);
 
-// The mesh, its tags and options, and the memory estimate: build_and_eval's (one_pass, for
-// subdivide) or a plan's (for build). Throws before any work if the levels cannot be indexed
-// or, on the GPU, held.
+// The mesh, its tags and options, and the memory estimates: the executor's (build_and_eval's,
+// one_pass, for subdivide; a plan's for build) and the host's (host_estimate.hpp). Throws
+// CapacityError before any work if the levels cannot be indexed or held: on the GPU, or on the
+// host (more than host_available()), unless --dry-run.
 Input read_input(const Args& args, int levels, bool one_pass);
 
-// --dry-run: every level's size and the bytes needed (and on the GPU, what is free).
+// --dry-run: every level's size, the bytes needed on the executor (and on the GPU, what is
+// free) and on the host, with what is available.
 int dry_run(const Input& in, const std::string& device);
 
 }  // namespace spmesh::apps
