@@ -36,11 +36,18 @@ struct RefinedMesh {
   RefinedMesh(linalg::ReducedMeshMatrix<S> M)
       : vertices(M.vertices), faces(M.faces), order(M.order), indices(std::move(M.indices)) {}
 
-  linalg::MeshMatrix<S> mesh() const requires std::is_same_v<S, linalg::Host> {
-    if (order == 0) return linalg::MeshMatrix<S>(vertices, offsets.clone(), indices.clone());
+  linalg::MeshMatrix<S> mesh() const& requires std::is_same_v<S, linalg::Host> {
+    RefinedMesh copy;
+    copy.vertices = vertices, copy.faces = faces, copy.order = order;
+    copy.offsets = offsets.clone(), copy.indices = indices.clone();
+    return std::move(copy).mesh();
+  }
+  // The same, taking this mesh's arrays rather than copying them.
+  linalg::MeshMatrix<S> mesh() && requires std::is_same_v<S, linalg::Host> {
+    if (order == 0) return linalg::MeshMatrix<S>(vertices, std::move(offsets), std::move(indices));
     linalg::Array<index_t, S> o(faces + 1);
     for (index_t f = 0; f <= faces; ++f) o[f] = order * f;
-    return linalg::MeshMatrix<S>(vertices, std::move(o), indices.clone());
+    return linalg::MeshMatrix<S>(vertices, std::move(o), std::move(indices));
   }
 };
 

@@ -19,6 +19,10 @@
 #   SKIP_LAUNCH      set to 1 to skip spmesh_bench_launch (the host's cost per CUDA call)
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
+#   SKIP_SANITIZERS  set to 1 to skip compute-sanitizer memcheck and racecheck over the GPU test
+#                    executables (SANITIZER_TESTS: doctest -tc filter for them, default: all)
+#   SKIP_E2E         set to 1 to skip scripts/device-e2e.sh (the command line end to end;
+#                    E2E_LEVEL, default 6, and E2E_POSES, default 8)
 #   TESTS_REGEX      run only the tests whose names match (ctest -R); default: every test
 #   SKIP_TESTS       set to 1 to run no test
 #   BUILD_TARGETS    build only these targets (e.g. spmesh_bench_subdivision, for a profile)
@@ -56,6 +60,24 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
 # left to create its context).
 [[ ${SKIP_TESTS:-0} == 1 ]] ||
   step tests ctest --test-dir build/device --output-on-failure -j 4 ${TESTS_REGEX:+-R "$TESTS_REGEX"}
+# The GPU tests under compute-sanitizer: memcheck (out of bounds, misaligned, leaks) and
+# racecheck (shared-memory hazards). Each executable's failures fail the step.
+[[ ${SKIP_SANITIZERS:-0} == 1 ]] ||
+  step sanitizers bash -c 'status=0
+    for test in $(find build/device/tests -name "test_*_cuda" -type f -executable | sort); do
+      for tool in memcheck racecheck; do
+        echo "-- $tool $test"
+        leaks=""; [[ $tool == memcheck ]] && leaks="--leak-check full"
+        compute-sanitizer --tool $tool --error-exitcode 97 $leaks "$test" \
+          ${SANITIZER_TESTS:+-tc="$SANITIZER_TESTS"} >"/tmp/sanitizer.log" 2>&1
+        rc=$?
+        tail -3 /tmp/sanitizer.log
+        [[ $rc -eq 0 || $rc -eq 77 ]] || { echo "-- $tool $test FAILED ($rc)"; grep -m20 -E "=========" /tmp/sanitizer.log; status=1; }
+      done
+    done
+    exit $status'
+[[ ${SKIP_E2E:-0} == 1 ]] ||
+  step e2e scripts/device-e2e.sh build/device/apps/spmesh "$shared" "$out" "${E2E_LEVEL:-6}"
 [[ ${SKIP_SUBDIV_BENCH:-0} == 1 ]] ||
   step bench_subdivision build/device/bench/spmesh_bench_subdivision \
     --json "$out/bench_subdivision.json" ${SUBDIV_BENCH_ARGS:-}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The command line end to end on the GPU machine (bench/RESULTS.md "Command line end to end"):
+# subdivide to a PLY against writing the same number of bytes alone, build's refinement file
+# (size, time) and replay of 1 and of many poses, each timed as a user would see it.
+#   scripts/device-e2e.sh SPMESH SHARED_DIR OUT_DIR [LEVEL]   (LEVEL: default 6)
+set -uo pipefail
+spmesh=$1 shared=$2 out=$3 level=${4:-6}
+mesh=$shared/meshes/characters/ArmorGuy.obj
+work=${E2E_DIR:-build/e2e}
+rm -rf "$work" && mkdir -p "$work"
+calc() { python3 -c "print(f'{$1:.3f}')"; }
+seconds() { local t0=$(date +%s.%N); "$@" >"$work/last.log" 2>&1; local rc=$?; calc "$(date +%s.%N) - $t0"; return $rc; }
+report() { echo "$*" | tee -a "$out/e2e.txt"; }
+: >"$out/e2e.txt"
+nproc | xargs -I{} echo "cores: {}" | tee -a "$out/e2e.txt"
+
+for device in cuda cpu; do
+  t=$(seconds "$spmesh" subdivide "$mesh" --levels "$level" -o "$work/out.ply" --device "$device") ||
+    { cat "$work/last.log"; exit 1; }
+  report "subdivide ArmorGuy L$level --device $device -o out.ply: $t s; $(tail -1 "$work/last.log")"
+  bytes=$(stat -c %s "$work/out.ply")
+  rm -f "$work/out.ply"
+  # The same bytes written alone, as one stream from memory (dd from /dev/zero, 16 MiB blocks).
+  w=$(seconds dd if=/dev/zero of="$work/alone.bin" bs=16M count=$(((bytes + 16777215) / 16777216)))
+  report "  write $bytes bytes alone: $w s; ratio $(calc "$t / $w")"
+  rm -f "$work/alone.bin"
+done
+
+t=$(seconds "$spmesh" build "$mesh" --levels "$level" -o "$work/r.spr" --device cuda) ||
+  { cat "$work/last.log"; exit 1; }
+report "build ArmorGuy L$level --device cuda: $t s, $(stat -c %s "$work/r.spr") bytes; $(tail -1 "$work/last.log")"
+for poses in 1 ${E2E_POSES:-8}; do
+  rm -rf "$work/poses" "$work/frames" && mkdir -p "$work/poses" "$work/frames"
+  for k in $(seq -w 1 "$poses"); do ln -s "$(realpath "$mesh")" "$work/poses/pose$k.obj"; done
+  t=$(seconds "$spmesh" replay "$work/r.spr" "$work/poses"/*.obj -o "$work/frames" --format ply --device cuda) ||
+    { cat "$work/last.log"; exit 1; }
+  report "replay $poses poses at L$level --device cuda: $t s; $(tail -1 "$work/last.log")"
+done
+rm -rf "$work"
