@@ -1,42 +1,118 @@
-// A refinement saved for replay (design.md "Build, eval, replay"): the refinement matrix R with
-// the base mesh it applies to and the refined mesh it produces, in a versioned binary file, so
-// an animation pipeline builds once and replays every frame as P_L = R P_0.
+// A refinement saved for replay (design.md "Build, eval, replay"): the refinement matrix R as a
+// stencil table (linalg/stencil_csr.hpp) with the base mesh, its sharpness and the options it
+// was built with, in a versioned binary file, so an animation pipeline builds once and replays
+// every frame as P_L = R P_0.
 //
-// File layout (little endian), version 1:
-//   magic "SPMESH-R" (8 bytes), u32 version, u32 scalar bytes (4 float, 8 double),
-//   u32 scheme length, scheme name, u32 levels, u32 boundary, u32 crease method,
-//   R: i32 rows, i32 cols, i32 nnz, offsets (rows + 1 i32), indices (nnz i32), values (nnz),
-//   base and refined mesh matrices: i32 vertices, i32 faces, i32 nnz, offsets, indices,
-//   u64 FNV-1a hash of every byte before it.
-// Loading checks the magic, version, sizes against the file length, the hash, and that R's
-// offsets and indices and both meshes are well formed, naming the file and the problem.
+// File layout, version 2 (little endian; every section starts at a multiple of 8 bytes, its
+// padding zero):
+//   header, 176 bytes:
+//     magic "SPMESH-R" (8), u32 version (2), u32 scalar bytes (4 float, 8 double),
+//     char scheme[32] (zero padded), u32 levels, u32 boundary, u32 crease method,
+//     u32 column bytes (2 where R has at most 65536 columns, else 4),
+//     u32 stencil id bytes (2 where there are at most 65536 stencils, else 4), u32 zero,
+//     i64 R's rows, cols, nnz, stencils, table length,
+//     i64 base vertices, faces, face corners, sharp edges, u64 refined mesh hash,
+//     i64 refined vertices, faces, face corners.
+//   sections, in this order:
+//     stencil lengths   i32[stencils]     stencil s is table[start_s, start_s + length_s),
+//                                         start_s the sum of the lengths before it
+//     table             scalar[table length]
+//     stencil ids       u16|u32[rows]     row o's stencil
+//     columns           u16|u32[nnz]      row o's columns, in its stencil's order
+//     base offsets      i32[faces + 1], base indices i32[face corners]
+//     sharp edges       i32 rows[n], i32 cols[n], f32 values[n]; vertex sharpness f32[vertices]
+//   u64 checksum: the header's and each section's 64-bit hash (content_hash) combined in order.
+// Loading reads each section straight into its array; R's row offsets and shifts are one prefix
+// sum over the stencil ids. The refined mesh is not stored: load rebuilds it from the base mesh,
+// its sharpness and the options (the scheme's build, deterministic) and refuses the file if its
+// hash differs from the stored one (a file from another spmesh version).
+//
+// Checks on load, each an InputError naming the file and the place: magic and version (version
+// 1 files: rebuild with this spmesh), every size against the file length before anything is
+// allocated, the checksum, stencil lengths, ids, columns and mesh indices in range, every
+// weight and sharpness finite, and the rebuilt refined mesh's hash.
 #pragma once
 
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
+#include "linalg/stencil_csr.hpp"
 #include "schemes/creasing.hpp"
+#include "schemes/tags.hpp"
 
+#include <cstdint>
+#include <ostream>
 #include <string>
+#include <string_view>
+#include <variant>
 
 namespace spmesh::schemes {
+
+// R as a stencil table: 16-bit columns where R has at most 65536 columns, else 32-bit.
+template <class T, class S = linalg::Host>
+using RefinementMatrix = std::variant<linalg::StencilCsr<T, std::uint16_t, S>,
+                                      linalg::StencilCsr<T, std::uint32_t, S>>;
+
+// R (any CSR) encoded on `exec` with the narrowest column type that numbers its columns.
+template <class Exec, class T, class S>
+RefinementMatrix<T, S> encode_refinement(Exec& exec, const linalg::Csr<T, S>& R) {
+  if (R.cols <= 65536) return linalg::encode_stencils<std::uint16_t>(exec, R);
+  return linalg::encode_stencils<std::uint32_t>(exec, R);
+}
 
 template <class T>
 struct Refinement {
   std::string scheme;  // "catmark", ...
   int levels = 0;
   Options options;
-  linalg::Csr<T> R;            // refined vertices x base vertices
-  linalg::MeshMatrix<> base;   // the topology R applies to
-  linalg::MeshMatrix<> refined;
+  RefinementMatrix<T> R;         // refined vertices x base vertices
+  linalg::MeshMatrix<> base;     // the topology R applies to
+  Sharpness<> sharpness;         // the base mesh's creases and corners
+  linalg::MeshMatrix<> refined;  // the topology R produces
 };
 
-// Writes to a temporary file next to `path` and renames it into place: a failed save leaves no
-// file behind. Throws Error naming the path.
+// R's shape, whichever its column type.
+template <class T, class S>
+index_t rows(const RefinementMatrix<T, S>& R) {
+  return std::visit([](const auto& A) { return A.rows; }, R);
+}
+template <class T, class S>
+index_t cols(const RefinementMatrix<T, S>& R) {
+  return std::visit([](const auto& A) { return A.cols; }, R);
+}
+template <class T, class S>
+index_t nnz(const RefinementMatrix<T, S>& R) {
+  return std::visit([](const auto& A) { return A.nnz(); }, R);
+}
+
+// A 64-bit hash of a mesh's topology (vertex count, offsets, indices): the refined mesh's
+// fingerprint in the file.
+std::uint64_t topology_hash(const linalg::MeshMatrix<>& M);
+
+// The checksum a version 2 file's last 8 bytes must hold, from its header and sections (for
+// tools and tests that edit a file's bytes). InputError if the header is not a valid one.
+std::uint64_t refinement_checksum(std::string_view bytes);
+
+// The file's bytes for r (version 2).
+template <class T>
+std::size_t refinement_file_size(const Refinement<T>& r);
+
+// The file's bytes for r, written to a stream in large blocks (the caller owns the file:
+// meshops::OutputFiles). Throws Error for an r no file can hold (a too long scheme name).
+template <class T>
+void write_refinement(std::ostream& out, const Refinement<T>& r);
+
+// Writes to a temporary file next to `path` and renames it into place (meshops::
+// write_atomically): a failed save leaves no file behind. Throws Error naming the path.
 template <class T>
 void save_refinement(const std::string& path, const Refinement<T>& r);
 
-// Reads a file written by save_refinement with either scalar type, converting values to T.
+// Reads a file written by save_refinement with either scalar type, converting weights to T;
+// InputError naming the path and the problem for anything but such a file.
 template <class T>
 Refinement<T> load_refinement(const std::string& path);
+
+// The same from the bytes of a whole file; `name` stands for the file in messages.
+template <class T>
+Refinement<T> parse_refinement(std::string_view bytes, const std::string& name);
 
 }  // namespace spmesh::schemes

@@ -1,17 +1,13 @@
 // Catmull-Clark and Loop on every backend (this source is compiled again for the GPU as
 // cuda/schemes.cu, where each result is also compared with the CPU's): replay against the
-// iterative eval, affine invariance of R, determinism, vertex data of any width; on the host,
-// the refinement file round trip and its errors. Parity with OpenSubdiv: osd_parity.cpp.
+// iterative eval, affine invariance of R, determinism, vertex data of any width. The
+// refinement file: refinement_file.cpp. Parity with OpenSubdiv: osd_parity.cpp.
 #include "../linalg/common.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/info.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
-#include "schemes/refinement_file.hpp"
 #include "schemes/schemes.hpp"
-
-#include <filesystem>
-#include <fstream>
 
 namespace spmesh::test::scheme_tests {
 
@@ -729,57 +725,6 @@ TEST_CASE("sqrt3 rejects crease and corner sharpness and polygons by name") {
       doctest::Contains("sqrt3 subdivision needs triangles: face 6 has 5 vertices"), InputError);
 }
 
-TEST_CASE("refinement files round-trip exactly and reject damage by name") {
-  cpu::Executor exec;
-  const Tent tent;
-  schemes::Sharpness<> C{{14, 14, tent.creases.row_indices.clone(), tent.creases.col_indices.clone(),
-                          tent.creases.values.clone()},
-                         tent.corners.clone()};
-  const auto plan =
-      schemes::build<schemes::CatmullClark>(exec, tent.mesh.M.clone(), std::move(C), 2);
-  schemes::Refinement<double> r{"catmark",           2,
-                                plan.options,        schemes::refinement_matrix<double>(exec, plan),
-                                tent.mesh.M.clone(), plan.refined.mesh()};
-  const auto dir = std::filesystem::temp_directory_path() / "spmesh_refinement_test";
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / "tent.spr").string();
-  schemes::save_refinement(path, r);
-
-  const auto back = schemes::load_refinement<double>(path);
-  CHECK(back.scheme == "catmark");
-  CHECK(back.levels == 2);
-  CHECK(same_bits(back.R, r.R));
-  CHECK(same_bits(back.refined.indices, r.refined.indices));
-  CHECK(same_bits(back.base.offsets, r.base.offsets));
-  const auto as_float = schemes::load_refinement<float>(path);
-  CHECK(as_float.R.values[0] == static_cast<float>(r.R.values[0]));
-
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto damaged = [&](const std::string& content) {
-    const std::string p = (dir / "damaged.spr").string();
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  };
-  std::string flipped = bytes;
-  flipped[bytes.size() / 2] ^= 0x10;
-  CHECK_THROWS_WITH_AS(schemes::load_refinement<double>(damaged(flipped)),
-                       doctest::Contains("checksum mismatch"), InputError);
-  CHECK_THROWS_WITH_AS(schemes::load_refinement<double>(damaged(bytes.substr(0, bytes.size() - 9))),
-                       doctest::Contains("checksum"), InputError);
-  CHECK_THROWS_WITH_AS(schemes::load_refinement<double>(damaged("OBJ file, not a refinement")),
-                       doctest::Contains("not an spmesh refinement file"), InputError);
-  std::string future = bytes;
-  future[8] = 9;  // version 9
-  CHECK_THROWS_WITH_AS(schemes::load_refinement<double>(damaged(future)),
-                       doctest::Contains("version 9"), InputError);
-
-  // A save into a folder that does not exist fails and leaves nothing behind.
-  const auto missing = dir / "no" / "such" / "dir" / "r.spr";
-  CHECK_THROWS_AS(schemes::save_refinement(missing.string(), r), Error);
-  CHECK(!std::filesystem::exists(missing.parent_path()));
-  std::filesystem::remove_all(dir);
-}
 #endif
 
 }  // namespace spmesh::test::scheme_tests
