@@ -1,9 +1,14 @@
-// spmesh build: the refinement matrix R of L levels, saved for replay.
+// spmesh build: the refinement matrix R of L levels, encoded as a stencil table and saved for
+// replay (schemes/refinement_file.hpp).
 #include "apps/args.hpp"
 #include "apps/commands.hpp"
 #include "apps/input.hpp"
 #include "apps/transfer.hpp"
 #include "apps/report.hpp"
+#include "meshops/output.hpp"
+
+#include <algorithm>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -15,6 +20,8 @@ template <class T>
 int build_as(const Args& args) {
   const int levels = args.levels();
   const std::string out = args.need("--output"), device = args.choice("--device", {"cpu", "cuda"});
+  meshops::OutputFiles outputs({args.positional.empty() ? std::string() : args.positional[0]});
+  outputs.add(out);  // checked before any work: never the input, a folder, ...
   const Input in = read_input(args, levels, false);
   Stages stages;
   schemes::Refinement<T> r;
@@ -27,10 +34,13 @@ int build_as(const Args& args) {
                                          stages);
     });
   }
-  schemes::save_refinement(out, r);
-  fmt::print("{} {} levels on {}: R is {} x {} with {} non-zeros ({:.1f} per row); {}\n",
-             in.scheme, levels, device, r.R.rows, r.R.cols, r.R.nnz(), double(r.R.nnz()) / r.R.rows,
-             summary(stages, device));
+  outputs.write(out, [&](std::ostream& o) { schemes::write_refinement(o, r); });
+  outputs.commit();
+  const index_t rows = schemes::rows(r.R), nnz = schemes::nnz(r.R);
+  const index_t stencils = std::visit([](const auto& R) { return R.stencils; }, r.R);
+  fmt::print("{} {} levels on {}: R is {} x {} with {} non-zeros ({:.1f} per row) in {} stencils; {}\n",
+             in.scheme, levels, device, rows, schemes::cols(r.R), nnz,
+             double(nnz) / std::max<index_t>(rows, 1), stencils, summary(stages, device));
   return 0;
 }
 

@@ -14,9 +14,11 @@ Subdivided<T> subdivide_on_gpu(const std::string& scheme, const meshops::PolyMes
 template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages);
+// Replays every pose on the GPU: R uploaded once, then per pose upload, product, download and
+// `done(k, P_L)` (pipeline.hpp's replay).
 template <class T>
-linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>& R, const linalg::Dense<T>& P0,
-                               Stages& stages);
+void replay_on_gpu(const schemes::RefinementMatrix<T>& R, const std::vector<linalg::Dense<T>>& poses,
+                   const std::function<void(std::size_t, linalg::Dense<T>&&)>& done, Stages& stages);
 
 // The GPU's free memory in bytes.
 std::int64_t device_free_bytes();
@@ -31,7 +33,9 @@ void check_device_memory(std::int64_t bytes);
   template schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&,                  \
                                                const schemes::Sharpness<>&,                \
                                                const schemes::Options&, int, Stages&);     \
-  template linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, \
-                                          Stages&);
+  template void replay_on_gpu(const schemes::RefinementMatrix<T>&,                          \
+                              const std::vector<linalg::Dense<T>>&,                        \
+                              const std::function<void(std::size_t, linalg::Dense<T>&&)>&, \
+                              Stages&);
 
 }  // namespace spmesh::apps

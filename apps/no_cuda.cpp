@@ -20,7 +20,8 @@ schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&
   no_cuda();
 }
 template <class T>
-linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>&, const linalg::Dense<T>&, Stages&) {
+void replay_on_gpu(const schemes::RefinementMatrix<T>&, const std::vector<linalg::Dense<T>>&,
+                   const std::function<void(std::size_t, linalg::Dense<T>&&)>&, Stages&) {
   no_cuda();
 }
 std::int64_t device_free_bytes() { no_cuda(); }

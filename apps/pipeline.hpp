@@ -10,7 +10,11 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 namespace spmesh::apps {
 
@@ -43,7 +47,7 @@ linalg::MeshMatrix<> refined_mesh(const schemes::RefinedMesh<S>& r) {
   schemes::RefinedMesh<linalg::Host> host;
   host.vertices = r.vertices, host.faces = r.faces, host.order = r.order;
   host.offsets = X::down(r.offsets), host.indices = X::down(r.indices);
-  return host.mesh();
+  return std::move(host).mesh();
 }
 
 // The refined mesh and its vertex positions after `levels` levels of Scheme.
@@ -73,7 +77,21 @@ Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes
   return out;
 }
 
-// The refinement matrix R of `levels` levels with its base and refined meshes, for replay.
+// Executor results on the host: moved where they are there already, else transferred.
+template <class X, class T, class S>
+linalg::Dense<T> on_host(linalg::Dense<T, S>&& A) {
+  if constexpr (std::is_same_v<S, linalg::Host>) return std::move(A);
+  else return X::down(A);
+}
+template <class X, class T, class Column, class S>
+linalg::StencilCsr<T, Column> on_host(linalg::StencilCsr<T, Column, S>&& A) {
+  if constexpr (std::is_same_v<S, linalg::Host>) return std::move(A);
+  else return {A.rows, A.cols, A.stencils, X::down(A.offsets), X::down(A.columns), X::down(A.shift),
+               X::down(A.table)};
+}
+
+// The refinement matrix R of `levels` levels encoded as a stencil table (on the executor, then
+// to the host) with its base mesh, sharpness and refined mesh, for replay.
 template <class T, class Scheme, class Exec>
 schemes::Refinement<T> build_refinement(Exec& exec, const meshops::PolyMesh& mesh,
                                         const schemes::Sharpness<>& C,
@@ -87,25 +105,42 @@ schemes::Refinement<T> build_refinement(Exec& exec, const meshops::PolyMesh& mes
   exec.synchronize();
   stages.build = elapsed_ms(t);
   t = std::chrono::steady_clock::now();
-  const auto R = schemes::refinement_matrix<T>(exec, plan);
+  auto encoded = schemes::encode_refinement(exec, schemes::refinement_matrix<T>(exec, plan));
+  auto R = std::visit(
+      [&](auto& A) -> schemes::RefinementMatrix<T> { return on_host<X>(std::move(A)); }, encoded);
   exec.synchronize();
   stages.compose = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
-  return {Scheme::name, levels, options, X::down(R), mesh.M.clone(), refined_mesh<X>(plan.refined)};
+  return {Scheme::name, levels, options, std::move(R), mesh.M.clone(),
+          schemes::Sharpness<>{{C.edges.rows, C.edges.cols, C.edges.row_indices.clone(),
+                                C.edges.col_indices.clone(), C.edges.values.clone()},
+                               C.vertices.clone()},
+          refined_mesh<X>(plan.refined)};
 }
 
-// P_L = R P_0 for one pose.
-template <class T, class Exec>
-linalg::Dense<T> replay(Exec& exec, const linalg::Csr<T, typename Exec::space>& R,
-                        const linalg::Dense<T>& P0, Stages& stages) {
+// P_L = R P_0 for each pose, R on the executor already: `done(k, P_L)` gets pose k's result
+// on the host, in order, before the next product starts. stages.eval sums the products.
+template <class T, class Exec, class Column>
+void replay(Exec& exec, const linalg::StencilCsr<T, Column, typename Exec::space>& R,
+            const std::vector<linalg::Dense<T>>& poses,
+            const std::function<void(std::size_t, linalg::Dense<T>&&)>& done, Stages& stages) {
   using X = Transfer<Exec>;
-  const auto P = X::up(P0);
-  auto t = std::chrono::steady_clock::now();
-  const auto Q = linalg::spmm(exec, R, P);
-  exec.synchronize();
-  stages.eval = elapsed_ms(t);
+  for (std::size_t k = 0; k < poses.size(); ++k) {
+    auto t = std::chrono::steady_clock::now();
+    const auto P = X::up(poses[k]);
+    linalg::Dense<T, typename Exec::space> Q(R.rows, P.cols);
+    exec.synchronize();
+    stages.upload += elapsed_ms(t);
+    t = std::chrono::steady_clock::now();
+    linalg::spmm(exec, R, P, Q);
+    exec.synchronize();
+    stages.eval += elapsed_ms(t);
+    t = std::chrono::steady_clock::now();
+    auto out = on_host<X>(std::move(Q));
+    stages.download += elapsed_ms(t);
+    done(k, std::move(out));
+  }
   stages.peak_bytes = X::peak_bytes();
-  return X::down(Q);
 }
 
 }  // namespace spmesh::apps

@@ -4,6 +4,8 @@
 #include "linalg/cuda/executor.cuh"
 
 #include <string>
+#include <type_traits>
+#include <variant>
 
 namespace spmesh::apps {
 
@@ -37,12 +39,23 @@ schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::Po
 }
 
 template <class T>
-linalg::Dense<T> replay_on_gpu(const linalg::Csr<T>& R, const linalg::Dense<T>& P0,
-                               Stages& stages) {
+void replay_on_gpu(const schemes::RefinementMatrix<T>& R, const std::vector<linalg::Dense<T>>& poses,
+                   const std::function<void(std::size_t, linalg::Dense<T>&&)>& done, Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  const auto R_d = linalg::cuda::to_device(R);
-  return replay<T>(exec, R_d, P0, stages);
+  std::visit(
+      [&](const auto& A) {
+        using linalg::cuda::to_device;
+        const auto t = std::chrono::steady_clock::now();
+        using Column = std::remove_cvref_t<decltype(*A.columns.data())>;
+        const linalg::StencilCsr<T, Column, linalg::Device> R_d{
+            A.rows, A.cols, A.stencils, to_device(A.offsets), to_device(A.columns),
+            to_device(A.shift), to_device(A.table)};
+        exec.synchronize();
+        stages.upload += elapsed_ms(t);  // R once, for every pose
+        replay(exec, R_d, poses, done, stages);
+      },
+      R);
 }
 
 std::int64_t device_free_bytes() {

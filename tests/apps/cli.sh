@@ -81,6 +81,25 @@ expect_error "repeated vertex" "$tmp/d.obj" subdivide "$tmp/repeat.obj" --levels
 expect_error "levels past 32-bit indices" "$tmp/e.obj" subdivide "$data/meshes/torus.obj" --levels 14 -o "$tmp/e.obj"
 expect_error "unwritable output" "$tmp/no/dir/f.obj" subdivide "$data/meshes/torus.obj" --levels 1 -o "$tmp/no/dir/f.obj"
 expect_error "replay of another topology" "$tmp/frames2/torus.obj" replay "$tmp/cube.spr" "$data/meshes/torus.obj" -o "$tmp/frames"
+# Refinement files and replay (issue 23): a version 1 file is refused with what to do, every
+# pose is checked before any output (a bad second pose leaves no first), two poses with one
+# output name and an output that is a pose are refused, build never overwrites its input.
+rm -f "$tmp/frames/creased_cube.obj"
+printf 'SPMESH-R\001\000\000\000\004\000\000\000' >"$tmp/v1.spr"
+expect_error "version 1 refinement file" "$tmp/frames/creased_cube.obj" replay "$tmp/v1.spr" "$data/meshes/creased_cube.obj" -o "$tmp/frames"
+grep -q "rebuild it with this spmesh" "$tmp/stderr" || fail "version 1: no advice to rebuild"
+expect_error "bad second pose leaves no first" "$tmp/frames/creased_cube.obj" replay "$tmp/cube.spr" "$data/meshes/creased_cube.obj" "$data/meshes/torus.obj" -o "$tmp/frames"
+mkdir -p "$tmp/a" "$tmp/b"
+cp "$data/meshes/creased_cube.obj" "$tmp/a/pose.obj"; cp "$data/meshes/creased_cube.obj" "$tmp/b/pose.obj"
+expect_error "two poses, one output name" "$tmp/frames/pose.obj" replay "$tmp/cube.spr" "$tmp/a/pose.obj" "$tmp/b/pose.obj" -o "$tmp/frames"
+before=$(md5sum <"$tmp/a/pose.obj")
+"$spmesh" replay "$tmp/cube.spr" "$tmp/a/pose.obj" -o "$tmp/a" >"$tmp/stdout" 2>"$tmp/stderr" &&
+  fail "replay over its own pose: accepted"
+[[ $(md5sum <"$tmp/a/pose.obj") == "$before" ]] || fail "replay over its own pose: the pose changed"
+cp "$data/meshes/creased_cube.obj" "$tmp/b/in.obj"
+before=$(md5sum <"$tmp/b/in.obj")
+expect_error "build over its input" "$tmp/b/none" build "$tmp/b/in.obj" --levels 1 -o "$tmp/b/in.obj"
+[[ $(md5sum <"$tmp/b/in.obj") == "$before" ]] || fail "build over its input: the input changed"
 expect_error "loop on polygons" "$tmp/h.obj" subdivide "$data/meshes/tent.obj" --scheme loop --levels 1 -o "$tmp/h.obj"
 expect_error "sqrt3 on polygons" "$tmp/h.obj" subdivide "$data/meshes/tent.obj" --scheme sqrt3 --levels 1 -o "$tmp/h.obj"
 expect_error "sqrt3 with crease tags" "$tmp/h.obj" subdivide "$data/meshes/creased_cube.obj" --scheme sqrt3 --triangulate fan --levels 1 -o "$tmp/h.obj"
@@ -135,5 +154,13 @@ for signal in TERM KILL; do
   left=$(ls -A "$tmp/killed")
   [[ -z $left || $left == t.obj ]] || fail "killed by SIG$signal: left $left"
 done
+
+# info names problems: non-finite coordinates, non-manifold vertices (what subdivide refuses).
+"$spmesh" info "$tmp/nan.obj" >"$tmp/info.txt" || fail "info of a NaN mesh"
+grep -q "^problem  *1 vertices with a NaN or infinite coordinate" "$tmp/info.txt" || fail "info: no NaN problem: $(cat "$tmp/info.txt")"
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv -1 0 0\nv 0 -1 0\nf 1 2 3\nf 1 4 5\n' >"$tmp/bowtie.obj"
+"$spmesh" info "$tmp/bowtie.obj" >"$tmp/info.txt" || fail "info of a bowtie"
+grep -q "^problem .*non-manifold vertex 0: .*(ids count from 0)" "$tmp/info.txt" || fail "info: no non-manifold problem: $(cat "$tmp/info.txt")"
+"$spmesh" info "$data/meshes/cube.obj" | grep -q "^problem" && fail "info: a problem in the cube"
 
 exit $((failures > 0))
