@@ -18,22 +18,37 @@ namespace {
 
 std::string str(index_t i) { return std::to_string(i); }
 
-void check_finite(const PolyMesh& mesh) {
+// How check_mesh names a mesh and its faces: ids count from 0 (the messages say so), and a
+// face of a triangulated mesh is also named by the input face it came from.
+struct Names {
+  const std::string& source;
+  const std::vector<index_t>& input_faces;
+
+  std::string face(index_t f) const {
+    if (input_faces.empty()) return str(f);
+    return str(f) + " (of input face " + str(input_faces[static_cast<std::size_t>(f)]) + ")";
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(source + ": " + what + " (ids count from 0)");
+  }
+};
+
+void check_finite(const Names& names, const PolyMesh& mesh) {
   const char* axis[] = {"x", "y", "z"};
   for (index_t v = 0; v < mesh.positions.rows; ++v)
     for (index_t c = 0; c < 3; ++c)
       if (!std::isfinite(mesh.positions(v, c)))
-        fail(mesh.source, "vertex " + str(v) + " has a non-finite coordinate (" + axis[c] + " = " +
+        names.fail("vertex " + str(v) + " has a non-finite coordinate (" + axis[c] + " = " +
                               std::to_string(mesh.positions(v, c)) + ")");
 }
 
 // A marker per vertex (the last face seen there) finds repeats in O(nnz), even in huge faces.
-void check_simple_faces(const std::string& source, const linalg::MeshMatrix<>& M) {
+void check_simple_faces(const Names& names, const linalg::MeshMatrix<>& M) {
   std::vector<index_t> seen_in(M.vertices, -1);
   for (index_t f = 0; f < M.faces; ++f)
     for (index_t p = M.offsets[f]; p < M.offsets[f + 1]; ++p) {
       const index_t v = M.indices[p];
-      if (seen_in[v] == f) fail(source, "face " + str(f) + " lists vertex " + str(v) + " twice");
+      if (seen_in[v] == f) names.fail("face " + names.face(f) + " lists vertex " + str(v) + " twice");
       seen_in[v] = f;
     }
 }
@@ -84,28 +99,27 @@ void for_each_edge(const Sides& s, Visit&& visit) {
   }
 }
 
-std::string face_list(const Sides& s, std::span<const index_t> sides) {
+std::string face_list(const Names& names, const Sides& s, std::span<const index_t> sides) {
   constexpr std::size_t shown = 6;
   std::string out;
   for (std::size_t k = 0; k < std::min(sides.size(), shown); ++k)
-    out += (k ? ", " : "") + str(s.face[sides[k]]);
+    out += (k ? ", " : "") + names.face(s.face[sides[k]]);
   if (sides.size() > shown) out += " and " + std::to_string(sides.size() - shown) + " more";
   return out;
 }
 
 // Edges on more than two face sides first: orientation means nothing around such an edge.
-void check_edges(const std::string& source, const Sides& s) {
+void check_edges(const Names& names, const Sides& s) {
   for_each_edge(s, [&](std::span<const index_t> sides) {
     if (sides.size() > 2)
-      fail(source, "non-manifold edge " + str(s.lo(sides[0])) + "-" + str(s.hi(sides[0])) +
-                       ": on " + std::to_string(sides.size()) + " faces (" + face_list(s, sides) +
-                       ")");
+      names.fail("non-manifold edge " + str(s.lo(sides[0])) + "-" + str(s.hi(sides[0])) + ": on " +
+                 std::to_string(sides.size()) + " faces (" + face_list(names, s, sides) + ")");
   });
   for_each_edge(s, [&](std::span<const index_t> sides) {
     if (sides.size() == 2 && s.from(sides[0]) == s.from(sides[1]))
-      fail(source, "inconsistent orientation: faces " + str(s.face[sides[0]]) + " and " +
-                       str(s.face[sides[1]]) + " both have the directed edge " +
-                       str(s.from(sides[0])) + " -> " + str(s.to(sides[0])));
+      names.fail("inconsistent orientation: faces " + names.face(s.face[sides[0]]) + " and " +
+                 names.face(s.face[sides[1]]) + " both have the directed edge " +
+                 str(s.from(sides[0])) + " -> " + str(s.to(sides[0])));
   });
 }
 
@@ -116,7 +130,7 @@ index_t find(std::vector<index_t>& parent, index_t c) {
 
 // Corners p (face s.face[p] at vertex indices[p]) are joined when their faces share an edge at
 // that vertex; the corners at one vertex must end up in one set, a single fan.
-void check_fans(const std::string& source, const Sides& s) {
+void check_fans(const Names& names, const Sides& s) {
   std::vector<index_t> parent(s.order.size());
   std::iota(parent.begin(), parent.end(), 0);
   auto join = [&](index_t a, index_t b) { parent[find(parent, a)] = find(parent, b); };
@@ -132,9 +146,9 @@ void check_fans(const std::string& source, const Sides& s) {
     if (fan[v] < 0)
       fan[v] = root, fan_face[v] = s.face[p];
     else if (fan[v] != root)
-      fail(source, "non-manifold vertex " + str(v) + ": its faces form more than one fan (faces " +
-                       str(fan_face[v]) + " and " + str(s.face[p]) +
-                       " meet there without a path of shared edges around it)");
+      names.fail("non-manifold vertex " + str(v) + ": its faces form more than one fan (faces " +
+                 names.face(fan_face[v]) + " and " + names.face(s.face[p]) +
+                 " meet there without a path of shared edges around it)");
   }
 }
 
@@ -157,12 +171,14 @@ void check_mesh_matrix(const std::string& source, const linalg::MeshMatrix<>& M,
   // Orders first: once all are >= 3 the offsets rise from 0 to nnz, so every run is in bounds.
   for (index_t f = 0; f < M.faces; ++f)
     if (const index_t order = M.offsets[f + 1] - M.offsets[f]; order < 3)
-      fail(source, "face " + str(f) + " has " + str(order) + " vertices, needs at least 3");
+      fail(source, "face " + str(f) + " has " + str(order) +
+                       " vertices, needs at least 3 (ids count from 0)");
   for (index_t f = 0; f < M.faces; ++f)
     for (index_t p = M.offsets[f]; p < M.offsets[f + 1]; ++p)
       if (M.indices[p] < 0 || M.indices[p] >= M.vertices)
         fail(source, "face " + str(f) + " has vertex index " + str(M.indices[p]) +
-                         ", out of range (the mesh has " + str(M.vertices) + " vertices)");
+                         ", out of range (the mesh has " + str(M.vertices) +
+                         " vertices; ids count from 0)");
 }
 
 namespace {
@@ -203,11 +219,12 @@ void check_finite(const std::string& source, const linalg::Dense<float>& positio
 
 void check_mesh(const PolyMesh& mesh) {
   check_mesh_matrix(mesh.source, mesh.M, mesh.positions.rows, mesh.positions.cols);
-  check_finite(mesh);
-  check_simple_faces(mesh.source, mesh.M);
+  const Names names{mesh.source, mesh.input_faces};
+  check_finite(names, mesh);
+  check_simple_faces(names, mesh.M);
   const Sides sides = face_sides(mesh.M);
-  check_edges(mesh.source, sides);
-  check_fans(mesh.source, sides);
+  check_edges(names, sides);
+  check_fans(names, sides);
 }
 
 }  // namespace spmesh::meshops

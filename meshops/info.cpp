@@ -1,9 +1,12 @@
 // mesh_info: face orders (Eq. 5), edges from E (Eq. 8), valences from E, as linalg products.
 #include "meshops/info.hpp"
 
+#include "meshops/checks.hpp"
 #include "meshops/topology.hpp"
 
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace spmesh::meshops {
 
@@ -23,6 +26,17 @@ MeshInfo mesh_info(linalg::cpu::Executor& exec, const PolyMesh& mesh) {
   for (index_t i = 0; i < E.rows; ++i)  // E's diagonal counts sides joining i to itself
     for (index_t p = E.offsets[i]; p < E.offsets[i + 1]; ++p)
       info.degenerate_sides += E.indices[p] == i ? E.values[p] / 2 : 0;  // both directions
+  for (index_t v = 0; v < mesh.positions.rows; ++v)
+    for (index_t k = 0; k < mesh.positions.cols; ++k)
+      if (!std::isfinite(mesh.positions(v, k))) {
+        ++info.non_finite_vertices;
+        break;
+      }
+  try {
+    check_mesh(mesh);
+  } catch (const InputError& e) {
+    info.problem = e.what();
+  }
   for (index_t f = 0; f < info.faces; ++f) ++info.face_orders[c[f]];
   for (index_t v = 0; v < info.vertices; ++v) {
     ++info.valences[n[v]];
@@ -44,11 +58,16 @@ std::string format_info(const MeshInfo& info, const std::string& name) {
   out += fmt::format("euler (V-E+F)   {}\n", info.euler_characteristic());
   out += fmt::format("boundary edges  {}\n", info.boundary_edges);
   if (info.nonmanifold_edges > 0)
-    out += fmt::format("non-manifold    {} edges on more than two faces\n", info.nonmanifold_edges);
+    out += fmt::format("problem         {} non-manifold edges (on more than two faces)\n",
+                       info.nonmanifold_edges);
   if (info.isolated_vertices > 0)
     out += fmt::format("isolated        {} vertices on no face\n", info.isolated_vertices);
   if (info.degenerate_sides > 0)
     out += fmt::format("degenerate      {} face sides join a vertex to itself\n", info.degenerate_sides);
+  if (info.non_finite_vertices > 0)
+    out += fmt::format("problem         {} vertices with a NaN or infinite coordinate\n",
+                       info.non_finite_vertices);
+  if (!info.problem.empty()) out += fmt::format("problem         {}\n", info.problem);
   out += fmt::format("face orders     {}   (order:faces)\n", histogram(info.face_orders));
   out += fmt::format("valences        {}   (edges at a vertex:vertices)\n", histogram(info.valences));
   return out;

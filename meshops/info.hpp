@@ -15,6 +15,8 @@ struct MeshInfo {
   index_t nonmanifold_edges = 0;  // edges on more than two face sides
   index_t isolated_vertices = 0;  // vertices on no face
   index_t degenerate_sides = 0;   // face sides from a vertex to itself (repeated vertex)
+  index_t non_finite_vertices = 0;  // vertices with a NaN or infinite coordinate
+  std::string problem;  // the first problem check_mesh finds (what subdivide refuses); "" if none
   std::map<index_t, index_t> face_orders;  // order -> number of faces
   std::map<index_t, index_t> valences;     // edges at a vertex -> vertices
 
@@ -25,7 +27,8 @@ struct MeshInfo {
 
 MeshInfo mesh_info(linalg::cpu::Executor& exec, const PolyMesh& mesh);
 
-// Human-readable multi-line report.
+// Human-readable multi-line report; problems (non-finite coordinates, non-manifold edges and
+// vertices, ...) on lines of their own that start with "problem".
 std::string format_info(const MeshInfo& info, const std::string& name);
 
 }  // namespace spmesh::meshops

@@ -25,6 +25,9 @@ struct PolyMesh {
   linalg::MeshMatrix<> M;           // V x F, rows of each column in the face's cyclic order
   std::vector<Tag> tags;
   std::string source;  // file name (or a label) for messages
+  // After triangulate: the input face each face came from (0-based), for messages; empty when
+  // the faces are the input's.
+  std::vector<index_t> input_faces = {};
 
   index_t vertex_count() const { return M.vertices; }
   index_t face_count() const { return M.faces; }

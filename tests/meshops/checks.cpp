@@ -2,6 +2,7 @@
 // every OpenSubdiv shape the verdict of a plain reference that walks the faces with std::map.
 #include "meshops/checks.hpp"
 #include "meshops/obj.hpp"
+#include "meshops/triangulate.hpp"
 
 #include <doctest/doctest.h>
 
@@ -114,24 +115,24 @@ TEST_CASE("checks: closed, open and bordered manifold meshes pass, isolated vert
 TEST_CASE("checks: a non-finite coordinate names the vertex and the axis") {
   auto m = hand_mesh(3, {{0, 1, 2}});
   m.positions(2, 1) = std::numeric_limits<double>::quiet_NaN();
-  CHECK(problem(m) == "hand.obj: vertex 2 has a non-finite coordinate (y = nan)");
+  CHECK(problem(m) == "hand.obj: vertex 2 has a non-finite coordinate (y = nan) (ids count from 0)");
   m.positions(2, 1) = 0;
   m.positions(1, 2) = -std::numeric_limits<double>::infinity();
-  CHECK(problem(m) == "hand.obj: vertex 1 has a non-finite coordinate (z = -inf)");
+  CHECK(problem(m) == "hand.obj: vertex 1 has a non-finite coordinate (z = -inf) (ids count from 0)");
 }
 
 TEST_CASE("checks: broken faces name the face and the vertex") {
   CHECK(problem(hand_mesh(4, {{0, 1, 2}, {0, 2, 3, 2}})) ==
-        "hand.obj: face 1 lists vertex 2 twice");
+        "hand.obj: face 1 lists vertex 2 twice (ids count from 0)");
   CHECK(problem(hand_mesh(3, {{0, 1, 2}, {0, 2, 3}})) ==
-        "hand.obj: face 1 has vertex index 3, out of range (the mesh has 3 vertices)");
+        "hand.obj: face 1 has vertex index 3, out of range (the mesh has 3 vertices; ids count from 0)");
   CHECK(problem(hand_mesh(3, {{0, 1, -1}})) ==
-        "hand.obj: face 0 has vertex index -1, out of range (the mesh has 3 vertices)");
+        "hand.obj: face 0 has vertex index -1, out of range (the mesh has 3 vertices; ids count from 0)");
   CHECK(problem(hand_mesh(3, {{0, 1, 2}, {0, 1}})) ==
-        "hand.obj: face 1 has 2 vertices, needs at least 3");
+        "hand.obj: face 1 has 2 vertices, needs at least 3 (ids count from 0)");
   auto m = hand_mesh(3, {{0, 1, 2}});
   m.M = linalg::MeshMatrix<>(3, linalg::Array<index_t>{0, 5, 3}, linalg::Array<index_t>{0, 1, 2});
-  CHECK(problem(m) == "hand.obj: face 1 has -2 vertices, needs at least 3");  // before face 0's run
+  CHECK(problem(m) == "hand.obj: face 1 has -2 vertices, needs at least 3 (ids count from 0)");  // before face 0's run
   m.positions = linalg::Dense<double>(2, 3, linalg::Array<double>(6, 0.0));
   CHECK_THROWS_WITH_AS(check_mesh(m), "hand.obj: positions are 2 x 3, the mesh matrix needs 3 x 3",
                        DimensionError);
@@ -139,20 +140,20 @@ TEST_CASE("checks: broken faces name the face and the vertex") {
 
 TEST_CASE("checks: an edge on three faces is non-manifold, named with its vertices and faces") {
   CHECK(problem(hand_mesh(5, {{0, 1, 2}, {1, 0, 3}, {0, 1, 4}})) ==
-        "hand.obj: non-manifold edge 0-1: on 3 faces (0, 1, 2)");
+        "hand.obj: non-manifold edge 0-1: on 3 faces (0, 1, 2) (ids count from 0)");
   std::vector<std::vector<index_t>> book;  // 10 pages on the spine 0-1
   for (index_t p = 0; p < 10; ++p) book.push_back({0, 1, 2 + p});
   CHECK(problem(hand_mesh(12, book)) ==
-        "hand.obj: non-manifold edge 0-1: on 10 faces (0, 1, 2, 3, 4, 5 and 4 more)");
+        "hand.obj: non-manifold edge 0-1: on 10 faces (0, 1, 2, 3, 4, 5 and 4 more) (ids count from 0)");
 }
 
 TEST_CASE("checks: two faces with the same directed edge are inconsistently oriented") {
   CHECK(problem(hand_mesh(4, {{0, 1, 2}, {0, 1, 3}})) ==
-        "hand.obj: inconsistent orientation: faces 0 and 1 both have the directed edge 0 -> 1");
+        "hand.obj: inconsistent orientation: faces 0 and 1 both have the directed edge 0 -> 1 (ids count from 0)");
   // A Mobius strip of 3 quads (rails 0 2 4 and 1 3 5, closed with a half twist): not
   // orientable, so the closing quad repeats the first one's 0 -> 1.
   CHECK(problem(hand_mesh(6, {{0, 1, 3, 2}, {2, 3, 5, 4}, {4, 5, 0, 1}})) ==
-        "hand.obj: inconsistent orientation: faces 0 and 2 both have the directed edge 0 -> 1");
+        "hand.obj: inconsistent orientation: faces 0 and 2 both have the directed edge 0 -> 1 (ids count from 0)");
 }
 
 TEST_CASE("checks: faces meeting only at a vertex make it non-manifold") {
@@ -160,7 +161,7 @@ TEST_CASE("checks: faces meeting only at a vertex make it non-manifold") {
   CHECK(
       problem(hand_mesh(5, {{0, 1, 2}, {0, 3, 4}})) ==
       "hand.obj: non-manifold vertex 0: its faces form more than one fan (faces 0 and 1 meet there "
-      "without a path of shared edges around it)");
+      "without a path of shared edges around it) (ids count from 0)");
   // Two closed tetrahedra touching at vertex 0: every edge has two faces, vertex 0 has two fans.
   const auto tets = hand_mesh(
       7, {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}, {0, 4, 5}, {0, 6, 4}, {0, 5, 6}, {4, 6, 5}});
@@ -215,7 +216,7 @@ TEST_CASE("checks: catmark shapes pass, except the non-manifold ones and two kno
   // edges (the same shape is the first of catmark_nonman_edges); in catmark_gregory_test4 the
   // open box lacks two faces around vertex 4, leaving faces 0 and 1 joined at it alone.
   const std::map<std::string, std::string> known = {
-      {"catmark_fan.obj", "non-manifold edge 7-8: on 3 faces (2, 5, 9)"},
+      {"catmark_fan.obj", "non-manifold edge 7-8: on 3 faces (2, 5, 9) (ids count from 0)"},
       {"catmark_gregory_test4.obj", "non-manifold vertex 4: its faces form more than one fan"}};
   int passed = 0;
   for (const auto& entry : std::filesystem::directory_iterator(shared_dir)) {
@@ -250,10 +251,18 @@ TEST_CASE("checks: the non-manifold OpenSubdiv shapes fail naming the edge or ve
   // catmark_nonman_edges: its shapes 3 to 7 are degenerate quads such as "f 41 42 52 52",
   // reported first; without them shape 1 (catmark_fan) shows its non-manifold edges.
   const auto edges = read("catmark_nonman_edges.obj");
-  CHECK(problem(edges) == edges.source + ": face 24 lists vertex 51 twice");
+  CHECK(problem(edges) == edges.source + ": face 24 lists vertex 51 twice (ids count from 0)");
   std::vector<std::vector<index_t>> simple;
   for (const auto& f : faces_of(edges))
     if (std::set<index_t>(f.begin(), f.end()).size() == f.size()) simple.push_back(f);
   CHECK(problem(hand_mesh(edges.vertex_count(), simple)) ==
-        "hand.obj: non-manifold edge 7-8: on 3 faces (2, 5, 9)");
+        "hand.obj: non-manifold edge 7-8: on 3 faces (2, 5, 9) (ids count from 0)");
+}
+
+TEST_CASE("checks: after triangulation a face is also named by the input face it came from") {
+  // Quads 0 and 1 share the directed edge 1 -> 2: fanned, triangles 2 and 3 come from quad 1.
+  PolyMesh quads = hand_mesh(6, {{0, 1, 2, 3}, {1, 2, 4, 5}});
+  CHECK(problem(triangulate(quads)) ==
+        "hand.obj: inconsistent orientation: faces 0 (of input face 0) and 2 (of input face 1) "
+        "both have the directed edge 1 -> 2 (ids count from 0)");
 }

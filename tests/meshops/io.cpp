@@ -453,7 +453,7 @@ TEST_CASE("io: writers reject positions that do not fit the mesh matrix, before 
   const auto out_of_range = mesh_matrix(12, {{0, 1, 12}});
   CHECK(
       input_error([&] { write_ply(dir / "m.ply", tricky_positions<double>(12), out_of_range); }) ==
-      dir / "m.ply" + ": face 0 has vertex index 12, out of range (the mesh has 12 vertices)");
+      dir / "m.ply" + ": face 0 has vertex index 12, out of range (the mesh has 12 vertices; ids count from 0)");
   std::ostringstream sink;
   CHECK_THROWS_AS(write_obj(sink, tricky_positions<float>(12), out_of_range), InputError);
   CHECK(sink.str().empty());
