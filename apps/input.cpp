@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <new>
 #include <utility>
 
@@ -118,9 +119,14 @@ int dry_run(const Input& in, const std::string& device) {
                in.size.bytes / 1048576.0, free / 1048576.0,
                in.size.bytes <= free ? "fits" : "does not fit");
   }
-  fmt::print("{} on {}: about {:.1f} MiB of host memory, {:.1f} MiB available ({}): {}\n",
-             in.scheme, device, in.host.bytes / 1048576.0, in.available.bytes / 1048576.0,
-             in.available.limit, in.host.bytes <= in.available.bytes ? "fits" : "does not fit");
+  const auto& a = in.available;
+  const std::string available =
+      a.bytes == std::numeric_limits<std::int64_t>::max()
+          ? "no known limit"
+          : fmt::format("{:.1f} MiB available ({})", a.bytes / 1048576.0, a.limit);
+  fmt::print("{} on {}: about {:.1f} MiB of host memory, {}: {}\n", in.scheme, device,
+             in.host.bytes / 1048576.0, available,
+             in.host.bytes <= a.bytes ? "fits" : "does not fit");
   return 0;
 }
 
