@@ -41,12 +41,30 @@ struct Transfer;
 
 using schemes::with_scheme;
 
-// A plan's refined mesh as a host mesh matrix.
+// Executor results on the host: moved where they are there already, else transferred.
+template <class X, class T, class S>
+linalg::Array<T> on_host(linalg::Array<T, S>&& a) {
+  if constexpr (std::is_same_v<S, linalg::Host>) return std::move(a);
+  else return X::down(a);
+}
+template <class X, class T, class S>
+linalg::Dense<T> on_host(linalg::Dense<T, S>&& A) {
+  if constexpr (std::is_same_v<S, linalg::Host>) return std::move(A);
+  else return X::down(A);
+}
+template <class X, class T, class Column, class S>
+linalg::StencilCsr<T, Column> on_host(linalg::StencilCsr<T, Column, S>&& A) {
+  if constexpr (std::is_same_v<S, linalg::Host>) return std::move(A);
+  else return {A.rows, A.cols, A.stencils, X::down(A.offsets), X::down(A.columns), X::down(A.shift),
+               X::down(A.table)};
+}
+
+// A plan's refined mesh as a host mesh matrix (taking its arrays where they are on the host).
 template <class X, class S>
-linalg::MeshMatrix<> refined_mesh(const schemes::RefinedMesh<S>& r) {
+linalg::MeshMatrix<> refined_mesh(schemes::RefinedMesh<S>&& r) {
   schemes::RefinedMesh<linalg::Host> host;
   host.vertices = r.vertices, host.faces = r.faces, host.order = r.order;
-  host.offsets = X::down(r.offsets), host.indices = X::down(r.indices);
+  host.offsets = on_host<X>(std::move(r.offsets)), host.indices = on_host<X>(std::move(r.indices));
   return std::move(host).mesh();
 }
 
@@ -65,29 +83,16 @@ Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes
   stages.upload = elapsed_ms(t);
 
   t = std::chrono::steady_clock::now();
-  const auto refined =
+  auto refined =
       schemes::build_and_eval<Scheme>(exec, std::move(M), std::move(sharpness), levels, P, options);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
 
   t = std::chrono::steady_clock::now();
-  Subdivided<T> out{X::down(refined.data), refined_mesh<X>(refined.mesh)};
+  Subdivided<T> out{on_host<X>(std::move(refined.data)), refined_mesh<X>(std::move(refined.mesh))};
   stages.download = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
   return out;
-}
-
-// Executor results on the host: moved where they are there already, else transferred.
-template <class X, class T, class S>
-linalg::Dense<T> on_host(linalg::Dense<T, S>&& A) {
-  if constexpr (std::is_same_v<S, linalg::Host>) return std::move(A);
-  else return X::down(A);
-}
-template <class X, class T, class Column, class S>
-linalg::StencilCsr<T, Column> on_host(linalg::StencilCsr<T, Column, S>&& A) {
-  if constexpr (std::is_same_v<S, linalg::Host>) return std::move(A);
-  else return {A.rows, A.cols, A.stencils, X::down(A.offsets), X::down(A.columns), X::down(A.shift),
-               X::down(A.table)};
 }
 
 // The refinement matrix R of `levels` levels encoded as a stencil table (on the executor, then
@@ -100,8 +105,7 @@ schemes::Refinement<T> build_refinement(Exec& exec, const meshops::PolyMesh& mes
   using X = Transfer<Exec>;
   auto t = std::chrono::steady_clock::now();
   auto sharpness = schemes::Sharpness<typename Exec::space>{X::up(C.edges), X::up(C.vertices)};
-  const auto plan =
-      schemes::build<Scheme>(exec, X::up(mesh.M), std::move(sharpness), levels, options);
+  auto plan = schemes::build<Scheme>(exec, X::up(mesh.M), std::move(sharpness), levels, options);
   exec.synchronize();
   stages.build = elapsed_ms(t);
   t = std::chrono::steady_clock::now();
@@ -115,7 +119,7 @@ schemes::Refinement<T> build_refinement(Exec& exec, const meshops::PolyMesh& mes
           schemes::Sharpness<>{{C.edges.rows, C.edges.cols, C.edges.row_indices.clone(),
                                 C.edges.col_indices.clone(), C.edges.values.clone()},
                                C.vertices.clone()},
-          refined_mesh<X>(plan.refined)};
+          refined_mesh<X>(std::move(plan.refined))};
 }
 
 // P_L = R P_0 for each pose, R on the executor already: `done(k, P_L)` gets pose k's result
