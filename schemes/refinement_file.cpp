@@ -494,31 +494,8 @@ void read_body(Loader& in, const Header& h, Refinement<T>& r) {
   read_body<T, F, std::uint32_t>(in, h, r);
 }
 
-// The refined mesh rebuilt from the base mesh, its sharpness and the options; refused unless
-// it is the one the file was saved with.
-template <class T>
-void rebuild_refined(const Source& src, const Header& h, Refinement<T>& r) {
-  cpu::Executor exec;
-  try {
-    r.refined = with_scheme(r.scheme, [&]<class Scheme>() {
-      Sharpness<> C{{r.sharpness.edges.rows, r.sharpness.edges.cols,
-                     r.sharpness.edges.row_indices.clone(), r.sharpness.edges.col_indices.clone(),
-                     r.sharpness.edges.values.clone()},
-                    r.sharpness.vertices.clone()};
-      return build<Scheme>(exec, r.base.clone(), std::move(C), r.levels, r.options).refined.mesh();
-    });
-  } catch (const Error& e) {
-    src.fail(std::string("rebuilding the refined mesh from the stored base mesh: ") + e.what());
-  }
-  if (r.refined.vertices != h.refined_vertices || r.refined.faces != h.refined_faces ||
-      r.refined.nnz() != h.refined_corners || topology_hash(r.refined) != h.refined_hash)
-    src.fail("the refined mesh rebuilt from the stored base mesh differs from the one R was "
-             "built for (a file from another spmesh version?); rebuild it with this spmesh's "
-             "`spmesh build`");
-}
-
-template <class T>
-Refinement<T> parse(Source& src, std::size_t file_size) {
+// The header, read and checked, its sizes against the file's.
+Header header(Source& src, std::size_t file_size) {
   Header h{};
   const std::size_t front = std::min(file_size, std::size_t(16));
   src.read(&h, front);
@@ -540,10 +517,18 @@ Refinement<T> parse(Source& src, std::size_t file_size) {
     src.fail(std::string(file_size < expected ? "truncated" : "unexpected bytes at the end") +
              ": the header's sizes need " + std::to_string(expected) + " bytes, the file has " +
              std::to_string(file_size));
+  return h;
+}
 
+template <class T>
+StoredRefinement<T> parse(Source& src, std::size_t file_size) {
+  const Header h = header(src, file_size);
   Loader in{src, {}};
   in.sum.add(&h, sizeof h);
-  Refinement<T> r;
+  StoredRefinement<T> stored;
+  stored.refined = {src.name(), h.refined_vertices, h.refined_faces, h.refined_corners,
+                    h.refined_hash};
+  Refinement<T>& r = stored.r;
   r.scheme = h.scheme;
   r.levels = static_cast<int>(h.levels);
   r.options = {static_cast<Boundary>(h.boundary), static_cast<CreaseMethod>(h.crease)};
@@ -551,8 +536,14 @@ Refinement<T> parse(Source& src, std::size_t file_size) {
     read_body<T, float>(in, h, r);
   else
     read_body<T, double>(in, h, r);
-  rebuild_refined(src, h, r);
-  return r;
+  return stored;
+}
+
+// The parts with the refined mesh rebuilt on the CPU and checked.
+template <class T>
+Refinement<T> with_refined(StoredRefinement<T>&& stored) {
+  stored.r.refined = rebuild_refined(stored.r, stored.refined);
+  return std::move(stored.r);
 }
 
 struct FileCloser {
@@ -588,6 +579,34 @@ std::uint64_t refinement_checksum(std::string_view bytes) {
   return sum.value;
 }
 
+void RefinedMeshCheck::check(const linalg::MeshMatrix<>& refined) const {
+  if (refined.vertices != vertices || refined.faces != faces || refined.nnz() != corners ||
+      topology_hash(refined) != hash)
+    throw InputError(file + ": the refined mesh rebuilt from the stored base mesh differs from "
+                     "the one R was built for (a file from another spmesh version?); rebuild it "
+                     "with this spmesh's `spmesh build`");
+}
+
+template <class T>
+linalg::MeshMatrix<> rebuild_refined(const Refinement<T>& r, const RefinedMeshCheck& check) {
+  cpu::Executor exec;
+  linalg::MeshMatrix<> refined;
+  try {
+    refined = with_scheme(r.scheme, [&]<class Scheme>() {
+      Sharpness<> C{{r.sharpness.edges.rows, r.sharpness.edges.cols,
+                     r.sharpness.edges.row_indices.clone(), r.sharpness.edges.col_indices.clone(),
+                     r.sharpness.edges.values.clone()},
+                    r.sharpness.vertices.clone()};
+      return build<Scheme>(exec, r.base.clone(), std::move(C), r.levels, r.options).refined.mesh();
+    });
+  } catch (const Error& e) {
+    throw InputError(check.file + ": rebuilding the refined mesh from the stored base mesh: " +
+                     e.what());
+  }
+  check.check(refined);
+  return refined;
+}
+
 template <class T>
 std::size_t refinement_file_size(const Refinement<T>& r) {
   return std::visit(
@@ -617,13 +636,38 @@ void save_refinement(const std::string& path, const Refinement<T>& r) {
 }
 
 template <class T>
-Refinement<T> parse_refinement(std::string_view bytes, const std::string& name) {
+StoredRefinement<T> parse_refinement_parts(std::string_view bytes, const std::string& name) {
   Source src(name, bytes);
   return parse<T>(src, bytes.size());
 }
 
 template <class T>
+Refinement<T> parse_refinement(std::string_view bytes, const std::string& name) {
+  return with_refined(parse_refinement_parts<T>(bytes, name));
+}
+
+template <class T>
 Refinement<T> load_refinement(const std::string& path) {
+  return with_refined(load_refinement_parts<T>(path));
+}
+
+RefinementShape refinement_shape(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw InputError(path + ": cannot open: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw InputError(path + ": not a regular file");
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  const auto file_size = static_cast<std::size_t>(st.st_size);
+  Source src(path, file.get());
+  const Header h = header(src, file_size);
+  return {h.rows, h.cols, h.nnz, h.table, int(h.scalar_bytes), int(h.column_bytes),
+          h.base_vertices, h.base_faces, h.base_corners, h.refined_vertices, h.refined_faces,
+          h.refined_corners, static_cast<std::int64_t>(file_size)};
+}
+
+template <class T>
+StoredRefinement<T> load_refinement_parts(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
     throw InputError(path + ": cannot open: " + std::strerror(errno));
@@ -645,5 +689,11 @@ template Refinement<float> load_refinement(const std::string&);
 template Refinement<double> load_refinement(const std::string&);
 template Refinement<float> parse_refinement(std::string_view, const std::string&);
 template Refinement<double> parse_refinement(std::string_view, const std::string&);
+template StoredRefinement<float> load_refinement_parts(const std::string&);
+template StoredRefinement<double> load_refinement_parts(const std::string&);
+template StoredRefinement<float> parse_refinement_parts(std::string_view, const std::string&);
+template StoredRefinement<double> parse_refinement_parts(std::string_view, const std::string&);
+template linalg::MeshMatrix<> rebuild_refined(const Refinement<float>&, const RefinedMeshCheck&);
+template linalg::MeshMatrix<> rebuild_refined(const Refinement<double>&, const RefinedMeshCheck&);
 
 }  // namespace spmesh::schemes

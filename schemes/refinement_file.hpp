@@ -106,7 +106,8 @@ void write_refinement(std::ostream& out, const Refinement<T>& r);
 template <class T>
 void save_refinement(const std::string& path, const Refinement<T>& r);
 
-// Reads a file written by save_refinement with either scalar type, converting weights to T;
+// Reads a file written by save_refinement with either scalar type, converting weights to T,
+// and rebuilds its refined mesh on the CPU (load_refinement_parts, then rebuild_refined);
 // InputError naming the path and the problem for anything but such a file.
 template <class T>
 Refinement<T> load_refinement(const std::string& path);
@@ -114,5 +115,47 @@ Refinement<T> load_refinement(const std::string& path);
 // The same from the bytes of a whole file; `name` stands for the file in messages.
 template <class T>
 Refinement<T> parse_refinement(std::string_view bytes, const std::string& name);
+
+// What a file stores of the refined mesh R produces: its sizes and hash, enough to check a
+// mesh rebuilt from the base mesh wherever that runs (the CPU, or a GPU's build).
+struct RefinedMeshCheck {
+  std::string file;  // the file, for messages
+  std::int64_t vertices = 0, faces = 0, corners = 0;
+  std::uint64_t hash = 0;
+
+  // Throws InputError naming the file unless `refined` is the mesh the file was saved with.
+  void check(const linalg::MeshMatrix<>& refined) const;
+};
+
+// A file's sizes from its header alone (checked as load checks it), for a caller that sizes
+// its work before loading: R's rows, columns, non-zeros, table length and scalar bytes, and
+// the base and refined meshes' vertices, faces and face corners.
+struct RefinementShape {
+  std::int64_t rows = 0, cols = 0, nnz = 0, table = 0;
+  int scalar_bytes = 0, column_bytes = 0;
+  std::int64_t base_vertices = 0, base_faces = 0, base_corners = 0;
+  std::int64_t refined_vertices = 0, refined_faces = 0, refined_corners = 0;
+  std::int64_t file_bytes = 0;
+};
+RefinementShape refinement_shape(const std::string& path);
+
+// A file's parts as stored and checked, its refined mesh not yet rebuilt (r.refined is empty):
+// for a caller that rebuilds it elsewhere or alongside other work, then calls refined.check.
+template <class T>
+struct StoredRefinement {
+  Refinement<T> r;
+  RefinedMeshCheck refined;
+};
+
+template <class T>
+StoredRefinement<T> load_refinement_parts(const std::string& path);
+template <class T>
+StoredRefinement<T> parse_refinement_parts(std::string_view bytes, const std::string& name);
+
+// r's refined mesh rebuilt on the CPU by the scheme's build from r's base mesh, its sharpness
+// and the options, and checked: InputError naming check.file if the build fails or its result
+// is not the mesh the file was saved with (a file from another spmesh version).
+template <class T>
+linalg::MeshMatrix<> rebuild_refined(const Refinement<T>& r, const RefinedMeshCheck& check);
 
 }  // namespace spmesh::schemes
