@@ -13,6 +13,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace spmesh::meshops {
 
@@ -42,6 +43,34 @@ void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,
                 const linalg::Dense<double>& positions, const linalg::MeshMatrix<>& M);
 void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,
                 const linalg::Dense<float>& positions, const linalg::MeshMatrix<>& M);
+
+// A mesh's faces in one format, encoded once for many files with the same faces (every pose of
+// a replay): PLY's face element bytes or OBJ's `f` lines, in blocks to write in order.
+struct EncodedFaces {
+  MeshFormat format = MeshFormat::obj;
+  index_t vertices = 0, faces = 0;  // the mesh they belong to
+  bool wide_counts = false;         // PLY: int face sizes (a face of more than 255 vertices)
+  std::vector<std::string> blocks;
+
+  std::size_t bytes() const {
+    std::size_t n = 0;
+    for (const auto& b : blocks) n += b.size();
+    return n;
+  }
+};
+
+// M's faces in `format`, encoded in parallel. InputError naming `source` for a face index out
+// of range.
+EncodedFaces encode_faces(MeshFormat format, const std::string& source, const linalg::MeshMatrix<>& M);
+
+// The same file as write_mesh(out, faces.format, source, positions, M) for the M `faces` was
+// encoded from, with the faces' bytes copied, not formatted again. DimensionError unless
+// positions are faces.vertices x 3; InputError naming `source` and the first vertex with a
+// coordinate that is not finite (nothing is written then).
+void write_mesh(std::ostream& out, const std::string& source, const linalg::Dense<double>& positions,
+                const EncodedFaces& faces);
+void write_mesh(std::ostream& out, const std::string& source, const linalg::Dense<float>& positions,
+                const EncodedFaces& faces);
 
 // OBJ text: `v x y z` lines with max_digits10 significant digits (17 for double, 9 for float,
 // so that reading back gives the same value), then `f` lines with 1-based indices. Throws

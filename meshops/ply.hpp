@@ -36,4 +36,12 @@ void write_ply(std::ostream& out, const linalg::Dense<double>& positions,
 void write_ply(std::ostream& out, const linalg::Dense<float>& positions,
                const linalg::MeshMatrix<>& M);
 
+struct EncodedFaces;  // io.hpp
+
+// M's face element, encoded once in parallel (encode_faces calls this for MeshFormat::ply).
+EncodedFaces encode_ply_faces(const linalg::MeshMatrix<>& M);
+// The header, the positions' bytes and the encoded faces, unchecked (write_mesh checks them).
+void write_ply(std::ostream& out, const linalg::Dense<double>& positions, const EncodedFaces& faces);
+void write_ply(std::ostream& out, const linalg::Dense<float>& positions, const EncodedFaces& faces);
+
 }  // namespace spmesh::meshops

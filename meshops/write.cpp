@@ -1,4 +1,5 @@
-// The OBJ writer: vertex and face lines formatted in parallel and written in order.
+// The OBJ writer (vertex and face lines formatted in parallel and written in order) and
+// write_mesh, by format, with faces formatted anew or encoded once (encode_faces).
 #include "meshops/io.hpp"
 
 #include "meshops/checks.hpp"
@@ -6,6 +7,7 @@
 #include "meshops/output.hpp"
 
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <filesystem>
@@ -32,23 +34,67 @@ void put_index(std::string& buf, index_t i) {
 // Lines of a block of vertices or faces per task (about 3 MiB of text for vertices).
 constexpr index_t lines_per_block = 1 << 16;
 
+// `v x y z` lines of vertices [begin, end); a line is at most 1 + 3 * 25 + 1 characters.
+template <class T>
+void format_vertices(std::string& text, const linalg::Dense<T>& positions, index_t begin, index_t end) {
+  text.reserve(text.size() + 80 * std::size_t(end - begin));
+  for (index_t v = begin; v < end; ++v) {
+    text += 'v';
+    for (index_t c = 0; c < 3; ++c) text += ' ', put_real(text, positions(v, c));
+    text += '\n';
+  }
+}
+
+// `f` lines of faces [begin, end), 1-based as OBJ counts.
+void format_faces(std::string& text, const linalg::MeshMatrix<>& M, index_t begin, index_t end) {
+  text.reserve(text.size() + 2 * std::size_t(end - begin) +
+               12 * std::size_t(M.offsets[end] - M.offsets[begin]));
+  for (index_t f = begin; f < end; ++f) {
+    text += 'f';
+    for (index_t p = M.offsets[f]; p < M.offsets[f + 1]; ++p)
+      text += ' ', put_index(text, M.indices[p] + 1);
+    text += '\n';
+  }
+}
+
+template <class T>
+void emit_vertices(std::ostream& out, const linalg::Dense<T>& positions) {
+  emit_in_parallel(out, positions.rows, lines_per_block, [&](std::string& text, index_t begin, index_t end) {
+    format_vertices(text, positions, begin, end);
+  });
+}
+
 template <class T>
 void emit_obj(std::ostream& out, const linalg::Dense<T>& positions, const linalg::MeshMatrix<>& M) {
-  emit_in_parallel(out, positions.rows, lines_per_block, [&](std::string& text, index_t begin, index_t end) {
-    for (index_t v = begin; v < end; ++v) {
-      text += 'v';
-      for (index_t c = 0; c < 3; ++c) text += ' ', put_real(text, positions(v, c));
-      text += '\n';
-    }
-  });
+  emit_vertices(out, positions);
   emit_in_parallel(out, M.faces, lines_per_block, [&](std::string& text, index_t begin, index_t end) {
-    for (index_t f = begin; f < end; ++f) {
-      text += 'f';
-      for (index_t p = M.offsets[f]; p < M.offsets[f + 1]; ++p)
-        text += ' ', put_index(text, M.indices[p] + 1);  // OBJ counts from 1
-      text += '\n';
-    }
+    format_faces(text, M, begin, end);
   });
+}
+
+EncodedFaces encode_obj_faces(const linalg::MeshMatrix<>& M) {
+  EncodedFaces out;
+  out.format = MeshFormat::obj, out.vertices = M.vertices, out.faces = M.faces;
+  const index_t blocks = (M.faces + lines_per_block - 1) / lines_per_block;
+  out.blocks.resize(static_cast<std::size_t>(blocks));
+#pragma omp parallel for schedule(dynamic)
+  for (index_t b = 0; b < blocks; ++b)
+    format_faces(out.blocks[static_cast<std::size_t>(b)], M, b * lines_per_block,
+                 std::min(M.faces, (b + 1) * lines_per_block));
+  return out;
+}
+
+template <class T>
+void write_encoded(std::ostream& out, const std::string& source, const linalg::Dense<T>& positions,
+                   const EncodedFaces& faces) {
+  if (positions.rows != faces.vertices || positions.cols != 3)
+    throw DimensionError(source + ": positions are " + std::to_string(positions.rows) + " x " +
+                         std::to_string(positions.cols) + ", the faces need " +
+                         std::to_string(faces.vertices) + " x 3");
+  check_finite(source, positions);
+  if (faces.format == MeshFormat::ply) return write_ply(out, positions, faces);
+  emit_vertices(out, positions);
+  for (const auto& block : faces.blocks) out.write(block.data(), static_cast<std::streamsize>(block.size()));
 }
 
 template <class T>
@@ -94,6 +140,20 @@ void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,
 void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,
                 const linalg::Dense<float>& positions, const linalg::MeshMatrix<>& M) {
   write_mesh_to(out, format, source, positions, M);
+}
+
+EncodedFaces encode_faces(MeshFormat format, const std::string& source, const linalg::MeshMatrix<>& M) {
+  check_mesh_matrix(source, M, M.vertices, 3);
+  return format == MeshFormat::ply ? encode_ply_faces(M) : encode_obj_faces(M);
+}
+
+void write_mesh(std::ostream& out, const std::string& source, const linalg::Dense<double>& positions,
+                const EncodedFaces& faces) {
+  write_encoded(out, source, positions, faces);
+}
+void write_mesh(std::ostream& out, const std::string& source, const linalg::Dense<float>& positions,
+                const EncodedFaces& faces) {
+  write_encoded(out, source, positions, faces);
 }
 
 void write_obj(const std::string& path, const linalg::Dense<double>& positions,
