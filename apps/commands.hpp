@@ -14,6 +14,11 @@ Subdivided<T> subdivide_on_gpu(const std::string& scheme, const meshops::PolyMes
 template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages);
+// A stored refinement's refined mesh built on the GPU, on the host and checked (pipeline.hpp's
+// rebuild_refined).
+template <class T>
+linalg::MeshMatrix<> rebuild_refined_on_gpu(const schemes::Refinement<T>& r,
+                                            const schemes::RefinedMeshCheck& check, Stages& stages);
 // Replays every pose on the GPU: R uploaded once, then per pose upload, product, download and
 // `done(k, P_L)` (pipeline.hpp's replay).
 template <class T>
@@ -33,6 +38,9 @@ void check_device_memory(std::int64_t bytes);
   template schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&,                  \
                                                const schemes::Sharpness<>&,                \
                                                const schemes::Options&, int, Stages&);     \
+  template linalg::MeshMatrix<> rebuild_refined_on_gpu(const schemes::Refinement<T>&,        \
+                                                        const schemes::RefinedMeshCheck&,  \
+                                                        Stages&);                          \
   template void replay_on_gpu(const schemes::RefinementMatrix<T>&,                          \
                               const std::vector<linalg::Dense<T>>&,                        \
                               const std::function<void(std::size_t, linalg::Dense<T>&&)>&, \

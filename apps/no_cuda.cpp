@@ -20,6 +20,11 @@ schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&
   no_cuda();
 }
 template <class T>
+linalg::MeshMatrix<> rebuild_refined_on_gpu(const schemes::Refinement<T>&,
+                                            const schemes::RefinedMeshCheck&, Stages&) {
+  no_cuda();
+}
+template <class T>
 void replay_on_gpu(const schemes::RefinementMatrix<T>&, const std::vector<linalg::Dense<T>>&,
                    const std::function<void(std::size_t, linalg::Dense<T>&&)>&, Stages&) {
   no_cuda();

@@ -122,6 +122,40 @@ schemes::Refinement<T> build_refinement(Exec& exec, const meshops::PolyMesh& mes
           refined_mesh<X>(std::move(plan.refined))};
 }
 
+// A stored refinement's refined mesh rebuilt on the executor (the scheme's build from the
+// stored base mesh and its sharpness), brought to the host and checked against the file's hash.
+// stages.build times the build, stages.download the transfer.
+template <class T, class Exec>
+linalg::MeshMatrix<> rebuild_refined(Exec& exec, const schemes::Refinement<T>& r,
+                                     const schemes::RefinedMeshCheck& check, Stages& stages) {
+  using X = Transfer<Exec>;
+  linalg::MeshMatrix<> mesh;
+  try {
+    mesh = with_scheme(r.scheme, [&]<class Scheme>() {
+      auto t = std::chrono::steady_clock::now();
+      auto sharpness = schemes::Sharpness<typename Exec::space>{X::up(r.sharpness.edges),
+                                                                 X::up(r.sharpness.vertices)};
+      auto plan = schemes::build<Scheme>(exec, X::up(r.base), std::move(sharpness), r.levels,
+                                         r.options);
+      exec.synchronize();
+      stages.build += elapsed_ms(t);
+      t = std::chrono::steady_clock::now();
+      auto refined = refined_mesh<X>(std::move(plan.refined));
+      stages.download += elapsed_ms(t);
+      return refined;
+    });
+  } catch (const InputError&) {
+    throw;
+  } catch (const CapacityError&) {
+    throw;
+  } catch (const Error& e) {
+    throw InputError(check.file + ": rebuilding the refined mesh from the stored base mesh: " +
+                     e.what());
+  }
+  check.check(mesh);
+  return mesh;
+}
+
 // P_L = R P_0 for each pose, R on the executor already: `done(k, P_L)` gets pose k's result
 // on the host, in order, before the next product starts. stages.eval sums the products.
 template <class T, class Exec, class Column>

@@ -39,6 +39,13 @@ schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::Po
 }
 
 template <class T>
+linalg::MeshMatrix<> rebuild_refined_on_gpu(const schemes::Refinement<T>& r,
+                                            const schemes::RefinedMeshCheck& check, Stages& stages) {
+  linalg::cuda::Executor exec;
+  return rebuild_refined(exec, r, check, stages);
+}
+
+template <class T>
 void replay_on_gpu(const schemes::RefinementMatrix<T>& R, const std::vector<linalg::Dense<T>>& poses,
                    const std::function<void(std::size_t, linalg::Dense<T>&&)>& done, Stages& stages) {
   linalg::cuda::Executor exec;

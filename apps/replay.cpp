@@ -1,8 +1,11 @@
 // spmesh replay: P_L = R P_0 for each pose, from a saved refinement. R is loaded and (on the
-// GPU) uploaded once; every pose is read and checked, and every output path reserved, before the
-// first product, so a bad pose leaves no output; the outputs appear together at the end.
+// GPU) uploaded once, the refined mesh rebuilt where the replay runs and its faces encoded once;
+// every pose is read and checked, and every output path reserved, before the first product, so
+// a bad pose leaves no output; outputs are written as their products come, a few at a time, and
+// appear together at the end.
 #include "apps/args.hpp"
 #include "apps/commands.hpp"
+#include "apps/host_memory.hpp"
 #include "apps/input.hpp"
 #include "apps/transfer.hpp"
 #include "apps/report.hpp"
@@ -10,7 +13,9 @@
 #include "meshops/io.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
+#include <future>
 #include <vector>
 
 #include <fmt/format.h>
@@ -31,6 +36,60 @@ void check_topology(const meshops::PolyMesh& pose, const linalg::MeshMatrix<>& b
                      " was built from (after --triangulate, if given)");
 }
 
+// The most host memory replay holds at once, from the file's header before any work: R as
+// loaded (its arrays and the stored stencil ids read on the way), the base mesh, the refined
+// mesh and, on the CPU, the plan its rebuild holds (about 4 times the refined mesh: the
+// refined levels' topology), the poses, the products in flight and the encoded faces with the
+// text of a pose being formatted.
+std::int64_t replay_host_bytes(const schemes::RefinementShape& s, std::size_t poses,
+                               int scalar_bytes, bool on_gpu, meshops::MeshFormat format,
+                               int writers) {
+  const std::int64_t R = s.table * (s.scalar_bytes + scalar_bytes) + s.nnz * s.column_bytes +
+                         s.rows * (4 + 4 + 4);
+  const std::int64_t base = 4 * (s.base_faces + 1 + s.base_corners + s.base_vertices);
+  const std::int64_t refined = 4 * (s.refined_faces + 1 + s.refined_corners);
+  const std::int64_t rebuild = on_gpu ? refined : 4 * refined;
+  const std::int64_t pose = 3 * scalar_bytes * s.base_vertices, product = 3 * scalar_bytes * s.rows;
+  const bool ply = format == meshops::MeshFormat::ply;
+  const std::int64_t faces = ply ? 4 * (s.refined_faces + s.refined_corners)
+                                 : 2 * s.refined_faces + 11 * s.refined_corners;
+  const std::int64_t text = ply ? 0 : 80 * s.rows;  // a pose's `v` lines being formatted
+  return R + base + refined + rebuild + std::int64_t(poses) * pose + writers * (product + text) +
+         faces;
+}
+
+// Host memory for the whole replay, or a CapacityError naming both sizes before any work.
+void check_host_memory(std::int64_t bytes, const std::string& refinement_path) {
+  const HostAvailable available = host_available();
+  if (bytes > available.bytes)
+    throw CapacityError(refinement_path + ": replay needs about " + std::to_string(bytes >> 20) +
+                        " MiB of host memory, " + std::to_string(available.bytes >> 20) +
+                        " MiB are available (" + available.limit + ")");
+}
+
+// Each pose's vertex positions as T, read and checked against the base mesh.
+template <class T>
+std::vector<linalg::Dense<T>> read_poses(const Args& args, const std::vector<std::string>& paths,
+                                         const linalg::MeshMatrix<>& base,
+                                         const std::string& refinement_path) {
+  std::vector<linalg::Dense<T>> poses;
+  poses.reserve(paths.size());
+  for (const auto& path : paths) {
+    auto pose = meshops::read_mesh(path);
+    if (const auto how = triangulation(args)) pose = meshops::triangulate(pose, *how);
+    meshops::check_mesh(pose);
+    check_topology(pose, base, path, refinement_path);
+    linalg::Dense<T> P0(pose.vertex_count(), 3);
+    for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(pose.positions.data[p]);
+    poses.push_back(std::move(P0));
+  }
+  return poses;
+}
+
+// PLY files are written a few at a time (copying into the page cache is bound by one core's
+// memory bandwidth); OBJ text is formatted with every thread, one file at a time.
+constexpr int ply_writers = 4;
+
 template <class T>
 int replay_as(const Args& args) {
   if (args.positional.size() < 2) throw Error("replay takes a refinement file and poses");
@@ -39,6 +98,7 @@ int replay_as(const Args& args) {
   if (!std::filesystem::is_directory(outdir)) throw Error(outdir + ": not a directory");
   const std::string& refinement_path = args.positional[0];
   const std::vector<std::string> pose_paths(args.positional.begin() + 1, args.positional.end());
+  const bool on_gpu = device == "cuda";
 
   // Every output reserved before any work: none is an input or another pose's output.
   meshops::OutputFiles outputs(args.positional);
@@ -50,48 +110,73 @@ int replay_as(const Args& args) {
     outputs.add(out_paths.back());
   }
   const auto out_format = meshops::output_format(out_paths.front());
+  const int writers = out_format == meshops::MeshFormat::ply ? ply_writers : 1;
+  check_host_memory(replay_host_bytes(schemes::refinement_shape(refinement_path), pose_paths.size(),
+                                      sizeof(T), on_gpu, out_format, writers),
+                    refinement_path);
 
+  // Load R and the base mesh; rebuild the refined mesh on the GPU, or on the CPU while the
+  // poses are read; then encode its faces once for every output.
   auto t = std::chrono::steady_clock::now();
-  const auto r = schemes::load_refinement<T>(refinement_path);
+  auto stored = schemes::load_refinement_parts<T>(refinement_path);
+  auto& r = stored.r;
+  const auto& refined_check = stored.refined;
   const double load_ms = elapsed_ms(t);
-
+  Stages rebuild;
   t = std::chrono::steady_clock::now();
-  std::vector<linalg::Dense<T>> poses;
-  poses.reserve(pose_paths.size());
-  for (const auto& path : pose_paths) {
-    auto pose = meshops::read_mesh(path);
-    if (const auto how = triangulation(args)) pose = meshops::triangulate(pose, *how);
-    meshops::check_mesh(pose);
-    check_topology(pose, r.base, path, refinement_path);
-    linalg::Dense<T> P0(pose.vertex_count(), 3);
-    for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(pose.positions.data[p]);
-    poses.push_back(std::move(P0));
+  std::future<linalg::MeshMatrix<>> rebuilt;
+  if (on_gpu) {
+    r.refined = rebuild_refined_on_gpu(r, refined_check, rebuild);
+  } else {
+    rebuilt = std::async(std::launch::async, [&] {
+      cpu::Executor exec;
+      return rebuild_refined(exec, r, refined_check, rebuild);
+    });
   }
-  const double read_ms = elapsed_ms(t);
+  const auto t_read = std::chrono::steady_clock::now();
+  auto poses = read_poses<T>(args, pose_paths, r.base, refinement_path);
+  const double read_ms = elapsed_ms(t_read);
+  if (rebuilt.valid()) r.refined = rebuilt.get();
+  const double rebuild_ms = elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  const auto faces = meshops::encode_faces(out_format, refinement_path, r.refined);
+  const double encode_ms = elapsed_ms(t);
 
+  // Each product is handed to a writer as it comes; at most `writers` files are being written
+  // (and their products held) at once.
   Stages stages;
-  double write_ms = 0;
+  std::deque<std::future<void>> writing;
+  double wait_ms = 0;
   auto write = [&](std::size_t k, linalg::Dense<T>&& P) {
     const auto w = std::chrono::steady_clock::now();
-    outputs.write(out_paths[k], [&](std::ostream& out) {
-      meshops::write_mesh(out, out_format, pose_paths[k], P, r.refined);
-    });
-    write_ms += elapsed_ms(w);
+    while (writing.size() >= static_cast<std::size_t>(writers)) writing.front().get(), writing.pop_front();
+    wait_ms += elapsed_ms(w);
+    writing.push_back(std::async(std::launch::async, [&, k, P = std::move(P)] {
+      outputs.write(out_paths[k], [&](std::ostream& out) {
+        meshops::write_mesh(out, pose_paths[k], P, faces);
+      });
+    }));
   };
-  if (device == "cuda") {
+  const auto t_products = std::chrono::steady_clock::now();
+  if (on_gpu) {
     replay_on_gpu<T>(r.R, poses, write, stages);
   } else {
     cpu::Executor exec;
     std::visit([&](const auto& R) { replay<T>(exec, R, poses, write, stages); }, r.R);
   }
   t = std::chrono::steady_clock::now();
+  while (!writing.empty()) writing.front().get(), writing.pop_front();
   outputs.commit();
-  write_ms += elapsed_ms(t);
+  wait_ms += elapsed_ms(t);
+  const double products_and_writes_ms = elapsed_ms(t_products);
   for (const auto& out : out_paths) fmt::print("{}\n", out);
-  fmt::print("{} poses, {} vertices each: load {:.1f} ms, read and check {:.1f} ms, product {:.1f} ms, "
-             "write {:.1f} ms; {}\n",
-             poses.size(), schemes::rows(r.R), load_ms, read_ms, stages.eval, write_ms,
-             summary(stages, device));
+  fmt::print("{} poses, {} vertices each: load {:.1f} ms, rebuild the refined mesh {:.1f} ms "
+             "(build {:.1f}, download {:.1f}; on the {}), read and check {:.1f} ms, encode the "
+             "faces {:.1f} ms, products and writes {:.1f} ms (product {:.1f}, waiting for writes "
+             "{:.1f}); {}\n",
+             poses.size(), schemes::rows(r.R), load_ms, rebuild_ms, rebuild.build,
+             rebuild.download, on_gpu ? "GPU" : "CPU, alongside reading", read_ms, encode_ms,
+             products_and_writes_ms, stages.eval, wait_ms, summary(stages, device));
   return 0;
 }
 
