@@ -549,3 +549,84 @@ TEST_CASE("ply and off: every truncation of a valid file is an InputError or a w
   check_cuts(off, [](const std::string& t) { return parse_off(t, "cut.off"); });
   check_cuts(ascii, [](const std::string& t) { return parse_ply(t, "cut.ply"); });
 }
+
+namespace {
+
+// A strip of n quads over 2n + 2 vertices: enough faces for several of the writers' blocks.
+linalg::MeshMatrix<> quad_strip(index_t n) {
+  linalg::Array<index_t> offsets(n + 1), indices(4 * n);
+  for (index_t f = 0; f < n; ++f) {
+    offsets[f] = 4 * f;
+    const index_t a = 2 * f;
+    indices[4 * f] = a, indices[4 * f + 1] = a + 2, indices[4 * f + 2] = a + 3, indices[4 * f + 3] = a + 1;
+  }
+  offsets[n] = 4 * n;
+  return linalg::MeshMatrix<>(2 * n + 2, std::move(offsets), std::move(indices));
+}
+
+template <class T>
+std::string written(MeshFormat format, const linalg::Dense<T>& P, const linalg::MeshMatrix<>& M) {
+  std::ostringstream out;
+  write_mesh(out, format, "mesh", P, M);
+  return std::move(out).str();
+}
+template <class T>
+std::string written(const linalg::Dense<T>& P, const EncodedFaces& faces) {
+  std::ostringstream out;
+  write_mesh(out, "pose", P, faces);
+  return std::move(out).str();
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("io: faces encoded once write the same file as the mesh matrix, which reads "
+                   "back as the mesh, over several blocks (1.1M quads)",
+                   T, float, double) {
+  const index_t n = (1 << 20) + 50000;  // more than one PLY block and many OBJ batches
+  const auto M = quad_strip(n);
+  linalg::Dense<T> P(M.vertices, 3);
+  for (index_t i = 0; i < P.data.size(); ++i) P.data[i] = static_cast<T>(0.001 * i - 7.25);
+  for (const auto format : {MeshFormat::ply, MeshFormat::obj}) {
+    const auto faces = encode_faces(format, "mesh", M);
+    CHECK(faces.faces == n);
+    const std::string direct = written(format, P, M), encoded = written(P, faces);
+    CHECK(encoded.size() == direct.size());
+    CHECK(encoded == direct);
+    // An independent reader sees the mesh: every face and position (reading back, PLY only:
+    // the OBJ text's digits are checked by the round-trip tests above).
+    if (format == MeshFormat::ply) {
+      const auto m = parse_ply(encoded, "strip.ply");
+      REQUIRE(m.M.faces == n);
+      CHECK(std::equal(m.M.indices.begin(), m.M.indices.end(), M.indices.begin()));
+      CHECK(std::equal(m.M.offsets.begin(), m.M.offsets.end(), M.offsets.begin()));
+      CHECK(m.positions.data[P.data.size() - 1] == double(P.data[P.data.size() - 1]));
+      CHECK(faces.bytes() == std::size_t(n) * 17);  // a uchar count and four int indices
+    }
+  }
+}
+
+TEST_CASE("io: write_mesh with encoded faces refuses a non-finite position naming the vertex, "
+          "and positions of another size, writing nothing") {
+  const auto M = quad_strip(3);
+  const auto faces = encode_faces(MeshFormat::ply, "mesh", M);
+  linalg::Dense<float> P(M.vertices, 3);
+  for (index_t i = 0; i < P.data.size(); ++i) P.data[i] = float(i);
+  P(5, 1) = std::numeric_limits<float>::infinity();
+  std::ostringstream out;
+  CHECK_THROWS_WITH_AS(write_mesh(out, "pose.obj", P, faces),
+                       doctest::Contains("pose.obj"), InputError);
+  try {
+    write_mesh(out, "pose.obj", P, faces);
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("vertex 5") != std::string::npos);
+  }
+  CHECK(out.str().empty());
+  const linalg::Dense<float> small(M.vertices - 1, 3);
+  CHECK_THROWS_AS(write_mesh(out, "pose.obj", small, faces), DimensionError);
+  CHECK(out.str().empty());
+  // A face index out of range is refused when encoding, naming the source.
+  auto bad = quad_strip(3);
+  bad.indices[5] = 99;
+  CHECK_THROWS_WITH_AS(encode_faces(MeshFormat::obj, "refined.spr", bad),
+                       doctest::Contains("refined.spr"), InputError);
+}

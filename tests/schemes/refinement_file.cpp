@@ -333,3 +333,49 @@ TEST_CASE("a refinement file is at most a quarter of version 1's bytes") {
 }
 
 }  // namespace spmesh::test::refinement_file_tests
+
+namespace spmesh::test::refinement_file_tests {
+
+TEST_CASE("a file's parts load without the refined mesh, which rebuild_refined makes and its "
+          "check accepts; the check refuses another mesh naming the file; the header's sizes") {
+  const auto tent = meshops::read_obj(tent_path);
+  const auto [r, R] = refinement<double, schemes::CatmullClark>(tent, tent_sharpness(), 2);
+  const auto dir = std::filesystem::temp_directory_path() / "spmesh_refinement_parts_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "tent.spr").string();
+  schemes::save_refinement(path, r);
+
+  auto stored = schemes::load_refinement_parts<double>(path);
+  CHECK(stored.r.refined.faces == 0);  // not rebuilt
+  CHECK(stored.refined.file == path);
+  CHECK(stored.refined.faces == r.refined.faces);
+  CHECK(stored.refined.corners == r.refined.nnz());
+  CHECK(rows_of(stored.r.R) == rows_of(R));
+  const auto rebuilt = schemes::rebuild_refined(stored.r, stored.refined);
+  CHECK(same_bits(rebuilt.offsets, r.refined.offsets));
+  CHECK(same_bits(rebuilt.indices, r.refined.indices));
+
+  // Another mesh of the same sizes (two corners swapped) is not the one the file was built for.
+  auto other = r.refined.clone();
+  std::swap(other.indices[0], other.indices[1]);
+  CHECK_THROWS_WITH_AS(stored.refined.check(other), doctest::Contains(path.c_str()), InputError);
+  CHECK_THROWS_WITH_AS(stored.refined.check(other), doctest::Contains("differs"), InputError);
+  // ... nor one level less.
+  auto one_less = refinement<double, schemes::CatmullClark>(tent, tent_sharpness(), 1);
+  CHECK_THROWS_AS(stored.refined.check(one_less.first.refined), InputError);
+
+  const auto shape = schemes::refinement_shape(path);
+  CHECK(shape.rows == R.rows);
+  CHECK(shape.cols == R.cols);
+  CHECK(shape.nnz == R.nnz());
+  CHECK(shape.scalar_bytes == 8);
+  CHECK(shape.base_faces == tent.M.faces);
+  CHECK(shape.refined_faces == r.refined.faces);
+  CHECK(shape.refined_corners == r.refined.nnz());
+  CHECK(shape.file_bytes == std::int64_t(std::filesystem::file_size(path)));
+  CHECK_THROWS_WITH_AS(schemes::refinement_shape((dir / "none.spr").string()),
+                       doctest::Contains("none.spr"), InputError);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace spmesh::test::refinement_file_tests
