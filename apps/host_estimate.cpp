@@ -2,6 +2,8 @@
 // counts and where it is made.
 #include "apps/host_estimate.hpp"
 
+#include "meshops/emit.hpp"
+
 #include <algorithm>
 #include <vector>
 
@@ -39,11 +41,13 @@ HostEstimate host_estimate(const schemes::SizeEstimate& size, const HostJob& job
   e.input = job.file_bytes + 2 * poly_mesh + (job.triangulated ? poly_mesh : 0) + poly_mesh +
             sharpness + p0;
 
-  // subdivide's output: the refined mesh matrix and its vertex data (T, V x 3); the writer's
-  // buffer (a chunk of about 1 MiB that may grow to 2, and the stream's); --picture's arrays
+  // subdivide's output: the refined mesh matrix and its vertex data (T, V x 3); the writers'
+  // buffers (meshops/emit.hpp: two batches of emit_batch_bytes, whatever the thread count; PLY:
+  // two blocks of up to 2^20 faces, 17 bytes a quad; the stream's 1 MiB); --picture's arrays
   // (apps/picture.cpp: 48 bytes a vertex, 12 a face).
   const std::int64_t refined_mesh = mesh_bytes(last), data = 3 * s * last.vertices;
-  const std::int64_t writer = 4 * MiB;
+  const std::int64_t writer = 2 * std::int64_t(meshops::emit_batch_bytes) +
+                              2 * (std::int64_t(1) << 20) * (1 + 4 * std::int64_t(4)) + MiB;
   const std::int64_t picture = job.picture ? 48 * last.vertices + 12 * last.faces : 0;
   // The download (apps/pipeline.hpp: subdivide, refined_mesh): the data copied once, the mesh's
   // arrays copied to a host RefinedMesh and again by its mesh(); on the CPU the executor's

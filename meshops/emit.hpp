@@ -39,14 +39,21 @@ private:
   std::future<void> writing_;
 };
 
+// The text emit_in_parallel holds in one batch of blocks, whatever the thread count: it holds
+// two batches at most (one being formatted, one being written), so a host-memory estimate
+// counts 2 * emit_batch_bytes for it.
+constexpr std::size_t emit_batch_bytes = std::size_t(8) << 20;
+
 // Writes items [0, n) to `out` in order: `format(text, begin, end)` appends items [begin, end)
-// to `text`. Batches of a few `block`-item blocks per thread are formatted in parallel (OpenMP)
-// while the batch before is written, so at most about 8 * threads * block items' text is held.
+// to `text`, at most `item_bytes` bytes an item. Batches of a few blocks per thread, each batch
+// about emit_batch_bytes, are formatted in parallel (OpenMP) while the batch before is written.
 template <class Format>
-void emit_in_parallel(std::ostream& out, index_t n, index_t block, Format format) {
+void emit_in_parallel(std::ostream& out, index_t n, std::size_t item_bytes, Format format) {
   if (n <= 0) return;
-  const index_t blocks = (n + block - 1) / block;
   const std::size_t batch_size = static_cast<std::size_t>(4 * omp_get_max_threads());
+  const index_t block = static_cast<index_t>(
+      std::max<std::size_t>(1, emit_batch_bytes / (batch_size * std::max<std::size_t>(1, item_bytes))));
+  const index_t blocks = (n + block - 1) / block;
   std::vector<std::string> texts[2] = {std::vector<std::string>(batch_size),
                                        std::vector<std::string>(batch_size)};
   BackgroundWriter writer(out);  // after texts: it finishes before they go

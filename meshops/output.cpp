@@ -99,6 +99,7 @@ protected:
     return traits_type::not_eof(c);
   }
   std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (n <= 0) return 0;  // write(nullptr, 0) comes here: memcpy must not see a null pointer
     if (n < epptr() - pptr()) {
       std::memcpy(pptr(), s, static_cast<std::size_t>(n));
       pbump(static_cast<int>(n));

@@ -28,7 +28,6 @@ char* store_le(char* p, T v) {
 
 // Faces of a block (about 17 MiB of quads): large enough that a block is one large write.
 constexpr index_t faces_per_block = 1 << 20;
-constexpr index_t vertices_per_block = 1 << 16;
 
 // True when some face has more than 255 vertices: a uchar count does not hold it.
 bool wide_counts(const linalg::MeshMatrix<>& M) {
@@ -74,7 +73,7 @@ void write_vertices(std::ostream& out, const linalg::Dense<T>& positions) {
     out.write(reinterpret_cast<const char*>(positions.data.data()),
               static_cast<std::streamsize>(sizeof(T) * positions.data.size()));
   } else {
-    emit_in_parallel(out, positions.rows, vertices_per_block, [&](std::string& bytes, index_t begin, index_t end) {
+    emit_in_parallel(out, positions.rows, 3 * sizeof(T), [&](std::string& bytes, index_t begin, index_t end) {
       bytes.resize(3 * sizeof(T) * std::size_t(end - begin));
       char* p = bytes.data();
       for (index_t v = begin; v < end; ++v)

@@ -31,13 +31,16 @@ void put_index(std::string& buf, index_t i) {
   buf.append(s, std::to_chars(s, s + sizeof s, i).ptr);
 }
 
-// Lines of a block of vertices or faces per task (about 3 MiB of text for vertices).
+// Face lines of a block of encode_obj_faces (held whole for every file of a replay).
 constexpr index_t lines_per_block = 1 << 16;
 
-// `v x y z` lines of vertices [begin, end); a line is at most 1 + 3 * 25 + 1 characters.
+// The longest `v x y z` line: 1 + 3 * (1 + 25) + 1 characters.
+constexpr std::size_t vertex_line_bytes = 80;
+
+// `v x y z` lines of vertices [begin, end).
 template <class T>
 void format_vertices(std::string& text, const linalg::Dense<T>& positions, index_t begin, index_t end) {
-  text.reserve(text.size() + 80 * std::size_t(end - begin));
+  text.reserve(text.size() + vertex_line_bytes * std::size_t(end - begin));
   for (index_t v = begin; v < end; ++v) {
     text += 'v';
     for (index_t c = 0; c < 3; ++c) text += ' ', put_real(text, positions(v, c));
@@ -59,15 +62,18 @@ void format_faces(std::string& text, const linalg::MeshMatrix<>& M, index_t begi
 
 template <class T>
 void emit_vertices(std::ostream& out, const linalg::Dense<T>& positions) {
-  emit_in_parallel(out, positions.rows, lines_per_block, [&](std::string& text, index_t begin, index_t end) {
-    format_vertices(text, positions, begin, end);
-  });
+  emit_in_parallel(out, positions.rows, vertex_line_bytes,
+                   [&](std::string& text, index_t begin, index_t end) {
+                     format_vertices(text, positions, begin, end);
+                   });
 }
 
 template <class T>
 void emit_obj(std::ostream& out, const linalg::Dense<T>& positions, const linalg::MeshMatrix<>& M) {
   emit_vertices(out, positions);
-  emit_in_parallel(out, M.faces, lines_per_block, [&](std::string& text, index_t begin, index_t end) {
+  // A face line takes up to 12 bytes a corner, and 2 more.
+  const std::size_t face_line_bytes = 2 + 12 * std::size_t(M.nnz() / std::max<index_t>(1, M.faces) + 1);
+  emit_in_parallel(out, M.faces, face_line_bytes, [&](std::string& text, index_t begin, index_t end) {
     format_faces(text, M, begin, end);
   });
 }
