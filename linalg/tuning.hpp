@@ -69,6 +69,13 @@ inline constexpr std::size_t slab_max_array_bytes = std::size_t(256) << 10;
 // bench/RESULTS.md, Tuning choices: Slabs::slab
 inline constexpr std::size_t slab_bytes = std::size_t(4) << 20;
 
+// Device-to-host copies of at least this many bytes go through two pinned staging buffers of
+// this size each, the GPU filling one while host threads copy the other into place (pageable
+// cudaMemcpy into fresh memory ran at about 1.5 GB/s on the H100 machine: issue 23's download).
+// Not measured yet as a choice; the copy's speed is in bench/RESULTS.md, Command line end to end.
+// bench/RESULTS.md, Tuning choices: staging_bytes
+inline constexpr std::size_t staging_bytes = std::size_t(32) << 20;
+
 // ---- KeyTable ----------------------------------------------------------------------------------
 
 // Slots of a hash table (key_table.hpp) for every two keys to insert, at least: a load of at most

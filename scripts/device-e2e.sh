@@ -29,11 +29,20 @@ done
 t=$(seconds "$spmesh" build "$mesh" --levels "$level" -o "$work/r.spr" --device cuda) ||
   { cat "$work/last.log"; exit 1; }
 report "build ArmorGuy L$level --device cuda: $t s, $(stat -c %s "$work/r.spr") bytes; $(tail -1 "$work/last.log")"
-for poses in 1 ${E2E_POSES:-8}; do
+# replay_poses FILE LEVEL COUNT: COUNT poses (links to the mesh) replayed to PLY in one call.
+replay_poses() {
   rm -rf "$work/poses" "$work/frames" && mkdir -p "$work/poses" "$work/frames"
-  for k in $(seq -w 1 "$poses"); do ln -s "$(realpath "$mesh")" "$work/poses/pose$k.obj"; done
-  t=$(seconds "$spmesh" replay "$work/r.spr" "$work/poses"/*.obj -o "$work/frames" --format ply --device cuda) ||
+  for k in $(seq -w 1 "$3"); do ln -s "$(realpath "$mesh")" "$work/poses/pose$k.obj"; done
+  t=$(seconds "$spmesh" replay "$1" "$work/poses"/*.obj -o "$work/frames" --format ply --device cuda) ||
     { cat "$work/last.log"; exit 1; }
-  report "replay $poses poses at L$level --device cuda: $t s; $(tail -1 "$work/last.log")"
-done
+  report "replay $3 poses at L$2 --device cuda: $t s; $(tail -1 "$work/last.log")"
+  rm -rf "$work/frames"
+}
+replay_poses "$work/r.spr" "$level" 1
+replay_poses "$work/r.spr" "$level" "${E2E_POSES:-8}"
+# 50 poses of level 6 would write 51 GB, more than the machine's disk: 50 are replayed one level
+# lower (a quarter of the bytes each).
+rm -f "$work/r.spr"
+"$spmesh" build "$mesh" --levels $((level - 1)) -o "$work/r.spr" --device cuda >/dev/null || exit 1
+replay_poses "$work/r.spr" $((level - 1)) 50
 rm -rf "$work"

@@ -9,10 +9,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -206,6 +209,72 @@ namespace cuda {
 // copy stages them first) and the copy is ordered before every later kernel of a blocking
 // stream (it runs on the legacy stream, as allocations do), with no wait for the device: less
 // host time than a synchronous copy (spmesh_bench_launch, bench/RESULTS.md).
+namespace detail {
+
+// [to, to + bytes) = [from, from + bytes) by up to 16 host threads of at least 4 MiB each: the
+// page faults of fresh memory are taken in parallel too.
+inline void parallel_memcpy(char* to, const char* from, std::size_t bytes) {
+  const std::size_t piece = std::size_t(4) << 20;
+  const std::size_t threads = std::min<std::size_t>(
+      {16, std::max(1u, std::thread::hardware_concurrency()), (bytes + piece - 1) / piece});
+  if (threads <= 1) {
+    std::memcpy(to, from, bytes);
+    return;
+  }
+  const std::size_t share = (bytes + threads - 1) / threads;
+  std::vector<std::thread> workers;
+  for (std::size_t t = 1; t < threads; ++t) {
+    const std::size_t begin = std::min(bytes, t * share), end = std::min(bytes, begin + share);
+    workers.emplace_back([=] { std::memcpy(to + begin, from + begin, end - begin); });
+  }
+  std::memcpy(to, from, std::min(bytes, share));
+  for (auto& w : workers) w.join();
+}
+
+// A large device-to-host copy through two pinned buffers of tuning::staging_bytes: chunk k + 1
+// is copied over PCIe into one while host threads copy chunk k out of the other. Ordered after
+// the legacy stream's work, as cudaMemcpy is; the data is in place when it returns.
+inline void copy_to_host_staged(void* to, const void* from, std::size_t bytes) {
+  const std::size_t chunk = tuning::staging_bytes, chunks = (bytes + chunk - 1) / chunk;
+  char* buffer[2] = {nullptr, nullptr};
+  cudaStream_t stream = nullptr;
+  cudaEvent_t filled[2] = {nullptr, nullptr};
+  auto release = [&] {
+    for (int b = 0; b < 2; ++b) {
+      if (filled[b]) cudaEventDestroy(filled[b]);
+      if (buffer[b]) cudaFreeHost(buffer[b]);
+    }
+    if (stream) cudaStreamDestroy(stream);
+  };
+  try {
+    for (int b = 0; b < 2; ++b) {
+      check(cudaMallocHost(&buffer[b], chunk), "cudaMallocHost");
+      check(cudaEventCreateWithFlags(&filled[b], cudaEventDisableTiming), "cudaEventCreate");
+    }
+    check(cudaStreamCreate(&stream), "cudaStreamCreate");  // blocking: after the legacy stream
+    auto size = [&](std::size_t k) { return std::min(chunk, bytes - k * chunk); };
+    auto enqueue = [&](std::size_t k) {
+      check(cudaMemcpyAsync(buffer[k % 2], static_cast<const char*>(from) + k * chunk, size(k),
+                            cudaMemcpyDeviceToHost, stream),
+            "cudaMemcpyAsync");
+      check(cudaEventRecord(filled[k % 2], stream), "cudaEventRecord");
+    };
+    enqueue(0);
+    for (std::size_t k = 0; k < chunks; ++k) {
+      check(cudaEventSynchronize(filled[k % 2]), "cudaEventSynchronize");
+      if (k + 1 < chunks) enqueue(k + 1);  // into the buffer chunk k - 1 was copied out of
+      parallel_memcpy(static_cast<char*>(to) + k * chunk, buffer[k % 2], size(k));
+    }
+  } catch (...) {
+    cudaStreamSynchronize(stream);
+    release();
+    throw;
+  }
+  release();
+}
+
+}  // namespace detail
+
 template <class T, class To, class From>
 Array<T, To> copy_to(const Array<T, From>& a) {
   Array<T, To> out(a.size());
@@ -214,7 +283,12 @@ Array<T, To> copy_to(const Array<T, From>& a) {
   if constexpr (std::is_same_v<To, Device> && std::is_same_v<From, Host>)
     check(cudaMemcpyAsync(out.data(), a.data(), bytes, cudaMemcpyHostToDevice, cudaStreamLegacy),
           "cudaMemcpyAsync");
-  else
+  else if constexpr (std::is_same_v<To, Host> && std::is_same_v<From, Device>) {
+    if (bytes >= 2 * tuning::staging_bytes)
+      detail::copy_to_host_staged(out.data(), a.data(), bytes);
+    else
+      check(cudaMemcpy(out.data(), a.data(), bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  } else
     check(cudaMemcpy(out.data(), a.data(), bytes, cudaMemcpyDefault), "cudaMemcpy");
   return out;
 }

@@ -72,6 +72,22 @@ struct Scale {  // out[i] = factor in[i] + add
 // Executor::record: the work is replayed as a graph, on its input's present contents, into the
 // same result; the temporaries it freed are held until the recording goes; a wait inside is
 // refused by name, and the executor goes on.
+TEST_CASE("a large download goes through the pinned staging buffers and keeps every element") {
+  // Sizes around the staging threshold and chunk: one chunk short of it, exactly two chunks,
+  // and several chunks with a partial last one.
+  la::cuda::Executor exec;
+  const index_t chunk = static_cast<index_t>(la::tuning::staging_bytes / sizeof(index_t));
+  for (const index_t n : {2 * chunk - 1, 2 * chunk, 5 * chunk + 12345}) {
+    la::DeviceArray<index_t> a(n);
+    exec.for_each(n, Fill{a.data(), 7});
+    exec.synchronize();
+    const auto host = la::cuda::to_host(a);
+    index_t wrong = 0;
+    for (index_t i = 0; i < n; ++i) wrong += host[i] != 7 + i;
+    CHECK_MESSAGE(wrong == 0, "n = " << n);
+  }
+}
+
 TEST_CASE("a recording replays its work on new input, holds its temporaries, refuses waits") {
   la::cuda::Executor exec;
   const std::size_t bytes_before = la::Device::current_bytes();
