@@ -248,7 +248,9 @@ inline void copy_to_host_staged(void* to, const void* from, std::size_t bytes) {
   };
   try {
     for (int b = 0; b < 2; ++b) {
-      check(cudaMallocHost(&buffer[b], chunk), "cudaMallocHost");
+      void* pinned = nullptr;
+      check(cudaMallocHost(&pinned, chunk), "cudaMallocHost");
+      buffer[b] = static_cast<char*>(pinned);
       check(cudaEventCreateWithFlags(&filled[b], cudaEventDisableTiming), "cudaEventCreate");
     }
     check(cudaStreamCreate(&stream), "cudaStreamCreate");  // blocking: after the legacy stream
