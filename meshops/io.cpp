@@ -103,6 +103,13 @@ std::string read_file(const std::string& path) {
   if (!S_ISREG(st.st_mode)) refuse_non_regular(path, st.st_mode);
 
   const auto size = static_cast<std::size_t>(st.st_size);
+  // More than the machine's memory cannot be held; asked anyway, an overcommitting kernel
+  // would grant it and the read would run until the memory ran out.
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0 && size / static_cast<std::size_t>(page) >= static_cast<std::size_t>(pages))
+    throw InputError(path + ": cannot allocate " + std::to_string(size) +
+                     " bytes to read the file (out of memory: the machine has " +
+                     std::to_string(static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)) + ")");
   std::string bytes;
   try {
     bytes.resize(size);

@@ -156,20 +156,9 @@ TEST_CASE("read_file: a file whose size is not its content is an error, not a sh
         "special file)");
 }
 
-// AddressSanitizer's operator new aborts instead of throwing std::bad_alloc, so this case can
-// only run without it.
-#if defined(__SANITIZE_ADDRESS__)
-#define SPMESH_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SPMESH_ASAN 1
-#endif
-#endif
-
+// The size is checked against the machine's memory before any allocation (an overcommitting
+// kernel would grant 8 TiB, and the read would run until memory ran out).
 TEST_CASE("read_file: a file too large to hold in memory is an error naming the bytes needed") {
-#ifdef SPMESH_ASAN
-  MESSAGE("built with AddressSanitizer, whose allocator aborts on failure: not tried");
-#else
   TempDir dir;
   const std::string path = dir / "huge.obj";
   std::ofstream(path).flush();
@@ -180,9 +169,8 @@ TEST_CASE("read_file: a file too large to hold in memory is an error naming the 
     MESSAGE("this file system has no 8 TiB sparse files (" << ec.message() << "): not tried");
     return;
   }
-  CHECK(input_error([&] { read_file(path); }) ==
-        path + ": cannot allocate 8796093022208 bytes to read the file (out of memory)");
-#endif
+  CHECK(input_error([&] { read_file(path); })
+            .starts_with(path + ": cannot allocate 8796093022208 bytes to read the file (out of memory"));
 }
 
 TEST_CASE("obj: an unknown statement is an error naming file:line, a known one is ignored") {
