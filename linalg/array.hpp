@@ -2,6 +2,9 @@
 #pragma once
 
 #include "linalg/base.hpp"
+#include "linalg/tuning.hpp"
+
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,8 +24,14 @@ namespace spmesh::linalg {
 struct Host {
   static void* allocate(std::size_t bytes) {
     if (bytes == 0) return nullptr;
-    void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    // Large arrays in 2 MiB pages where the kernel offers them (transparent huge pages): a
+    // page fault per 2 MiB rather than per 4 KiB when they are first written.
+    const std::size_t align = bytes >= tuning::huge_page_from ? tuning::huge_page : 64;
+    void* p = std::aligned_alloc(align, (bytes + align - 1) / align * align);
     if (!p) throw CapacityError("host allocation of " + std::to_string(bytes) + " bytes failed");
+#ifdef MADV_HUGEPAGE
+    if (align == tuning::huge_page) ::madvise(p, (bytes + align - 1) / align * align, MADV_HUGEPAGE);
+#endif
     const std::size_t now = held().fetch_add(bytes) + bytes;
     std::size_t most = most_held().load();
     while (now > most && !most_held().compare_exchange_weak(most, now)) {

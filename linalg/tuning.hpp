@@ -15,6 +15,14 @@
 
 namespace spmesh::linalg::tuning {
 
+// ---- Host memory ---------------------------------------------------------------------------------
+
+// Host arrays of at least huge_page_from bytes are aligned to huge_page and advised to use
+// transparent huge pages (madvise), so that first writes fault once per 2 MiB. Not measured yet
+// as a choice; bench/RESULTS.md, Tuning choices: huge_page_from
+inline constexpr std::size_t huge_page = std::size_t(2) << 20;
+inline constexpr std::size_t huge_page_from = std::size_t(32) << 20;
+
 // ---- cpu::Executor ------------------------------------------------------------------------------
 
 // Loops shorter than this stay on the calling thread (an OpenMP region costs more than they do).

@@ -20,7 +20,8 @@
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 #   SKIP_SANITIZERS  set to 1 to skip compute-sanitizer memcheck and racecheck over the GPU test
-#                    executables (SANITIZER_TESTS: doctest -tc filter for them, default: all)
+#                    executables (SANITIZER_TESTS: doctest -tc filter for them, default: all;
+#                    SANITIZER_SECONDS: start no run after this many seconds, and fail)
 #   SKIP_E2E         set to 1 to skip scripts/device-e2e.sh (the command line end to end;
 #                    E2E_LEVEL, default 6, and E2E_POSES, default 8)
 #   TESTS_REGEX      run only the tests whose names match (ctest -R); default: every test
@@ -63,9 +64,12 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
 # The GPU tests under compute-sanitizer: memcheck (out of bounds, misaligned, leaks) and
 # racecheck (shared-memory hazards). Each executable's failures fail the step.
 [[ ${SKIP_SANITIZERS:-0} == 1 ]] ||
-  step sanitizers bash -c 'status=0
-    for test in $(find build/device/tests -name "test_*_cuda" -type f -executable | sort); do
+  step sanitizers bash -c 'status=0 start=$SECONDS
+    for test in $(find build/device/tests -name "test_*_cuda*" -type f -executable | sort); do
       for tool in memcheck racecheck; do
+        if ((SECONDS - start > ${SANITIZER_SECONDS:-100000})); then
+          echo "-- $tool $test NOT RUN (past SANITIZER_SECONDS)"; status=1; continue
+        fi
         echo "-- $tool $test"
         leaks=""; [[ $tool == memcheck ]] && leaks="--leak-check full"
         compute-sanitizer --tool $tool --error-exitcode 97 $leaks "$test" \
