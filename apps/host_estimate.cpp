@@ -2,7 +2,7 @@
 // counts and where it is made.
 #include "apps/host_estimate.hpp"
 
-#include "meshops/emit.hpp"
+#include "meshops/tuning.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -46,8 +46,8 @@ HostEstimate host_estimate(const schemes::SizeEstimate& size, const HostJob& job
   // two blocks of up to 2^20 faces, 17 bytes a quad; the stream's 1 MiB); --picture's arrays
   // (apps/picture.cpp: 48 bytes a vertex, 12 a face).
   const std::int64_t refined_mesh = mesh_bytes(last), data = 3 * s * last.vertices;
-  const std::int64_t writer = 2 * std::int64_t(meshops::emit_batch_bytes) +
-                              2 * (std::int64_t(1) << 20) * (1 + 4 * std::int64_t(4)) + MiB;
+  const std::int64_t writer = 2 * std::int64_t(meshops::tuning::emit_batch_bytes) +
+                              2 * std::int64_t(meshops::tuning::ply_faces_per_block) * (1 + 4 * std::int64_t(4)) + MiB;
   const std::int64_t picture = job.picture ? 48 * last.vertices + 12 * last.faces : 0;
   // The download (apps/pipeline.hpp: subdivide, refined_mesh): the data copied once, the mesh's
   // arrays copied to a host RefinedMesh and again by its mesh(); on the CPU the executor's

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "linalg/base.hpp"
+#include "meshops/tuning.hpp"
 
 #include <omp.h>
 
@@ -39,20 +40,15 @@ private:
   std::future<void> writing_;
 };
 
-// The text emit_in_parallel holds in one batch of blocks, whatever the thread count: it holds
-// two batches at most (one being formatted, one being written), so a host-memory estimate
-// counts 2 * emit_batch_bytes for it.
-constexpr std::size_t emit_batch_bytes = std::size_t(8) << 20;
-
 // Writes items [0, n) to `out` in order: `format(text, begin, end)` appends items [begin, end)
 // to `text`, at most `item_bytes` bytes an item. Batches of a few blocks per thread, each batch
-// about emit_batch_bytes, are formatted in parallel (OpenMP) while the batch before is written.
+// about tuning::emit_batch_bytes, are formatted in parallel (OpenMP) while the batch before is written.
 template <class Format>
 void emit_in_parallel(std::ostream& out, index_t n, std::size_t item_bytes, Format format) {
   if (n <= 0) return;
   const std::size_t batch_size = static_cast<std::size_t>(4 * omp_get_max_threads());
   const index_t block = static_cast<index_t>(
-      std::max<std::size_t>(1, emit_batch_bytes / (batch_size * std::max<std::size_t>(1, item_bytes))));
+      std::max<std::size_t>(1, tuning::emit_batch_bytes / (batch_size * std::max<std::size_t>(1, item_bytes))));
   const index_t blocks = (n + block - 1) / block;
   std::vector<std::string> texts[2] = {std::vector<std::string>(batch_size),
                                        std::vector<std::string>(batch_size)};

@@ -26,8 +26,6 @@ char* store_le(char* p, T v) {
   return p + sizeof v;
 }
 
-// Faces of a block (about 17 MiB of quads): large enough that a block is one large write.
-constexpr index_t faces_per_block = 1 << 20;
 
 // True when some face has more than 255 vertices: a uchar count does not hold it.
 bool wide_counts(const linalg::MeshMatrix<>& M) {
@@ -92,10 +90,10 @@ void emit_ply(std::ostream& out, const linalg::Dense<T>& positions, const linalg
   std::vector<std::string> blocks[2] = {std::vector<std::string>(1), std::vector<std::string>(1)};
   BackgroundWriter writer(out);
   int current = 0;
-  for (index_t begin = 0; begin < M.faces; begin += faces_per_block, current ^= 1) {
+  for (index_t begin = 0; begin < M.faces; begin += tuning::ply_faces_per_block, current ^= 1) {
     std::string& block = blocks[current][0];
     block.clear();
-    append_faces(block, M, wide, begin, std::min(M.faces, begin + faces_per_block));
+    append_faces(block, M, wide, begin, std::min(M.faces, begin + tuning::ply_faces_per_block));
     writer.write(blocks[current], 1);
   }
   writer.wait();
@@ -123,12 +121,12 @@ EncodedFaces encode_ply_faces(const linalg::MeshMatrix<>& M) {
   EncodedFaces out;
   out.format = MeshFormat::ply, out.vertices = M.vertices, out.faces = M.faces;
   out.wide_counts = wide_counts(M);
-  const index_t blocks = (M.faces + faces_per_block - 1) / faces_per_block;
+  const index_t blocks = (M.faces + tuning::ply_faces_per_block - 1) / tuning::ply_faces_per_block;
   out.blocks.resize(static_cast<std::size_t>(blocks));
 #pragma omp parallel for schedule(dynamic)
   for (index_t b = 0; b < blocks; ++b)
-    append_faces(out.blocks[static_cast<std::size_t>(b)], M, out.wide_counts, b * faces_per_block,
-                 std::min(M.faces, (b + 1) * faces_per_block));
+    append_faces(out.blocks[static_cast<std::size_t>(b)], M, out.wide_counts, b * tuning::ply_faces_per_block,
+                 std::min(M.faces, (b + 1) * tuning::ply_faces_per_block));
   return out;
 }
 

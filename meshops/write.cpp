@@ -31,9 +31,6 @@ void put_index(std::string& buf, index_t i) {
   buf.append(s, std::to_chars(s, s + sizeof s, i).ptr);
 }
 
-// Face lines of a block of encode_obj_faces (held whole for every file of a replay).
-constexpr index_t lines_per_block = 1 << 16;
-
 // The longest `v x y z` line: 1 + 3 * (1 + 25) + 1 characters.
 constexpr std::size_t vertex_line_bytes = 80;
 
@@ -81,12 +78,12 @@ void emit_obj(std::ostream& out, const linalg::Dense<T>& positions, const linalg
 EncodedFaces encode_obj_faces(const linalg::MeshMatrix<>& M) {
   EncodedFaces out;
   out.format = MeshFormat::obj, out.vertices = M.vertices, out.faces = M.faces;
-  const index_t blocks = (M.faces + lines_per_block - 1) / lines_per_block;
+  const index_t blocks = (M.faces + tuning::obj_lines_per_block - 1) / tuning::obj_lines_per_block;
   out.blocks.resize(static_cast<std::size_t>(blocks));
 #pragma omp parallel for schedule(dynamic)
   for (index_t b = 0; b < blocks; ++b)
-    format_faces(out.blocks[static_cast<std::size_t>(b)], M, b * lines_per_block,
-                 std::min(M.faces, (b + 1) * lines_per_block));
+    format_faces(out.blocks[static_cast<std::size_t>(b)], M, b * tuning::obj_lines_per_block,
+                 std::min(M.faces, (b + 1) * tuning::obj_lines_per_block));
   return out;
 }
 

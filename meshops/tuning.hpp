@@ -1,0 +1,26 @@
+// Tuning constants of the meshops layer: how the mesh writers cut their work. Changing one
+// changes speed or memory, never a file's bytes. Under each, what it sets and why, then its
+// provenance; bench/RESULTS.md's Tuning choices table holds the figures.
+#pragma once
+
+#include "linalg/base.hpp"
+
+#include <cstddef>
+
+namespace spmesh::meshops::tuning {
+
+// The text emit_in_parallel (emit.hpp) holds in one batch of blocks, whatever the thread count:
+// two batches at most (one being formatted, one being written), so a host-memory estimate
+// counts 2 * emit_batch_bytes. Set after 16 threads held 2 x 64 blocks of 5 MiB of OBJ text.
+// Not swept. bench/RESULTS.md, Tuning choices: emit_batch_bytes
+inline constexpr std::size_t emit_batch_bytes = std::size_t(8) << 20;
+
+// Faces of a PLY face block (17 MiB of quads): one large write each; two are held while
+// writing. Not swept. bench/RESULTS.md, Tuning choices: ply_faces_per_block
+inline constexpr index_t ply_faces_per_block = index_t(1) << 20;
+
+// Face lines of a block of OBJ faces encoded once for many files (replay). Not swept.
+// bench/RESULTS.md, Tuning choices: obj_lines_per_block
+inline constexpr index_t obj_lines_per_block = index_t(1) << 16;
+
+}  // namespace spmesh::meshops::tuning
