@@ -630,3 +630,17 @@ TEST_CASE("io: write_mesh with encoded faces refuses a non-finite position namin
   CHECK_THROWS_WITH_AS(encode_faces(MeshFormat::obj, "refined.spr", bad),
                        doctest::Contains("refined.spr"), InputError);
 }
+
+TEST_CASE("io: the file writers refuse a non-finite position naming the vertex, creating nothing") {
+  const TempDir dir;
+  const auto M = quad_strip(3);
+  linalg::Dense<double> P(M.vertices, 3);
+  for (index_t i = 0; i < P.data.size(); ++i) P.data[i] = double(i);
+  P(2, 0) = std::numeric_limits<double>::quiet_NaN();
+  for (const std::string name : {"m.obj", "m.ply"}) {
+    const std::string path = dir / name;
+    CHECK(input_error([&] { write_mesh(path, P, M); }).starts_with(
+        path + ": vertex 2 (0-based) is (nan, 7.000000, 8.000000): not finite, not written"));
+  }
+  CHECK(dir.names().empty());
+}
