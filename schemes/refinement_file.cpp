@@ -552,6 +552,24 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
+// A refinement file opened for reading, and its size; InputError naming the path for anything
+// but a regular file that opens.
+struct OpenFile {
+  std::unique_ptr<std::FILE, FileCloser> file;
+  std::size_t size = 0;
+};
+
+OpenFile open_regular(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw InputError(path + ": cannot open: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw InputError(path + ": not a regular file");
+  OpenFile out{std::unique_ptr<std::FILE, FileCloser>(std::fopen(path.c_str(), "rb")),
+               static_cast<std::size_t>(st.st_size)};
+  if (!out.file) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  return out;
+}
+
 }  // namespace
 
 std::uint64_t topology_hash(const linalg::MeshMatrix<>& M) {
@@ -654,14 +672,9 @@ Refinement<T> load_refinement(const std::string& path) {
 }
 
 RefinementShape refinement_shape(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    throw InputError(path + ": cannot open: " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) throw InputError(path + ": not a regular file");
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  const auto file_size = static_cast<std::size_t>(st.st_size);
-  Source src(path, file.get());
+  const OpenFile in = open_regular(path);
+  const auto file_size = in.size;
+  Source src(path, in.file.get());
   const Header h = header(src, file_size);
   return {h.rows, h.cols, h.nnz, h.table, int(h.scalar_bytes), int(h.column_bytes),
           h.base_vertices, h.base_faces, h.base_corners, h.refined_vertices, h.refined_faces,
@@ -670,15 +683,10 @@ RefinementShape refinement_shape(const std::string& path) {
 
 template <class T>
 StoredRefinement<T> load_refinement_parts(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    throw InputError(path + ": cannot open: " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) throw InputError(path + ": not a regular file");
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  std::setvbuf(file.get(), nullptr, _IONBF, 0);  // large reads go straight into the arrays
-  Source src(path, file.get());
-  return parse<T>(src, static_cast<std::size_t>(st.st_size));
+  const OpenFile in = open_regular(path);
+  std::setvbuf(in.file.get(), nullptr, _IONBF, 0);  // large reads go straight into the arrays
+  Source src(path, in.file.get());
+  return parse<T>(src, in.size);
 }
 
 template std::size_t refinement_file_size(const Refinement<float>&);

@@ -3,6 +3,8 @@
 // OBJ writer prints against printf, and the writers' promise never to leave a half-written file.
 #include "meshops/io.hpp"
 
+#include "temp_dir.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -21,28 +23,10 @@
 
 using namespace spmesh;
 using namespace spmesh::meshops;
+using spmesh::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh directory under the system temp folder, removed with everything in it.
-struct TempDir {
-  fs::path path =
-      fs::temp_directory_path() / ("spmesh_test_io_" + std::to_string(std::random_device{}()));
-
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-};
 
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;

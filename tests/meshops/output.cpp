@@ -5,6 +5,8 @@
 
 #include "linalg/base.hpp"
 
+#include "temp_dir.hpp"
+
 #include <doctest/doctest.h>
 
 #include <sys/socket.h>
@@ -23,26 +25,10 @@
 
 using namespace spmesh;
 using namespace spmesh::meshops;
+using spmesh::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Folder {
-  fs::path path = fs::temp_directory_path() /
-                  ("spmesh_test_output_" + std::to_string(std::random_device{}()));
-  Folder() { fs::create_directories(path); }
-  ~Folder() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-};
 
 void put(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 std::string get(const std::string& path) {
@@ -66,7 +52,7 @@ std::string refusal(const std::function<void()>& f) {
 }  // namespace
 
 TEST_CASE("output: an input is never an output, under any name") {
-  const Folder dir;
+  const TempDir dir;
   put(dir / "c.obj", "input");
   fs::create_symlink(dir / "c.obj", dir / "link.obj");
   fs::create_hard_link(dir / "c.obj", dir / "hard.obj");
@@ -80,7 +66,7 @@ TEST_CASE("output: an input is never an output, under any name") {
 }
 
 TEST_CASE("output: two outputs of one command are never the same file") {
-  const Folder dir;
+  const TempDir dir;
   OutputFiles outputs;
   outputs.add(dir / "a.obj");
   CHECK(refusal([&] { outputs.add(dir / "./a.obj"); }) ==
@@ -88,7 +74,7 @@ TEST_CASE("output: two outputs of one command are never the same file") {
 }
 
 TEST_CASE("output: folders, sockets and missing folders are refused before any work") {
-  const Folder dir;
+  const TempDir dir;
   fs::create_directory(dir / "sub");
   OutputFiles outputs;
   CHECK(refusal([&] { outputs.add(dir / "sub"); }) ==
@@ -118,7 +104,7 @@ TEST_CASE("output: a device is written in place and stays a device") {
 }
 
 TEST_CASE("output: a link is followed, and stays a link") {
-  const Folder dir;
+  const TempDir dir;
   put(dir / "target.obj", "old");
   fs::create_symlink(dir / "target.obj", dir / "link.obj");
   write_atomically(dir / "link.obj", text("new"));
@@ -128,7 +114,7 @@ TEST_CASE("output: a link is followed, and stays a link") {
 }
 
 TEST_CASE("output: a command's outputs appear together or not at all") {
-  const Folder dir;
+  const TempDir dir;
   put(dir / "b.svg", "old picture");
   SUBCASE("the second fails: neither appears, the old file stays") {
     {
@@ -161,7 +147,7 @@ TEST_CASE("output: a command's outputs appear together or not at all") {
 }
 
 TEST_CASE("output: a new file gets the permissions a new file gets") {
-  const Folder dir;
+  const TempDir dir;
   const mode_t mask = ::umask(022);
   write_atomically(dir / "p.obj", text("x"));
   ::umask(mask);

@@ -3,6 +3,8 @@
 // and data after the last element, and read a UTF-8 byte order mark and every line ending.
 #include "meshops/io.hpp"
 
+#include "temp_dir.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -18,22 +20,10 @@
 
 using namespace spmesh;
 using namespace spmesh::meshops;
+using spmesh::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh directory under the system temp folder, removed with everything in it.
-struct TempDir {
-  fs::path path =
-      fs::temp_directory_path() / ("spmesh_test_rd_" + std::to_string(std::random_device{}()));
-
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 // The message of the InputError that `read` throws ("" if none).
 template <class Read>
