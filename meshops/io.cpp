@@ -16,30 +16,7 @@ namespace spmesh::meshops {
 
 namespace {
 
-// The extension in lower case, with its dot (".obj"); "" when there is none.
-std::string extension(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext;
-}
 
-// For messages: "extension '.stl'" or "no extension".
-std::string describe(const std::string& ext) {
-  return ext.empty() ? "no extension" : "extension '" + ext + "'";
-}
-
-template <class T>
-void write_by_extension(const std::string& path, const linalg::Dense<T>& positions,
-                        const linalg::MeshMatrix<>& M) {
-  const std::string ext = extension(path);
-  if (ext == ".obj")
-    write_obj(path, positions, M);
-  else if (ext == ".ply")
-    write_ply(path, positions, M);
-  else
-    throw InputError(path + ": cannot write a mesh file with " + describe(ext) +
-                     " (write_mesh knows .obj and .ply)");
-}
 
 // Closes the descriptor on every path out of read_file.
 struct FileDescriptor {
@@ -144,22 +121,23 @@ std::string read_file(const std::string& path) {
   return bytes;
 }
 
+std::string describe_extension(const std::string& ext) {
+  return ext.empty() ? "no extension" : "extension '" + ext + "'";
+}
+
+std::string extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
 PolyMesh read_mesh(const std::string& path) {
   const std::string ext = extension(path);
   if (ext == ".obj") return read_obj(path);
   if (ext == ".off") return read_off(path);
   if (ext == ".ply") return read_ply(path);
-  throw InputError(path + ": unknown mesh format, " + describe(ext) +
+  throw InputError(path + ": unknown mesh format, " + describe_extension(ext) +
                    " (read_mesh knows .obj, .off and .ply)");
-}
-
-void write_mesh(const std::string& path, const linalg::Dense<double>& positions,
-                const linalg::MeshMatrix<>& M) {
-  write_by_extension(path, positions, M);
-}
-void write_mesh(const std::string& path, const linalg::Dense<float>& positions,
-                const linalg::MeshMatrix<>& M) {
-  write_by_extension(path, positions, M);
 }
 
 }  // namespace spmesh::meshops

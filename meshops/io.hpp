@@ -28,6 +28,11 @@ void write_mesh(const std::string& path, const linalg::Dense<double>& positions,
 void write_mesh(const std::string& path, const linalg::Dense<float>& positions,
                 const linalg::MeshMatrix<>& M);
 
+// A path's extension in lower case, with its dot (".obj"); "" when there is none.
+std::string extension(const std::string& path);
+// For messages: "extension '.stl'" or "no extension".
+std::string describe_extension(const std::string& ext);
+
 // The mesh formats spmesh writes.
 enum class MeshFormat { obj, ply };
 

@@ -8,7 +8,6 @@
 
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <limits>
@@ -121,8 +120,7 @@ void write_mesh_to(std::ostream& out, MeshFormat format, const std::string& sour
 }  // namespace
 
 MeshFormat output_format(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ext = extension(path);
   if (ext == ".obj") return MeshFormat::obj;
   if (ext == ".ply") return MeshFormat::ply;
   // A device or pipe named without an extension (/dev/stdout, /dev/null) gets OBJ text.
@@ -131,9 +129,26 @@ MeshFormat output_format(const std::string& path) {
   if (ext.empty() && (path.starts_with("/dev/") || path.starts_with("/proc/self/fd/") ||
                       std::filesystem::is_character_file(status) || std::filesystem::is_fifo(status)))
     return MeshFormat::obj;
-  throw InputError(path + ": cannot write a mesh file with " +
-                   (ext.empty() ? "no extension" : "extension '" + ext + "'") +
+  throw InputError(path + ": cannot write a mesh file with " + describe_extension(ext) +
                    " (spmesh writes .obj and .ply)");
+}
+
+template <class T>
+void write_mesh_file(const std::string& path, const linalg::Dense<T>& positions,
+                     const linalg::MeshMatrix<>& M) {
+  if (output_format(path) == MeshFormat::obj)
+    write_obj(path, positions, M);
+  else
+    write_ply(path, positions, M);
+}
+
+void write_mesh(const std::string& path, const linalg::Dense<double>& positions,
+                const linalg::MeshMatrix<>& M) {
+  write_mesh_file(path, positions, M);
+}
+void write_mesh(const std::string& path, const linalg::Dense<float>& positions,
+                const linalg::MeshMatrix<>& M) {
+  write_mesh_file(path, positions, M);
 }
 
 void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,

@@ -3,6 +3,7 @@
 // OBJ writer prints against printf, and the writers' promise never to leave a half-written file.
 #include "meshops/io.hpp"
 
+#include "input_error.hpp"
 #include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
@@ -23,6 +24,7 @@
 
 using namespace spmesh;
 using namespace spmesh::meshops;
+using spmesh::test::input_error;
 using spmesh::test::TempDir;
 namespace fs = std::filesystem;
 
@@ -37,17 +39,6 @@ std::string file_bytes(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// The message of the InputError that `read` throws ("" if none).
-template <class Read>
-std::string input_error(Read&& read) {
-  try {
-    read();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 std::vector<index_t> face(const PolyMesh& m, index_t f) {
@@ -425,7 +416,7 @@ TEST_CASE("io: read_mesh and write_mesh choose the format by extension, in any l
             ": unknown mesh format, no extension (read_mesh knows .obj, .off and .ply)");
   CHECK(input_error([&] { write_mesh(dir / "x.off", P, M); }) ==
         dir / "x.off" +
-            ": cannot write a mesh file with extension '.off' (write_mesh knows .obj and .ply)");
+            ": cannot write a mesh file with extension '.off' (spmesh writes .obj and .ply)");
   CHECK(dir.names() == std::vector<std::string>{"a.OBJ", "b.Ply", "c.obj", "d.ply", "e.Off"});
 }
 

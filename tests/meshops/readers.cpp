@@ -3,6 +3,7 @@
 // and data after the last element, and read a UTF-8 byte order mark and every line ending.
 #include "meshops/io.hpp"
 
+#include "input_error.hpp"
 #include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
@@ -20,21 +21,11 @@
 
 using namespace spmesh;
 using namespace spmesh::meshops;
+using spmesh::test::input_error;
 using spmesh::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-// The message of the InputError that `read` throws ("" if none).
-template <class Read>
-std::string input_error(Read&& read) {
-  try {
-    read();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 std::string obj_error(const std::string& text) {
   return input_error([&] { parse_obj(text, "m.obj"); });
