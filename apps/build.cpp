@@ -3,6 +3,7 @@
 #include "apps/args.hpp"
 #include "apps/commands.hpp"
 #include "apps/input.hpp"
+#include "apps/progress.hpp"
 #include "apps/transfer.hpp"
 #include "apps/report.hpp"
 #include "meshops/output.hpp"
@@ -25,17 +26,23 @@ int build_as(const Args& args) {
   const Input in = read_input(args, levels, false);
   Stages stages;
   schemes::Refinement<T> r;
-  if (device == "cuda") {
-    r = build_on_gpu<T>(in.scheme, in.mesh, in.tags.sharpness, in.options, levels, stages);
-  } else {
-    cpu::Executor exec;
-    r = with_scheme(in.scheme, [&]<class Scheme>() {
-      return build_refinement<T, Scheme>(exec, in.mesh, in.tags.sharpness, in.options, levels,
-                                         stages);
-    });
+  {
+    Progress progress(fmt::format("R of {} levels of {} on {}", levels, in.scheme, device));
+    if (device == "cuda") {
+      r = build_on_gpu<T>(in.scheme, in.mesh, in.tags.sharpness, in.options, levels, stages);
+    } else {
+      cpu::Executor exec;
+      r = with_scheme(in.scheme, [&]<class Scheme>() {
+        return build_refinement<T, Scheme>(exec, in.mesh, in.tags.sharpness, in.options, levels,
+                                           stages);
+      });
+    }
   }
-  outputs.write(out, [&](std::ostream& o) { schemes::write_refinement(o, r); });
-  outputs.commit();
+  {
+    Progress progress("writing " + out);
+    outputs.write(out, [&](std::ostream& o) { schemes::write_refinement(o, r); });
+    outputs.commit();
+  }
   const index_t rows = schemes::rows(r.R), nnz = schemes::nnz(r.R);
   const index_t stencils = std::visit([](const auto& R) { return R.stencils; }, r.R);
   fmt::print("{} {} levels on {}: R is {} x {} with {} non-zeros ({:.1f} per row) in {} stencils; {}\n",

@@ -7,6 +7,7 @@
 #include "apps/commands.hpp"
 #include "apps/host_memory.hpp"
 #include "apps/input.hpp"
+#include "apps/progress.hpp"
 #include "apps/transfer.hpp"
 #include "apps/report.hpp"
 #include "meshops/checks.hpp"
@@ -16,6 +17,7 @@
 #include <deque>
 #include <filesystem>
 #include <future>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -117,6 +119,7 @@ int replay_as(const Args& args) {
 
   // Load R and the base mesh; rebuild the refined mesh on the GPU, or on the CPU while the
   // poses are read; then encode its faces once for every output.
+  std::optional<Progress> progress(std::in_place, "loading " + refinement_path);
   auto t = std::chrono::steady_clock::now();
   auto stored = schemes::load_refinement_parts<T>(refinement_path);
   auto& r = stored.r;
@@ -157,6 +160,7 @@ int replay_as(const Args& args) {
       });
     }));
   };
+  progress.emplace(fmt::format("replaying {} poses", poses.size()));
   const auto t_products = std::chrono::steady_clock::now();
   if (on_gpu) {
     replay_on_gpu<T>(r.R, poses, write, stages);
@@ -169,6 +173,7 @@ int replay_as(const Args& args) {
   outputs.commit();
   wait_ms += elapsed_ms(t);
   const double products_and_writes_ms = elapsed_ms(t_products);
+  progress.reset();
   for (const auto& out : out_paths) fmt::print("{}\n", out);
   fmt::print("{} poses, {} vertices each: load {:.1f} ms, rebuild the refined mesh {:.1f} ms "
              "(build {:.1f}, download {:.1f}; on the {}), read and check {:.1f} ms, encode the "

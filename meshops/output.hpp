@@ -30,6 +30,7 @@ public:
   // temporary file in its folder (a named "path.tmp-XXXXXX" where the file system has none),
   // which replaces `path` only at commit(). Throws Error naming `path` on a write error (disk
   // full, ...) or whatever `body` throws; nothing of this command's outputs is then left.
+  // Several threads may write different paths at once (replay writes its poses so).
   void write(const std::string& path, const std::function<void(std::ostream&)>& body);
 
   // Moves every written file into its place, in the order they were added.
