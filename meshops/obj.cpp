@@ -131,7 +131,7 @@ private:
         if (indices_[p] >= vertices)
           throw InputError(name_ + ":" + std::to_string(face_lines_[f]) + ": vertex index " +
                            std::to_string(indices_[p] + 1) + " out of range (the file has " +
-                           std::to_string(vertices) + " vertices)");
+                           std::to_string(vertices) + " vertices, counted from 1)");
     PolyMesh mesh;
     mesh.positions = linalg::Dense<double>(vertices, 3, linalg::Array<double>(positions_));
     mesh.M = linalg::MeshMatrix<>(vertices, linalg::Array<index_t>(offsets_),

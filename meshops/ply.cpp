@@ -415,7 +415,7 @@ void read_face(Source& in, const Property& list, index_t vertices, std::vector<i
     const long long i = in.integer(list.type);
     if (i < 0 || i >= vertices)
       in.fail("vertex index " + std::to_string(i) + " out of range (the file has " +
-              std::to_string(vertices) + " vertices)");
+              std::to_string(vertices) + " vertices, counted from 0)");
     indices.push_back(static_cast<index_t>(i));
   }
 }

@@ -283,7 +283,7 @@ TEST_CASE("ply: malformed input names where (line or byte, element, item) and th
   }
   SUBCASE("ascii data") {
     CHECK(error(ascii + tri + "3 0 1 7\n") ==
-          "m.ply:13: face 0: vertex index 7 out of range (the file has 3 vertices)");
+          "m.ply:13: face 0: vertex index 7 out of range (the file has 3 vertices, counted from 0)");
     CHECK(error(ascii + tri + "2 0 1\n") ==
           "m.ply:13: face 0: face has 2 vertices, needs at least 3");
     CHECK(error(ascii + tri + "3 0 1\n") ==
@@ -310,7 +310,7 @@ TEST_CASE("ply: malformed input names where (line or byte, element, item) and th
     std::string far = ok_face;
     put<std::uint8_t>(far, 3), put(far, 0), put(far, 7), put(far, 1);
     CHECK(error(far) == "m.ply: face 1 (byte " + std::to_string(face1) +
-                            "): vertex index 7 out of range (the file has 3 vertices)");
+                            "): vertex index 7 out of range (the file has 3 vertices, counted from 0)");
   }
 }
 

@@ -79,7 +79,7 @@ TEST_CASE("obj: malformed input names file:line and the problem") {
   CHECK(parse_error(tri + "f 1 2 x\n") == "mesh.obj:4: bad vertex index 'x'");
   CHECK(parse_error(tri + "f 0 1 2\n") == "mesh.obj:4: vertex index 0 (OBJ indices start at 1)");
   CHECK(parse_error(tri + "f 1 2 9\n") ==
-        "mesh.obj:4: vertex index 9 out of range (the file has 3 vertices)");
+        "mesh.obj:4: vertex index 9 out of range (the file has 3 vertices, counted from 1)");
   CHECK(parse_error(tri + "f 1 2 -4\n") ==
         "mesh.obj:4: relative index -4 reaches before the first vertex");
   CHECK(parse_error(tri + "f 1 2\n") == "mesh.obj:4: face has 2 vertices, needs at least 3");
