@@ -3,6 +3,7 @@
 // before anything is allocated, a checksum hashed in parallel 64-bit words.
 #include "schemes/refinement_file.hpp"
 
+#include "meshops/info.hpp"
 #include "meshops/io.hpp"
 #include "schemes/schemes.hpp"
 
@@ -312,7 +313,7 @@ void check_header(const Source& src, const Header& h) {
     src.fail("column or stencil id size in the header is not 2 or 4 bytes");
   if (h.zero != 0) src.fail("a reserved header field is not zero");
   if (h.boundary > 1 || h.crease > 1) src.fail("unknown boundary mode or crease method");
-  if (h.levels > 64) src.fail(std::to_string(h.levels) + " levels in the header");
+  if (h.levels > 16) src.fail(std::to_string(h.levels) + " levels in the header (at most 16)");
   if (std::memchr(h.scheme, 0, sizeof h.scheme) == nullptr)
     src.fail("the scheme name in the header is not terminated");
   if (h.column_bytes == 2 && h.cols > 65536)
@@ -522,6 +523,28 @@ Header header(Source& src, std::size_t file_size) {
   return h;
 }
 
+// The refined mesh's sizes in the header are those `levels` levels of the stored base mesh
+// make (schemes/size_estimate.hpp counts them exactly): checked before any rebuild, so that a
+// file cannot ask the rebuild for more work than its own size accounts for.
+template <class T>
+void check_refined_sizes(const Source& src, const Refinement<T>& r, const Header& h) {
+  cpu::Executor exec;
+  meshops::PolyMesh mesh;
+  mesh.M = r.base.clone();
+  mesh.positions = linalg::Dense<double>(r.base.vertices, 3);
+  const auto info = meshops::mesh_info(exec, mesh);
+  const auto size = with_scheme(r.scheme, [&]<class Scheme>() {
+    return estimate_size<Scheme>(
+        {info.vertices, info.faces, r.base.nnz(), info.edges, info.boundary_edges}, r.levels);
+  });
+  const auto& last = size.levels.back();
+  if (last.vertices != h.refined_vertices || last.faces != h.refined_faces)
+    src.fail(std::to_string(r.levels) + " levels of the stored base mesh make " +
+             std::to_string(last.vertices) + " vertices and " + std::to_string(last.faces) +
+             " faces, but the header says " + std::to_string(h.refined_vertices) + " and " +
+             std::to_string(h.refined_faces));
+}
+
 template <class T>
 StoredRefinement<T> parse(Source& src, std::size_t file_size) {
   const Header h = header(src, file_size);
@@ -538,6 +561,7 @@ StoredRefinement<T> parse(Source& src, std::size_t file_size) {
     read_body<T, float>(in, h, r);
   else
     read_body<T, double>(in, h, r);
+  check_refined_sizes(src, r, h);
   return stored;
 }
 

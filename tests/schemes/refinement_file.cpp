@@ -289,6 +289,17 @@ TEST_CASE("a refinement file edited byte by byte is refused, naming the file and
     fix_checksum(b);
     CHECK(refused(b).find("the stencil lengths sum to") != std::string::npos);
   }
+  SUBCASE("more levels than the refined mesh's sizes say: refused before any rebuild") {
+    // The fuzzer's finding: 11 levels of a cube asked the rebuild for 25M faces and timed out.
+    std::string b = good;
+    set_field<std::uint32_t>(b, 48, 11);  // Header::levels
+    fix_checksum(b);
+    const std::string message = refused(b);
+    CHECK(message.starts_with("edited.spr: 11 levels of the stored base mesh make "));
+    CHECK(message.find("faces, but the header says") != std::string::npos);
+    set_field<std::uint32_t>(b, 48, 17);  // the header is checked before the checksum
+    CHECK(refused(b) == "edited.spr: 17 levels in the header (at most 16)");
+  }
   SUBCASE("a refined mesh that the base mesh no longer rebuilds: another spmesh's file") {
     std::string b = good;
     set_field<std::uint64_t>(b, 144, field<std::uint64_t>(good, 144) ^ 1);
