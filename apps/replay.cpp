@@ -94,7 +94,6 @@ constexpr int ply_writers = 4;
 
 template <class T>
 int replay_as(const Args& args) {
-  if (args.positional.size() < 2) throw Error("replay takes a refinement file and poses");
   const std::string outdir = args.need("--output"), device = args.device();
   const std::string format = args.choice("--format", {"obj", "ply"});
   if (!std::filesystem::is_directory(outdir)) throw Error(outdir + ": not a directory");
