@@ -23,6 +23,7 @@ int build_as(const Args& args) {
   const std::string out = args.need("--output"), device = args.choice("--device", {"cpu", "cuda"});
   meshops::OutputFiles outputs({args.positional.empty() ? std::string() : args.positional[0]});
   outputs.add(out);  // checked before any work: never the input, a folder, ...
+  const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = read_input(args, levels, false);
   Stages stages;
   schemes::Refinement<T> r;

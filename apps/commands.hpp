@@ -5,6 +5,7 @@
 #include "apps/pipeline.hpp"
 
 #include <cstdint>
+#include <future>
 
 namespace spmesh::apps {
 
@@ -24,6 +25,11 @@ linalg::MeshMatrix<> rebuild_refined_on_gpu(const schemes::Refinement<T>& r,
 template <class T>
 void replay_on_gpu(const schemes::RefinementMatrix<T>& R, const std::vector<linalg::Dense<T>>& poses,
                    const std::function<void(std::size_t, linalg::Dense<T>&&)>& done, Stages& stages);
+
+// Starts creating the GPU's context on another thread, so that its cost (a few tenths of a
+// second) overlaps reading the input; errors are left to the executor, which reports them. A
+// build without CUDA has nothing to start. Keep the future until the GPU work begins.
+std::future<void> start_gpu();
 
 // The GPU's free memory in bytes.
 std::int64_t device_free_bytes();

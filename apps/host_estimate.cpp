@@ -42,12 +42,12 @@ HostEstimate host_estimate(const schemes::SizeEstimate& size, const HostJob& job
             sharpness + p0;
 
   // subdivide's output: the refined mesh matrix and its vertex data (T, V x 3); the writers'
-  // buffers (meshops/emit.hpp: two batches of emit_batch_bytes, whatever the thread count; PLY:
-  // two blocks of up to 2^20 faces, 17 bytes a quad; the stream's 1 MiB); --picture's arrays
-  // (apps/picture.cpp: 48 bytes a vertex, 12 a face).
+  // buffers (meshops/emit.hpp: two batches of emit_batch_bytes, whatever the thread count; PLY,
+  // meshops/layout.hpp: one window of the file mapped, or two streamed; the stream's 1 MiB);
+  // --picture's arrays (apps/picture.cpp: 48 bytes a vertex, 12 a face).
   const std::int64_t refined_mesh = mesh_bytes(last), data = 3 * s * last.vertices;
   const std::int64_t writer = 2 * std::int64_t(meshops::tuning::emit_batch_bytes) +
-                              2 * std::int64_t(meshops::tuning::ply_faces_per_block) * (1 + 4 * std::int64_t(4)) + MiB;
+                              2 * std::int64_t(meshops::tuning::layout_window_bytes) + MiB;
   const std::int64_t picture = job.picture ? 48 * last.vertices + 12 * last.faces : 0;
   // The download (apps/pipeline.hpp: subdivide, refined_mesh): the data copied once, the mesh's
   // arrays copied to a host RefinedMesh and again by its mesh(); on the CPU the executor's

@@ -29,6 +29,11 @@ void replay_on_gpu(const schemes::RefinementMatrix<T>&, const std::vector<linalg
                    const std::function<void(std::size_t, linalg::Dense<T>&&)>&, Stages&) {
   no_cuda();
 }
+std::future<void> start_gpu() {
+  std::promise<void> nothing;
+  nothing.set_value();
+  return nothing.get_future();
+}
 std::int64_t device_free_bytes() { no_cuda(); }
 void check_device_memory(std::int64_t) { no_cuda(); }
 

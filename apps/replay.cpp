@@ -1,8 +1,8 @@
 // spmesh replay: P_L = R P_0 for each pose, from a saved refinement. R is loaded and (on the
 // GPU) uploaded once, the refined mesh rebuilt where the replay runs and its faces encoded once;
 // every pose is read and checked, and every output path reserved, before the first product, so
-// a bad pose leaves no output; outputs are written as their products come, a few at a time, and
-// appear together at the end.
+// a bad pose leaves no output; each output is written (with every thread) while the next product
+// is computed, and they appear together at the end.
 #include "apps/args.hpp"
 #include "apps/commands.hpp"
 #include "apps/host_memory.hpp"
@@ -12,9 +12,9 @@
 #include "apps/report.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/io.hpp"
+#include "meshops/tuning.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <filesystem>
 #include <future>
 #include <optional>
@@ -41,11 +41,11 @@ void check_topology(const meshops::PolyMesh& pose, const linalg::MeshMatrix<>& b
 // The most host memory replay holds at once, from the file's header before any work: R as
 // loaded (its arrays and the stored stencil ids read on the way), the base mesh, the refined
 // mesh and, on the CPU, the plan its rebuild holds (about 4 times the refined mesh: the
-// refined levels' topology), the poses, the products in flight and the encoded faces with the
-// text of a pose being formatted.
+// refined levels' topology), the poses, two products (one being written, the next computed),
+// the encoded faces, and the writer's buffers: the text of a pose being formatted (OBJ) or two
+// layout windows (PLY: meshops/layout.hpp).
 std::int64_t replay_host_bytes(const schemes::RefinementShape& s, std::size_t poses,
-                               int scalar_bytes, bool on_gpu, meshops::MeshFormat format,
-                               int writers) {
+                               int scalar_bytes, bool on_gpu, meshops::MeshFormat format) {
   const std::int64_t R = s.table * (s.scalar_bytes + scalar_bytes) + s.nnz * s.column_bytes +
                          s.rows * (4 + 4 + 4);
   const std::int64_t base = 4 * (s.base_faces + 1 + s.base_corners + s.base_vertices);
@@ -55,9 +55,8 @@ std::int64_t replay_host_bytes(const schemes::RefinementShape& s, std::size_t po
   const bool ply = format == meshops::MeshFormat::ply;
   const std::int64_t faces = ply ? 4 * (s.refined_faces + s.refined_corners)
                                  : 2 * s.refined_faces + 11 * s.refined_corners;
-  const std::int64_t text = ply ? 0 : 80 * s.rows;  // a pose's `v` lines being formatted
-  return R + base + refined + rebuild + std::int64_t(poses) * pose + writers * (product + text) +
-         faces;
+  const std::int64_t writer = ply ? 2 * std::int64_t(meshops::tuning::layout_window_bytes) : 80 * s.rows;
+  return R + base + refined + rebuild + std::int64_t(poses) * pose + 2 * product + faces + writer;
 }
 
 // Host memory for the whole replay, or a CapacityError naming both sizes before any work.
@@ -88,10 +87,6 @@ std::vector<linalg::Dense<T>> read_poses(const Args& args, const std::vector<std
   return poses;
 }
 
-// PLY files are written a few at a time (copying into the page cache is bound by one core's
-// memory bandwidth); OBJ text is formatted with every thread, one file at a time.
-constexpr int ply_writers = 4;
-
 template <class T>
 int replay_as(const Args& args) {
   const std::string outdir = args.need("--output"), device = args.device();
@@ -111,13 +106,13 @@ int replay_as(const Args& args) {
     outputs.add(out_paths.back());
   }
   const auto out_format = meshops::output_format(out_paths.front());
-  const int writers = out_format == meshops::MeshFormat::ply ? ply_writers : 1;
   check_host_memory(replay_host_bytes(schemes::refinement_shape(refinement_path), pose_paths.size(),
-                                      sizeof(T), on_gpu, out_format, writers),
+                                      sizeof(T), on_gpu, out_format),
                     refinement_path);
 
   // Load R and the base mesh; rebuild the refined mesh on the GPU, or on the CPU while the
   // poses are read; then encode its faces once for every output.
+  const auto gpu_started = on_gpu ? start_gpu() : std::future<void>();
   std::optional<Progress> progress(std::in_place, "loading " + refinement_path);
   auto t = std::chrono::steady_clock::now();
   auto stored = schemes::load_refinement_parts<T>(refinement_path);
@@ -144,20 +139,17 @@ int replay_as(const Args& args) {
   const auto faces = meshops::encode_faces(out_format, refinement_path, r.refined);
   const double encode_ms = elapsed_ms(t);
 
-  // Each product is handed to a writer as it comes; at most `writers` files are being written
-  // (and their products held) at once.
+  // Each product is written as it comes, with every thread, while the next one is computed.
   Stages stages;
-  std::deque<std::future<void>> writing;
+  std::future<void> writing;
   double wait_ms = 0;
   auto write = [&](std::size_t k, linalg::Dense<T>&& P) {
     const auto w = std::chrono::steady_clock::now();
-    while (writing.size() >= static_cast<std::size_t>(writers)) writing.front().get(), writing.pop_front();
+    if (writing.valid()) writing.get();
     wait_ms += elapsed_ms(w);
-    writing.push_back(std::async(std::launch::async, [&, k, P = std::move(P)] {
-      outputs.write(out_paths[k], [&](std::ostream& out) {
-        meshops::write_mesh(out, pose_paths[k], P, faces);
-      });
-    }));
+    writing = std::async(std::launch::async, [&, k, P = std::move(P)] {
+      meshops::write_mesh(outputs, out_paths[k], pose_paths[k], P, faces);
+    });
   };
   progress.emplace(fmt::format("replaying {} poses", poses.size()));
   const auto t_products = std::chrono::steady_clock::now();
@@ -168,7 +160,7 @@ int replay_as(const Args& args) {
     std::visit([&](const auto& R) { replay<T>(exec, R, poses, write, stages); }, r.R);
   }
   t = std::chrono::steady_clock::now();
-  while (!writing.empty()) writing.front().get(), writing.pop_front();
+  if (writing.valid()) writing.get();
   outputs.commit();
   wait_ms += elapsed_ms(t);
   const double products_and_writes_ms = elapsed_ms(t_products);

@@ -61,6 +61,7 @@ int subdivide_as(const Args& args) {
       outputs.add(*picture);
     }
   }
+  const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = [&] {
     Progress progress("reading " + input);
     return read_input(args, levels, true);
@@ -84,7 +85,7 @@ int subdivide_as(const Args& args) {
   const auto t = std::chrono::steady_clock::now();
   {
     Progress progress("writing " + *out);
-    outputs.write(*out, [&](std::ostream& o) { meshops::write_mesh(o, *format, *out, r.positions, r.mesh); });
+    meshops::write_mesh(outputs, *out, *format, *out, r.positions, r.mesh);
     if (picture)
       outputs.write(*picture, [&](std::ostream& o) {
         write_picture(o, r.positions, r.mesh,

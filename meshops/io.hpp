@@ -77,6 +77,21 @@ void write_mesh(std::ostream& out, const std::string& source, const linalg::Dens
 void write_mesh(std::ostream& out, const std::string& source, const linalg::Dense<float>& positions,
                 const EncodedFaces& faces);
 
+// Writes the output `path` of a command (added to `outputs` before) in `format`, checked as
+// write_mesh(out, ...) checks before its file is opened: PLY through a layout (filled with every
+// thread where it lands, OutputFiles::write), OBJ as a stream.
+void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format,
+                const std::string& source, const linalg::Dense<double>& positions,
+                const linalg::MeshMatrix<>& M);
+void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format,
+                const std::string& source, const linalg::Dense<float>& positions,
+                const linalg::MeshMatrix<>& M);
+// The same with the faces encoded once (encode_faces), for many outputs with the same faces.
+void write_mesh(OutputFiles& outputs, const std::string& path, const std::string& source,
+                const linalg::Dense<double>& positions, const EncodedFaces& faces);
+void write_mesh(OutputFiles& outputs, const std::string& path, const std::string& source,
+                const linalg::Dense<float>& positions, const EncodedFaces& faces);
+
 // OBJ text: `v x y z` lines with max_digits10 significant digits (17 for double, 9 for float,
 // so that reading back gives the same value), then `f` lines with 1-based indices. Throws
 // DimensionError unless positions are M.vertices x 3, InputError for a face index out of range.

@@ -1,14 +1,18 @@
 // OutputFiles (output.hpp): checks by file identity, unnamed temporary files (O_TMPFILE) linked
-// into place at commit, a streambuf over a file descriptor, and the signal-time clean-up of the
-// named temporaries where O_TMPFILE is not available.
+// into place at commit, a streambuf over a file descriptor, laid-out files reserved whole and
+// filled through a moving memory map, and the signal-time clean-up of the named temporaries
+// where O_TMPFILE is not available.
 #include "meshops/output.hpp"
 
 #include "linalg/base.hpp"
+#include "meshops/tuning.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -149,14 +153,15 @@ struct OutputFiles::File {
     }
   }
 
-  // An unnamed file in the target's folder, or failing that a named one beside it.
+  // An unnamed file in the target's folder, or failing that a named one beside it; read and
+  // write, as a shared memory map needs.
   void open_temporary() {
     const std::string folder = fs::path(target).parent_path().string();
-    fd = ::open(folder.empty() ? "." : folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    fd = ::open(folder.empty() ? "." : folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
     if (fd >= 0) return;
     for (int attempt = 0; attempt < 100; ++attempt) {
       std::string name = target + ".tmp-" + random_suffix();
-      fd = ::open(name.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
+      fd = ::open(name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0666);
       if (fd >= 0) {
         named = std::move(name);
         hold_temporary(named);
@@ -165,6 +170,17 @@ struct OutputFiles::File {
       if (errno != EEXIST) throw Error(path + ": cannot write (" + message(errno) + ")");
     }
     throw Error(path + ": cannot create a temporary file beside it (100 names taken)");
+  }
+
+  // Writes the file through `body`, as a stream.
+  void stream(const std::function<void(std::ostream&)>& body) {
+    DescriptorBuffer buffer(fd);
+    std::ostream out(&buffer);
+    body(out);
+    out.flush();
+    if (buffer.error()) throw Error(path + ": write error (" + message(buffer.error()) + ")");
+    if (!out) throw Error(path + ": write error (the writer's stream failed)");
+    written = true;
   }
 
   // Gives the written file its place: link the unnamed file under a temporary name, then rename
@@ -238,7 +254,7 @@ void OutputFiles::add(const std::string& path) {
   files_.push_back(std::move(file));
 }
 
-void OutputFiles::write(const std::string& path, const std::function<void(std::ostream&)>& body) {
+OutputFiles::File& OutputFiles::open(const std::string& path) {
   File* file = nullptr;
   for (const auto& f : files_)
     if (f->path == path) file = f.get();
@@ -249,13 +265,41 @@ void OutputFiles::write(const std::string& path, const std::function<void(std::o
   } else {
     file->open_temporary();
   }
-  DescriptorBuffer buffer(file->fd);
-  std::ostream out(&buffer);
-  body(out);
-  out.flush();
-  if (buffer.error()) throw Error(path + ": write error (" + message(buffer.error()) + ")");
-  if (!out) throw Error(path + ": write error (the writer's stream failed)");
-  file->written = true;
+  return *file;
+}
+
+void OutputFiles::write(const std::string& path, const std::function<void(std::ostream&)>& body) {
+  open(path).stream(body);
+}
+
+void OutputFiles::write(const std::string& path, const FileLayout& layout) {
+  File& file = open(path);
+  const std::size_t size = layout.size();
+  // A regular file is given its whole size first: a full disk is refused before any byte is
+  // written, and the memory map below then never meets one (that would be a SIGBUS, not an
+  // error). A device, a pipe, an empty layout or a file system that cannot reserve space or map
+  // files is streamed.
+  bool mapped = !file.direct && size > 0;
+  if (mapped && ::fallocate(file.fd, 0, 0, static_cast<off_t>(size)) != 0) {
+    const int err = errno;
+    if (err != EOPNOTSUPP && err != ENOSYS)
+      throw Error(path + ": cannot reserve its " + std::to_string(size) + " bytes (" + message(err) + ")");
+    mapped = false;
+  }
+  for (std::size_t at = 0; mapped && at < size; at += tuning::layout_window_bytes) {
+    const std::size_t bytes = std::min(tuning::layout_window_bytes, size - at);
+    void* window = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd, static_cast<off_t>(at));
+    if (window == MAP_FAILED && errno == ENODEV && at == 0) {
+      mapped = false;
+    } else if (window == MAP_FAILED) {
+      throw Error(path + ": cannot map it to write (" + message(errno) + ")");
+    } else {
+      fill_in_parallel(layout, static_cast<char*>(window), at, at + bytes);
+      ::munmap(window, bytes);
+    }
+  }
+  if (mapped) file.written = true;
+  else file.stream([&](std::ostream& out) { write_layout(out, layout); });
 }
 
 void OutputFiles::commit() {
@@ -272,6 +316,13 @@ void write_atomically(const std::string& path, const std::function<void(std::ost
   OutputFiles out;
   out.add(path);
   out.write(path, body);
+  out.commit();
+}
+
+void write_atomically(const std::string& path, const FileLayout& layout) {
+  OutputFiles out;
+  out.add(path);
+  out.write(path, layout);
   out.commit();
 }
 

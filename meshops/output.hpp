@@ -3,6 +3,8 @@
 // failed or interrupted command leaves what was there before and nothing half-written.
 #pragma once
 
+#include "meshops/layout.hpp"
+
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -33,17 +35,27 @@ public:
   // Several threads may write different paths at once (replay writes its poses so).
   void write(const std::string& path, const std::function<void(std::ostream&)>& body);
 
+  // Writes `path` (added before) as `layout` says, with every thread: a regular file is given its
+  // whole size first (a full disk is an Error naming the bytes, before any is written), then
+  // filled through a memory map a window at a time (meshops/tuning.hpp: layout_window_bytes); a
+  // device or pipe, or a file system that cannot reserve space, is streamed (write_layout).
+  // Commit, failure and clean-up as for write(path, body).
+  void write(const std::string& path, const FileLayout& layout);
+
   // Moves every written file into its place, in the order they were added.
   void commit();
 
 private:
   struct File;
+  File& open(const std::string& path);  // the added, unwritten file, opened to write
+
   std::vector<std::string> inputs_;
   std::vector<std::unique_ptr<File>> files_;
 };
 
 // One file written as OutputFiles does it: add, write, commit.
 void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& body);
+void write_atomically(const std::string& path, const FileLayout& layout);
 
 // From now on SIGINT, SIGTERM and SIGHUP first remove the temporary files of every OutputFiles,
 // then end the process as the signal would have. For programs (the spmesh command line); a

@@ -1,6 +1,7 @@
 // Stanford PLY reading (ascii and binary_little_endian 1.0) and writing (binary little endian).
 #pragma once
 
+#include "meshops/layout.hpp"
 #include "meshops/mesh.hpp"
 
 #include <ostream>
@@ -40,8 +41,12 @@ struct EncodedFaces;  // io.hpp
 
 // M's face element, encoded once in parallel (encode_faces calls this for MeshFormat::ply).
 EncodedFaces encode_ply_faces(const linalg::MeshMatrix<>& M);
-// The header, the positions' bytes and the encoded faces, unchecked (write_mesh checks them).
-void write_ply(std::ostream& out, const linalg::Dense<double>& positions, const EncodedFaces& faces);
-void write_ply(std::ostream& out, const linalg::Dense<float>& positions, const EncodedFaces& faces);
+
+// The file write_ply writes, as a layout over `positions` and `M` (or the encoded faces), which
+// must outlive it; unchecked (write_mesh checks them).
+FileLayout ply_layout(const linalg::Dense<double>& positions, const linalg::MeshMatrix<>& M);
+FileLayout ply_layout(const linalg::Dense<float>& positions, const linalg::MeshMatrix<>& M);
+FileLayout ply_layout(const linalg::Dense<double>& positions, const EncodedFaces& faces);
+FileLayout ply_layout(const linalg::Dense<float>& positions, const EncodedFaces& faces);
 
 }  // namespace spmesh::meshops

@@ -1,12 +1,13 @@
-// The PLY writer: binary little endian, the vertices in one write, the faces encoded in
-// parallel into exactly sized blocks and written in order while the next block is encoded; or
-// encoded once (encode_faces) for many files with the same faces.
+// The PLY writer: binary little endian, laid out (layout.hpp) as the header, the vertices (the
+// positions' own bytes) and the faces, each face encoded where it lands in the file; or the faces
+// encoded once (encode_faces) into blocks for many files with the same faces.
 #include "meshops/ply.hpp"
 
 #include "meshops/checks.hpp"
-#include "meshops/emit.hpp"
+#include "meshops/layout.hpp"
 #include "meshops/io.hpp"
 #include "meshops/output.hpp"
+#include "meshops/tuning.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -35,24 +36,29 @@ bool wide_counts(const linalg::MeshMatrix<>& M) {
   return max_order > 255;
 }
 
+// Face f's record: its count (uchar or, wide, int), then its indices as int.
+char* encode_face(char* p, const linalg::MeshMatrix<>& M, bool wide, index_t f) {
+  const index_t order = M.offsets[f + 1] - M.offsets[f];
+  p = wide ? store_le(p, static_cast<std::int32_t>(order)) : store_le(p, static_cast<std::uint8_t>(order));
+  for (index_t c = M.offsets[f]; c < M.offsets[f + 1]; ++c) p = store_le(p, static_cast<std::int32_t>(M.indices[c]));
+  return p;
+}
+
+// Where face f's record starts among faces [begin, ...): each face's place is known from the
+// offsets, so faces can be encoded in parallel.
+std::size_t face_place(const linalg::MeshMatrix<>& M, bool wide, index_t begin, index_t f) {
+  return (wide ? 4 : 1) * std::size_t(f - begin) + 4 * std::size_t(M.offsets[f] - M.offsets[begin]);
+}
+
 // Appends faces [begin, end) of M as the face element's bytes: the text grows once, to its
-// exact size (each face's place is known from the offsets), and the faces fill it in parallel.
+// exact size, and the faces fill it in parallel.
 void append_faces(std::string& bytes, const linalg::MeshMatrix<>& M, bool wide, index_t begin,
                   index_t end) {
-  const std::size_t count_bytes = wide ? 4 : 1, at = bytes.size();
-  const auto place = [&](index_t f) {
-    return count_bytes * std::size_t(f - begin) + 4 * std::size_t(M.offsets[f] - M.offsets[begin]);
-  };
-  bytes.resize(at + place(end));
+  const std::size_t at = bytes.size();
+  bytes.resize(at + face_place(M, wide, begin, end));
   char* out = bytes.data() + at;
 #pragma omp parallel for schedule(static) if (end - begin > (1 << 14))
-  for (index_t f = begin; f < end; ++f) {
-    char* p = out + place(f);
-    const index_t order = M.offsets[f + 1] - M.offsets[f];
-    p = wide ? store_le(p, static_cast<std::int32_t>(order)) : store_le(p, static_cast<std::uint8_t>(order));
-    for (index_t c = M.offsets[f]; c < M.offsets[f + 1]; ++c)
-      p = store_le(p, static_cast<std::int32_t>(M.indices[c]));
-  }
+  for (index_t f = begin; f < end; ++f) encode_face(out + face_place(M, wide, begin, f), M, wide, f);
 }
 
 template <class T>
@@ -64,39 +70,41 @@ std::string header(index_t vertices, index_t faces, bool wide) {
          (wide ? "int" : "uchar") + " int vertex_indices\nend_header\n";
 }
 
-// The vertex element: on a little-endian host the positions, row by row, are its bytes already.
+// The header and the vertex element: on a little-endian host the positions, row by row, are
+// its bytes already.
 template <class T>
-void write_vertices(std::ostream& out, const linalg::Dense<T>& positions) {
+FileLayout header_and_vertices(const linalg::Dense<T>& positions, index_t faces, bool wide) {
+  FileLayout layout;
+  std::string head = header<T>(positions.rows, faces, wide);
+  const std::size_t head_bytes = head.size();
+  layout.add(head_bytes, [head = std::move(head)](char* out, std::size_t begin, std::size_t end) {
+    std::memcpy(out, head.data() + begin, end - begin);
+  });
   if constexpr (std::endian::native == std::endian::little) {
-    out.write(reinterpret_cast<const char*>(positions.data.data()),
-              static_cast<std::streamsize>(sizeof(T) * positions.data.size()));
+    layout.add_bytes(positions.data.data(), sizeof(T) * positions.data.size());
   } else {
-    emit_in_parallel(out, positions.rows, 3 * sizeof(T), [&](std::string& bytes, index_t begin, index_t end) {
-      bytes.resize(3 * sizeof(T) * std::size_t(end - begin));
-      char* p = bytes.data();
-      for (index_t v = begin; v < end; ++v)
-        for (index_t c = 0; c < 3; ++c) p = store_le(p, positions(v, c));
-    });
+    layout.add_records(
+        positions.data.size(), [](index_t i) { return sizeof(T) * std::size_t(i); },
+        [&positions](char* out, index_t i) { store_le(out, positions.data[i]); });
   }
+  return layout;
 }
 
 template <class T>
-void emit_ply(std::ostream& out, const linalg::Dense<T>& positions, const linalg::MeshMatrix<>& M) {
+FileLayout layout_ply(const linalg::Dense<T>& positions, const linalg::MeshMatrix<>& M) {
   const bool wide = wide_counts(M);
-  const std::string head = header<T>(positions.rows, M.faces, wide);
-  out.write(head.data(), static_cast<std::streamsize>(head.size()));
-  write_vertices(out, positions);
-  // One block at a time, encoded with every thread while the one before is written.
-  std::vector<std::string> blocks[2] = {std::vector<std::string>(1), std::vector<std::string>(1)};
-  BackgroundWriter writer(out);
-  int current = 0;
-  for (index_t begin = 0; begin < M.faces; begin += tuning::ply_faces_per_block, current ^= 1) {
-    std::string& block = blocks[current][0];
-    block.clear();
-    append_faces(block, M, wide, begin, std::min(M.faces, begin + tuning::ply_faces_per_block));
-    writer.write(blocks[current], 1);
-  }
-  writer.wait();
+  FileLayout layout = header_and_vertices(positions, M.faces, wide);
+  layout.add_records(
+      M.faces, [&M, wide](index_t f) { return face_place(M, wide, 0, f); },
+      [&M, wide](char* out, index_t f) { encode_face(out, M, wide, f); });
+  return layout;
+}
+
+template <class T>
+FileLayout layout_encoded(const linalg::Dense<T>& positions, const EncodedFaces& faces) {
+  FileLayout layout = header_and_vertices(positions, faces.faces, faces.wide_counts);
+  for (const auto& block : faces.blocks) layout.add_bytes(block.data(), block.size());
+  return layout;
 }
 
 template <class T>
@@ -104,15 +112,7 @@ void write_ply_file(const std::string& path, const linalg::Dense<T>& positions,
                     const linalg::MeshMatrix<>& M) {
   check_mesh_matrix(path, M, positions.rows, positions.cols);  // before any file exists
   check_finite(path, positions);
-  write_atomically(path, [&](std::ostream& out) { emit_ply(out, positions, M); });
-}
-
-template <class T>
-void write_encoded(std::ostream& out, const linalg::Dense<T>& positions, const EncodedFaces& faces) {
-  const std::string head = header<T>(positions.rows, faces.faces, faces.wide_counts);
-  out.write(head.data(), static_cast<std::streamsize>(head.size()));
-  write_vertices(out, positions);
-  for (const auto& block : faces.blocks) out.write(block.data(), static_cast<std::streamsize>(block.size()));
+  write_atomically(path, layout_ply(positions, M));
 }
 
 }  // namespace
@@ -130,11 +130,17 @@ EncodedFaces encode_ply_faces(const linalg::MeshMatrix<>& M) {
   return out;
 }
 
-void write_ply(std::ostream& out, const linalg::Dense<double>& positions, const EncodedFaces& faces) {
-  write_encoded(out, positions, faces);
+FileLayout ply_layout(const linalg::Dense<double>& positions, const linalg::MeshMatrix<>& M) {
+  return layout_ply(positions, M);
 }
-void write_ply(std::ostream& out, const linalg::Dense<float>& positions, const EncodedFaces& faces) {
-  write_encoded(out, positions, faces);
+FileLayout ply_layout(const linalg::Dense<float>& positions, const linalg::MeshMatrix<>& M) {
+  return layout_ply(positions, M);
+}
+FileLayout ply_layout(const linalg::Dense<double>& positions, const EncodedFaces& faces) {
+  return layout_encoded(positions, faces);
+}
+FileLayout ply_layout(const linalg::Dense<float>& positions, const EncodedFaces& faces) {
+  return layout_encoded(positions, faces);
 }
 
 void write_ply(const std::string& path, const linalg::Dense<double>& positions,
@@ -149,12 +155,12 @@ void write_ply(const std::string& path, const linalg::Dense<float>& positions,
 void write_ply(std::ostream& out, const linalg::Dense<double>& positions,
                const linalg::MeshMatrix<>& M) {
   check_mesh_matrix("PLY output", M, positions.rows, positions.cols);
-  emit_ply(out, positions, M);
+  write_layout(out, layout_ply(positions, M));
 }
 void write_ply(std::ostream& out, const linalg::Dense<float>& positions,
                const linalg::MeshMatrix<>& M) {
   check_mesh_matrix("PLY output", M, positions.rows, positions.cols);
-  emit_ply(out, positions, M);
+  write_layout(out, layout_ply(positions, M));
 }
 
 }  // namespace spmesh::meshops

@@ -15,12 +15,23 @@ namespace spmesh::meshops::tuning {
 // Not swept. bench/RESULTS.md, Tuning choices: emit_batch_bytes
 inline constexpr std::size_t emit_batch_bytes = std::size_t(8) << 20;
 
-// Faces of a PLY face block (17 MiB of quads): one large write each; two are held while
-// writing. Not swept. bench/RESULTS.md, Tuning choices: ply_faces_per_block
+// Faces of a block of PLY faces encoded once for many files (replay): 17 MiB of quads, encoded
+// in parallel, block by block. Not swept. bench/RESULTS.md, Tuning choices: ply_faces_per_block
 inline constexpr index_t ply_faces_per_block = index_t(1) << 20;
 
 // Face lines of a block of OBJ faces encoded once for many files (replay). Not swept.
 // bench/RESULTS.md, Tuning choices: obj_lines_per_block
 inline constexpr index_t obj_lines_per_block = index_t(1) << 16;
+
+// The bytes of a laid-out file (layout.hpp: binary PLY) mapped or buffered at once: a regular
+// file is filled through a memory map of this many bytes at a time, unmapped before the next (so
+// the process holds one window of the file's pages); a stream gets them through two buffers of
+// this size. Not swept. bench/RESULTS.md, Tuning choices: layout_window_bytes
+inline constexpr std::size_t layout_window_bytes = std::size_t(64) << 20;
+
+// The bytes one thread fills at a time within a window (dynamic schedule): small enough to
+// share a window among 16 threads, large enough that finding a slice's first record (a binary
+// search) is negligible. Not swept. bench/RESULTS.md, Tuning choices: layout_slice_bytes
+inline constexpr std::size_t layout_slice_bytes = std::size_t(1) << 20;
 
 }  // namespace spmesh::meshops::tuning

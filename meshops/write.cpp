@@ -87,25 +87,61 @@ EncodedFaces encode_obj_faces(const linalg::MeshMatrix<>& M) {
 }
 
 template <class T>
-void write_encoded(std::ostream& out, const std::string& source, const linalg::Dense<T>& positions,
-                   const EncodedFaces& faces) {
-  if (positions.rows != faces.vertices || positions.cols != 3)
-    throw DimensionError(source + ": positions are " + std::to_string(positions.rows) + " x " +
-                         std::to_string(positions.cols) + ", the faces need " +
-                         std::to_string(faces.vertices) + " x 3");
-  check_finite(source, positions);
-  if (faces.format == MeshFormat::ply) return write_ply(out, positions, faces);
-  emit_vertices(out, positions);
-  for (const auto& block : faces.blocks) out.write(block.data(), static_cast<std::streamsize>(block.size()));
-}
-
-template <class T>
 void write_obj_file(const std::string& path, const linalg::Dense<T>& positions,
                     const linalg::MeshMatrix<>& M) {
   check_mesh_matrix(path, M, positions.rows, positions.cols);  // before any file exists
   check_finite(path, positions);
   write_atomically(path, [&](std::ostream& out) { emit_obj(out, positions, M); });
 }
+
+// The checks before an encoded file is written: positions that fit the faces, all finite.
+template <class T>
+void check_encoded(const std::string& source, const linalg::Dense<T>& positions, const EncodedFaces& faces) {
+  if (positions.rows != faces.vertices || positions.cols != 3)
+    throw DimensionError(source + ": positions are " + std::to_string(positions.rows) + " x " +
+                         std::to_string(positions.cols) + ", the faces need " +
+                         std::to_string(faces.vertices) + " x 3");
+  check_finite(source, positions);
+}
+
+template <class T>
+void emit_encoded_obj(std::ostream& out, const linalg::Dense<T>& positions, const EncodedFaces& faces) {
+  emit_vertices(out, positions);
+  for (const auto& block : faces.blocks) out.write(block.data(), static_cast<std::streamsize>(block.size()));
+}
+
+template <class T>
+void write_encoded(std::ostream& out, const std::string& source, const linalg::Dense<T>& positions,
+                   const EncodedFaces& faces) {
+  check_encoded(source, positions, faces);
+  if (faces.format == MeshFormat::ply) write_layout(out, ply_layout(positions, faces));
+  else emit_encoded_obj(out, positions, faces);
+}
+
+template <class T>
+void write_encoded(OutputFiles& outputs, const std::string& path, const std::string& source,
+                   const linalg::Dense<T>& positions, const EncodedFaces& faces) {
+  check_encoded(source, positions, faces);
+  if (faces.format == MeshFormat::ply)
+    outputs.write(path, ply_layout(positions, faces));
+  else
+    outputs.write(path, [&](std::ostream& out) { emit_encoded_obj(out, positions, faces); });
+}
+
+// A mesh file among a command's outputs: checked before its file is opened, PLY laid out
+// (filled in parallel where it lands), OBJ streamed.
+template <class T>
+void write_mesh_output(OutputFiles& outputs, const std::string& path, MeshFormat format,
+                       const std::string& source, const linalg::Dense<T>& positions,
+                       const linalg::MeshMatrix<>& M) {
+  check_mesh_matrix(source, M, positions.rows, positions.cols);
+  check_finite(source, positions);
+  if (format == MeshFormat::ply)
+    outputs.write(path, ply_layout(positions, M));
+  else
+    outputs.write(path, [&](std::ostream& out) { emit_obj(out, positions, M); });
+}
+
 
 template <class T>
 void write_mesh_to(std::ostream& out, MeshFormat format, const std::string& source,
@@ -158,6 +194,26 @@ void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,
 void write_mesh(std::ostream& out, MeshFormat format, const std::string& source,
                 const linalg::Dense<float>& positions, const linalg::MeshMatrix<>& M) {
   write_mesh_to(out, format, source, positions, M);
+}
+
+void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format,
+                const std::string& source, const linalg::Dense<double>& positions,
+                const linalg::MeshMatrix<>& M) {
+  write_mesh_output(outputs, path, format, source, positions, M);
+}
+void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format,
+                const std::string& source, const linalg::Dense<float>& positions,
+                const linalg::MeshMatrix<>& M) {
+  write_mesh_output(outputs, path, format, source, positions, M);
+}
+
+void write_mesh(OutputFiles& outputs, const std::string& path, const std::string& source,
+                const linalg::Dense<double>& positions, const EncodedFaces& faces) {
+  write_encoded(outputs, path, source, positions, faces);
+}
+void write_mesh(OutputFiles& outputs, const std::string& path, const std::string& source,
+                const linalg::Dense<float>& positions, const EncodedFaces& faces) {
+  write_encoded(outputs, path, source, positions, faces);
 }
 
 EncodedFaces encode_faces(MeshFormat format, const std::string& source, const linalg::MeshMatrix<>& M) {

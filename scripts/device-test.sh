@@ -20,10 +20,11 @@
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 #   SKIP_SANITIZERS  set to 1 to skip compute-sanitizer memcheck and racecheck over the GPU test
-#                    executables (SANITIZER_TESTS: doctest -tc filter for them, default: all;
+#                    executables (SANITIZER_EXECUTABLES: grep -E pattern of their names,
+#                    default: all; SANITIZER_TESTS: doctest -tc filter for them, default: all;
 #                    SANITIZER_SECONDS: start no run after this many seconds, and fail)
 #   SKIP_E2E         set to 1 to skip scripts/device-e2e.sh (the command line end to end;
-#                    E2E_LEVEL, default 6, and E2E_POSES, default 8)
+#                    E2E_LEVEL, default 6)
 #   TESTS_REGEX      run only the tests whose names match (ctest -R); default: every test
 #   SKIP_TESTS       set to 1 to run no test
 #   BUILD_TARGETS    build only these targets (e.g. spmesh_bench_subdivision, for a profile)
@@ -65,7 +66,8 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
 # racecheck (shared-memory hazards). Each executable's failures fail the step.
 [[ ${SKIP_SANITIZERS:-0} == 1 ]] ||
   step sanitizers bash -c 'status=0 start=$SECONDS
-    for test in $(find build/device/tests -name "test_*_cuda*" -type f -executable | sort); do
+    for test in $(find build/device/tests -name "test_*_cuda*" -type f -executable | sort |
+                  grep -E "${SANITIZER_EXECUTABLES:-.}"); do
       for tool in memcheck racecheck; do
         if ((SECONDS - start > ${SANITIZER_SECONDS:-100000})); then
           echo "-- $tool $test NOT RUN (past SANITIZER_SECONDS)"; status=1; continue

@@ -580,6 +580,28 @@ TEST_CASE_TEMPLATE("io: faces encoded once write the same file as the mesh matri
   }
 }
 
+TEST_CASE_TEMPLATE("io: a command's mesh outputs (PLY laid out and mapped, OBJ streamed) have the "
+                   "stream's bytes, from the mesh matrix and from encoded faces",
+                   T, float, double) {
+  const TempDir dir;
+  const auto M = quad_strip((1 << 20) + 123);
+  linalg::Dense<T> P(M.vertices, 3);
+  for (index_t i = 0; i < P.data.size(); ++i) P.data[i] = static_cast<T>(0.37 * i - 11.5);
+  for (const auto format : {MeshFormat::ply, MeshFormat::obj}) {
+    const std::string ext = format == MeshFormat::ply ? ".ply" : ".obj";
+    const auto faces = encode_faces(format, "mesh", M);
+    OutputFiles outputs;
+    outputs.add(dir / ("direct" + ext));
+    outputs.add(dir / ("encoded" + ext));
+    write_mesh(outputs, dir / ("direct" + ext), format, "mesh", P, M);
+    write_mesh(outputs, dir / ("encoded" + ext), "pose", P, faces);
+    outputs.commit();
+    const std::string expected = written(format, P, M);
+    CHECK(file_bytes(dir / ("direct" + ext)) == expected);
+    CHECK(file_bytes(dir / ("encoded" + ext)) == expected);
+  }
+}
+
 TEST_CASE("io: write_mesh with encoded faces refuses a non-finite position naming the vertex, "
           "and positions of another size, writing nothing") {
   const auto M = quad_strip(3);

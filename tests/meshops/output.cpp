@@ -1,20 +1,23 @@
 // OutputFiles: outputs checked before any work (never an input, never twice, never a directory
-// or socket), devices written in place, links kept, and a command's outputs appearing together
-// or not at all, with nothing left behind on failure.
+// or socket), devices written in place, links kept, a command's outputs appearing together or
+// not at all, with nothing left behind on failure, and laid-out files filled through a map.
 #include "meshops/output.hpp"
 
 #include "linalg/base.hpp"
+#include "meshops/tuning.hpp"
 
 #include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -154,4 +157,73 @@ TEST_CASE("output: a new file gets the permissions a new file gets") {
   CHECK((fs::status(dir / "p.obj").permissions() & fs::perms::all) ==
         (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
          fs::perms::others_read));
+}
+
+namespace {
+
+// A layout of `size` bytes, byte k a function of k.
+char byte_at(std::size_t k) { return static_cast<char>((k * 2654435761u) >> 13); }
+FileLayout counted(std::size_t size) {
+  FileLayout layout;
+  layout.add(size, [](char* out, std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) out[k - begin] = byte_at(k);
+  });
+  return layout;
+}
+
+}  // namespace
+
+TEST_CASE("output: a laid-out file is filled through its map, window by window, and appears at "
+          "commit") {
+  const TempDir dir;
+  const std::size_t size = tuning::layout_window_bytes + 4097;  // two windows, the last ragged
+  put(dir / "big.ply", "old");
+  {
+    OutputFiles outputs;
+    outputs.add(dir / "big.ply");
+    outputs.write(dir / "big.ply", counted(size));
+    CHECK(get(dir / "big.ply") == "old");  // not before commit
+    outputs.commit();
+  }
+  const std::string bytes = get(dir / "big.ply");
+  REQUIRE(bytes.size() == size);
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < size; ++k) wrong += bytes[k] != byte_at(k);
+  CHECK(wrong == 0);
+  CHECK(dir.names() == std::vector<std::string>{"big.ply"});
+}
+
+TEST_CASE("output: a laid-out device output is streamed in place; an empty layout makes an empty "
+          "file") {
+  OutputFiles outputs;
+  outputs.add("/dev/null");
+  outputs.write("/dev/null", counted(3 << 20));
+  outputs.commit();
+  CHECK(fs::is_character_file("/dev/null"));
+
+  const TempDir dir;
+  write_atomically(dir / "empty.ply", FileLayout{});
+  CHECK(fs::file_size(dir / "empty.ply") == 0);
+}
+
+TEST_CASE("output: a laid-out file with no room is refused naming its bytes before any is "
+          "written, and nothing is left") {
+  const TempDir dir;
+  put(dir / "m.ply", "old");
+  // A file-size limit stands in for a full disk: fallocate fails as it would (EFBIG, not ENOSPC)
+  // and the process is not killed by SIGXFSZ.
+  struct sigaction ignore {}, before {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGXFSZ, &ignore, &before);
+  rlimit saved{};
+  ::getrlimit(RLIMIT_FSIZE, &saved);
+  rlimit small = saved;
+  small.rlim_cur = 1 << 20;
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+  const std::string message = refusal([&] { write_atomically(dir / "m.ply", counted(2 << 20)); });
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  ::sigaction(SIGXFSZ, &before, nullptr);
+  CHECK(message == dir / "m.ply" + ": cannot reserve its 2097152 bytes (File too large)");
+  CHECK(get(dir / "m.ply") == "old");
+  CHECK(dir.names() == std::vector<std::string>{"m.ply"});
 }
