@@ -286,6 +286,9 @@ void OutputFiles::write(const std::string& path, const FileLayout& layout) {
       throw Error(path + ": cannot reserve its " + std::to_string(size) + " bytes (" + message(err) + ")");
     mapped = false;
   }
+  // Each window is made in memory with every thread, then copied into the file's map by a few:
+  // more threads faulting pages of one file contend in the kernel (meshops/tuning.hpp).
+  std::string made;
   for (std::size_t at = 0; mapped && at < size; at += tuning::layout_window_bytes) {
     const std::size_t bytes = std::min(tuning::layout_window_bytes, size - at);
     void* window = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd, static_cast<off_t>(at));
@@ -294,7 +297,14 @@ void OutputFiles::write(const std::string& path, const FileLayout& layout) {
     } else if (window == MAP_FAILED) {
       throw Error(path + ": cannot map it to write (" + message(errno) + ")");
     } else {
-      fill_in_parallel(layout, static_cast<char*>(window), at, at + bytes);
+      made.resize(bytes);
+      fill_in_parallel(layout, made.data(), at, at + bytes);
+      const std::size_t part = (bytes + tuning::map_copy_threads - 1) / tuning::map_copy_threads;
+#pragma omp parallel for num_threads(tuning::map_copy_threads) schedule(static)
+      for (int k = 0; k < tuning::map_copy_threads; ++k) {
+        const std::size_t from = std::min(bytes, std::size_t(k) * part), to = std::min(bytes, from + part);
+        std::memcpy(static_cast<char*>(window) + from, made.data() + from, to - from);
+      }
       ::munmap(window, bytes);
     }
   }

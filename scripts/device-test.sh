@@ -62,6 +62,8 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
 # left to create its context).
 [[ ${SKIP_TESTS:-0} == 1 ]] ||
   step tests ctest --test-dir build/device --output-on-failure -j 4 ${TESTS_REGEX:+-R "$TESTS_REGEX"}
+[[ ${SKIP_E2E:-0} == 1 ]] ||
+  step e2e scripts/device-e2e.sh build/device/apps/spmesh "$shared" "$out" "${E2E_LEVEL:-6}"
 # The GPU tests under compute-sanitizer: memcheck (out of bounds, misaligned, leaks) and
 # racecheck (shared-memory hazards). Each executable's failures fail the step.
 [[ ${SKIP_SANITIZERS:-0} == 1 ]] ||
@@ -84,8 +86,6 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
       done
     done
     exit $status'
-[[ ${SKIP_E2E:-0} == 1 ]] ||
-  step e2e scripts/device-e2e.sh build/device/apps/spmesh "$shared" "$out" "${E2E_LEVEL:-6}"
 [[ ${SKIP_SUBDIV_BENCH:-0} == 1 ]] ||
   step bench_subdivision build/device/bench/spmesh_bench_subdivision \
     --json "$out/bench_subdivision.json" ${SUBDIV_BENCH_ARGS:-}

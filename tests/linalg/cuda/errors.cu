@@ -8,10 +8,12 @@
 namespace spmesh::test::cuda_errors {
 
 TEST_CASE("a device allocation that does not fit names the bytes asked for and the bytes free") {
-  using Block = std::array<double, 8>;  // 64 bytes: 2^31 - 1 of them exceed any GPU's memory
+  // 256 bytes: 2^31 - 1 of them (550 GB) exceed any GPU's memory (64-byte blocks, 137 GB, fit
+  // on an H200).
+  using Block = std::array<double, 32>;
   const std::string message =
       thrown_message<CapacityError>([] { la::DeviceArray<Block> a(max_index); });
-  const std::string asked = std::to_string(std::int64_t{max_index} * 64);
+  const std::string asked = std::to_string(std::int64_t{max_index} * 256);
   CHECK(message.find("GPU allocation of " + asked + " bytes failed") != std::string::npos);
   CHECK(message.find("bytes free on the device") != std::string::npos);
   // The failure leaves the device usable.
