@@ -31,8 +31,8 @@ inline constexpr std::size_t layout_window_bytes = std::size_t(64) << 20;
 
 // Threads copying a window into a file's memory map: page faults on one file contend in the
 // kernel. On the H200 machine's ext4 disk a 1 GB file in 64 MiB windows took 0.16 s with 4
-// threads and 0.75 s with 16 (0.34 s for one write(2)); 8 not tried. bench/RESULTS.md, Tuning
-// choices: map_copy_threads
+// threads and 0.75 s with 16 (0.34 s for one write(2)), with a wide spread between runs; 8 not
+// tried. bench/RESULTS.md, Tuning choices: map_copy_threads
 inline constexpr int map_copy_threads = 4;
 
 // The bytes one thread fills at a time within a window (dynamic schedule): small enough to
