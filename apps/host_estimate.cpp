@@ -44,8 +44,7 @@ HostEstimate host_estimate(const schemes::SizeEstimate& size, const HostJob& job
   // subdivide's output: the refined mesh matrix and its vertex data (T, V x 3); the writers'
   // buffers (meshops/emit.hpp: two batches of emit_batch_bytes, whatever the thread count; PLY,
   // meshops/layout.hpp: a window made in memory and one of the file mapped, or two streamed; the
-  // stream's 1 MiB);
-  // --picture's arrays (apps/picture.cpp: 48 bytes a vertex, 12 a face).
+  // stream's 1 MiB); --picture's arrays (apps/picture.cpp: 48 bytes a vertex, 12 a face).
   const std::int64_t refined_mesh = mesh_bytes(last), data = 3 * s * last.vertices;
   const std::int64_t writer = 2 * std::int64_t(meshops::tuning::emit_batch_bytes) +
                               2 * std::int64_t(meshops::tuning::layout_window_bytes) + MiB;

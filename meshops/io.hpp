@@ -78,8 +78,9 @@ void write_mesh(std::ostream& out, const std::string& source, const linalg::Dens
                 const EncodedFaces& faces);
 
 // Writes the output `path` of a command (added to `outputs` before) in `format`, checked as
-// write_mesh(out, ...) checks before its file is opened: PLY through a layout (filled with every
-// thread where it lands, OutputFiles::write), OBJ as a stream.
+// write_mesh(out, ...) checks before its file is opened: PLY through a layout (its size reserved
+// first, then made with every thread and copied into the file's map: OutputFiles::write), OBJ
+// as a stream.
 void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format,
                 const std::string& source, const linalg::Dense<double>& positions,
                 const linalg::MeshMatrix<>& M);

@@ -129,7 +129,7 @@ void write_encoded(OutputFiles& outputs, const std::string& path, const std::str
 }
 
 // A mesh file among a command's outputs: checked before its file is opened, PLY laid out
-// (filled in parallel where it lands), OBJ streamed.
+// (OutputFiles::write reserves its size, then fills its map), OBJ streamed.
 template <class T>
 void write_mesh_output(OutputFiles& outputs, const std::string& path, MeshFormat format,
                        const std::string& source, const linalg::Dense<T>& positions,
@@ -141,7 +141,6 @@ void write_mesh_output(OutputFiles& outputs, const std::string& path, MeshFormat
   else
     outputs.write(path, [&](std::ostream& out) { emit_obj(out, positions, M); });
 }
-
 
 template <class T>
 void write_mesh_to(std::ostream& out, MeshFormat format, const std::string& source,
