@@ -1,0 +1,271 @@
+// A volume mesh's topology as boundary operators, the signed incidence matrices of Mueller-Roemer,
+// Altenhofen and Stork (2017, "ternary sparse matrices"):
+//   d3 (cells x faces):    +1 where the face's orientation is the cell's outward one, -1 else;
+//   d2 (faces x edges):    each row the face's edges in the order of its cycle, +1 where the edge
+//                          (from its lower vertex to its higher) runs along the cycle, -1 else;
+//   d1 (edges x vertices): -1 at the edge's lower vertex, +1 at its higher.
+// The boundary of a boundary is empty: d3 d2 = 0 and d2 d1 = 0. Built from cell lists
+// (cells.hpp) on the executor: a cell's faces are identified by sorting their vertex sets, the
+// faces' edges by sorting their vertex pairs, so faces are numbered by their sorted vertices and
+// edges by (lower, higher) vertex; a face is oriented as the lowest-numbered cell holding it sees
+// it from outside. Backend-neutral: every step is an executor primitive or a for_each.
+#pragma once
+
+#include "linalg/ternary.hpp"
+#include "solids/cells.hpp"
+
+#include "linalg/detail/offsets.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace spmesh::solids {
+
+template <class S = linalg::Host>
+struct BoundaryOperators {
+  linalg::Ternary<S> d3, d2, d1;
+
+  index_t cells() const { return d3.rows; }
+  index_t faces() const { return d2.rows; }
+  index_t edges() const { return d1.rows; }
+  index_t vertices() const { return d1.cols; }
+};
+
+namespace detail {
+
+// The first position in [0, n) where pred holds, or -1 (two host waits when one does).
+template <class Exec, class Pred>
+index_t first_where(Exec& exec, index_t n, Pred pred) {
+  const index_t count = exec.count_if(n, pred);
+  if (count == 0) return -1;
+  linalg::Array<index_t, typename Exec::space> positions(count), found(1);
+  exec.select_positions(n, positions.data(), found.data(), pred);
+  return exec.read(positions.data());
+}
+
+// Elements [begin, end) of executor memory, on the host.
+template <class Exec>
+std::vector<index_t> host_copy(Exec& exec, const index_t* p, index_t begin, index_t end) {
+  std::vector<index_t> out(static_cast<std::size_t>(end - begin));
+  if (end > begin) exec.read(p + begin, end - begin, out.data());
+  return out;
+}
+
+// Face instances (a cell's face as that cell sees it): `slots` corners each, in the cell's
+// outward cycle (`corner`) and ascending (`sorted`); a triangle's fourth slot holds `vertices`.
+struct FaceInstances {
+  static constexpr int slots = max_face_corners;
+  const index_t* corner;
+  const index_t* sorted;
+  index_t vertices;
+
+  SPMESH_HD int corners(index_t i) const { return corner[slots * i + slots - 1] == vertices ? 3 : 4; }
+  SPMESH_HD bool same_set(index_t a, index_t b) const {
+    for (int k = 0; k < slots; ++k)
+      if (sorted[slots * a + k] != sorted[slots * b + k]) return false;
+    return true;
+  }
+  // Whether a and b (the same vertex set) turn the same way: a's cycle read from b's first corner.
+  SPMESH_HD bool same_turn(index_t a, index_t b) const {
+    const index_t* p = corner + slots * a;
+    const index_t* q = corner + slots * b;
+    const int n = corners(a);
+    int at = 0;
+    while (p[at] != q[0]) ++at;
+    return p[(at + 1) % n] == q[1];
+  }
+};
+
+// The cell of each instance, on the host, from the cells' first instances.
+inline index_t cell_of(const std::vector<index_t>& first, index_t instance) {
+  return index_t(std::upper_bound(first.begin(), first.end(), instance) - first.begin() - 1);
+}
+
+inline std::string list(const std::vector<index_t>& ids) {
+  std::string s;
+  for (index_t id : ids) {
+    if (!s.empty()) s += ' ';
+    s += std::to_string(id);
+  }
+  return s;
+}
+
+}  // namespace detail
+
+// Throws InputError naming the first cell (ids count from 0) that is no supported kind (a pyramid
+// or another vertex count: pyramids do not subdivide into hexahedra), names a vertex out of
+// range or repeats one; the first face held by more than two cells (non-manifold); the first
+// face two cells hold with the same orientation (one of them inverted).
+template <class Exec, class S = typename Exec::space>
+BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
+  using linalg::Array;
+  const index_t cells = mesh.cells(), vertices = mesh.vertices;
+  const index_t *cell_at = mesh.offsets.data(), *cell_vertex = mesh.indices.data();
+
+  // Every cell of a supported kind, with distinct vertices in range.
+  const index_t bad_cell = detail::first_where(exec, cells, [=] SPMESH_HD(index_t c) {
+    const index_t begin = cell_at[c], corners = cell_at[c + 1] - begin;
+    if (cell_faces(corners) == 0) return true;
+    for (index_t a = 0; a < corners; ++a) {
+      const index_t v = cell_vertex[begin + a];
+      if (v < 0 || v >= vertices) return true;
+      for (index_t b = 0; b < a; ++b)
+        if (cell_vertex[begin + b] == v) return true;
+    }
+    return false;
+  });
+  if (bad_cell >= 0) {
+    const auto at = detail::host_copy(exec, cell_at, bad_cell, bad_cell + 2);
+    const auto ids = detail::host_copy(exec, cell_vertex, at[0], at[1]);
+    const index_t corners = at[1] - at[0];
+    std::string why = cell_faces(corners) == 0
+                          ? describe_cell(corners) + " (spmesh subdivides tetrahedra, prisms and hexahedra" +
+                                (corners == 5 ? "; a pyramid does not subdivide into hexahedra)" : ")")
+                          : "a vertex out of range (the mesh has " + std::to_string(vertices) +
+                                ") or repeated";
+    throw InputError("cell " + std::to_string(bad_cell) + " (vertices " + detail::list(ids) +
+                     ") is " + why + " (ids count from 0)");
+  }
+
+  // Face instances: each cell's faces, as the cell sees them (outward), a corner slot each;
+  // a triangle's fourth slot holds `vertices`, past every vertex id.
+  Array<index_t, S> first_instance(cells + 1);
+  index_t* first = first_instance.data();
+  exec.for_each(cells, [=] SPMESH_HD(index_t c) { first[c] = cell_faces(cell_at[c + 1] - cell_at[c]); });
+  const index_t instances = exec.exclusive_scan(first, first, cells);
+  exec.write(first + cells, instances);
+  constexpr int slots = detail::FaceInstances::slots;
+  Array<index_t, S> corner_of(slots * std::size_t(instances)), sorted_of(slots * std::size_t(instances));
+  index_t *corner = corner_of.data(), *sorted = sorted_of.data();
+  exec.for_each(cells, [=] SPMESH_HD(index_t c) {
+    const index_t begin = cell_at[c], corners = cell_at[c + 1] - begin;
+    for (index_t i = first[c]; i < first[c + 1]; ++i) {
+      index_t* face = corner + slots * i;
+      index_t* key = sorted + slots * i;
+      for (int k = 0; k < slots; ++k) {
+        const int local = face_corner(corners, int(i - first[c]), k);
+        face[k] = key[k] = local < 0 ? vertices : cell_vertex[begin + local];
+      }
+      for (int a = 1; a < slots; ++a)  // the vertex set, ascending
+        for (int b = a; b > 0 && key[b] < key[b - 1]; --b) {
+          const index_t t = key[b];
+          key[b] = key[b - 1], key[b - 1] = t;
+        }
+    }
+  });
+
+  // Instances ordered by their vertex sets (stable least-significant-slot-first radix passes,
+  // so the instances of one face stay in cell order), runs of equal sets numbered as faces.
+  Array<index_t, S> order_of(instances), key_of(instances);
+  index_t *order = order_of.data(), *key = key_of.data();
+  exec.for_each(instances, [=] SPMESH_HD(index_t i) { order[i] = i; });
+  const int key_bits = linalg::detail::bits_for(static_cast<std::uint64_t>(vertices) + 1);
+  for (int k = slots - 1; k >= 0; --k) {
+    exec.for_each(instances, [=] SPMESH_HD(index_t j) { key[j] = sorted[slots * order[j] + k]; });
+    exec.sort_pairs(key, order, instances, key_bits);
+  }
+  const detail::FaceInstances inst{corner, sorted, vertices};
+  const index_t crowded = detail::first_where(exec, instances, [=] SPMESH_HD(index_t j) {
+    return j >= 2 && inst.same_set(order[j], order[j - 2]);
+  });
+  if (crowded >= 0) {
+    const auto held = detail::host_copy(exec, order, crowded - 2, crowded + 1);
+    const auto face = detail::host_copy(exec, sorted, slots * held[0], slots * held[0] + slots);
+    std::vector<index_t> ids, holders;
+    for (index_t v : face)
+      if (v < vertices) ids.push_back(v);
+    const auto starts = detail::host_copy(exec, first, 0, cells + 1);
+    for (index_t i : held) holders.push_back(detail::cell_of(starts, i));
+    throw InputError("the face of vertices " + detail::list(ids) + " is held by cells " +
+                     detail::list(holders) + " and maybe more: a face is in one or two cells (ids count from 0)");
+  }
+  Array<index_t, S> face_number(instances);
+  index_t* number = face_number.data();
+  exec.for_each(instances, [=] SPMESH_HD(index_t j) {
+    number[j] = j == 0 || !inst.same_set(order[j], order[j - 1]) ? 1 : 0;
+  });
+  const index_t faces = exec.exclusive_scan(number, number, instances);
+  // face_of[i]: instance i's face; owner[f]: the instance face f is oriented by (the first in
+  // cell order); twin[i]: the other instance of i's face, or -1 on the boundary.
+  Array<index_t, S> face_of_instance(instances), owner_of(faces), twin_of(instances);
+  index_t *face_of = face_of_instance.data(), *owner = owner_of.data(), *twin = twin_of.data();
+  exec.for_each(instances, [=] SPMESH_HD(index_t j) {
+    const bool head = j == 0 || !inst.same_set(order[j], order[j - 1]);
+    const bool paired = head ? j + 1 < instances && inst.same_set(order[j], order[j + 1]) : true;
+    const index_t i = order[j];
+    face_of[i] = head ? number[j] : number[j] - 1;
+    if (head) owner[number[j]] = i;
+    twin[i] = !paired ? -1 : head ? order[j + 1] : order[j - 1];
+  });
+
+  // The two cells of an interior face see it in opposite orientations, unless one is inverted.
+  const index_t inverted = detail::first_where(exec, instances, [=] SPMESH_HD(index_t i) {
+    return twin[i] > i && inst.same_turn(i, twin[i]);
+  });
+  if (inverted >= 0) {
+    const index_t other = exec.read(twin + inverted);
+    const auto starts = detail::host_copy(exec, first, 0, cells + 1);
+    throw InputError("cells " + std::to_string(detail::cell_of(starts, inverted)) + " and " +
+                     std::to_string(detail::cell_of(starts, other)) +
+                     " see their shared face turning the same way: one of them is inverted "
+                     "(its vertices in mirrored order; ids count from 0)");
+  }
+
+  BoundaryOperators<S> ops;
+  // d3: a cell's faces in its local order, + where it owns the face's orientation.
+  ops.d3 = {cells, faces, Array<index_t, S>(cells + 1), Array<index_t, S>(instances)};
+  index_t *d3_at = ops.d3.offsets.data(), *d3_col = ops.d3.columns.data();
+  exec.copy(first, cells + 1, d3_at);
+  exec.for_each(instances, [=] SPMESH_HD(index_t i) {
+    d3_col[i] = linalg::signed_column(face_of[i], owner[face_of[i]] == i ? 1 : -1);
+  });
+
+  // d2: each face's cycle as its owner sees it; its edges found by sorting (lower, higher) pairs.
+  ops.d2.rows = faces;
+  ops.d2.offsets = Array<index_t, S>(faces + 1);
+  index_t* d2_at = ops.d2.offsets.data();
+  exec.for_each(faces, [=] SPMESH_HD(index_t f) { d2_at[f] = inst.corners(owner[f]); });
+  const index_t sides = exec.exclusive_scan(d2_at, d2_at, faces);
+  exec.write(d2_at + faces, sides);
+  Array<std::uint64_t, S> pair_of(sides);
+  Array<index_t, S> side_of(sides), forward_of(sides);
+  std::uint64_t* pair = pair_of.data();
+  index_t *side = side_of.data(), *forward = forward_of.data();
+  exec.for_each(faces, [=] SPMESH_HD(index_t f) {
+    const index_t* p = corner + slots * owner[f];
+    const index_t n = d2_at[f + 1] - d2_at[f];
+    for (index_t k = 0; k < n; ++k) {
+      const index_t a = p[k], b = p[(k + 1) % n];
+      const index_t low = a < b ? a : b, high = a < b ? b : a;
+      pair[d2_at[f] + k] = std::uint64_t(low) << 32 | std::uint64_t(high);
+      side[d2_at[f] + k] = d2_at[f] + k;
+      forward[d2_at[f] + k] = a == low;  // the side runs low -> high
+    }
+  });
+  exec.sort_pairs(pair, side, sides);
+  Array<index_t, S> edge_number(sides);
+  index_t* edge = edge_number.data();
+  exec.for_each(sides, [=] SPMESH_HD(index_t j) { edge[j] = j == 0 || pair[j] != pair[j - 1] ? 1 : 0; });
+  const index_t edges = exec.exclusive_scan(edge, edge, sides);
+  ops.d2.cols = edges;
+  ops.d2.columns = Array<index_t, S>(sides);
+  ops.d1 = {edges, vertices, Array<index_t, S>(edges + 1), Array<index_t, S>(2 * std::size_t(edges))};
+  index_t *d2_col = ops.d2.columns.data(), *d1_at = ops.d1.offsets.data(), *d1_col = ops.d1.columns.data();
+  exec.for_each(sides, [=] SPMESH_HD(index_t j) {
+    const bool head = j == 0 || pair[j] != pair[j - 1];
+    const index_t e = head ? edge[j] : edge[j] - 1;
+    const index_t low = index_t(pair[j] >> 32), high = index_t(pair[j] & 0xffffffffu);
+    d2_col[side[j]] = linalg::signed_column(e, forward[side[j]] ? 1 : -1);
+    if (head) {
+      d1_at[e] = 2 * e;
+      d1_col[2 * e] = linalg::signed_column(low, -1);
+      d1_col[2 * e + 1] = linalg::signed_column(high, 1);
+    }
+  });
+  exec.write(d1_at + edges, 2 * edges);
+  return ops;
+}
+
+}  // namespace spmesh::solids
