@@ -2,9 +2,10 @@
 # Sourced, not executed.
 
 # Debian 12 packages spmesh needs to build and test (OpenSubdiv, CGAL, OpenMesh: the parity
-# tests and benchmark peers; CUDA is optional and not installed here).
+# tests and benchmark peers; meshio: the volume-mesh reader's reference; CUDA is optional and
+# not installed here).
 SPMESH_PACKAGES=(g++ cmake ninja-build libeigen3-dev libfmt-dev doctest-dev libosd-dev libcgal-dev
-                 libopenmesh-dev python3)
+                 libopenmesh-dev python3 python3-meshio)
 
 spmesh_install_missing() {
   local missing=()

@@ -1,0 +1,23 @@
+// Prints what spmesh reads of a Medit file (points, then cells as vertex lists counted from 0),
+// for meshio_check.py to compare with meshio's reading of the same file.
+#include "solids/medit.hpp"
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+  if (argc != 2) return std::fprintf(stderr, "usage: medit_dump FILE.mesh\n"), 2;
+  try {
+    const auto mesh = spmesh::solids::read_medit(argv[1]);
+    std::printf("points %d\n", mesh.vertex_count());
+    for (spmesh::index_t v = 0; v < mesh.vertex_count(); ++v)
+      std::printf("%.17g %.17g %.17g\n", mesh.positions(v, 0), mesh.positions(v, 1), mesh.positions(v, 2));
+    std::printf("cells %d\n", mesh.cell_count());
+    for (spmesh::index_t c = 0; c < mesh.cell_count(); ++c) {
+      for (auto p = mesh.cells.offsets[c]; p < mesh.cells.offsets[c + 1]; ++p)
+        std::printf(p == mesh.cells.offsets[c] ? "%d" : " %d", mesh.cells.indices[p]);
+      std::printf("\n");
+    }
+  } catch (const std::exception& e) {
+    return std::fprintf(stderr, "%s\n", e.what()), 1;
+  }
+}
