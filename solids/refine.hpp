@@ -1,0 +1,242 @@
+// One level of Catmull-Clark solid refinement (Joy and MacCracken 1999; docs/rules.md "Catmull-Clark
+// solids"), written as mapped products on the boundary operators (topology.hpp): every average
+// is a product with |d1|, |d2|, |d3| or their transposes whose action map carries the rule's
+// weight. The refined mesh is all hexahedra: a cell of n corners (tetrahedron, prism,
+// hexahedron) has n children, one at each corner. Refined vertices come in the order
+// [vertex points (V), edge points (E), face points (F), cell points (C)].
+//
+// Interior rules, with the *old* face centroids A:
+//   cell point   P_c = the average of the cell's vertices;
+//   face point   (C0 + C1 + 2 A_f) / 4, C0 and C1 the points of its two cells;
+//   edge point   (C + 2 A + (n - 3) M) / n, n the faces around the edge, C the average of its
+//                cells' points, A of its faces' centroids, M its midpoint;
+//   vertex point (C + 3 A + 3 M + V) / 8, averages over the cells, faces and edges at V.
+// Boundary faces (one cell), boundary edges (on a boundary face) and boundary vertices follow
+// the Catmull-Clark surface rules of the boundary surface, so the refined solid's boundary is
+// the Catmull-Clark refinement of the control mesh's boundary:
+//   face point A_f; edge point (v0 + v1 + f0 + f1) / 4 with f0, f1 its boundary faces' points;
+//   vertex point (Q + 2 R + (n - 3) V) / n over its n boundary edges (R: their midpoints) and
+//   boundary faces (Q: their points).
+// Sharp features and the tensor-product rule at extraordinary edges are not built yet.
+#pragma once
+
+#include "linalg/ternary.hpp"
+#include "solids/topology.hpp"
+
+namespace spmesh::solids {
+
+template <class T, class S>
+struct SolidLevel {
+  CellMesh<S> cells;               // all hexahedra
+  linalg::Dense<T, S> positions;   // V + E + F + C rows
+};
+
+namespace detail {
+
+// The three faces of a cell at its corner `corner`, and the corner's neighbours a, b, c in the
+// right-handed order of cells.hpp: face ab holds edges (corner, a) and (corner, b), and so on.
+// Around the corner each outward face turns from one neighbour to the next: ab takes a to b, bc
+// b to c, ca c to a.
+struct CornerFrame {
+  int a, b, c, ab, bc, ca;
+};
+
+SPMESH_HD inline CornerFrame corner_frame(index_t corners, int corner) {
+  int prev[3] = {0, 0, 0}, next[3] = {0, 0, 0}, face[3] = {0, 0, 0}, found = 0;
+  for (int k = 0; k < cell_faces(corners) && found < 3; ++k) {
+    const int n = face_corner(corners, k, 3) < 0 ? 3 : 4;
+    for (int m = 0; m < n; ++m)
+      if (face_corner(corners, k, m) == corner) {
+        prev[found] = face_corner(corners, k, (m + n - 1) % n);
+        next[found] = face_corner(corners, k, (m + 1) % n);
+        face[found++] = k;
+      }
+  }
+  CornerFrame f{prev[0], next[0], 0, face[0], 0, 0};
+  for (int i = 1; i < 3; ++i) {
+    if (prev[i] == f.b) f.c = next[i], f.bc = face[i];
+    else f.ca = face[i];
+  }
+  return f;
+}
+
+// The edge joining vertices u and w: edges are numbered by (lower, higher) vertex (d1's rows).
+SPMESH_HD inline index_t find_edge(const linalg::TernaryView& d1, index_t u, index_t w) {
+  const index_t low = u < w ? u : w, high = u < w ? w : u;
+  index_t lo = 0, hi = d1.outer;
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo) / 2;
+    const index_t l = linalg::column_of(d1.columns[2 * mid]), h = d1.columns[2 * mid + 1];
+    if (l < low || (l == low && h < high)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// A column of n ones.
+template <class T, class Exec, class S = typename Exec::space>
+linalg::Dense<T, S> ones(Exec& exec, index_t n) {
+  linalg::Dense<T, S> o(n, 1);
+  T* p = o.data.data();
+  exec.for_each(n, [=] SPMESH_HD(index_t i) { p[i] = T(1); });
+  return o;
+}
+
+}  // namespace detail
+
+// One level of refinement of `mesh` (cells and, per vertex, a row of X of any width) with its
+// boundary operators `ops` (boundary_operators(exec, mesh)). DimensionError unless X has a row
+// per vertex.
+template <class Exec, class T, class S = typename Exec::space>
+SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
+                        const linalg::Dense<T, S>& X) {
+  using linalg::Array;
+  using linalg::Dense;
+  namespace map = linalg::map;
+  const index_t V = ops.vertices(), E = ops.edges(), F = ops.faces(), C = ops.cells(), k = X.cols;
+  if (X.rows != V)
+    throw DimensionError("solids::refine: vertex data has " + std::to_string(X.rows) + " rows, the mesh " +
+                         std::to_string(V) + " vertices");
+  const auto t1 = linalg::transpose(exec, ops.d1), t2 = linalg::transpose(exec, ops.d2),
+             t3 = linalg::transpose(exec, ops.d3);
+  const auto d1v = ops.d1.view(), d2v = ops.d2.view(), d3v = ops.d3.view(), t1v = t1.view(),
+             t2v = t2.view(), t3v = t3.view();
+  const index_t* cell_at = mesh.offsets.data();
+
+  // Which faces, edges and vertices lie on the boundary: a face in one cell, an edge on such a
+  // face, a vertex on such an edge.
+  Array<char, S> face_on(F), edge_on(E), vertex_on(V);
+  char *fb = face_on.data(), *eb = edge_on.data(), *vb = vertex_on.data();
+  exec.for_each(F, [=] SPMESH_HD(index_t f) { fb[f] = t3v.end(f) - t3v.begin(f) == 1; });
+  exec.for_each(E, [=] SPMESH_HD(index_t e) {
+    char on = 0;
+    for (index_t p = t2v.begin(e); p < t2v.end(e); ++p) on |= fb[t2v.index(p)];
+    eb[e] = on;
+  });
+  exec.for_each(V, [=] SPMESH_HD(index_t v) {
+    char on = 0;
+    for (index_t p = t1v.begin(v); p < t1v.end(v); ++p) on |= eb[t1v.index(p)];
+    vb[v] = on;
+  });
+
+  // Old centroids: edge midpoints M = |d1| X / 2, face centroids A = |d2| |d1| X / (2 k_f), cell
+  // points P = |d3| |d2| |d1| X / (6 n_c) (each corner of a cell is on 3 of its faces, 2 edges
+  // of each).
+  Dense<T, S> edge_sums(E, k), midpoints(E, k), face_sums(F, k), centroids(F, k), cell_points(C, k);
+  linalg::spmm(exec, ops.d1, X, edge_sums, map::constant(T(1)));
+  linalg::spmm(exec, ops.d1, X, midpoints, map::constant(T(0.5)));
+  linalg::spmm(exec, ops.d2, edge_sums, face_sums, map::constant(T(1)));
+  linalg::spmm(exec, ops.d2, edge_sums, centroids, map::function([=] SPMESH_HD(index_t, index_t f, index_t) {
+                 return T(1) / T(2 * (d2v.end(f) - d2v.begin(f)));
+               }));
+  linalg::spmm(exec, ops.d3, face_sums, cell_points, map::function([=] SPMESH_HD(index_t, index_t c, index_t) {
+                 return T(1) / T(6 * (cell_at[c + 1] - cell_at[c]));
+               }));
+
+  SolidLevel<T, S> out;
+  out.positions = Dense<T, S>(V + E + F + C, k);
+  T* vp = out.positions.data.data();
+  T* ep = vp + std::int64_t(V) * k;
+  T* fp = ep + std::int64_t(E) * k;
+  exec.copy(cell_points.data.data(), C * k, fp + std::int64_t(F) * k);
+
+  // Face points: (C0 + C1) / 4 + A / 2 inside, A on the boundary.
+  auto face_points = linalg::row_block(out.positions, V + E, F);
+  linalg::spmm(exec, t3, cell_points, face_points, map::function([=] SPMESH_HD(index_t, index_t f, index_t) {
+                 return fb[f] ? T(0) : T(0.25);
+               }));
+  const T* a = centroids.data.data();
+  exec.for_each(F, [=] SPMESH_HD(index_t f) {
+    for (index_t j = 0; j < k; ++j) fp[f * k + j] += (fb[f] ? T(1) : T(0.5)) * a[f * k + j];
+  });
+
+  // Edge points. Inside, over its n faces: C / n + 2 A / n + (n - 3) M / n, each cell around the
+  // edge met twice through its faces (|d2^T| |d3^T| P = 2 sum C). On the boundary: M / 2 and a
+  // quarter of each of its two boundary faces' points.
+  Dense<T, S> face_cells(F, k), edge_cells(E, k), edge_faces(E, k);
+  linalg::spmm(exec, t3, cell_points, face_cells, map::constant(T(1)));
+  linalg::spmm(exec, t2, face_cells, edge_cells, map::function([=] SPMESH_HD(index_t, index_t e, index_t) {
+                 const T n = T(t2v.end(e) - t2v.begin(e));
+                 return eb[e] ? T(0) : T(1) / (2 * n * n);
+               }));
+  linalg::spmm(exec, t2, centroids, edge_faces, map::function([=] SPMESH_HD(index_t, index_t e, index_t f) {
+                 const T n = T(t2v.end(e) - t2v.begin(e));
+                 return eb[e] ? (fb[f] ? T(0.25) : T(0)) : T(2) / (n * n);
+               }));
+  const T *ec = edge_cells.data.data(), *ef = edge_faces.data.data(), *m = midpoints.data.data();
+  exec.for_each(E, [=] SPMESH_HD(index_t e) {
+    const T n = T(t2v.end(e) - t2v.begin(e)), w = eb[e] ? T(0.5) : (n - 3) / n;
+    for (index_t j = 0; j < k; ++j) ep[e * k + j] = ec[e * k + j] + ef[e * k + j] + w * m[e * k + j];
+  });
+
+  // What meets each vertex, counted through its edges: its edges, boundary edges, faces (met
+  // twice each) and cells (met 6 times each).
+  Dense<T, S> edges_at(V, 1), boundary_edges_at(V, 1), faces_at(V, 1), cells_at(V, 1);
+  {
+    const auto ones_e = detail::ones<T>(exec, E);
+    Dense<T, S> per_edge(E, 1), per_face(F, 1);
+    linalg::spmm(exec, t1, ones_e, edges_at, map::constant(T(1)));
+    linalg::spmm(exec, t1, ones_e, boundary_edges_at,
+                 map::function([=] SPMESH_HD(index_t, index_t, index_t e) { return eb[e] ? T(1) : T(0); }));
+    linalg::spmm(exec, t2, detail::ones<T>(exec, F), per_edge, map::constant(T(1)));
+    linalg::spmm(exec, t1, per_edge, faces_at, map::constant(T(0.5)));
+    linalg::spmm(exec, t3, detail::ones<T>(exec, C), per_face, map::constant(T(1)));
+    linalg::spmm(exec, t2, per_face, per_edge, map::constant(T(1)));
+    linalg::spmm(exec, t1, per_edge, cells_at, map::constant(T(1) / T(6)));
+  }
+  const T *ne = edges_at.data.data(), *nb = boundary_edges_at.data.data(), *nf = faces_at.data.data(),
+          *nc = cells_at.data.data();
+
+  // Vertex points. Inside: (C + 3 A + 3 M + V) / 8. On the boundary, over its n boundary edges:
+  // (Q + 2 R + (n - 3) V) / n, each boundary face's point met twice through them.
+  Dense<T, S> edge_face_sums(E, k), edge_cell_sums(E, k), vertex_cells(V, k), vertex_faces(V, k),
+      vertex_edges(V, k);
+  linalg::spmm(exec, t2, face_cells, edge_cell_sums, map::constant(T(1)));
+  linalg::spmm(exec, t1, edge_cell_sums, vertex_cells, map::function([=] SPMESH_HD(index_t, index_t v, index_t) {
+                 return vb[v] ? T(0) : T(1) / (6 * 8 * nc[v]);
+               }));
+  linalg::spmm(exec, t2, centroids, edge_face_sums, map::function([=] SPMESH_HD(index_t, index_t e, index_t f) {
+                 return !eb[e] || fb[f] ? T(1) : T(0);  // on a boundary edge, its boundary faces
+               }));
+  linalg::spmm(exec, t1, edge_face_sums, vertex_faces, map::function([=] SPMESH_HD(index_t, index_t v, index_t e) {
+                 return vb[v] ? (eb[e] ? T(1) / (2 * nb[v] * nb[v]) : T(0)) : T(3) / (8 * 2 * nf[v]);
+               }));
+  linalg::spmm(exec, t1, midpoints, vertex_edges, map::function([=] SPMESH_HD(index_t, index_t v, index_t e) {
+                 return vb[v] ? (eb[e] ? T(2) / (nb[v] * nb[v]) : T(0)) : T(3) / (8 * ne[v]);
+               }));
+  const T *vc = vertex_cells.data.data(), *vf = vertex_faces.data.data(), *ve = vertex_edges.data.data(),
+          *x = X.data.data();
+  exec.for_each(V, [=] SPMESH_HD(index_t v) {
+    const T w = vb[v] ? (nb[v] - 3) / nb[v] : T(1) / T(8);
+    for (index_t j = 0; j < k; ++j)
+      vp[v * k + j] = vc[v * k + j] + vf[v * k + j] + ve[v * k + j] + w * x[v * k + j];
+  });
+
+  // Children: at corner v of cell c, the hexahedron (v, e_a, f_ab, e_b, e_c, f_ca, P_c, f_bc).
+  const index_t children = mesh.indices.size();
+  out.cells.vertices = V + E + F + C;
+  out.cells.offsets = Array<index_t, S>(children + 1);
+  out.cells.indices = Array<index_t, S>(8 * std::int64_t(children));
+  index_t *child_at = out.cells.offsets.data(), *child = out.cells.indices.data();
+  const index_t* cell_vertex = mesh.indices.data();
+  exec.for_each(children + 1, [=] SPMESH_HD(index_t i) { child_at[i] = 8 * i; });
+  exec.for_each(C, [=] SPMESH_HD(index_t c) {
+    const index_t begin = cell_at[c], corners = cell_at[c + 1] - begin, faces = d3v.begin(c);
+    for (int l = 0; l < corners; ++l) {
+      const detail::CornerFrame f = detail::corner_frame(corners, l);
+      const index_t v = cell_vertex[begin + l];
+      index_t* h = child + 8 * (begin + l);
+      h[0] = v;
+      h[1] = V + detail::find_edge(d1v, v, cell_vertex[begin + f.a]);
+      h[2] = V + E + d3v.index(faces + f.ab);
+      h[3] = V + detail::find_edge(d1v, v, cell_vertex[begin + f.b]);
+      h[4] = V + detail::find_edge(d1v, v, cell_vertex[begin + f.c]);
+      h[5] = V + E + d3v.index(faces + f.ca);
+      h[6] = V + E + F + c;
+      h[7] = V + E + d3v.index(faces + f.bc);
+    }
+  });
+  return out;
+}
+
+}  // namespace spmesh::solids

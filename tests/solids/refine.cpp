@@ -1,0 +1,309 @@
+// One level of Catmull-Clark solid refinement (solids/refine.hpp) against independent references:
+// inside a perturbed regular grid the tricubic B-spline's refinement (a tensor product of the
+// cubic B-spline's 1-D rule), on the boundary the Catmull-Clark surface refinement of the
+// boundary surface (spmesh's schemes, which match OpenSubdiv), and the refined mesh's counts,
+// cells and orientation. The same source runs on the GPU (cuda/refine.cu), compared with the CPU.
+#include "../backends.hpp"
+#include "linalg/cpu/executor.hpp"
+#include "schemes/catmull_clark/scheme.hpp"
+#include "schemes/schemes.hpp"
+#include "solids/medit.hpp"
+#include "solids/refine.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <vector>
+
+namespace spmesh::test::solid_refine {
+
+using solids::CellMesh;
+using linalg::column_of;
+using linalg::sign_of;
+
+// n^3 hexahedra of a unit grid; vertex (i, j, k) = i + (n + 1) (j + (n + 1) k).
+CellMesh<> grid_cells(int n) {
+  auto id = [&](int i, int j, int k) { return index_t(i + (n + 1) * (j + (n + 1) * k)); };
+  std::vector<index_t> indices;
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        for (const auto& [a, b, c] : std::vector<std::array<int, 3>>{
+                 {0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}})
+          indices.push_back(id(i + a, j + b, k + c));
+  CellMesh<> mesh;
+  mesh.vertices = (n + 1) * (n + 1) * (n + 1);
+  mesh.offsets = linalg::Array<index_t>(n * n * n + 1);
+  for (index_t c = 0; c <= n * n * n; ++c) mesh.offsets[c] = 8 * c;
+  mesh.indices = linalg::Array<index_t>(index_t(indices.size()));
+  std::copy(indices.begin(), indices.end(), mesh.indices.begin());
+  return mesh;
+}
+
+template <class B, class T>
+solids::SolidLevel<T, linalg::Host> refine_on(const CellMesh<>& mesh, const linalg::Dense<T>& X) {
+  typename B::Exec exec;
+  const CellMesh<typename B::Exec::space> on{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)};
+  const auto ops = solids::boundary_operators(exec, on);
+  const auto level = solids::refine(exec, on, ops, B::upload(X));
+  return {CellMesh<>{level.cells.vertices, B::download(level.cells.offsets), B::download(level.cells.indices)},
+          B::download(level.positions)};
+}
+
+// The cubic B-spline's refinement in 1-D: fine point I from coarse points i (weight w).
+std::vector<std::pair<int, double>> bspline_rule(int fine) {
+  const int i = fine / 2;
+  if (fine % 2) return {{i, 0.5}, {i + 1, 0.5}};
+  return {{i - 1, 0.125}, {i, 0.75}, {i + 1, 0.125}};
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids refine a perturbed regular grid as the tricubic "
+                   "B-spline inside (1e-12)", B, SPMESH_TEST_BACKENDS) {
+  const int n = 6;
+  const CellMesh<> mesh = grid_cells(n);
+  // The grid's own coordinates (refined, they name each fine point) and a random perturbation
+  // of them (the positions refined).
+  linalg::Dense<double> grid(mesh.vertices, 3), P(mesh.vertices, 3);
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> jitter(-0.3, 0.3);
+  for (index_t v = 0; v < mesh.vertices; ++v) {
+    const int coords[3] = {int(v % (n + 1)), int(v / (n + 1) % (n + 1)), int(v / ((n + 1) * (n + 1)))};
+    for (int x = 0; x < 3; ++x) grid(v, x) = coords[x], P(v, x) = coords[x] + jitter(random);
+  }
+  const auto where = refine_on<B>(mesh, grid);
+  const auto refined = refine_on<B>(mesh, P);
+  REQUIRE(refined.positions.rows == where.positions.rows);
+  index_t checked = 0;
+  double worst = 0;
+  for (index_t r = 0; r < refined.positions.rows; ++r) {
+    int fine[3];
+    bool inside = true;
+    for (int x = 0; x < 3; ++x) {
+      fine[x] = int(std::lround(2 * where.positions(r, x)));
+      // An even coordinate 2i is a coarse grid line: inside if its neighbours i +- 1 exist and
+      // it is not the boundary's.
+      if (fine[x] % 2 == 0) inside &= fine[x] / 2 >= 1 && fine[x] / 2 <= n - 1;
+    }
+    if (!inside) continue;
+    double expected[3] = {0, 0, 0};
+    for (const auto& [i, wi] : bspline_rule(fine[0]))
+      for (const auto& [j, wj] : bspline_rule(fine[1]))
+        for (const auto& [k, wk] : bspline_rule(fine[2]))
+          for (int x = 0; x < 3; ++x) expected[x] += wi * wj * wk * P(i + (n + 1) * (j + (n + 1) * k), x);
+    for (int x = 0; x < 3; ++x) worst = std::max(worst, std::abs(refined.positions(r, x) - expected[x]));
+    ++checked;
+  }
+  CHECK(checked == 11 * 11 * 11);  // fine points 2..12 in each direction
+  CHECK(worst < 1e-12);
+}
+
+// The boundary faces of a volume mesh as a surface over its boundary vertices, each face turned
+// outward; `surface_vertex` maps the mesh's vertex ids to the surface's (-1 inside).
+struct Boundary {
+  linalg::MeshMatrix<> M;
+  std::vector<index_t> surface_vertex, faces;  // faces: the volume faces they are
+};
+
+Boundary boundary_of(const solids::BoundaryOperators<>& ops) {
+  std::vector<int> holders(std::size_t(ops.faces()), 0), sign(std::size_t(ops.faces()), 0);
+  for (index_t p = 0; p < ops.d3.nnz(); ++p) {
+    ++holders[std::size_t(column_of(ops.d3.columns[p]))];
+    sign[std::size_t(column_of(ops.d3.columns[p]))] = sign_of(ops.d3.columns[p]);
+  }
+  Boundary b;
+  b.surface_vertex.assign(std::size_t(ops.vertices()), -1);
+  std::vector<index_t> offsets{0}, indices;
+  index_t next = 0;
+  for (index_t f = 0; f < ops.faces(); ++f) {
+    if (holders[std::size_t(f)] != 1) continue;
+    std::vector<index_t> cycle;
+    for (index_t p = ops.d2.offsets[f]; p < ops.d2.offsets[f + 1]; ++p) {
+      const index_t e = column_of(ops.d2.columns[p]);
+      const index_t low = column_of(ops.d1.columns[2 * e]), high = column_of(ops.d1.columns[2 * e + 1]);
+      cycle.push_back(sign_of(ops.d2.columns[p]) > 0 ? low : high);
+    }
+    if (sign[std::size_t(f)] < 0) std::reverse(cycle.begin(), cycle.end());
+    for (index_t v : cycle) {
+      if (b.surface_vertex[std::size_t(v)] < 0) b.surface_vertex[std::size_t(v)] = next++;
+      indices.push_back(b.surface_vertex[std::size_t(v)]);
+    }
+    offsets.push_back(index_t(indices.size()));
+    b.faces.push_back(f);
+  }
+  linalg::Array<index_t> o(index_t(offsets.size())), i(index_t(indices.size()));
+  std::copy(offsets.begin(), offsets.end(), o.begin());
+  std::copy(indices.begin(), indices.end(), i.begin());
+  b.M = linalg::MeshMatrix<>(next, std::move(o), std::move(i));
+  return b;
+}
+
+// The largest distance from a point of `a` to its nearest point of `b`, and back.
+double set_distance(const std::vector<std::array<double, 3>>& a, const std::vector<std::array<double, 3>>& b) {
+  auto one_way = [](const auto& from, const auto& to) {
+    double worst = 0;
+    for (const auto& p : from) {
+      double best = 1e300;
+      for (const auto& q : to)
+        best = std::min(best, (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+      worst = std::max(worst, std::sqrt(best));
+    }
+    return worst;
+  };
+  return std::max(one_way(a, b), one_way(b, a));
+}
+
+template <class B>
+void check_boundary_is_catmull_clark(const CellMesh<>& mesh, const linalg::Dense<double>& X, int levels) {
+  linalg::cpu::Executor cpu;
+  const Boundary b = boundary_of(solids::boundary_operators(cpu, mesh));
+  REQUIRE(b.M.faces > 0);
+  // Catmull-Clark of the boundary surface.
+  linalg::Dense<double> surface(b.M.vertices, 3);
+  for (index_t v = 0; v < mesh.vertices; ++v)
+    if (const index_t s = b.surface_vertex[std::size_t(v)]; s >= 0)
+      for (int x = 0; x < 3; ++x) surface(s, x) = X(v, x);
+  const auto cc = schemes::build_and_eval<schemes::CatmullClark>(
+      cpu, b.M.clone(), schemes::smooth_sharpness(b.M.vertices), levels, surface);
+  std::vector<std::array<double, 3>> expected, got;
+  for (index_t r = 0; r < cc.data.rows; ++r) expected.push_back({cc.data(r, 0), cc.data(r, 1), cc.data(r, 2)});
+  // The solid refined as often; its points on the last parent's boundary faces: their vertex,
+  // edge and face points.
+  CellMesh<> parent{mesh.vertices, mesh.offsets.clone(), mesh.indices.clone()};
+  linalg::Dense<double> P = X.clone();
+  solids::BoundaryOperators<> ops;
+  for (int l = 0; l < levels; ++l) {
+    ops = solids::boundary_operators(cpu, parent);
+    auto level = refine_on<B>(parent, P);
+    parent = std::move(level.cells), P = std::move(level.positions);
+  }
+  std::vector<char> taken(std::size_t(P.rows), 0);
+  const index_t V = ops.vertices(), E = ops.edges();
+  for (index_t f : boundary_of(ops).faces) {
+    taken[std::size_t(V + E + f)] = 1;
+    for (index_t p = ops.d2.offsets[f]; p < ops.d2.offsets[f + 1]; ++p) {
+      const index_t e = column_of(ops.d2.columns[p]);
+      taken[std::size_t(V + e)] = 1;
+      taken[std::size_t(column_of(ops.d1.columns[2 * e]))] = 1;
+      taken[std::size_t(column_of(ops.d1.columns[2 * e + 1]))] = 1;
+    }
+  }
+  for (index_t r = 0; r < P.rows; ++r)
+    if (taken[std::size_t(r)]) got.push_back({P(r, 0), P(r, 1), P(r, 2)});
+  REQUIRE(got.size() == expected.size());
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (const auto& p : expected)
+    for (int x = 0; x < 3; ++x) lo[x] = std::min(lo[x], p[x]), hi[x] = std::max(hi[x], p[x]);
+  const double diagonal = std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  CHECK(set_distance(got, expected) <= 1e-12 * diagonal);
+}
+
+TEST_CASE_TEMPLATE("the boundary of a refined solid is the Catmull-Clark refinement of its "
+                   "boundary (a perturbed grid, 1 and 2 levels; the team's hex meshes, 1 level)",
+                   B, SPMESH_TEST_BACKENDS) {
+  const CellMesh<> mesh = grid_cells(3);
+  linalg::Dense<double> P(mesh.vertices, 3);
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> jitter(-0.2, 0.2);
+  for (index_t v = 0; v < mesh.vertices; ++v)
+    for (int x = 0; x < 3; ++x) P(v, x) = double(x == 0 ? v % 4 : x == 1 ? v / 4 % 4 : v / 16) + jitter(random);
+  check_boundary_is_catmull_clark<B>(mesh, P, 1);
+  check_boundary_is_catmull_clark<B>(mesh, P, 2);
+
+  const std::filesystem::path dir = std::filesystem::path(SPMESH_SHARED_DIR) / "meshes/hex";
+  if (!std::filesystem::exists(dir)) {
+    MESSAGE("skipped the hex meshes: " << dir.string() << " is absent");
+    return;
+  }
+  for (const char* file : {"hex_demo.mesh", "disc_extrude.mesh", "sphere_allhex.mesh"}) {
+    CAPTURE(file);
+    const auto m = solids::read_medit((dir / file).string());
+    check_boundary_is_catmull_clark<B>(m.cells, m.positions, 1);
+  }
+}
+
+// Counts, all hexahedra, the Euler characteristic kept, and every child right-handed: the
+// refined mesh's boundary operators accept it (no child inverted against a neighbour) and each
+// child's corner 0 frame has a positive volume.
+template <class B>
+void check_refined_mesh(const CellMesh<>& mesh, const linalg::Dense<double>& X) {
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  const auto level = refine_on<B>(mesh, X);
+  const index_t V = ops.vertices(), E = ops.edges(), F = ops.faces(), C = ops.cells();
+  CHECK(level.positions.rows == V + E + F + C);
+  CHECK(level.cells.vertices == V + E + F + C);
+  REQUIRE(level.cells.cells() == mesh.indices.size());
+  const auto refined_ops = solids::boundary_operators(cpu, level.cells);
+  // E' = 2E + nnz(d2) + nnz(d3) and F' = sum over faces of their corners + sum over cells of
+  // their edges: every edge is split, each face gets an edge a side, each cell one a face.
+  CHECK(refined_ops.edges() == 2 * E + ops.d2.nnz() + ops.d3.nnz());
+  CHECK(V - E + F - C == refined_ops.vertices() - refined_ops.edges() + refined_ops.faces() - refined_ops.cells());
+  const auto& P = level.positions;
+  index_t inverted = 0;
+  for (index_t c = 0; c < level.cells.cells(); ++c) {
+    const index_t* h = level.cells.indices.begin() + 8 * c;
+    double a[3], b[3], d[3];
+    for (int x = 0; x < 3; ++x) a[x] = P(h[1], x) - P(h[0], x), b[x] = P(h[3], x) - P(h[0], x), d[x] = P(h[4], x) - P(h[0], x);
+    const double volume = (a[1] * b[2] - a[2] * b[1]) * d[0] + (a[2] * b[0] - a[0] * b[2]) * d[1] + (a[0] * b[1] - a[1] * b[0]) * d[2];
+    inverted += volume <= 0;
+  }
+  CHECK(inverted == 0);
+}
+
+TEST_CASE_TEMPLATE("refined solids: counts, all hexahedra, Euler characteristic kept, no child "
+                   "inverted (hexahedra, prisms, tetrahedra)",
+                   B, SPMESH_TEST_BACKENDS) {
+  const CellMesh<> grid = grid_cells(2);
+  linalg::Dense<double> G(grid.vertices, 3);
+  for (index_t v = 0; v < grid.vertices; ++v)
+    for (int x = 0; x < 3; ++x) G(v, x) = double(x == 0 ? v % 3 : x == 1 ? v / 3 % 3 : v / 9);
+  check_refined_mesh<B>(grid, G);
+  // A hexahedron, two prisms beside it and a tetrahedron on one of them.
+  CellMesh<> mixed;
+  mixed.vertices = 13;
+  const std::vector<index_t> offsets = {0, 8, 14, 20, 24},
+                             indices = {0, 1, 2, 3, 4, 5, 6, 7, 1, 8, 9, 5, 10, 11, 1, 9, 2, 5, 11, 6, 5, 10, 11, 12};
+  mixed.offsets = linalg::Array<index_t>(5);
+  mixed.indices = linalg::Array<index_t>(24);
+  std::copy(offsets.begin(), offsets.end(), mixed.offsets.begin());
+  std::copy(indices.begin(), indices.end(), mixed.indices.begin());
+  const double points[13][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1},
+                                {0, 1, 1}, {2, 0, 0}, {2, 1, 0}, {2, 0, 1}, {2, 1, 1}, {1.5, 0.5, 2}};
+  linalg::Dense<double> X(13, 3);
+  for (index_t v = 0; v < 13; ++v)
+    for (int x = 0; x < 3; ++x) X(v, x) = points[v][x];
+  check_refined_mesh<B>(mixed, X);
+}
+
+// The largest difference between two blocks of positions, over the largest magnitude.
+template <class T>
+double relative_difference(const linalg::Dense<T>& a, const linalg::Dense<T>& b) {
+  double worst = 0, scale = 0;
+  for (index_t i = 0; i < a.data.size(); ++i)
+    worst = std::max(worst, std::abs(double(a.data[i]) - double(b.data[i]))), scale = std::max(scale, std::abs(double(b.data[i])));
+  return worst / scale;
+}
+
+TEST_CASE_TEMPLATE("solid refinement is the same bits run to run, and the CPU's on every backend "
+                   "(cells exactly, positions to 1e-12 in double and 1e-6 in float)",
+                   B, SPMESH_TEST_BACKENDS) {
+  const CellMesh<> mesh = grid_cells(4);
+  linalg::Dense<double> P(mesh.vertices, 3);
+  linalg::Dense<float> Pf(mesh.vertices, 3);
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> value(-1, 1);
+  for (index_t i = 0; i < P.data.size(); ++i) P.data[i] = value(random), Pf.data[i] = float(P.data[i]);
+  const auto a = refine_on<B>(mesh, P), b = refine_on<B>(mesh, P), cpu = refine_on<CpuBackend>(mesh, P);
+  const auto af = refine_on<B>(mesh, Pf), cpuf = refine_on<CpuBackend>(mesh, Pf);
+  CHECK(std::equal(a.positions.data.begin(), a.positions.data.end(), b.positions.data.begin()));
+  CHECK(std::equal(a.cells.indices.begin(), a.cells.indices.end(), cpu.cells.indices.begin()));
+  CHECK(relative_difference(a.positions, cpu.positions) <= 1e-12);
+  CHECK(relative_difference(af.positions, cpuf.positions) <= 1e-6);
+}
+
+}  // namespace spmesh::test::solid_refine
