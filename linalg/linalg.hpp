@@ -9,4 +9,5 @@
 #include "linalg/mmt.hpp"
 #include "linalg/spgemm.hpp"
 #include "linalg/spmv.hpp"
+#include "linalg/ternary.hpp"
 #include "linalg/validate.hpp"

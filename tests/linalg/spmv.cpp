@@ -458,4 +458,71 @@ TEST_CASE_TEMPLATE("spmv_t with val -> 1/c per face gives face centroids (Eq. 6)
   CHECK(c.to_vector() == std::vector<double>{4, 3});
 }
 
+// A random ternary matrix (some rows empty) and the same matrix in Eigen, entries +1 and -1.
+struct RandomTernary {
+  index_t rows = 37, cols = 23;
+  HostArray<index_t> offsets = HostArray<index_t>(rows + 1), columns;
+  EigenRows eigen = EigenRows(rows, cols);
+
+  explicit RandomTernary(std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    std::vector<index_t> stored;
+    std::vector<Eigen::Triplet<double, index_t>> triplets;
+    offsets[0] = 0;
+    for (index_t i = 0; i < rows; ++i) {
+      for (index_t j = 0; j < cols; ++j)
+        if (random() % 5 == 0 && i % 7 != 3) {  // rows 3, 10, 17, ... stay empty
+          const int sign = random() % 2 ? 1 : -1;
+          stored.push_back(la::signed_column(j, sign));
+          triplets.emplace_back(i, j, double(sign));
+        }
+      offsets[i + 1] = index_t(stored.size());
+    }
+    columns = HostArray<index_t>(stored);
+    eigen.setFromTriplets(triplets.begin(), triplets.end());
+  }
+};
+
+TEST_CASE_TEMPLATE("spmm on a ternary matrix equals Eigen's with the sign as the value (identity, "
+                   "pattern, per-row maps); transpose is Eigen's transpose",
+                   B, SPMESH_TEST_BACKENDS) {
+  using S = typename B::Exec::space;
+  typename B::Exec exec;
+  const RandomTernary t(17);
+  const la::Ternary<S> A{t.rows, t.cols, B::upload(t.offsets), B::upload(t.columns)};
+  const auto X = random_dense<double>(t.cols, 3, 5);
+  const HostArray<double> w = random_array<double>(t.rows, 9, 0.5, 2.0);
+  const auto w_on = B::upload(w);
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Xe(t.cols, 3);
+  for (index_t j = 0; j < t.cols; ++j)
+    for (index_t c = 0; c < 3; ++c) Xe(j, c) = X(j, c);
+  const EigenRows pattern = t.eigen.cwiseAbs();
+  const Eigen::VectorXd we = Eigen::Map<const Eigen::VectorXd>(w.begin(), t.rows);
+  const std::pair<std::string, Eigen::MatrixXd> expected[] = {
+      {"identity", t.eigen * Xe}, {"pattern", pattern * Xe}, {"per row", we.asDiagonal() * (pattern * Xe)}};
+  for (const auto& [name, E] : expected) {
+    CAPTURE(name);
+    la::Dense<double, S> Y(t.rows, 3);
+    const auto X_on = B::upload(X);
+    if (name == "identity") la::spmm(exec, A, X_on, Y);
+    else if (name == "pattern") la::spmm(exec, A, X_on, Y, la::map::constant(1.0));
+    else la::spmm(exec, A, X_on, Y, la::map::per_row(w_on));
+    const auto got = B::download(Y);
+    double worst = 0;
+    for (index_t i = 0; i < t.rows; ++i)
+      for (index_t c = 0; c < 3; ++c) worst = std::max(worst, std::abs(got(i, c) - E(i, c)));
+    CHECK(worst <= 1e-12);
+  }
+  const auto T = la::transpose(exec, A);
+  const HostArray<index_t> offsets = B::download(T.offsets), columns = B::download(T.columns);
+  const EigenRows Et = t.eigen.transpose();
+  REQUIRE(T.rows == t.cols);
+  REQUIRE(T.cols == t.rows);
+  for (index_t j = 0; j <= t.cols; ++j) CHECK(offsets[j] == Et.outerIndexPtr()[j]);
+  for (index_t p = 0; p < Et.nonZeros(); ++p) {
+    CHECK(la::column_of(columns[p]) == Et.innerIndexPtr()[p]);
+    CHECK(la::sign_of(columns[p]) == int(Et.valuePtr()[p]));
+  }
+}
+
 }  // namespace spmesh::test::spmv_tests
