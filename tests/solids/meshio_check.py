@@ -1,28 +1,50 @@
-# spmesh's Medit reader against meshio's: the same points (bit for bit) and the same volume
-# cells, in file order, for every file given. Run by meshio_check.sh, which finds a Python with
-# meshio (Debian: python3-meshio).
+# spmesh's volume-mesh files against meshio: for every Medit file given, what spmesh reads equals
+# what meshio reads (points bit for bit, volume cells in order), and the .vtu and .mesh files
+# spmesh writes of it read back, in meshio and in spmesh, as the same points and cells. Run by
+# meshio_check.sh, which finds a Python with meshio (Debian: python3-meshio).
 #   meshio_check.py MEDIT_DUMP FILE.mesh...
+import os
 import subprocess
 import sys
+import tempfile
 
 import meshio
 
 dump, files = sys.argv[1], sys.argv[2:]
 volume = ("tetra", "wedge", "hexahedron")
-failures = 0
-for path in files:
-    lines = subprocess.run([dump, path], check=True, capture_output=True, text=True).stdout.splitlines()
+
+
+def spmesh_reading(*args):
+    lines = subprocess.run([dump, *args], check=True, capture_output=True, text=True).stdout.splitlines()
     n = int(lines[0].split()[1])
     points = [tuple(float(x) for x in line.split()) for line in lines[1:1 + n]]
     cells = [tuple(int(x) for x in line.split()) for line in lines[2 + n:]]
+    return points, cells
+
+
+def meshio_reading(path):
     mesh = meshio.read(path)
-    expected_points = [tuple(float(x) for x in p) for p in mesh.points]
-    expected_cells = [tuple(int(x) for x in c) for block in mesh.cells if block.type in volume for c in block.data]
-    problems = []
-    if points != expected_points:
-        problems.append(f"points differ ({len(points)} read, meshio {len(expected_points)})")
-    if cells != expected_cells:
-        problems.append(f"cells differ ({len(cells)} read, meshio {len(expected_cells)})")
-    print(f"{path}: {len(points)} points, {len(cells)} cells: " + ("; ".join(problems) or "same as meshio"))
-    failures += bool(problems)
+    points = [tuple(float(x) for x in p) for p in mesh.points]
+    cells = [tuple(int(x) for x in c) for block in mesh.cells if block.type in volume for c in block.data]
+    return points, cells
+
+
+def compare(what, got, expected):
+    problems = [f"{name} differ ({len(g)} against {len(e)})" for name, g, e in
+                (("points", got[0], expected[0]), ("cells", got[1], expected[1])) if g != e]
+    print(f"{what}: {len(got[0])} points, {len(got[1])} cells: " + ("; ".join(problems) or "the same"))
+    return bool(problems)
+
+
+failures = 0
+with tempfile.TemporaryDirectory() as folder:
+    for path in files:
+        read = spmesh_reading(path)
+        failures += compare(f"{path} read by spmesh and by meshio", read, meshio_reading(path))
+        for extension in (".vtu", ".mesh"):
+            out = os.path.join(folder, "written" + extension)
+            spmesh_reading(path, out)
+            failures += compare(f"  written as {extension}, read by meshio", meshio_reading(out), read)
+            if extension == ".mesh":
+                failures += compare(f"  written as {extension}, read by spmesh", spmesh_reading(out), read)
 sys.exit(1 if failures else 0)

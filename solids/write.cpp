@@ -1,0 +1,190 @@
+// The volume writers (write.hpp): .vtu laid out (meshops/layout.hpp: its size is known, so it is
+// reserved whole and filled in parallel), .mesh formatted in parallel and streamed.
+#include "solids/write.hpp"
+
+#include "meshops/checks.hpp"
+#include "meshops/emit.hpp"
+#include "meshops/io.hpp"
+#include "meshops/layout.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace spmesh::solids {
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the .vtu writer stores little-endian bytes");
+
+// VTK's cell type and the order VTK lists a cell's vertices in, from spmesh's (cells.hpp).
+int vtk_type(index_t corners) { return corners == 4 ? 10 : corners == 6 ? 13 : 12; }
+int vtk_corner(index_t corners, int k) {
+  constexpr int wedge[6] = {0, 2, 1, 3, 5, 4};
+  return corners == 6 ? wedge[k] : k;
+}
+
+template <class T>
+void check_volume(const std::string& source, const linalg::Dense<T>& positions, const CellMesh<>& cells) {
+  if (positions.rows != cells.vertices || positions.cols != 3)
+    throw DimensionError(source + ": positions are " + std::to_string(positions.rows) + " x " +
+                         std::to_string(positions.cols) + ", the cells need " +
+                         std::to_string(cells.vertices) + " x 3");
+  for (index_t c = 0; c < cells.cells(); ++c) {
+    const index_t corners = cells.offsets[c + 1] - cells.offsets[c];
+    if (cell_faces(corners) == 0)
+      throw InputError(source + ": cell " + std::to_string(c) + " is " + describe_cell(corners) +
+                       ", which spmesh does not write (ids count from 0)");
+    for (index_t p = cells.offsets[c]; p < cells.offsets[c + 1]; ++p)
+      if (cells.indices[p] < 0 || cells.indices[p] >= cells.vertices)
+        throw InputError(source + ": cell " + std::to_string(c) + " names vertex " +
+                         std::to_string(cells.indices[p]) + ", out of range (ids count from 0)");
+  }
+  meshops::check_finite(source, positions);
+}
+
+// The .vtu file: an XML header naming each array's place in the appended data, then each array
+// as a 64-bit byte count and its little-endian bytes.
+template <class T>
+meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh<>& cells) {
+  const index_t count = cells.cells();
+  const std::size_t sizes[4] = {sizeof(T) * 3 * std::size_t(positions.rows), 4 * std::size_t(cells.indices.size()),
+                                4 * std::size_t(count), std::size_t(count)};
+  std::size_t at[4], next = 0;
+  for (int a = 0; a < 4; ++a) at[a] = next, next += 8 + sizes[a];
+  const char* real = std::is_same_v<T, float> ? "Float32" : "Float64";
+  std::string head =
+      "<?xml version=\"1.0\"?>\n"
+      "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+      "<UnstructuredGrid>\n<Piece NumberOfPoints=\"" + std::to_string(positions.rows) +
+      "\" NumberOfCells=\"" + std::to_string(count) + "\">\n<Points>\n<DataArray type=\"" + real +
+      "\" Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\" offset=\"" + std::to_string(at[0]) +
+      "\"/>\n</Points>\n<Cells>\n"
+      "<DataArray type=\"Int32\" Name=\"connectivity\" format=\"appended\" offset=\"" + std::to_string(at[1]) + "\"/>\n"
+      "<DataArray type=\"Int32\" Name=\"offsets\" format=\"appended\" offset=\"" + std::to_string(at[2]) + "\"/>\n"
+      "<DataArray type=\"UInt8\" Name=\"types\" format=\"appended\" offset=\"" + std::to_string(at[3]) + "\"/>\n"
+      "</Cells>\n</Piece>\n</UnstructuredGrid>\n<AppendedData encoding=\"raw\">\n_";
+  std::string counts[4], tail = "\n</AppendedData>\n</VTKFile>\n";
+  for (int a = 0; a < 4; ++a) {
+    const std::uint64_t n = sizes[a];
+    counts[a].assign(reinterpret_cast<const char*>(&n), 8);
+  }
+  meshops::FileLayout layout;
+  auto text = [&layout](std::string s) {
+    const std::size_t n = s.size();
+    layout.add(n, [s = std::move(s)](char* out, std::size_t b, std::size_t e) { std::memcpy(out, s.data() + b, e - b); });
+  };
+  const index_t *offsets = cells.offsets.data(), *indices = cells.indices.data();
+  text(std::move(head));
+  text(counts[0]);
+  layout.add_bytes(positions.data.data(), sizes[0]);
+  text(counts[1]);
+  layout.add_records(
+      count, [offsets](index_t c) { return 4 * std::size_t(offsets[c]); },
+      [offsets, indices](char* out, index_t c) {
+        const index_t corners = offsets[c + 1] - offsets[c];
+        for (int k = 0; k < corners; ++k) {
+          const std::int32_t v = indices[offsets[c] + vtk_corner(corners, k)];
+          std::memcpy(out + 4 * k, &v, 4);
+        }
+      });
+  text(counts[2]);
+  layout.add_bytes(offsets + 1, sizes[2]);  // each cell's end: VTK's offsets
+  text(counts[3]);
+  layout.add_records(
+      count, [](index_t c) { return std::size_t(c); },
+      [offsets](char* out, index_t c) { *out = static_cast<char>(vtk_type(offsets[c + 1] - offsets[c])); });
+  text(std::move(tail));
+  return layout;
+}
+
+template <class T>
+void put_real(std::string& text, T x) {
+  char s[40];
+  const auto r = std::to_chars(s, s + sizeof s, x, std::chars_format::general, std::numeric_limits<T>::max_digits10);
+  text.append(s, r.ptr);
+}
+
+// The .mesh file: the vertices, then a section per kind of cell, ids from 1.
+template <class T>
+void emit_medit(std::ostream& out, const linalg::Dense<T>& positions, const CellMesh<>& cells) {
+  out << "MeshVersionFormatted 2\nDimension 3\nVertices\n" << positions.rows << "\n";
+  meshops::emit_in_parallel(out, positions.rows, 80, [&](std::string& text, index_t begin, index_t end) {
+    for (index_t v = begin; v < end; ++v) {
+      for (index_t c = 0; c < 3; ++c) put_real(text, positions(v, c)), text += ' ';
+      text += "0\n";
+    }
+  });
+  // A section per kind, in the order the kinds first appear: cells grouped by kind keep their order.
+  std::vector<index_t> kinds;
+  for (index_t c = 0; c < cells.cells(); ++c)
+    if (const index_t n = cells.offsets[c + 1] - cells.offsets[c]; std::find(kinds.begin(), kinds.end(), n) == kinds.end())
+      kinds.push_back(n);
+  for (const index_t corners : kinds) {
+    std::vector<index_t> kind;
+    for (index_t c = 0; c < cells.cells(); ++c)
+      if (cells.offsets[c + 1] - cells.offsets[c] == corners) kind.push_back(c);
+    out << (corners == 4 ? "Tetrahedra" : corners == 6 ? "Prisms" : "Hexahedra") << "\n" << kind.size() << "\n";
+    meshops::emit_in_parallel(out, index_t(kind.size()), std::size_t(12 * corners + 4),
+                              [&](std::string& text, index_t begin, index_t end) {
+                                char s[16];
+                                for (index_t i = begin; i < end; ++i) {
+                                  const index_t c = kind[std::size_t(i)];
+                                  for (index_t p = cells.offsets[c]; p < cells.offsets[c + 1]; ++p)
+                                    text.append(s, std::to_chars(s, s + sizeof s, cells.indices[p] + 1).ptr), text += ' ';
+                                  text += "0\n";
+                                }
+                              });
+  }
+  out << "End\n";
+}
+
+template <class T>
+void write_to(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,
+              const std::string& source, const linalg::Dense<T>& positions, const CellMesh<>& cells) {
+  check_volume(source, positions, cells);
+  if (format == VolumeFormat::vtu)
+    outputs.write(path, vtu_layout(positions, cells));
+  else
+    outputs.write(path, [&](std::ostream& out) { emit_medit(out, positions, cells); });
+}
+
+template <class T>
+void write_file(const std::string& path, const linalg::Dense<T>& positions, const CellMesh<>& cells) {
+  const VolumeFormat format = volume_output_format(path);
+  meshops::OutputFiles outputs;
+  outputs.add(path);
+  write_to(outputs, path, format, path, positions, cells);
+  outputs.commit();
+}
+
+}  // namespace
+
+VolumeFormat volume_output_format(const std::string& path) {
+  const std::string ext = meshops::extension(path);
+  if (ext == ".vtu") return VolumeFormat::vtu;
+  if (ext == ".mesh") return VolumeFormat::medit;
+  throw InputError(path + ": cannot write a volume mesh with " + meshops::describe_extension(ext) +
+                   " (spmesh writes .vtu and .mesh)");
+}
+
+void write_volume(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,
+                  const std::string& source, const linalg::Dense<double>& positions, const CellMesh<>& cells) {
+  write_to(outputs, path, format, source, positions, cells);
+}
+void write_volume(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,
+                  const std::string& source, const linalg::Dense<float>& positions, const CellMesh<>& cells) {
+  write_to(outputs, path, format, source, positions, cells);
+}
+void write_volume(const std::string& path, const linalg::Dense<double>& positions, const CellMesh<>& cells) {
+  write_file(path, positions, cells);
+}
+void write_volume(const std::string& path, const linalg::Dense<float>& positions, const CellMesh<>& cells) {
+  write_file(path, positions, cells);
+}
+
+}  // namespace spmesh::solids

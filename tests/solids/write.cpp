@@ -1,0 +1,90 @@
+// The volume writers: a refined mesh written as .mesh reads back with the same cells and the
+// same positions (every bit, float and double); .vtu has the layout VTK's XML format says; bad
+// input is refused before a file exists. (meshio reads both back: ctest solids_meshio.)
+#include "solids/write.hpp"
+
+#include "linalg/cpu/executor.hpp"
+#include "solids/medit.hpp"
+#include "solids/refine.hpp"
+
+#include "../meshops/temp_dir.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace spmesh::test::solid_write {
+
+using solids::CellMesh;
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A tetrahedron, refined once: 4 hexahedra over 15 vertices.
+template <class T>
+solids::SolidLevel<T, linalg::Host> refined_tetrahedron() {
+  CellMesh<> tet;
+  tet.vertices = 4;
+  tet.offsets = linalg::Array<index_t>{0, 4};
+  tet.indices = linalg::Array<index_t>{0, 1, 2, 3};
+  linalg::Dense<T> X(4, 3, linalg::Array<T>{T(0.1), T(0.2), T(0.3), T(1.7), 0, 0, 0, T(1.3), 0, 0, 0, T(2.9)});
+  linalg::cpu::Executor exec;
+  return solids::refine(exec, tet, solids::boundary_operators(exec, tet), X);
+}
+
+TEST_CASE_TEMPLATE("volume writers: .mesh reads back bit for bit; .vtu holds the arrays VTK's XML "
+                   "format names",
+                   T, float, double) {
+  const test::TempDir dir;
+  const auto level = refined_tetrahedron<T>();
+  solids::write_volume(dir / "t.mesh", level.positions, level.cells);
+  const auto back = solids::read_medit(dir / "t.mesh");
+  REQUIRE(back.vertex_count() == 15);
+  REQUIRE(back.cell_count() == 4);
+  for (index_t i = 0; i < level.positions.data.size(); ++i) CHECK(T(back.positions.data[i]) == level.positions.data[i]);
+  CHECK(std::equal(back.cells.indices.begin(), back.cells.indices.end(), level.cells.indices.begin()));
+
+  solids::write_volume(dir / "t.vtu", level.positions, level.cells);
+  const std::string vtu = file_text(dir / "t.vtu");
+  CHECK(vtu.starts_with("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\""));
+  CHECK(vtu.find(std::is_same_v<T, float> ? "type=\"Float32\" Name=\"Points\"" : "type=\"Float64\" Name=\"Points\"") !=
+        std::string::npos);
+  CHECK(vtu.find("NumberOfPoints=\"15\" NumberOfCells=\"4\"") != std::string::npos);
+  // The appended data: 4 arrays, each a 64-bit byte count and its bytes, then the closing tags.
+  const std::size_t data = vtu.find("<AppendedData encoding=\"raw\">\n_") + 31;
+  const std::size_t bytes = 4 * 8 + sizeof(T) * 45 + 4 * 32 + 4 * 4 + 4;
+  CHECK(vtu.size() == data + bytes + std::string("\n</AppendedData>\n</VTKFile>\n").size());
+  CHECK(vtu.ends_with("\n</AppendedData>\n</VTKFile>\n"));
+  const std::size_t types = vtu.size() - std::string("\n</AppendedData>\n</VTKFile>\n").size() - 4;
+  for (std::size_t c = 0; c < 4; ++c) CHECK(int(vtu[types + c]) == 12);  // the cells' types: hexahedra
+}
+
+TEST_CASE("volume writers refuse bad input before a file exists") {
+  const test::TempDir dir;
+  const auto level = refined_tetrahedron<double>();
+  CHECK_THROWS_WITH_AS(solids::write_volume(dir / "t.stl", level.positions, level.cells),
+                       (dir / "t.stl" + ": cannot write a volume mesh with extension '.stl' (spmesh writes .vtu and .mesh)").c_str(),
+                       InputError);
+  auto P = level.positions.clone();
+  P(7, 2) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(solids::write_volume(dir / "t.vtu", P, level.cells), doctest::Contains("vertex 7"), InputError);
+  CellMesh<> pyramid;
+  pyramid.vertices = 15;
+  pyramid.offsets = linalg::Array<index_t>{0, 5};
+  pyramid.indices = linalg::Array<index_t>{0, 1, 2, 3, 4};
+  CHECK_THROWS_WITH_AS(solids::write_volume(dir / "t.mesh", level.positions, pyramid),
+                       (dir / "t.mesh" + ": cell 0 is a pyramid, which spmesh does not write (ids count from 0)").c_str(),
+                       InputError);
+  const linalg::Dense<double> short_positions(3, 3);
+  CHECK_THROWS_AS(solids::write_volume(dir / "t.mesh", short_positions, level.cells), DimensionError);
+  CHECK(dir.names().empty());
+}
+
+}  // namespace spmesh::test::solid_write
