@@ -17,7 +17,8 @@
 //   face point A_f; edge point (v0 + v1 + f0 + f1) / 4 with f0, f1 its boundary faces' points;
 //   vertex point (Q + 2 R + (n - 3) V) / n over its n boundary edges (R: their midpoints) and
 //   boundary faces (Q: their points).
-// Sharp features and the tensor-product rule at extraordinary edges are not built yet.
+// A vertex in no cell (gmsh leaves a circle's centre so) stays where it is. Sharp features and
+// the tensor-product rule at extraordinary edges are not built yet.
 #pragma once
 
 #include "linalg/ternary.hpp"
@@ -207,6 +208,10 @@ SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpera
   const T *vc = vertex_cells.data.data(), *vf = vertex_faces.data.data(), *ve = vertex_edges.data.data(),
           *x = X.data.data();
   exec.for_each(V, [=] SPMESH_HD(index_t v) {
+    if (ne[v] == 0) {  // a vertex in no cell stays where it is
+      for (index_t j = 0; j < k; ++j) vp[v * k + j] = x[v * k + j];
+      return;
+    }
     const T w = vb[v] ? (nb[v] - 3) / nb[v] : T(1) / T(8);
     for (index_t j = 0; j < k; ++j)
       vp[v * k + j] = vc[v * k + j] + vf[v * k + j] + ve[v * k + j] + w * x[v * k + j];

@@ -253,6 +253,7 @@ void check_refined_mesh(const CellMesh<>& mesh, const linalg::Dense<double>& X) 
     inverted += volume <= 0;
   }
   CHECK(inverted == 0);
+  for (index_t i = 0; i < P.data.size(); ++i) REQUIRE(std::isfinite(P.data[i]));
 }
 
 TEST_CASE_TEMPLATE("refined solids: counts, all hexahedra, Euler characteristic kept, no child "
@@ -263,6 +264,16 @@ TEST_CASE_TEMPLATE("refined solids: counts, all hexahedra, Euler characteristic 
   for (index_t v = 0; v < grid.vertices; ++v)
     for (int x = 0; x < 3; ++x) G(v, x) = double(x == 0 ? v % 3 : x == 1 ? v / 3 % 3 : v / 9);
   check_refined_mesh<B>(grid, G);
+  // The same grid with a vertex in no cell: it stays where it is.
+  CellMesh<> loose{grid.vertices + 1, grid.offsets.clone(), grid.indices.clone()};
+  linalg::Dense<double> L(grid.vertices + 1, 3);
+  std::copy(G.data.begin(), G.data.end(), L.data.begin());
+  L(grid.vertices, 0) = 7, L(grid.vertices, 1) = -2, L(grid.vertices, 2) = 0.5;
+  check_refined_mesh<B>(loose, L);
+  const auto kept = refine_on<B>(loose, L);
+  CHECK(kept.positions(grid.vertices, 0) == 7);
+  CHECK(kept.positions(grid.vertices, 1) == -2);
+  CHECK(kept.positions(grid.vertices, 2) == 0.5);
   // A hexahedron, two prisms beside it and a tetrahedron on one of them.
   CellMesh<> mixed;
   mixed.vertices = 13;
