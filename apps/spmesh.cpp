@@ -16,18 +16,21 @@ namespace {
 
 constexpr const char* usage = R"(usage:
   spmesh info MESH
-      vertex, edge and face counts, Euler characteristic, boundary, face orders, valences
+      vertex, edge and face counts, Euler characteristic, boundary, face orders, valences; for
+      a volume (.mesh): cells, cell kinds, edge valences, extraordinary edges
   spmesh subdivide IN -o OUT --levels L [options] [--picture FILE.svg] [--dry-run]
       subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply); --dry-run prints every level's
-      size and the memory needed (and free, with --device cuda), and stops
+      size and the memory needed (and free, with --device cuda), and stops. A volume mesh IN
+      (Medit .mesh: tetrahedra, prisms, hexahedra) is refined by Catmull-Clark solids on the
+      CPU into OUT (.vtu for ParaView, or .mesh), with --precision and --dry-run
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay
   spmesh replay FILE POSES... -o OUTDIR [--device cpu|cuda] [--format obj|ply] [--triangulate ...]
       P_L = R P_0 for each pose (a mesh with IN's topology, triangulated as for build if asked),
       written to OUTDIR/<pose>.<format>
 options:
-  --scheme catmark|loop|sqrt3               Catmull-Clark (default), Loop or sqrt(3) (both
-                                            triangles only)
+  --scheme catmark|loop|sqrt3|ccsolid       Catmull-Clark (default), Loop or sqrt(3) (both
+                                            triangles only); ccsolid for volume meshes
   --triangulate fan|shortest-diagonal       make polygons triangles first (for loop and sqrt3; a
                                             quad is cut along its shorter diagonal, larger
                                             polygons fanned)

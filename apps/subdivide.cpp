@@ -6,6 +6,7 @@
 #include "apps/progress.hpp"
 #include "apps/report.hpp"
 #include "apps/transfer.hpp"
+#include "apps/volume.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/io.hpp"
 
@@ -105,6 +106,7 @@ int subdivide_as(const Args& args) {
 }  // namespace
 
 int subdivide_command(const Args& args) {
+  if (is_volume_file(args.positional.at(0))) return subdivide_volume(args);
   return args.dbl() ? subdivide_as<double>(args) : subdivide_as<float>(args);
 }
 

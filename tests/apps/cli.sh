@@ -182,6 +182,31 @@ printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv -1 0 0\nv 0 -1 0\nf 1 2 3\nf 1 4 5\n' >"$tm
 grep -q "^problem .*non-manifold vertex 0: .*(ids count from 0)" "$tmp/info.txt" || fail "info: no non-manifold problem: $(cat "$tmp/info.txt")"
 "$spmesh" info "$data/meshes/cube.obj" | grep -q "^problem" && fail "info: a problem in the cube"
 
+# Volume meshes (Medit .mesh): info, subdivide by Catmull-Clark solids into .vtu and .mesh, the
+# dry run's sizes equal to the refined file's, and options that do not apply refused.
+block=$data/meshes/block.mesh
+"$spmesh" info "$block" >"$tmp/vinfo.txt" || fail "info of a volume"
+grep -q "^euler     1 (V - E + F - C)" "$tmp/vinfo.txt" || fail "volume info: $(cat "$tmp/vinfo.txt")"
+grep -q "^kinds     4 tetrahedra 24 prisms 48 hexahedra" "$tmp/vinfo.txt" || fail "volume info kinds: $(cat "$tmp/vinfo.txt")"
+"$spmesh" subdivide "$block" --levels 2 -o "$tmp/block2.vtu" >"$tmp/vsub.txt" || fail "subdivide a volume to .vtu"
+grep -q "^ccsolid 2 levels on cpu: 76 -> 4352 cells, 124 -> 5241 vertices" "$tmp/vsub.txt" || fail "volume subdivide: $(cat "$tmp/vsub.txt")"
+head -c 200 "$tmp/block2.vtu" | grep -q 'VTKFile type="UnstructuredGrid"' || fail "volume subdivide: not a .vtu"
+"$spmesh" subdivide "$block" --levels 2 -o "$tmp/block2.mesh" --precision double >/dev/null || fail "subdivide a volume to .mesh"
+"$spmesh" subdivide "$block" --levels 2 --dry-run >"$tmp/vdry.txt" || fail "volume dry run"
+"$spmesh" info "$tmp/block2.mesh" >"$tmp/vinfo2.txt" || fail "info of a refined volume"
+read -r _ v e f c < <(sed -n 's/^level 2: \([0-9]*\) vertices, \([0-9]*\) edges, \([0-9]*\) faces, \([0-9]*\) cells/x \1 \2 \3 \4/p' "$tmp/vdry.txt")
+[[ "$(awk '/^(vertices|edges|faces|cells) /{ printf "%s ", $2 }' "$tmp/vinfo2.txt")" == "$v $e $f $c " ]] ||
+  fail "volume dry run ($v $e $f $c) against the refined file: $(cat "$tmp/vinfo2.txt")"
+grep -q "^kinds     4352 hexahedra" "$tmp/vinfo2.txt" || fail "refined volume: not all hexahedra"
+expect_error "volume on the GPU" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --device cuda
+expect_error "volume to a surface format" "$tmp/g.obj" subdivide "$block" --levels 1 -o "$tmp/g.obj"
+expect_error "volume with a surface scheme" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --scheme loop
+expect_error "volume with a picture" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --picture "$tmp/g.svg"
+expect_error "volume past 32-bit indices" "$tmp/g.vtu" subdivide "$block" --levels 8 -o "$tmp/g.vtu"
+printf 'MeshVersionFormatted 2\nDimension 3\nVertices\n8\n0 0 1 0\n1 0 1 0\n1 1 1 0\n0 1 1 0\n0 0 0 0\n1 0 0 0\n1 1 0 0\n0 1 0 0\nHexahedra\n1\n1 2 3 4 5 6 7 8 0\nEnd\n' >"$tmp/inverted.mesh"
+expect_error "inverted hexahedron" "$tmp/g.vtu" subdivide "$tmp/inverted.mesh" --levels 1 -o "$tmp/g.vtu"
+expect_error "volume output is the input" "$tmp/none" subdivide "$tmp/block2.mesh" --levels 1 -o "$tmp/block2.mesh"
+
 # Progress: a step over a second (SPMESH_PROGRESS_AFTER=0: any step, on any machine) shows
 # itself on stderr when that is a terminal (script gives the command one), and nothing when it
 # is a pipe or a file.

@@ -4,7 +4,8 @@
 #    resident memory of `subdivide` and `build` on the CPU, in float and double, at every level
 #    of the benchmark meshes that runs in about a second: the bundled meshes and, where
 #    SHARED_DIR has them, the character meshes (Catmull-Clark; Loop and sqrt3 on triangulated
-#    ones). A table of peak / estimate goes to stdout.
+#    ones), and of `subdivide` on volume meshes (Catmull-Clark solids: the bundled block and
+#    the shared sphere). A table of peak / estimate goes to stdout.
 # 2. A run whose estimate exceeds the process limit (ulimit -v) is refused before any work:
 #    exit 1, one line naming both sizes and the limit, no output file.
 #   tests/apps/host_memory.sh SPMESH PROBE DATA_DIR [SHARED_DIR]
@@ -62,6 +63,29 @@ levels "$data/meshes/tent.obj" subdivide 5 --scheme loop --triangulate fan
 levels "$data/meshes/tent.obj" build 5 --scheme sqrt3 --triangulate shortest-diagonal
 levels "$data/meshes/torus.obj" subdivide 4 --scheme sqrt3 --triangulate fan
 
+# volume MESH MAX: Catmull-Clark solids (subdivide of a .mesh) at levels 0..MAX, float and
+# double: the estimate --dry-run prints bounds the measured peak.
+volume() {
+  local mesh=$1 max=$2
+  for ((l = 0; l <= max; ++l)); do
+    for precision in float double; do
+      local args=("$mesh" --levels "$l" --precision "$precision" -o "$tmp/out.vtu")
+      "$spmesh" subdivide "${args[@]}" --dry-run >"$tmp/dry.txt" 2>&1 || { fail "volume ${args[*]} --dry-run: $(cat "$tmp/dry.txt")"; continue; }
+      local estimate
+      estimate=$(sed -n 's/.*about \([0-9.]*\) MiB of host memory.*/\1/p' "$tmp/dry.txt" | awk '{ printf "%d", $1 * 1048576 }')
+      "$probe" peak "$tmp/peak" "$spmesh" subdivide "${args[@]}" >/dev/null 2>"$tmp/stderr" ||
+        { fail "volume ${args[*]}: $(cat "$tmp/stderr")"; continue; }
+      local peak; peak=$(cat "$tmp/peak")
+      cases=$((cases + 1))
+      printf '%-16s %-9s %-7s L%-2s %-6s peak %8s MiB  estimate %8s MiB  %s\n' "$(basename "$mesh")" subdivide \
+        ccsolid "$l" "$precision" "$(mib "$peak")" "$(mib "$estimate")" \
+        "$(awk -v p="$peak" -v e="$estimate" 'BEGIN { printf "%.2f", p / e }')"
+      ((peak <= estimate)) || fail "volume ${args[*]}: peak $(mib "$peak") MiB over the estimate $(mib "$estimate") MiB"
+    done
+  done
+}
+volume "$data/meshes/block.mesh" 4
+
 # The character meshes, where the shared folder is present.
 characters=$shared/meshes/characters
 if [[ -n $shared && -f $characters/Bigguy.obj ]]; then
@@ -74,6 +98,9 @@ if [[ -n $shared && -f $characters/Bigguy.obj ]]; then
   levels "$characters/rookT.obj" build 3 --scheme loop
 else
   echo "note: no $characters; the character meshes are skipped"
+fi
+if [[ -n $shared && -f $shared/meshes/hex/sphere_allhex.mesh ]]; then
+  volume "$shared/meshes/hex/sphere_allhex.mesh" 3
 fi
 
 # Refused before any work under a process limit: cube 10 levels needs about 600 MiB.

@@ -1,0 +1,195 @@
+// The command line on volume meshes (Medit .mesh): `subdivide` by Catmull-Clark solids on the
+// CPU, with the same checks before work as for surfaces (outputs, input, 32-bit sizes, host
+// memory), and `info`.
+#include "apps/args.hpp"
+#include "apps/host_memory.hpp"
+#include "apps/pipeline.hpp"
+#include "apps/progress.hpp"
+#include "apps/volume.hpp"
+#include "linalg/cpu/executor.hpp"
+#include "meshops/checks.hpp"
+#include "meshops/io.hpp"
+#include "meshops/tuning.hpp"
+#include "solids/checks.hpp"
+#include "solids/medit.hpp"
+#include "solids/refine.hpp"
+#include "solids/size_estimate.hpp"
+#include "solids/write.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <limits>
+#include <map>
+
+namespace spmesh::apps {
+
+namespace {
+
+constexpr std::int64_t MiB = std::int64_t(1) << 20;
+
+// Options of surfaces that mean nothing for a volume: refused by name rather than ignored.
+void refuse_surface_options(const Args& args) {
+  if (const auto scheme = args.get("--scheme"); scheme && *scheme != "ccsolid")
+    throw Error("--scheme " + *scheme + ": a volume mesh is refined by Catmull-Clark solids (--scheme ccsolid)");
+  for (const char* option : {"--triangulate", "--boundary", "--crease", "--picture"})
+    if (args.get(option)) throw Error(std::string(option) + " does not apply to a volume mesh");
+}
+
+// The host memory subdivide takes at most on a volume: the input (the file read whole, what is
+// parsed from it, the mesh), the largest level's refinement (solids::refine_bytes), and the
+// writer's buffers (two layout windows or two text batches, the stream's 1 MiB); the process,
+// and an eighth more and 16 MiB for what the allocator keeps, as host_estimate does for surfaces.
+std::int64_t volume_host_bytes(std::int64_t file_bytes, const std::vector<solids::SolidCounts>& levels,
+                               int scalar_bytes) {
+  const auto& base = levels.front();
+  const std::int64_t input = file_bytes + 2 * (4 * base.corners + 8 * base.cells) + 2 * 24 * base.vertices +
+                             4 * (base.corners + base.cells + 1) + 24 * base.vertices;
+  std::int64_t refine = 0;
+  for (std::size_t l = 0; l + 1 < levels.size(); ++l)
+    refine = std::max(refine, solids::refine_bytes(levels[l], scalar_bytes, 3));
+  const std::int64_t writer = 2 * std::int64_t(std::max(meshops::tuning::layout_window_bytes,
+                                                         meshops::tuning::emit_batch_bytes)) + MiB;
+  const std::int64_t process = 8 * MiB, total = process + input + refine + writer;
+  return total + total / 8 + 16 * MiB;
+}
+
+// CapacityError unless every array of refining levels 0..L-1 has fewer than 2^31 entries.
+void check_capacity(const std::vector<solids::SolidCounts>& levels) {
+  const std::int64_t limit = std::numeric_limits<index_t>::max();
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const auto& c = levels[l];
+    const std::int64_t widest = std::max({3 * c.vertices, 8 * c.cells, 4 * c.cell_faces, 2 * c.edges, c.face_sides});
+    if (widest > limit)
+      throw CapacityError("Catmull-Clark solids level " + std::to_string(l) + " needs " + std::to_string(widest) +
+                          " entries in one array, over the 32-bit index limit (" + std::to_string(limit) + ")");
+  }
+}
+
+std::string available_text(const HostAvailable& a) {
+  return a.bytes == std::numeric_limits<std::int64_t>::max()
+             ? "no known limit"
+             : fmt::format("{:.1f} MiB available ({})", a.bytes / 1048576.0, a.limit);
+}
+
+template <class T>
+int subdivide_volume_as(const Args& args) {
+  refuse_surface_options(args);
+  const int levels = args.levels();
+  const std::string input = args.positional.at(0), device = args.device();
+  if (device == "cuda")
+    throw Error("--device cuda: volume meshes are refined on the CPU in this version (give --device cpu)");
+  const bool dry = args.get("--dry-run").has_value();
+  meshops::OutputFiles outputs({input});
+  std::string out;
+  solids::VolumeFormat format{};
+  if (!dry) {
+    out = args.need("--output");
+    format = solids::volume_output_format(out);
+    outputs.add(out);
+  }
+  auto mesh = [&] {
+    Progress progress("reading " + input);
+    return out_of_memory_names(input + ": reading it", [&] { return solids::read_medit(input); });
+  }();
+  solids::check_geometry(input, mesh.positions, mesh.cells);
+  cpu::Executor exec;
+  auto ops = solids::boundary_operators(exec, mesh.cells);
+  const auto sizes = solids::solid_levels(ops, mesh.cells.indices.size(), levels);
+  check_capacity(sizes);
+  const std::int64_t host = volume_host_bytes(std::int64_t(std::filesystem::file_size(input)), sizes, sizeof(T));
+  const HostAvailable available = host_available();
+  if (dry) {
+    for (std::size_t l = 0; l < sizes.size(); ++l)
+      fmt::print("level {}: {} vertices, {} edges, {} faces, {} cells\n", l, sizes[l].vertices, sizes[l].edges,
+                 sizes[l].faces, sizes[l].cells);
+    fmt::print("ccsolid on cpu: about {:.1f} MiB of host memory, {}: {}\n", host / 1048576.0,
+               available_text(available), host <= available.bytes ? "fits" : "does not fit");
+    return 0;
+  }
+  if (host > available.bytes)
+    throw CapacityError(fmt::format("{}: {} levels need about {:.1f} MiB of host memory; {:.1f} MiB is available ({})",
+                                    input, levels, host / 1048576.0, available.bytes / 1048576.0, available.limit));
+
+  const auto t = std::chrono::steady_clock::now();
+  const index_t base_cells = mesh.cell_count(), base_vertices = mesh.vertex_count();
+  solids::CellMesh<> cells = std::move(mesh.cells);
+  linalg::Dense<T> P(mesh.positions.rows, 3);
+  for (index_t i = 0; i < P.data.size(); ++i) P.data[i] = static_cast<T>(mesh.positions.data[i]);
+  mesh = {};
+  {
+    Progress progress(fmt::format("{} levels of ccsolid on cpu", levels));
+    for (int l = 0; l < levels; ++l) {
+      if (l > 0) ops = solids::boundary_operators(exec, cells);
+      auto next = solids::refine(exec, cells, ops, P);
+      cells = std::move(next.cells), P = std::move(next.positions);
+    }
+  }
+  const double refine_ms = elapsed_ms(t);
+  if (const index_t v = meshops::first_non_finite(P); v >= 0)
+    throw InputError(fmt::format("{}: the result's vertex {} (0-based) is not finite{}; nothing written", input, v,
+                                 std::is_same_v<T, float> ? " (the values overflow float: --precision double may help)" : ""));
+  const auto w = std::chrono::steady_clock::now();
+  {
+    Progress progress("writing " + out);
+    solids::write_volume(outputs, out, format, input, P, cells);
+    outputs.commit();
+  }
+  fmt::print("ccsolid {} levels on cpu: {} -> {} cells, {} -> {} vertices; refine {:.2f} ms, write {:.2f} ms\n", levels,
+             base_cells, cells.cells(), base_vertices, P.rows, refine_ms, elapsed_ms(w));
+  return 0;
+}
+
+}  // namespace
+
+bool is_volume_file(const std::string& path) { return meshops::extension(path) == ".mesh"; }
+
+int subdivide_volume(const Args& args) {
+  return args.dbl() ? subdivide_volume_as<double>(args) : subdivide_volume_as<float>(args);
+}
+
+int info_volume(const std::string& path) {
+  const auto mesh = solids::read_medit(path);
+  cpu::Executor exec;
+  const auto ops = solids::boundary_operators(exec, mesh.cells);
+  const auto t2 = linalg::transpose(exec, ops.d2), t3 = linalg::transpose(exec, ops.d3);
+  std::map<index_t, index_t> kinds, valences;
+  for (index_t c = 0; c < mesh.cell_count(); ++c) ++kinds[mesh.cells.offsets[c + 1] - mesh.cells.offsets[c]];
+  index_t boundary_faces = 0;
+  std::vector<char> on_boundary(std::size_t(ops.edges()), 0);
+  for (index_t f = 0; f < ops.faces(); ++f)
+    if (t3.offsets[f + 1] - t3.offsets[f] == 1) {
+      ++boundary_faces;
+      for (index_t p = ops.d2.offsets[f]; p < ops.d2.offsets[f + 1]; ++p)
+        on_boundary[std::size_t(linalg::column_of(ops.d2.columns[p]))] = 1;
+    }
+  index_t extraordinary = 0;
+  for (index_t e = 0; e < ops.edges(); ++e) {
+    const index_t faces = t2.offsets[e + 1] - t2.offsets[e];
+    ++valences[faces];
+    extraordinary += faces != (on_boundary[std::size_t(e)] ? 3 : 4);
+  }
+  const std::int64_t chi = std::int64_t(ops.vertices()) - ops.edges() + ops.faces() - ops.cells();
+  fmt::print("mesh      {}\nvertices  {}\nedges     {}\nfaces     {}\ncells     {}\n", path, ops.vertices(), ops.edges(),
+             ops.faces(), ops.cells());
+  fmt::print("euler     {} (V - E + F - C)\nboundary  {} faces\n", chi, boundary_faces);
+  std::string kind_text, valence_text;
+  for (const auto& [corners, n] : kinds)
+    kind_text += fmt::format(" {} {}", n, corners == 4 ? "tetrahedra" : corners == 6 ? "prisms" : "hexahedra");
+  for (const auto& [faces, n] : valences) valence_text += fmt::format(" {}:{}", faces, n);
+  fmt::print("kinds    {}\nedge valences (faces around an edge: edges){}\n", kind_text, valence_text);
+  fmt::print("extraordinary edges {} (not 4 faces inside, 3 on the boundary)\n", extraordinary);
+  if (const auto unused = solids::unused_vertices(mesh.cells); !unused.empty())
+    fmt::print("note     {} vertices in no cell (the first: {}; ids count from 0): refinement keeps them\n",
+               unused.size(), unused.front());
+  try {
+    solids::check_geometry(path, mesh.positions, mesh.cells);
+  } catch (const InputError& e) {
+    fmt::print("problem  {}\n", e.what());
+  }
+  return 0;
+}
+
+}  // namespace spmesh::apps

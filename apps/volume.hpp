@@ -1,0 +1,20 @@
+// The command line's volume meshes (volume.cpp): which inputs are volumes, and the commands on them.
+#pragma once
+
+#include "apps/args.hpp"
+
+#include <string>
+
+namespace spmesh::apps {
+
+// Whether `path` names a volume mesh spmesh reads (Medit .mesh).
+bool is_volume_file(const std::string& path);
+
+// spmesh subdivide on a volume mesh: Catmull-Clark solids on the CPU, written as .vtu or .mesh.
+int subdivide_volume(const Args& args);
+
+// spmesh info on a volume mesh: counts, Euler characteristic, boundary faces, cell kinds, edge
+// valences, extraordinary edges, vertices in no cell, and the first geometry problem.
+int info_volume(const std::string& path);
+
+}  // namespace spmesh::apps

@@ -1,0 +1,61 @@
+// The sizes of every level of a solid's refinement, known before any work by index arithmetic
+// (refine.hpp: every level after the first is all hexahedra), and the bytes refining one level
+// holds at most, for memory checks before work.
+#pragma once
+
+#include "solids/topology.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace spmesh::solids {
+
+struct SolidCounts {
+  std::int64_t vertices = 0, edges = 0, faces = 0, cells = 0;
+  std::int64_t corners = 0;     // of all cells: the cell lists' entries, the next level's cells
+  std::int64_t face_sides = 0;  // nnz(d2): the faces' corners
+  std::int64_t cell_faces = 0;  // nnz(d3)
+
+  // The next level: V + E + F + C vertices, each edge split and a new edge from each face point
+  // to each side's point and from each cell point to each face's point, each face cut into a
+  // quad a side and a new face for each edge of each cell (3 at each corner, each met twice).
+  SolidCounts next() const {
+    SolidCounts n;
+    n.vertices = vertices + edges + faces + cells;
+    n.edges = 2 * edges + face_sides + cell_faces;
+    n.faces = face_sides + 3 * corners / 2;
+    n.cells = corners;
+    n.corners = 8 * n.cells, n.face_sides = 4 * n.faces, n.cell_faces = 6 * n.cells;
+    return n;
+  }
+};
+
+// Levels 0..levels of a mesh with operators `ops` whose cell lists hold `corners` entries.
+inline std::vector<SolidCounts> solid_levels(const BoundaryOperators<>& ops, std::int64_t corners, int levels) {
+  std::vector<SolidCounts> out{{ops.vertices(), ops.edges(), ops.faces(), ops.cells(), corners,
+                                ops.d2.nnz(), ops.d3.nnz()}};
+  for (int l = 0; l < levels; ++l) out.push_back(out.back().next());
+  return out;
+}
+
+// The bytes that refining a level of counts `c` holds at most (scalar_bytes a value, `width`
+// values a vertex), as if every array of boundary_operators and refine were held at once: the
+// level's cells and data, its operators and their transposes with what building them sorts,
+// refine's averages and counts, and the next level's cells and data.
+inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int width) {
+  const std::int64_t V = c.vertices, E = c.edges, F = c.faces, C = c.cells, I = c.cell_faces,
+                     S2 = c.face_sides, s = scalar_bytes, k = width;
+  const std::int64_t level = 4 * (C + 1) + 4 * c.corners + s * k * V;
+  const std::int64_t operators = 4 * (E + 1) + 8 * E + 4 * (F + 1) + 4 * S2 + 4 * (C + 1) + 4 * I;
+  const std::int64_t transposes = 4 * (V + 1) + 8 * E + 4 * (E + 1) + 4 * S2 + 4 * (F + 1) + 4 * I;
+  // boundary_operators: the cells' first instances, two 4-slot copies and four arrays an
+  // instance, the face owners, four arrays a face side, the radix sorts' buffers.
+  const std::int64_t identify = 4 * (C + 1) + 32 * I + 20 * I + 4 * F + 20 * S2 + 8 * I + 12 * S2;
+  // transpose: three arrays and a sorted copy an entry, the sort's buffers.
+  const std::int64_t transpose = 24 * std::max({2 * E, S2, I});
+  const std::int64_t averages = s * k * (6 * E + 3 * F + C + 3 * V) + s * (4 * V + 2 * E + 2 * F + C) + V + E + F;
+  const std::int64_t next = s * k * (V + E + F + C) + 4 * (c.corners + 1) + 32 * c.corners;
+  return level + operators + transposes + identify + transpose + averages + next;
+}
+
+}  // namespace spmesh::solids
