@@ -120,13 +120,13 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
     const auto at = detail::host_copy(exec, cell_at, bad_cell, bad_cell + 2);
     const auto ids = detail::host_copy(exec, cell_vertex, at[0], at[1]);
     const index_t corners = at[1] - at[0];
-    std::string why = cell_faces(corners) == 0
-                          ? describe_cell(corners) + " (spmesh subdivides tetrahedra, prisms and hexahedra" +
-                                (corners == 5 ? "; a pyramid does not subdivide into hexahedra)" : ")")
-                          : "a vertex out of range (the mesh has " + std::to_string(vertices) +
-                                ") or repeated";
-    throw InputError("cell " + std::to_string(bad_cell) + " (vertices " + detail::list(ids) +
-                     ") is " + why + " (ids count from 0)");
+    const std::string why =
+        cell_faces(corners) == 0
+            ? "is " + describe_cell(corners) + " (spmesh subdivides tetrahedra, prisms and hexahedra" +
+                  (corners == 5 ? "; a pyramid does not subdivide into hexahedra)" : ")")
+            : "names a vertex out of range (the mesh has " + std::to_string(vertices) + ") or one vertex twice";
+    throw InputError("cell " + std::to_string(bad_cell) + " (vertices " + detail::list(ids) + ") " + why +
+                     " (ids count from 0)");
   }
 
   // Face instances: each cell's faces, as the cell sees them (outward), a corner slot each;
