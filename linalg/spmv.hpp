@@ -214,12 +214,22 @@ concept ValueMap = requires(const Map& m) { m(0, index_t{}, index_t{}); };
 
 // ---- y = A x, A in CSR ------------------------------------------------------------------------
 
+// A matrix stored by rows whose view() the gather walks: CSR, or a ternary matrix
+// (ternary.hpp), whose entries' values are their signs.
+template <class Matrix>
+concept RowMajorMatrix = !detail::ColumnMajorMatrix<Matrix> && requires(const Matrix& A) {
+  typename Matrix::space;
+  A.view();
+  { A.nnz() } -> std::convertible_to<std::int64_t>;
+  { A.rows } -> std::convertible_to<index_t>;
+};
+
 // Y (rows(A) x k) = A X, X (cols(A) x k): each column of X multiplied by the mapped A.
 // X and Y are Dense blocks or row ranges of one (row_block).
-template <Executor Exec, class TA, class S, detail::DenseInput X, detail::DenseOutput Y,
+template <Executor Exec, RowMajorMatrix Matrix, detail::DenseInput X, detail::DenseOutput Y,
           ValueMap Map = map::Identity, class Reduce = reduce::Sum>
-void spmm(Exec& exec, const Csr<TA, S>& A, const X& X_in, Y&& Y_out, Map map = {},
-          Reduce reduce = {}) {
+void spmm(Exec& exec, const Matrix& A, const X& X_in, Y&& Y_out, Map map = {}, Reduce reduce = {}) {
+  using S = typename Matrix::space;
   const auto x = detail::in_rows<S>(X_in);
   const auto y = detail::out_rows<S>(Y_out);
   detail::check_shape("spmm", "X", x.rows, x.cols, A.cols, x.cols);

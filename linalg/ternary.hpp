@@ -1,8 +1,9 @@
 // Ternary matrices (Mueller-Roemer, Altenhofen and Stork 2017): sparse matrices whose entries are
 // all +1 or -1, such as the signed incidences of a mesh (solids/topology.hpp). CSR without a
 // value array: the sign is folded into the stored column, j for +1 and ~j (= -j - 1) for -1,
-// so a matrix costs 4 bytes a non-zero and 4 a row. Mapped SpMV/SpMM take them as they take
-// CSR (the map sees each entry's sign as its value), and transpose() re-stores A^T.
+// so a matrix costs 4 bytes a non-zero and 4 a row. Mapped SpMM (spmv.hpp) takes them as it
+// takes CSR, the map seeing each entry's sign as its value: map::constant(1) multiplies by |A|
+// (the pattern), map::Identity by A itself. transpose() re-stores A^T.
 #pragma once
 
 #include "linalg/array.hpp"
@@ -38,20 +39,6 @@ struct Ternary {
   index_t nnz() const { return columns.size(); }
   TernaryView view() const { return {rows, cols, offsets.data(), columns.data()}; }
 };
-
-// Y (rows(A) x k) = A X with A ternary: the map gets each entry's sign as its value, so
-// map::constant(1) multiplies by |A| (the pattern), map::Identity by A itself.
-template <Executor Exec, class S, detail::DenseInput X, detail::DenseOutput Y,
-          ValueMap Map = map::Identity, class Reduce = reduce::Sum>
-void spmm(Exec& exec, const Ternary<S>& A, const X& X_in, Y&& Y_out, Map map = {},
-          Reduce reduce = {}) {
-  const auto x = detail::in_rows<S>(X_in);
-  const auto y = detail::out_rows<S>(Y_out);
-  detail::check_shape("spmm", "X", x.rows, x.cols, A.cols, x.cols);
-  detail::check_shape("spmm", "Y", y.rows, y.cols, A.rows, x.cols);
-  detail::check_map(map, A.rows, A.cols, "spmm");
-  detail::gather<false>(exec, A.view(), x.data, y.data, x.cols, A.nnz(), map, reduce);
-}
 
 // A^T, each of its rows the entries of one column of A in ascending row order, signs kept.
 template <Executor Exec, class S = typename Exec::space>
