@@ -22,7 +22,8 @@ constexpr const char* usage = R"(usage:
       subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply); --dry-run prints every level's
       size and the memory needed (and free, with --device cuda), and stops. A volume mesh IN
       (Medit .mesh: tetrahedra, prisms, hexahedra) is refined by Catmull-Clark solids on the
-      CPU into OUT (.vtu for ParaView, or .mesh), with --precision and --dry-run
+      CPU into OUT (.vtu for ParaView, or .mesh), with --precision, --dry-run and
+      --surface FILE.obj|.ply (the refined boundary surface)
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay
   spmesh replay FILE POSES... -o OUTDIR [--device cpu|cuda] [--format obj|ply] [--triangulate ...]
@@ -62,9 +63,11 @@ Args parse(const std::string& command, const std::vector<std::string>& rest,
 
 int dispatch(const std::string& command, const std::vector<std::string>& rest) {
   if (command == "info") return info_command(parse(command, rest, {}, {}, 1, "one mesh file"));
-  if (command == "subdivide")
-    return subdivide_command(
-        parse(command, rest, scheme_options, {"--dry-run"}, 1, "one input mesh file"));
+  if (command == "subdivide") {
+    auto options = scheme_options;
+    options.push_back("--surface");  // volume meshes only
+    return subdivide_command(parse(command, rest, options, {"--dry-run"}, 1, "one input mesh file"));
+  }
   if (command == "build")
     return build_command(parse(command, rest, scheme_options, {}, 1, "one input mesh file"));
   if (command == "replay")

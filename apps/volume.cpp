@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace spmesh::apps {
 
@@ -39,8 +40,8 @@ void refuse_surface_options(const Args& args) {
 }
 
 // The host memory subdivide takes at most on a volume: the input (the file read whole, what is
-// parsed from it, the mesh), the largest level's refinement (solids::refine_bytes), and the
-// writer's buffers (two layout windows or two text batches, the stream's 1 MiB); the process,
+// parsed from it, the mesh), the largest level's refinement (solids::refine_bytes), the boundary
+// surface and the writer's buffers (two layout windows or two text batches, the stream's 1 MiB); the process,
 // and an eighth more and 16 MiB for what the allocator keeps, as host_estimate does for surfaces.
 std::int64_t volume_host_bytes(std::int64_t file_bytes, const std::vector<solids::SolidCounts>& levels,
                                int scalar_bytes) {
@@ -50,8 +51,13 @@ std::int64_t volume_host_bytes(std::int64_t file_bytes, const std::vector<solids
   std::int64_t refine = 0;
   for (std::size_t l = 0; l + 1 < levels.size(); ++l)
     refine = std::max(refine, solids::refine_bytes(levels[l], scalar_bytes, 3));
-  const std::int64_t writer = 2 * std::int64_t(std::max(meshops::tuning::layout_window_bytes,
-                                                         meshops::tuning::emit_batch_bytes)) + MiB;
+  // --surface: the last level's boundary faces (at most all its faces: offsets, 4 corners each,
+  // the flags and signs a face), a renumbering a vertex, and the positions in double.
+  const auto& last = levels.back();
+  const std::int64_t surface = 4 * (last.faces + 1) + 16 * last.faces + 8 * last.faces + 4 * last.vertices +
+                               24 * last.vertices;
+  const std::int64_t writer = surface + 2 * std::int64_t(std::max(meshops::tuning::layout_window_bytes,
+                                                                  meshops::tuning::emit_batch_bytes)) + MiB;
   const std::int64_t process = 8 * MiB, total = process + input + refine + writer;
   return total + total / 8 + 16 * MiB;
 }
@@ -74,6 +80,61 @@ std::string available_text(const HostAvailable& a) {
              : fmt::format("{:.1f} MiB available ({})", a.bytes / 1048576.0, a.limit);
 }
 
+// The boundary surface of a level, each boundary face turned outward, over the vertices it uses
+// (their positions taken from P). With `refined`, the surface of the next level instead: each
+// boundary face of `ops`' level split into a quad at each corner (v, its next side's edge point,
+// the face point, its previous side's edge point), in the refined vertex order [V, E, F, C].
+template <class T>
+meshops::PolyMesh boundary_surface(const solids::BoundaryOperators<>& ops, const linalg::Dense<T>& P, bool refined) {
+  using linalg::column_of;
+  using linalg::sign_of;
+  const index_t V = ops.vertices(), E = ops.edges();
+  std::vector<index_t> holders(std::size_t(ops.faces()), 0), sign(std::size_t(ops.faces()), 1);
+  for (index_t p = 0; p < ops.d3.nnz(); ++p) {
+    const index_t f = column_of(ops.d3.columns[p]);
+    ++holders[std::size_t(f)];
+    sign[std::size_t(f)] = sign_of(ops.d3.columns[p]);
+  }
+  std::vector<index_t> offsets{0}, corners;
+  for (index_t f = 0; f < ops.faces(); ++f) {
+    if (holders[std::size_t(f)] != 1) continue;
+    std::vector<index_t> cycle, sides;  // the vertices, and the edge from each to the next
+    for (index_t p = ops.d2.offsets[f]; p < ops.d2.offsets[f + 1]; ++p) {
+      const index_t e = column_of(ops.d2.columns[p]);
+      const index_t low = column_of(ops.d1.columns[2 * e]), high = column_of(ops.d1.columns[2 * e + 1]);
+      cycle.push_back(sign_of(ops.d2.columns[p]) > 0 ? low : high);
+      sides.push_back(e);
+    }
+    if (sign[std::size_t(f)] < 0) {  // turned outward: the cycle reversed, each side then before its vertex
+      std::reverse(cycle.begin(), cycle.end());
+      std::reverse(sides.begin(), sides.end());
+      std::rotate(sides.begin(), sides.begin() + 1, sides.end());
+    }
+    const std::size_t k = cycle.size();
+    if (!refined) {
+      corners.insert(corners.end(), cycle.begin(), cycle.end());
+      offsets.push_back(index_t(corners.size()));
+      continue;
+    }
+    for (std::size_t i = 0; i < k; ++i) {
+      corners.insert(corners.end(), {cycle[i], V + sides[i], V + E + f, V + sides[(i + k - 1) % k]});
+      offsets.push_back(index_t(corners.size()));
+    }
+  }
+  // Only the vertices the surface uses, in their order of first use.
+  std::vector<index_t> renumber(std::size_t(P.rows), -1), used;
+  for (index_t& v : corners) {
+    if (renumber[std::size_t(v)] < 0) renumber[std::size_t(v)] = index_t(used.size()), used.push_back(v);
+    v = renumber[std::size_t(v)];
+  }
+  meshops::PolyMesh surface;
+  surface.positions = linalg::Dense<double>(index_t(used.size()), 3);
+  for (std::size_t u = 0; u < used.size(); ++u)
+    for (index_t x = 0; x < 3; ++x) surface.positions(index_t(u), x) = double(P(used[u], x));
+  surface.M = linalg::MeshMatrix<>(index_t(used.size()), linalg::Array<index_t>(offsets), linalg::Array<index_t>(corners));
+  return surface;
+}
+
 template <class T>
 int subdivide_volume_as(const Args& args) {
   refuse_surface_options(args);
@@ -85,10 +146,12 @@ int subdivide_volume_as(const Args& args) {
   meshops::OutputFiles outputs({input});
   std::string out;
   solids::VolumeFormat format{};
+  const std::optional<std::string> surface = args.get("--surface");
   if (!dry) {
     out = args.need("--output");
     format = solids::volume_output_format(out);
     outputs.add(out);
+    if (surface) meshops::output_format(*surface), outputs.add(*surface);
   }
   auto mesh = [&] {
     Progress progress("reading " + input);
@@ -127,6 +190,8 @@ int subdivide_volume_as(const Args& args) {
       cells = std::move(next.cells), P = std::move(next.positions);
     }
   }
+  // ops are the last parent's (the input's with no level): its boundary faces, split, are the
+  // refined boundary.
   const double refine_ms = elapsed_ms(t);
   if (const index_t v = meshops::first_non_finite(P); v >= 0)
     throw InputError(fmt::format("{}: the result's vertex {} (0-based) is not finite{}; nothing written", input, v,
@@ -135,6 +200,10 @@ int subdivide_volume_as(const Args& args) {
   {
     Progress progress("writing " + out);
     solids::write_volume(outputs, out, format, input, P, cells);
+    if (surface) {
+      const auto boundary = boundary_surface(ops, P, levels > 0);
+      meshops::write_mesh(outputs, *surface, meshops::output_format(*surface), input, boundary.positions, boundary.M);
+    }
     outputs.commit();
   }
   fmt::print("ccsolid {} levels on cpu: {} -> {} cells, {} -> {} vertices; refine {:.2f} ms, write {:.2f} ms\n", levels,

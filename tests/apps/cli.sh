@@ -198,6 +198,33 @@ read -r _ v e f c < <(sed -n 's/^level 2: \([0-9]*\) vertices, \([0-9]*\) edges,
 [[ "$(awk '/^(vertices|edges|faces|cells) /{ printf "%s ", $2 }' "$tmp/vinfo2.txt")" == "$v $e $f $c " ]] ||
   fail "volume dry run ($v $e $f $c) against the refined file: $(cat "$tmp/vinfo2.txt")"
 grep -q "^kinds     4352 hexahedra" "$tmp/vinfo2.txt" || fail "refined volume: not all hexahedra"
+# --surface: the refined boundary, closed and turned outward (positive enclosed volume), equal as
+# a point set to Catmull-Clark of the input's boundary refined as often (1e-5: float).
+"$spmesh" subdivide "$block" --levels 0 -o "$tmp/block0.vtu" --surface "$tmp/boundary0.obj" >/dev/null || fail "volume --surface, level 0"
+"$spmesh" subdivide "$block" --levels 2 -o "$tmp/block2s.vtu" --surface "$tmp/boundary2.obj" >/dev/null || fail "volume --surface"
+"$spmesh" subdivide "$tmp/boundary0.obj" --levels 2 -o "$tmp/cc2.obj" >/dev/null || fail "Catmull-Clark of the boundary"
+python3 - "$tmp/boundary2.obj" "$tmp/cc2.obj" <<'PY' || fail "volume --surface: not the Catmull-Clark of the boundary, or not outward"
+import sys
+def read(path):
+    v, f = [], []
+    for line in open(path):
+        t = line.split()
+        if t and t[0] == "v": v.append(tuple(map(float, t[1:4])))
+        if t and t[0] == "f": f.append([int(i) - 1 for i in t[1:]])
+    return v, f
+def volume(v, f):  # the divergence theorem over the faces, fanned
+    total = 0.0
+    for face in f:
+        a = v[face[0]]
+        for b, c in zip((v[i] for i in face[1:-1]), (v[i] for i in face[2:])):
+            total += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6
+    return total
+(sv, sf), (cv, cf) = read(sys.argv[1]), read(sys.argv[2])
+far = max(min(sum((p[i] - q[i]) ** 2 for i in range(3)) for q in cv) for p in sv) ** 0.5
+print(f"surface: {len(sv)} vertices, {len(sf)} faces, volume {volume(sv, sf):.4f}; Catmull-Clark: {len(cv)} vertices; farthest {far:.2e}")
+sys.exit(0 if len(sv) == len(cv) and len(sf) == len(cf) and far < 1e-5 and volume(sv, sf) > 0 else 1)
+PY
+expect_error "--surface on a surface" "$tmp/g.obj" subdivide "$data/meshes/cube.obj" --levels 1 -o "$tmp/g.obj" --surface "$tmp/h.obj"
 expect_error "volume on the GPU" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --device cuda
 expect_error "volume to a surface format" "$tmp/g.obj" subdivide "$block" --levels 1 -o "$tmp/g.obj"
 expect_error "volume with a surface scheme" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --scheme loop

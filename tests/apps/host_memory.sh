@@ -69,7 +69,7 @@ volume() {
   local mesh=$1 max=$2
   for ((l = 0; l <= max; ++l)); do
     for precision in float double; do
-      local args=("$mesh" --levels "$l" --precision "$precision" -o "$tmp/out.vtu")
+      local args=("$mesh" --levels "$l" --precision "$precision" -o "$tmp/out.vtu" --surface "$tmp/out.ply")
       "$spmesh" subdivide "${args[@]}" --dry-run >"$tmp/dry.txt" 2>&1 || { fail "volume ${args[*]} --dry-run: $(cat "$tmp/dry.txt")"; continue; }
       local estimate
       estimate=$(sed -n 's/.*about \([0-9.]*\) MiB of host memory.*/\1/p' "$tmp/dry.txt" | awk '{ printf "%d", $1 * 1048576 }')
