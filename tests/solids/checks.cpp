@@ -4,6 +4,8 @@
 
 #include "solids/medit.hpp"
 
+#include "hex_meshes.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -63,14 +65,11 @@ TEST_CASE("geometry checks: inverted and flat cells are named with their corner,
 
 TEST_CASE("unused vertices are listed; the team's hex meshes pass the geometry checks") {
   CHECK(solids::unused_vertices(one_hex({0, 1, 2, 3, 4, 5, 6, 7}, 10)) == std::vector<index_t>{8, 9});
-  const std::filesystem::path dir = std::filesystem::path(SPMESH_SHARED_DIR) / "meshes/hex";
-  if (!std::filesystem::exists(dir)) {
-    MESSAGE("skipped: " << dir.string() << " is absent");
-    return;
-  }
-  for (const char* file : {"hex_demo.mesh", "disc_extrude.mesh", "sphere_allhex.mesh"}) {
+  const auto dir = hex_mesh_folder();
+  if (!dir) return;
+  for (const char* file : team_hex_meshes) {
     CAPTURE(file);
-    const auto mesh = solids::read_medit((dir / file).string());
+    const auto mesh = solids::read_medit((*dir / file).string());
     CHECK_NOTHROW(solids::check_geometry(file, mesh.positions, mesh.cells));
     CHECK(solids::unused_vertices(mesh.cells).size() == (std::string(file) == "disc_extrude.mesh" ? 2u : 0u));
   }

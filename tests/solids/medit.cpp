@@ -6,6 +6,8 @@
 
 #include "linalg/cpu/executor.hpp"
 
+#include "hex_meshes.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -89,11 +91,8 @@ TEST_CASE("medit: bad input names file:line and the problem") {
 }
 
 TEST_CASE("medit: the team's hex meshes read into valid boundary operators") {
-  const std::filesystem::path dir = std::filesystem::path(SPMESH_SHARED_DIR) / "meshes/hex";
-  if (!std::filesystem::exists(dir)) {
-    MESSAGE("skipped: " << dir.string() << " is absent");
-    return;
-  }
+  const auto dir = hex_mesh_folder();
+  if (!dir) return;
   struct Expected {
     const char* file;
     index_t vertices, cells, edges, faces, components;
@@ -104,7 +103,7 @@ TEST_CASE("medit: the team's hex meshes read into valid boundary operators") {
                             Expected{"disc_extrude.mesh", 372, 244, 966, 841, 1},
                             Expected{"sphere_allhex.mesh", 3445, 2716, 9356, 8628, 1}}) {
     CAPTURE(e.file);
-    const auto mesh = solids::read_medit((dir / e.file).string());
+    const auto mesh = solids::read_medit((*dir / e.file).string());
     CHECK(mesh.vertex_count() == e.vertices);
     REQUIRE(mesh.cell_count() == e.cells);
     for (index_t c = 0; c < e.cells; ++c) REQUIRE(mesh.cells.offsets[c + 1] - mesh.cells.offsets[c] == 8);

@@ -10,6 +10,8 @@
 #include "solids/medit.hpp"
 #include "solids/refine.hpp"
 
+#include "hex_meshes.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -214,14 +216,11 @@ TEST_CASE_TEMPLATE("the boundary of a refined solid is the Catmull-Clark refinem
   check_boundary_is_catmull_clark<B>(mesh, P, 1);
   check_boundary_is_catmull_clark<B>(mesh, P, 2);
 
-  const std::filesystem::path dir = std::filesystem::path(SPMESH_SHARED_DIR) / "meshes/hex";
-  if (!std::filesystem::exists(dir)) {
-    MESSAGE("skipped the hex meshes: " << dir.string() << " is absent");
-    return;
-  }
-  for (const char* file : {"hex_demo.mesh", "disc_extrude.mesh", "sphere_allhex.mesh"}) {
+  const auto dir = hex_mesh_folder();
+  if (!dir) return;
+  for (const char* file : team_hex_meshes) {
     CAPTURE(file);
-    const auto m = solids::read_medit((dir / file).string());
+    const auto m = solids::read_medit((*dir / file).string());
     check_boundary_is_catmull_clark<B>(m.cells, m.positions, 1);
   }
 }
