@@ -10,21 +10,38 @@
 //   face point   (C0 + C1 + 2 A_f) / 4, C0 and C1 the points of its two cells;
 //   edge point   (C + 2 A + (n - 3) M) / n, n the faces around the edge, C the average of its
 //                cells' points, A of its faces' centroids, M its midpoint;
-//   vertex point (C + 3 A + 3 M + V) / 8, averages over the cells, faces and edges at V.
+//   vertex point (C + 3 A + 3 M + V) / 8, averages over the cells, faces and edges at V,
+//                except on one extraordinary edge line (below).
+// A vertex on one extraordinary edge line (inside, with exactly two extraordinary edges, e_0 and
+// e_1, of one valence n != 4 and in no common face: seed 000's layered structure) takes, by
+// default, the tensor product of the Catmull-Clark surface vertex rule of valence n across the
+// line and the cubic B-spline's (1, 6, 1) / 8 along it, which refines an extruded surface
+// (surface x regular layers) as the product does. Written with the line's own edge points
+// (which already are that product at the edges' middles) it reads
+//   vertex point (E_0 + E_1) / 4 + (Q + 2 R + (n - 3) V) / (2 n),
+// Q the average centroid of the n faces at V that hold neither line edge, R the average
+// midpoint of its n other edges. VertexRule::joy_maccracken keeps the rule above there too.
 // Boundary faces (one cell), boundary edges (on a boundary face) and boundary vertices follow
 // the Catmull-Clark surface rules of the boundary surface, so the refined solid's boundary is
 // the Catmull-Clark refinement of the control mesh's boundary:
 //   face point A_f; edge point (v0 + v1 + f0 + f1) / 4 with f0, f1 its boundary faces' points;
 //   vertex point (Q + 2 R + (n - 3) V) / n over its n boundary edges (R: their midpoints) and
 //   boundary faces (Q: their points).
-// A vertex in no cell (gmsh leaves a circle's centre so) stays where it is. Sharp features and
-// the tensor-product rule at extraordinary edges are not built yet.
+// A vertex in no cell (gmsh leaves a circle's centre so) stays where it is. Sharp features are
+// not built yet.
 #pragma once
 
 #include "linalg/ternary.hpp"
 #include "solids/topology.hpp"
 
 namespace spmesh::solids {
+
+// The rule at vertices on one extraordinary edge line (docs/rules.md, "Catmull-Clark solids").
+enum class VertexRule { tensor_product, joy_maccracken };
+
+struct RefineOptions {
+  VertexRule vertex_rule = VertexRule::tensor_product;
+};
 
 template <class T, class S>
 struct SolidLevel {
@@ -90,7 +107,7 @@ linalg::Dense<T, S> ones(Exec& exec, index_t n) {
 // per vertex.
 template <class Exec, class T, class S = typename Exec::space>
 SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
-                        const linalg::Dense<T, S>& X) {
+                        const linalg::Dense<T, S>& X, const RefineOptions& options = {}) {
   using linalg::Array;
   using linalg::Dense;
   namespace map = linalg::map;
@@ -188,22 +205,55 @@ SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpera
   const T *ne = edges_at.data.data(), *nb = boundary_edges_at.data.data(), *nf = faces_at.data.data(),
           *nc = cells_at.data.data();
 
+  // The vertices on one extraordinary edge line and its two edges there (-1 elsewhere). Every
+  // corner of a tetrahedron, prism or hexahedron has three edges, so two edges at a vertex share
+  // a cell exactly when they share a face.
+  Array<index_t, S> line_edges(2 * V);
+  index_t* line = line_edges.data();
+  const bool tensor_product = options.vertex_rule == VertexRule::tensor_product;
+  exec.for_each(V, [=] SPMESH_HD(index_t v) {
+    line[2 * v] = line[2 * v + 1] = -1;
+    if (!tensor_product || vb[v]) return;
+    index_t found[2] = {-1, -1}, valence[2] = {0, 0};
+    int count = 0;
+    for (index_t p = t1v.begin(v); p < t1v.end(v); ++p) {
+      const index_t e = t1v.index(p), faces = t2v.end(e) - t2v.begin(e);
+      if (faces == 4) continue;
+      if (count < 2) found[count] = e, valence[count] = faces;
+      ++count;
+    }
+    if (count != 2 || valence[0] != valence[1] || t1v.end(v) - t1v.begin(v) != valence[0] + 2) return;
+    for (index_t p = t2v.begin(found[0]); p < t2v.end(found[0]); ++p)
+      for (index_t q = d2v.begin(t2v.index(p)); q < d2v.end(t2v.index(p)); ++q)
+        if (d2v.index(q) == found[1]) return;
+    line[2 * v] = found[0], line[2 * v + 1] = found[1];
+  });
+
   // Vertex points. Inside: (C + 3 A + 3 M + V) / 8. On the boundary, over its n boundary edges:
-  // (Q + 2 R + (n - 3) V) / n, each boundary face's point met twice through them.
+  // (Q + 2 R + (n - 3) V) / n, each boundary face's point met twice through them. On one
+  // extraordinary edge line, the n faces that hold neither line edge: each face at V is met
+  // through its two edges at V, and a face around a line edge through that edge and one other,
+  // so those n faces are half the sum over V's edges less the sums around the line edges.
   Dense<T, S> edge_face_sums(E, k), edge_cell_sums(E, k), vertex_cells(V, k), vertex_faces(V, k),
       vertex_edges(V, k);
   linalg::spmm(exec, t2, face_cells, edge_cell_sums, map::constant(T(1)));
   linalg::spmm(exec, t1, edge_cell_sums, vertex_cells, map::function([=] SPMESH_HD(index_t, index_t v, index_t) {
-                 return vb[v] ? T(0) : T(1) / (6 * 8 * nc[v]);
+                 return vb[v] || line[2 * v] >= 0 ? T(0) : T(1) / (6 * 8 * nc[v]);
                }));
   linalg::spmm(exec, t2, centroids, edge_face_sums, map::function([=] SPMESH_HD(index_t, index_t e, index_t f) {
                  return !eb[e] || fb[f] ? T(1) : T(0);  // on a boundary edge, its boundary faces
                }));
   linalg::spmm(exec, t1, edge_face_sums, vertex_faces, map::function([=] SPMESH_HD(index_t, index_t v, index_t e) {
-                 return vb[v] ? (eb[e] ? T(1) / (2 * nb[v] * nb[v]) : T(0)) : T(3) / (8 * 2 * nf[v]);
+                 if (vb[v]) return eb[e] ? T(1) / (2 * nb[v] * nb[v]) : T(0);
+                 if (line[2 * v] < 0) return T(3) / (8 * 2 * nf[v]);
+                 const T n = ne[v] - 2;
+                 return (e == line[2 * v] || e == line[2 * v + 1] ? T(-1) : T(1)) / (4 * n * n);
                }));
   linalg::spmm(exec, t1, midpoints, vertex_edges, map::function([=] SPMESH_HD(index_t, index_t v, index_t e) {
-                 return vb[v] ? (eb[e] ? T(2) / (nb[v] * nb[v]) : T(0)) : T(3) / (8 * ne[v]);
+                 if (vb[v]) return eb[e] ? T(2) / (nb[v] * nb[v]) : T(0);
+                 if (line[2 * v] < 0) return T(3) / (8 * ne[v]);
+                 const T n = ne[v] - 2;
+                 return e == line[2 * v] || e == line[2 * v + 1] ? T(0) : T(1) / (n * n);
                }));
   const T *vc = vertex_cells.data.data(), *vf = vertex_faces.data.data(), *ve = vertex_edges.data.data(),
           *x = X.data.data();
@@ -212,9 +262,12 @@ SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpera
       for (index_t j = 0; j < k; ++j) vp[v * k + j] = x[v * k + j];
       return;
     }
-    const T w = vb[v] ? (nb[v] - 3) / nb[v] : T(1) / T(8);
-    for (index_t j = 0; j < k; ++j)
+    const index_t e0 = line[2 * v], e1 = line[2 * v + 1];
+    const T n = ne[v] - 2, w = vb[v] ? (nb[v] - 3) / nb[v] : e0 >= 0 ? (n - 3) / (2 * n) : T(1) / T(8);
+    for (index_t j = 0; j < k; ++j) {
       vp[v * k + j] = vc[v * k + j] + vf[v * k + j] + ve[v * k + j] + w * x[v * k + j];
+      if (e0 >= 0) vp[v * k + j] += (ep[e0 * k + j] + ep[e1 * k + j]) / 4;
+    }
   });
 
   // Children: at corner v of cell c, the hexahedron (v, e_a, f_ab, e_b, e_c, f_ca, P_c, f_bc).

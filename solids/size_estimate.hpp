@@ -53,7 +53,9 @@ inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int wid
   const std::int64_t identify = 4 * (C + 1) + 32 * I + 20 * I + 4 * F + 20 * S2 + 8 * I + 12 * S2;
   // transpose: three arrays and a sorted copy an entry, the sort's buffers.
   const std::int64_t transpose = 24 * std::max({2 * E, S2, I});
-  const std::int64_t averages = s * k * (6 * E + 3 * F + C + 3 * V) + s * (4 * V + 2 * E + 2 * F + C) + V + E + F;
+  // refine: the averages, the counts at each vertex, the boundary flags, the line edges.
+  const std::int64_t averages =
+      s * k * (6 * E + 3 * F + C + 3 * V) + s * (4 * V + 2 * E + 2 * F + C) + V + E + F + 8 * V;
   const std::int64_t next = s * k * (V + E + F + C) + 4 * (c.corners + 1) + 32 * c.corners;
   return level + operators + transposes + identify + transpose + averages + next;
 }

@@ -10,6 +10,7 @@
 #include "solids/medit.hpp"
 #include "solids/refine.hpp"
 
+#include "generated.hpp"
 #include "hex_meshes.hpp"
 
 #include <doctest/doctest.h>
@@ -28,31 +29,13 @@ using solids::CellMesh;
 using linalg::column_of;
 using linalg::sign_of;
 
-// n^3 hexahedra of a unit grid; vertex (i, j, k) = i + (n + 1) (j + (n + 1) k).
-CellMesh<> grid_cells(int n) {
-  auto id = [&](int i, int j, int k) { return index_t(i + (n + 1) * (j + (n + 1) * k)); };
-  std::vector<index_t> indices;
-  for (int k = 0; k < n; ++k)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i)
-        for (const auto& [a, b, c] : std::vector<std::array<int, 3>>{
-                 {0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}})
-          indices.push_back(id(i + a, j + b, k + c));
-  CellMesh<> mesh;
-  mesh.vertices = (n + 1) * (n + 1) * (n + 1);
-  mesh.offsets = linalg::Array<index_t>(n * n * n + 1);
-  for (index_t c = 0; c <= n * n * n; ++c) mesh.offsets[c] = 8 * c;
-  mesh.indices = linalg::Array<index_t>(index_t(indices.size()));
-  std::copy(indices.begin(), indices.end(), mesh.indices.begin());
-  return mesh;
-}
-
 template <class B, class T>
-solids::SolidLevel<T, linalg::Host> refine_on(const CellMesh<>& mesh, const linalg::Dense<T>& X) {
+solids::SolidLevel<T, linalg::Host> refine_on(const CellMesh<>& mesh, const linalg::Dense<T>& X,
+                                              const solids::RefineOptions& options = {}) {
   typename B::Exec exec;
   const CellMesh<typename B::Exec::space> on{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)};
   const auto ops = solids::boundary_operators(exec, on);
-  const auto level = solids::refine(exec, on, ops, B::upload(X));
+  const auto level = solids::refine(exec, on, ops, B::upload(X), options);
   return {CellMesh<>{level.cells.vertices, B::download(level.cells.offsets), B::download(level.cells.indices)},
           B::download(level.positions)};
 }
@@ -102,6 +85,117 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids refine a perturbed regular grid as the 
   }
   CHECK(checked == 11 * 11 * 11);  // fine points 2..12 in each direction
   CHECK(worst < 1e-12);
+}
+
+// The cubic B-spline curve's refinement with interpolated ends (the 1-D rule of the solid's
+// boundary layers): values along a line of points, refined once.
+std::vector<double> refine_curve(const std::vector<double>& c) {
+  const std::size_t last = c.size() - 1;
+  std::vector<double> fine(2 * last + 1);
+  for (std::size_t i = 0; i <= last; ++i)
+    fine[2 * i] = i == 0 || i == last ? c[i] : (c[i - 1] + 6 * c[i] + c[i + 1]) / 8;
+  for (std::size_t i = 0; i < last; ++i) fine[2 * i + 1] = (c[i] + c[i + 1]) / 2;
+  return fine;
+}
+
+// The surface extruded outward into `layers` layers of hexahedra (a thick shell with no side
+// walls): every vertical edge at a pole is an extraordinary edge of valence n (3 at the rings'
+// vertices), so each inner vertex there is on one extraordinary edge line. Refined `levels` times, every point must equal
+// the tensor product of Catmull-Clark on the surface and the cubic B-spline across the layers
+// (the default rule, to 1e-12); the Joy-MacCracken rule misses it on those lines.
+template <class B>
+void check_extruded(int n, int levels) {
+  CAPTURE(n);
+  CAPTURE(levels);
+  std::mt19937 random(100 + n);
+  // The bipyramid refined once, so that valence-4 vertices (regular edge lines) are there too.
+  linalg::cpu::Executor cpu;
+  const Bipyramid base = bipyramid(n, random);
+  auto once = schemes::build_and_eval<schemes::CatmullClark>(cpu, base.M.clone(),
+                                                             schemes::smooth_sharpness(base.M.vertices), 1, base.positions);
+  std::uniform_real_distribution<double> jitter(-0.02, 0.02);
+  for (index_t i = 0; i < once.data.data.size(); ++i) once.data.data[i] += jitter(random);
+  const Bipyramid surface{once.mesh.mesh(), std::move(once.data)};
+  const index_t S = surface.M.vertices, layers = 3;
+  const CellMesh<> mesh = extrude(surface.M, layers);
+  // Data: the surface's positions (constant across the layers: they name a point of the refined
+  // surface), the layer (it names a refined layer), and three random columns.
+  const index_t width = 7;
+  linalg::Dense<double> X(mesh.vertices, width);
+  std::uniform_real_distribution<double> value(-1, 1);
+  for (index_t l = 0; l <= layers; ++l)
+    for (index_t v = 0; v < S; ++v) {
+      for (int x = 0; x < 3; ++x) X(v + S * l, x) = surface.positions(v, x);
+      X(v + S * l, 3) = double(l);
+      for (int x = 4; x < width; ++x) X(v + S * l, x) = value(random);
+    }
+
+  // The product: the random columns refined along each vertex's line of layers, then each
+  // refined layer (and the naming positions) by Catmull-Clark on the surface.
+  std::vector<std::vector<double>> along(std::size_t(S * 3));  // (vertex, column): values by layer
+  for (index_t v = 0; v < S; ++v)
+    for (int x = 0; x < 3; ++x) {
+      std::vector<double> line;
+      for (index_t l = 0; l <= layers; ++l) line.push_back(X(v + S * l, 4 + x));
+      for (int level = 0; level < levels; ++level) line = refine_curve(line);
+      along[std::size_t(3 * v + x)] = line;
+    }
+  const index_t fine_layers = index_t(along[0].size());
+  linalg::Dense<double> surface_data(S, 3 + 3 * fine_layers);
+  for (index_t v = 0; v < S; ++v) {
+    for (int x = 0; x < 3; ++x) surface_data(v, x) = surface.positions(v, x);
+    for (index_t l = 0; l < fine_layers; ++l)
+      for (int x = 0; x < 3; ++x) surface_data(v, 3 + 3 * l + x) = along[std::size_t(3 * v + x)][std::size_t(l)];
+  }
+  const auto product = schemes::build_and_eval<schemes::CatmullClark>(
+      cpu, surface.M.clone(), schemes::smooth_sharpness(S), levels, surface_data).data;
+
+  auto refine_levels = [&](const solids::RefineOptions& options) {
+    CellMesh<> cells{mesh.vertices, mesh.offsets.clone(), mesh.indices.clone()};
+    linalg::Dense<double> P = X.clone();
+    for (int level = 0; level < levels; ++level) {
+      auto next = refine_on<B>(cells, P, options);
+      cells = std::move(next.cells), P = std::move(next.positions);
+    }
+    return P;
+  };
+  const auto tensor = refine_levels({}), joy = refine_levels({solids::VertexRule::joy_maccracken});
+  // Each refined point's layer and refined surface point, named by its naming columns under the
+  // default rule (either rule makes the same points in the same order).
+  REQUIRE(tensor.rows == product.rows * fine_layers);
+  std::vector<index_t> layer_of(std::size_t(tensor.rows)), point_of(std::size_t(tensor.rows));
+  for (index_t r = 0; r < tensor.rows; ++r) {
+    const double layer = tensor(r, 3) * (1 << levels);
+    REQUIRE(std::abs(layer - std::round(layer)) < 1e-9);
+    layer_of[std::size_t(r)] = index_t(std::lround(layer));
+    double best = 1e300;
+    for (index_t p = 0; p < product.rows; ++p) {
+      double d = 0;
+      for (int x = 0; x < 3; ++x) d += (tensor(r, x) - product(p, x)) * (tensor(r, x) - product(p, x));
+      if (d < best) best = d, point_of[std::size_t(r)] = p;
+    }
+    REQUIRE(best < 1e-18);
+  }
+  // The largest difference from the product, over every refined point.
+  auto worst_difference = [&](const linalg::Dense<double>& P) {
+    double worst = 0;
+    for (index_t r = 0; r < P.rows; ++r)
+      for (int x = 0; x < 3; ++x)
+        worst = std::max(worst, std::abs(P(r, 4 + x) - product(point_of[std::size_t(r)], 3 + 3 * layer_of[std::size_t(r)] + x)));
+    return worst;
+  };
+  CHECK(worst_difference(tensor) < 1e-12);
+  CHECK(worst_difference(joy) > 1e-3);
+}
+
+TEST_CASE_TEMPLATE("an extruded surface refines as the tensor product of Catmull-Clark and the cubic "
+                   "B-spline at extraordinary edges of valence 3, 5, 6 (1e-12; Joy-MacCracken's vertex "
+                   "rule does not)",
+                   B, SPMESH_TEST_BACKENDS) {
+  for (int n : {3, 5, 6}) {
+    check_extruded<B>(n, 1);
+    check_extruded<B>(n, 2);
+  }
 }
 
 // The boundary faces of a volume mesh as a surface over its boundary vertices, each face turned
