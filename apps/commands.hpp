@@ -3,6 +3,7 @@
 #pragma once
 
 #include "apps/pipeline.hpp"
+#include "apps/volume_pipeline.hpp"
 
 #include <cstdint>
 #include <future>
@@ -25,6 +26,11 @@ linalg::MeshMatrix<> rebuild_refined_on_gpu(const schemes::Refinement<T>& r,
 template <class T>
 void replay_on_gpu(const schemes::RefinementMatrix<T>& R, const std::vector<linalg::Dense<T>>& poses,
                    const std::function<void(std::size_t, linalg::Dense<T>&&)>& done, Stages& stages);
+
+// Catmull-Clark solids on the GPU (volume_pipeline.hpp's refine_solid).
+template <class T>
+RefinedSolid<T> refine_solid_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
+                                    const solids::RefineOptions& options, Stages& stages);
 
 // Starts creating the GPU's context on another thread, so that its cost (a few tenths of a
 // second) overlaps reading the input; errors are left to the executor, which reports them. A
@@ -50,6 +56,8 @@ void check_device_memory(std::int64_t bytes);
   template void replay_on_gpu(const schemes::RefinementMatrix<T>&,                          \
                               const std::vector<linalg::Dense<T>>&,                        \
                               const std::function<void(std::size_t, linalg::Dense<T>&&)>&, \
-                              Stages&);
+                              Stages&);                                                    \
+  template RefinedSolid<T> refine_solid_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&, int, \
+                                               const solids::RefineOptions&, Stages&);
 
 }  // namespace spmesh::apps

@@ -29,6 +29,11 @@ void replay_on_gpu(const schemes::RefinementMatrix<T>&, const std::vector<linalg
                    const std::function<void(std::size_t, linalg::Dense<T>&&)>&, Stages&) {
   no_cuda();
 }
+template <class T>
+RefinedSolid<T> refine_solid_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&, int,
+                                    const solids::RefineOptions&, Stages&) {
+  no_cuda();
+}
 std::future<void> start_gpu() {
   std::promise<void> nothing;
   nothing.set_value();

@@ -66,6 +66,14 @@ void replay_on_gpu(const schemes::RefinementMatrix<T>& R, const std::vector<lina
       R);
 }
 
+template <class T>
+RefinedSolid<T> refine_solid_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
+                                    const solids::RefineOptions& options, Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  return refine_solid(exec, mesh, P0, levels, options, stages);
+}
+
 std::future<void> start_gpu() {
   return std::async(std::launch::async, [] { (void)cudaFree(nullptr); });
 }

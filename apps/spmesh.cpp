@@ -17,13 +17,16 @@ namespace {
 constexpr const char* usage = R"(usage:
   spmesh info MESH
       vertex, edge and face counts, Euler characteristic, boundary, face orders, valences; for
-      a volume (.mesh): cells, cell kinds, edge valences, extraordinary edges
+      a volume (.mesh): cells, cell kinds, edge valences, extraordinary edges and vertices, and
+      the cells by how their limit is evaluated (regular, layered, irregular, not evaluable)
   spmesh subdivide IN -o OUT --levels L [options] [--picture FILE.svg] [--dry-run]
       subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply); --dry-run prints every level's
       size and the memory needed (and free, with --device cuda), and stops. A volume mesh IN
-      (Medit .mesh: tetrahedra, prisms, hexahedra) is refined by Catmull-Clark solids on the
-      CPU into OUT (.vtu for ParaView, or .mesh), with --precision, --dry-run and
-      --surface FILE.obj|.ply (the refined boundary surface)
+      (Medit .mesh: tetrahedra, prisms, hexahedra) is refined by Catmull-Clark solids into OUT
+      (.vtu for ParaView, or .mesh), with --device, --precision, --dry-run,
+      --surface FILE.obj|.ply (the refined boundary surface) and
+      --vertex-rule tensor-product|joy-maccracken (at vertices on one extraordinary edge line:
+      the product of the surface rule and the cubic B-spline, the default, or Joy-MacCracken's)
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay
   spmesh replay FILE POSES... -o OUTDIR [--device cpu|cuda] [--format obj|ply] [--triangulate ...]
@@ -65,7 +68,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
   if (command == "info") return info_command(parse(command, rest, {}, {}, 1, "one mesh file"));
   if (command == "subdivide") {
     auto options = scheme_options;
-    options.push_back("--surface");  // volume meshes only
+    options.insert(options.end(), {"--surface", "--vertex-rule"});  // volume meshes only
     return subdivide_command(parse(command, rest, options, {"--dry-run"}, 1, "one input mesh file"));
   }
   if (command == "build")

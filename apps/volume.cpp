@@ -1,16 +1,18 @@
 // The command line on volume meshes (Medit .mesh): `subdivide` by Catmull-Clark solids on the
-// CPU, with the same checks before work as for surfaces (outputs, input, 32-bit sizes, host
-// memory), and `info`.
+// CPU or the GPU, with the same checks before work as for surfaces (outputs, input, 32-bit
+// sizes, host and GPU memory), and `info`.
 #include "apps/args.hpp"
+#include "apps/commands.hpp"
 #include "apps/host_memory.hpp"
-#include "apps/pipeline.hpp"
 #include "apps/progress.hpp"
+#include "apps/transfer.hpp"
 #include "apps/volume.hpp"
-#include "linalg/cpu/executor.hpp"
+#include "apps/volume_pipeline.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/io.hpp"
 #include "meshops/tuning.hpp"
 #include "solids/checks.hpp"
+#include "solids/classes.hpp"
 #include "solids/medit.hpp"
 #include "solids/refine.hpp"
 #include "solids/size_estimate.hpp"
@@ -135,14 +137,21 @@ meshops::PolyMesh boundary_surface(const solids::BoundaryOperators<>& ops, const
   return surface;
 }
 
+// The rule at vertices on one extraordinary edge line (--vertex-rule; solids/refine.hpp).
+solids::RefineOptions refine_options(const Args& args) {
+  solids::RefineOptions options;
+  if (args.choice("--vertex-rule", {"tensor-product", "joy-maccracken"}) == "joy-maccracken")
+    options.vertex_rule = solids::VertexRule::joy_maccracken;
+  return options;
+}
+
 template <class T>
 int subdivide_volume_as(const Args& args) {
   refuse_surface_options(args);
   const int levels = args.levels();
   const std::string input = args.positional.at(0), device = args.device();
-  if (device == "cuda")
-    throw Error("--device cuda: volume meshes are refined on the CPU in this version (give --device cpu)");
-  const bool dry = args.get("--dry-run").has_value();
+  const solids::RefineOptions options = refine_options(args);
+  const bool dry = args.get("--dry-run").has_value(), gpu = device == "cuda";
   meshops::OutputFiles outputs({input});
   std::string out;
   solids::VolumeFormat format{};
@@ -153,61 +162,73 @@ int subdivide_volume_as(const Args& args) {
     outputs.add(out);
     if (surface) meshops::output_format(*surface), outputs.add(*surface);
   }
+  // The GPU's context is made while the input is read (start_gpu).
+  const auto context = gpu ? start_gpu() : std::future<void>();
   auto mesh = [&] {
     Progress progress("reading " + input);
     return out_of_memory_names(input + ": reading it", [&] { return solids::read_medit(input); });
   }();
   solids::check_geometry(input, mesh.positions, mesh.cells);
-  cpu::Executor exec;
-  auto ops = solids::boundary_operators(exec, mesh.cells);
-  const auto sizes = solids::solid_levels(ops, mesh.cells.indices.size(), levels);
+  cpu::Executor cpu;
+  const auto sizes = solids::solid_levels(solids::boundary_operators(cpu, mesh.cells), mesh.cells.indices.size(), levels);
   check_capacity(sizes);
   const std::int64_t host = volume_host_bytes(std::int64_t(std::filesystem::file_size(input)), sizes, sizeof(T));
+  // The GPU's: the largest level's refinement (with no level, the input's, as a bound).
+  std::int64_t device_bytes = solids::refine_bytes(sizes[0], sizeof(T), 3);
+  for (std::size_t l = 1; l + 1 < sizes.size(); ++l)
+    device_bytes = std::max(device_bytes, solids::refine_bytes(sizes[l], sizeof(T), 3));
   const HostAvailable available = host_available();
+  if (gpu) context.wait();
   if (dry) {
     for (std::size_t l = 0; l < sizes.size(); ++l)
       fmt::print("level {}: {} vertices, {} edges, {} faces, {} cells\n", l, sizes[l].vertices, sizes[l].edges,
                  sizes[l].faces, sizes[l].cells);
-    fmt::print("ccsolid on cpu: about {:.1f} MiB of host memory, {}: {}\n", host / 1048576.0,
+    fmt::print("ccsolid on {}: about {:.1f} MiB of host memory, {}: {}\n", device, host / 1048576.0,
                available_text(available), host <= available.bytes ? "fits" : "does not fit");
+    if (gpu) {
+      const std::int64_t free = device_free_bytes();
+      fmt::print("ccsolid on cuda: about {:.1f} MiB of GPU memory, {:.1f} MiB free: {}\n", device_bytes / 1048576.0,
+                 free / 1048576.0, device_bytes <= free ? "fits" : "does not fit");
+    }
     return 0;
   }
   if (host > available.bytes)
     throw CapacityError(fmt::format("{}: {} levels need about {:.1f} MiB of host memory; {:.1f} MiB is available ({})",
                                     input, levels, host / 1048576.0, available.bytes / 1048576.0, available.limit));
+  if (gpu) check_device_memory(device_bytes);
 
-  const auto t = std::chrono::steady_clock::now();
   const index_t base_cells = mesh.cell_count(), base_vertices = mesh.vertex_count();
-  solids::CellMesh<> cells = std::move(mesh.cells);
-  linalg::Dense<T> P(mesh.positions.rows, 3);
-  for (index_t i = 0; i < P.data.size(); ++i) P.data[i] = static_cast<T>(mesh.positions.data[i]);
-  mesh = {};
-  {
-    Progress progress(fmt::format("{} levels of ccsolid on cpu", levels));
-    for (int l = 0; l < levels; ++l) {
-      if (l > 0) ops = solids::boundary_operators(exec, cells);
-      auto next = solids::refine(exec, cells, ops, P);
-      cells = std::move(next.cells), P = std::move(next.positions);
-    }
-  }
-  // ops are the last parent's (the input's with no level): its boundary faces, split, are the
-  // refined boundary.
-  const double refine_ms = elapsed_ms(t);
+  linalg::Dense<T> P0(mesh.positions.rows, 3);
+  for (index_t i = 0; i < P0.data.size(); ++i) P0.data[i] = static_cast<T>(mesh.positions.data[i]);
+  Stages stages;
+  const auto refined = [&] {
+    Progress progress(fmt::format("{} levels of ccsolid on {}", levels, device));
+    return gpu ? refine_solid_on_gpu(mesh.cells, P0, levels, options, stages)
+               : refine_solid(cpu, mesh.cells, P0, levels, options, stages);
+  }();
+  mesh = {}, P0 = {};
+  const auto& P = refined.positions;
   if (const index_t v = meshops::first_non_finite(P); v >= 0)
     throw InputError(fmt::format("{}: the result's vertex {} (0-based) is not finite{}; nothing written", input, v,
                                  std::is_same_v<T, float> ? " (the values overflow float: --precision double may help)" : ""));
   const auto w = std::chrono::steady_clock::now();
   {
     Progress progress("writing " + out);
-    solids::write_volume(outputs, out, format, input, P, cells);
+    solids::write_volume(outputs, out, format, input, P, refined.cells);
     if (surface) {
-      const auto boundary = boundary_surface(ops, P, levels > 0);
+      const auto boundary = boundary_surface(refined.last_parent, P, levels > 0);
       meshops::write_mesh(outputs, *surface, meshops::output_format(*surface), input, boundary.positions, boundary.M);
     }
     outputs.commit();
   }
-  fmt::print("ccsolid {} levels on cpu: {} -> {} cells, {} -> {} vertices; refine {:.2f} ms, write {:.2f} ms\n", levels,
-             base_cells, cells.cells(), base_vertices, P.rows, refine_ms, elapsed_ms(w));
+  fmt::print("ccsolid {} levels on {}: {} -> {} cells, {} -> {} vertices; topology {:.2f} ms, refine {:.2f} ms, "
+             "write {:.2f} ms",
+             levels, device, base_cells, refined.cells.cells(), base_vertices, P.rows, stages.build, stages.eval,
+             elapsed_ms(w));
+  if (gpu)
+    fmt::print("; upload {:.2f} ms, download {:.2f} ms, peak GPU memory {:.1f} MiB (estimate {:.1f} MiB)",
+               stages.upload, stages.download, stages.peak_bytes / 1048576.0, device_bytes / 1048576.0);
+  fmt::print("\n");
   return 0;
 }
 
@@ -227,19 +248,8 @@ int info_volume(const std::string& path) {
   std::map<index_t, index_t> kinds, valences;
   for (index_t c = 0; c < mesh.cell_count(); ++c) ++kinds[mesh.cells.offsets[c + 1] - mesh.cells.offsets[c]];
   index_t boundary_faces = 0;
-  std::vector<char> on_boundary(std::size_t(ops.edges()), 0);
-  for (index_t f = 0; f < ops.faces(); ++f)
-    if (t3.offsets[f + 1] - t3.offsets[f] == 1) {
-      ++boundary_faces;
-      for (index_t p = ops.d2.offsets[f]; p < ops.d2.offsets[f + 1]; ++p)
-        on_boundary[std::size_t(linalg::column_of(ops.d2.columns[p]))] = 1;
-    }
-  index_t extraordinary = 0;
-  for (index_t e = 0; e < ops.edges(); ++e) {
-    const index_t faces = t2.offsets[e + 1] - t2.offsets[e];
-    ++valences[faces];
-    extraordinary += faces != (on_boundary[std::size_t(e)] ? 3 : 4);
-  }
+  for (index_t f = 0; f < ops.faces(); ++f) boundary_faces += t3.offsets[f + 1] - t3.offsets[f] == 1;
+  for (index_t e = 0; e < ops.edges(); ++e) ++valences[t2.offsets[e + 1] - t2.offsets[e]];
   const std::int64_t chi = std::int64_t(ops.vertices()) - ops.edges() + ops.faces() - ops.cells();
   fmt::print("mesh      {}\nvertices  {}\nedges     {}\nfaces     {}\ncells     {}\n", path, ops.vertices(), ops.edges(),
              ops.faces(), ops.cells());
@@ -249,7 +259,24 @@ int info_volume(const std::string& path) {
     kind_text += fmt::format(" {} {}", n, corners == 4 ? "tetrahedra" : corners == 6 ? "prisms" : "hexahedra");
   for (const auto& [faces, n] : valences) valence_text += fmt::format(" {}:{}", faces, n);
   fmt::print("kinds    {}\nedge valences (faces around an edge: edges){}\n", kind_text, valence_text);
-  fmt::print("extraordinary edges {} (not 4 faces inside, 3 on the boundary)\n", extraordinary);
+  // Seed 000's cell classes (solids/classes.hpp).
+  const auto classes = solids::classify_cells(mesh.cells, ops);
+  fmt::print("extraordinary edges {} (not 4 faces inside, 3 on the boundary)\n", classes.extraordinary_edges);
+  fmt::print("extraordinary vertices {} (two extraordinary edges meet there in a cell)\n",
+             classes.extraordinary_vertices);
+  std::string layered;
+  for (const auto& [valence, n] : classes.layered) layered += fmt::format(" {} of valence {},", n, valence);
+  fmt::print("cell classes: {} regular inside, {} regular at the boundary, layered:{} {} irregular, {} not evaluable\n",
+             classes.regular_interior, classes.regular_boundary, layered.empty() ? " none," : layered,
+             classes.irregular, classes.not_evaluable.size());
+  std::map<std::string, std::vector<index_t>> unevaluable;
+  for (const auto& [cell, reason] : classes.not_evaluable) unevaluable[reason].push_back(cell);
+  for (const auto& [reason, cells] : unevaluable) {
+    std::string named;
+    for (std::size_t i = 0; i < std::min<std::size_t>(cells.size(), 8); ++i) named += fmt::format(" {}", cells[i]);
+    fmt::print("not evaluable ({}): {} cells:{}{} (ids count from 0)\n", reason, cells.size(), named,
+               cells.size() > 8 ? " ..." : "");
+  }
   if (const auto unused = solids::unused_vertices(mesh.cells); !unused.empty())
     fmt::print("note     {} vertices in no cell (the first: {}; ids count from 0): refinement keeps them\n",
                unused.size(), unused.front());

@@ -188,6 +188,8 @@ block=$data/meshes/block.mesh
 "$spmesh" info "$block" >"$tmp/vinfo.txt" || fail "info of a volume"
 grep -q "^euler     1 (V - E + F - C)" "$tmp/vinfo.txt" || fail "volume info: $(cat "$tmp/vinfo.txt")"
 grep -q "^kinds     4 tetrahedra 24 prisms 48 hexahedra" "$tmp/vinfo.txt" || fail "volume info kinds: $(cat "$tmp/vinfo.txt")"
+grep -q "^not evaluable (not a hexahedron): 28 cells: 48 49 50 51 52 53 54 55 \.\.\." "$tmp/vinfo.txt" ||
+  fail "volume info: the prisms and tetrahedra not named as not evaluable: $(cat "$tmp/vinfo.txt")"
 "$spmesh" subdivide "$block" --levels 2 -o "$tmp/block2.vtu" >"$tmp/vsub.txt" || fail "subdivide a volume to .vtu"
 grep -q "^ccsolid 2 levels on cpu: 76 -> 4352 cells, 124 -> 5241 vertices" "$tmp/vsub.txt" || fail "volume subdivide: $(cat "$tmp/vsub.txt")"
 head -c 200 "$tmp/block2.vtu" | grep -q 'VTKFile type="UnstructuredGrid"' || fail "volume subdivide: not a .vtu"
@@ -225,7 +227,37 @@ print(f"surface: {len(sv)} vertices, {len(sf)} faces, volume {volume(sv, sf):.4f
 sys.exit(0 if len(sv) == len(cv) and len(sf) == len(cf) and far < 1e-5 and volume(sv, sf) > 0 else 1)
 PY
 expect_error "--surface on a surface" "$tmp/g.obj" subdivide "$data/meshes/cube.obj" --levels 1 -o "$tmp/g.obj" --surface "$tmp/h.obj"
-expect_error "volume on the GPU" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --device cuda
+expect_error "--vertex-rule on a surface" "$tmp/g.obj" subdivide "$data/meshes/cube.obj" --levels 1 -o "$tmp/g.obj" --vertex-rule joy-maccracken
+expect_error "an unknown vertex rule" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --vertex-rule cubic
+# --vertex-rule joy-maccracken moves the points on extraordinary edge lines (the block has them
+# after a level), and only those: the cells are the same.
+"$spmesh" subdivide "$block" --levels 2 -o "$tmp/block2j.mesh" --precision double --vertex-rule joy-maccracken >/dev/null ||
+  fail "volume --vertex-rule joy-maccracken"
+cmp -s "$tmp/block2.mesh" "$tmp/block2j.mesh" && fail "--vertex-rule joy-maccracken changed nothing"
+[[ $(sed -n '/^Hexahedra/,$p' "$tmp/block2.mesh" | md5sum) == $(sed -n '/^Hexahedra/,$p' "$tmp/block2j.mesh" | md5sum) ]] ||
+  fail "--vertex-rule changed the cells"
+# On the GPU, where spmesh has CUDA and there is a GPU: the CPU's cells and points (1e-12 of
+# the diagonal, double) and a peak GPU memory within the estimate; elsewhere one line, no file.
+if "$spmesh" subdivide "$block" --levels 2 -o "$tmp/block2g.mesh" --precision double --device cuda >"$tmp/vgpu.txt" 2>"$tmp/stderr"; then
+  cat "$tmp/vgpu.txt"
+  python3 - "$tmp/block2.mesh" "$tmp/block2g.mesh" "$tmp/vgpu.txt" <<'PY' || fail "volume on the GPU differs from the CPU"
+import re, sys
+def read(path):
+    lines = open(path).read().split("\n")
+    n = int(lines[3])
+    points = [list(map(float, l.split()[:3])) for l in lines[4:4 + n]]
+    return points, lines[4 + n:]
+(cp, cc), (gp, gc) = read(sys.argv[1]), read(sys.argv[2])
+span = max(max(p[i] for p in cp) - min(p[i] for p in cp) for i in range(3))
+far = max(abs(a - b) for p, q in zip(cp, gp) for a, b in zip(p, q))
+peak, estimate = map(float, re.search(r"peak GPU memory ([0-9.]+) MiB \(estimate ([0-9.]+) MiB\)", open(sys.argv[3]).read()).groups())
+print(f"GPU against CPU: {len(gp)} points, farthest {far:.2e} of {span:.2f}; peak {peak} MiB, estimate {estimate} MiB")
+sys.exit(0 if len(cp) == len(gp) and cc == gc and far <= 1e-12 * span and peak <= estimate else 1)
+PY
+else
+  [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/block2g.mesh ]] || fail "volume on no GPU: $(cat "$tmp/stderr")"
+  echo "skip: volume on the GPU: $(cat "$tmp/stderr")"
+fi
 expect_error "volume to a surface format" "$tmp/g.obj" subdivide "$block" --levels 1 -o "$tmp/g.obj"
 expect_error "volume with a surface scheme" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --scheme loop
 expect_error "volume with a picture" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --picture "$tmp/g.svg"
