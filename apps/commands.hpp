@@ -29,7 +29,7 @@ void replay_on_gpu(const schemes::RefinementMatrix<T>& R, const std::vector<lina
 
 // Catmull-Clark solids on the GPU (volume_pipeline.hpp's refine_solid).
 template <class T>
-RefinedSolid<T> refine_solid_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
+solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
                                     const solids::RefineOptions& options, Stages& stages);
 
 // Starts creating the GPU's context on another thread, so that its cost (a few tenths of a
@@ -57,7 +57,7 @@ void check_device_memory(std::int64_t bytes);
                               const std::vector<linalg::Dense<T>>&,                        \
                               const std::function<void(std::size_t, linalg::Dense<T>&&)>&, \
                               Stages&);                                                    \
-  template RefinedSolid<T> refine_solid_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&, int, \
+  template solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&, int, \
                                                const solids::RefineOptions&, Stages&);
 
 }  // namespace spmesh::apps

@@ -30,7 +30,7 @@ void replay_on_gpu(const schemes::RefinementMatrix<T>&, const std::vector<linalg
   no_cuda();
 }
 template <class T>
-RefinedSolid<T> refine_solid_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&, int,
+solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&, int,
                                     const solids::RefineOptions&, Stages&) {
   no_cuda();
 }

@@ -67,7 +67,7 @@ void replay_on_gpu(const schemes::RefinementMatrix<T>& R, const std::vector<lina
 }
 
 template <class T>
-RefinedSolid<T> refine_solid_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
+solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
                                     const solids::RefineOptions& options, Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();

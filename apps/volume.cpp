@@ -11,6 +11,7 @@
 #include "meshops/checks.hpp"
 #include "meshops/io.hpp"
 #include "meshops/tuning.hpp"
+#include "schemes/size_estimate.hpp"
 #include "solids/checks.hpp"
 #include "solids/classes.hpp"
 #include "solids/medit.hpp"
@@ -173,10 +174,12 @@ int subdivide_volume_as(const Args& args) {
   const auto sizes = solids::solid_levels(solids::boundary_operators(cpu, mesh.cells), mesh.cells.indices.size(), levels);
   check_capacity(sizes);
   const std::int64_t host = volume_host_bytes(std::int64_t(std::filesystem::file_size(input)), sizes, sizeof(T));
-  // The GPU's: the largest level's refinement (with no level, the input's, as a bound).
+  // The GPU's: the largest level's refinement (with no level, the input's, as a bound) and the
+  // margin surfaces have for the GPU's slabs of small arrays (schemes/size_estimate.hpp).
   std::int64_t device_bytes = solids::refine_bytes(sizes[0], sizeof(T), 3);
   for (std::size_t l = 1; l + 1 < sizes.size(); ++l)
     device_bytes = std::max(device_bytes, solids::refine_bytes(sizes[l], sizeof(T), 3));
+  device_bytes += schemes::SizeEstimate::margin;
   const HostAvailable available = host_available();
   if (gpu) context.wait();
   if (dry) {
@@ -221,10 +224,8 @@ int subdivide_volume_as(const Args& args) {
     }
     outputs.commit();
   }
-  fmt::print("ccsolid {} levels on {}: {} -> {} cells, {} -> {} vertices; topology {:.2f} ms, refine {:.2f} ms, "
-             "write {:.2f} ms",
-             levels, device, base_cells, refined.cells.cells(), base_vertices, P.rows, stages.build, stages.eval,
-             elapsed_ms(w));
+  fmt::print("ccsolid {} levels on {}: {} -> {} cells, {} -> {} vertices; refine {:.2f} ms, write {:.2f} ms", levels,
+             device, base_cells, refined.cells.cells(), base_vertices, P.rows, stages.build_and_eval, elapsed_ms(w));
   if (gpu)
     fmt::print("; upload {:.2f} ms, download {:.2f} ms, peak GPU memory {:.1f} MiB (estimate {:.1f} MiB)",
                stages.upload, stages.download, stages.peak_bytes / 1048576.0, device_bytes / 1048576.0);

@@ -3,7 +3,7 @@
 #include "solids/checks.hpp"
 
 #include "meshops/checks.hpp"
-#include "solids/refine.hpp"
+#include "solids/cells.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +17,7 @@ namespace {
 // right-handed frame. 0 for a cell whose kind or vertices topology refuses.
 double corner_jacobian(const linalg::Dense<double>& P, const CellMesh<>& cells, index_t c, int corner) {
   const index_t begin = cells.offsets[c], corners = cells.offsets[c + 1] - begin;
-  const detail::CornerFrame f = detail::corner_frame(corners, corner);
+  const CornerFrame f = corner_frame(corners, corner);
   const index_t v = cells.indices[begin + corner];
   double d[3][3];
   const int to[3] = {f.a, f.b, f.c};

@@ -32,6 +32,7 @@
 #pragma once
 
 #include "linalg/ternary.hpp"
+#include "solids/refined_topology.hpp"
 #include "solids/topology.hpp"
 
 namespace spmesh::solids {
@@ -51,46 +52,6 @@ struct SolidLevel {
 
 namespace detail {
 
-// The three faces of a cell at its corner `corner`, and the corner's neighbours a, b, c in the
-// right-handed order of cells.hpp: face ab holds edges (corner, a) and (corner, b), and so on.
-// Around the corner each outward face turns from one neighbour to the next: ab takes a to b, bc
-// b to c, ca c to a.
-struct CornerFrame {
-  int a, b, c, ab, bc, ca;
-};
-
-SPMESH_HD inline CornerFrame corner_frame(index_t corners, int corner) {
-  int prev[3] = {0, 0, 0}, next[3] = {0, 0, 0}, face[3] = {0, 0, 0}, found = 0;
-  for (int k = 0; k < cell_faces(corners) && found < 3; ++k) {
-    const int n = face_corner(corners, k, 3) < 0 ? 3 : 4;
-    for (int m = 0; m < n; ++m)
-      if (face_corner(corners, k, m) == corner) {
-        prev[found] = face_corner(corners, k, (m + n - 1) % n);
-        next[found] = face_corner(corners, k, (m + 1) % n);
-        face[found++] = k;
-      }
-  }
-  CornerFrame f{prev[0], next[0], 0, face[0], 0, 0};
-  for (int i = 1; i < 3; ++i) {
-    if (prev[i] == f.b) f.c = next[i], f.bc = face[i];
-    else f.ca = face[i];
-  }
-  return f;
-}
-
-// The edge joining vertices u and w: edges are numbered by (lower, higher) vertex (d1's rows).
-SPMESH_HD inline index_t find_edge(const linalg::TernaryView& d1, index_t u, index_t w) {
-  const index_t low = u < w ? u : w, high = u < w ? w : u;
-  index_t lo = 0, hi = d1.outer;
-  while (lo < hi) {
-    const index_t mid = lo + (hi - lo) / 2;
-    const index_t l = linalg::column_of(d1.columns[2 * mid]), h = d1.columns[2 * mid + 1];
-    if (l < low || (l == low && h < high)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 // A column of n ones.
 template <class T, class Exec, class S = typename Exec::space>
 linalg::Dense<T, S> ones(Exec& exec, index_t n) {
@@ -106,8 +67,9 @@ linalg::Dense<T, S> ones(Exec& exec, index_t n) {
 // boundary operators `ops` (boundary_operators(exec, mesh)). DimensionError unless X has a row
 // per vertex.
 template <class Exec, class T, class S = typename Exec::space>
-SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
-                        const linalg::Dense<T, S>& X, const RefineOptions& options = {}) {
+linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
+                                  const Transposes<S>& transposed, const linalg::Dense<T, S>& X,
+                                  const RefineOptions& options = {}) {
   using linalg::Array;
   using linalg::Dense;
   namespace map = linalg::map;
@@ -115,10 +77,8 @@ SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpera
   if (X.rows != V)
     throw DimensionError("solids::refine: vertex data has " + std::to_string(X.rows) + " rows, the mesh " +
                          std::to_string(V) + " vertices");
-  const auto t1 = linalg::transpose(exec, ops.d1), t2 = linalg::transpose(exec, ops.d2),
-             t3 = linalg::transpose(exec, ops.d3);
-  const auto d1v = ops.d1.view(), d2v = ops.d2.view(), d3v = ops.d3.view(), t1v = t1.view(),
-             t2v = t2.view(), t3v = t3.view();
+  const auto &t1 = transposed.t1, &t2 = transposed.t2, &t3 = transposed.t3;
+  const auto d2v = ops.d2.view(), t1v = t1.view(), t2v = t2.view(), t3v = t3.view();
   const index_t* cell_at = mesh.offsets.data();
 
   // Which faces, edges and vertices lie on the boundary: a face in one cell, an edge on such a
@@ -151,15 +111,14 @@ SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpera
                  return T(1) / T(6 * (cell_at[c + 1] - cell_at[c]));
                }));
 
-  SolidLevel<T, S> out;
-  out.positions = Dense<T, S>(V + E + F + C, k);
-  T* vp = out.positions.data.data();
+  Dense<T, S> positions(V + E + F + C, k);
+  T* vp = positions.data.data();
   T* ep = vp + std::int64_t(V) * k;
   T* fp = ep + std::int64_t(E) * k;
   exec.copy(cell_points.data.data(), C * k, fp + std::int64_t(F) * k);
 
   // Face points: (C0 + C1) / 4 + A / 2 inside, A on the boundary.
-  auto face_points = linalg::row_block(out.positions, V + E, F);
+  auto face_points = linalg::row_block(positions, V + E, F);
   linalg::spmm(exec, t3, cell_points, face_points, map::function([=] SPMESH_HD(index_t, index_t f, index_t) {
                  return fb[f] ? T(0) : T(0.25);
                }));
@@ -270,31 +229,22 @@ SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpera
     }
   });
 
-  // Children: at corner v of cell c, the hexahedron (v, e_a, f_ab, e_b, e_c, f_ca, P_c, f_bc).
-  const index_t children = mesh.indices.size();
-  out.cells.vertices = V + E + F + C;
-  out.cells.offsets = Array<index_t, S>(children + 1);
-  out.cells.indices = Array<index_t, S>(8 * std::int64_t(children));
-  index_t *child_at = out.cells.offsets.data(), *child = out.cells.indices.data();
-  const index_t* cell_vertex = mesh.indices.data();
-  exec.for_each(children + 1, [=] SPMESH_HD(index_t i) { child_at[i] = 8 * i; });
-  exec.for_each(C, [=] SPMESH_HD(index_t c) {
-    const index_t begin = cell_at[c], corners = cell_at[c + 1] - begin, faces = d3v.begin(c);
-    for (int l = 0; l < corners; ++l) {
-      const detail::CornerFrame f = detail::corner_frame(corners, l);
-      const index_t v = cell_vertex[begin + l];
-      index_t* h = child + 8 * (begin + l);
-      h[0] = v;
-      h[1] = V + detail::find_edge(d1v, v, cell_vertex[begin + f.a]);
-      h[2] = V + E + d3v.index(faces + f.ab);
-      h[3] = V + detail::find_edge(d1v, v, cell_vertex[begin + f.b]);
-      h[4] = V + detail::find_edge(d1v, v, cell_vertex[begin + f.c]);
-      h[5] = V + E + d3v.index(faces + f.ca);
-      h[6] = V + E + F + c;
-      h[7] = V + E + d3v.index(faces + f.bc);
-    }
-  });
-  return out;
+  return positions;
+}
+
+// One level: the refined cells (refined_cells) and points (refine_points).
+template <class Exec, class T, class S = typename Exec::space>
+SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
+                        const Transposes<S>& transposed, const linalg::Dense<T, S>& X,
+                        const RefineOptions& options = {}) {
+  return {refined_cells(exec, mesh, ops), refine_points(exec, mesh, ops, transposed, X, options)};
+}
+
+// The same, with the operators' transposes made here.
+template <class Exec, class T, class S = typename Exec::space>
+SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
+                        const linalg::Dense<T, S>& X, const RefineOptions& options = {}) {
+  return refine(exec, mesh, ops, transposes(exec, ops), X, options);
 }
 
 }  // namespace spmesh::solids

@@ -41,7 +41,7 @@ inline std::vector<SolidCounts> solid_levels(const BoundaryOperators<>& ops, std
 // The bytes that refining a level of counts `c` holds at most (scalar_bytes a value, `width`
 // values a vertex), as if every array of boundary_operators and refine were held at once: the
 // level's cells and data, its operators and their transposes with what building them sorts,
-// refine's averages and counts, and the next level's cells and data.
+// refine's averages and counts, and the next level's cells, data and operators.
 inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int width) {
   const std::int64_t V = c.vertices, E = c.edges, F = c.faces, C = c.cells, I = c.cell_faces,
                      S2 = c.face_sides, s = scalar_bytes, k = width;
@@ -57,7 +57,10 @@ inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int wid
   const std::int64_t averages =
       s * k * (6 * E + 3 * F + C + 3 * V) + s * (4 * V + 2 * E + 2 * F + C) + V + E + F + 8 * V;
   const std::int64_t next = s * k * (V + E + F + C) + 4 * (c.corners + 1) + 32 * c.corners;
-  return level + operators + transposes + identify + transpose + averages + next;
+  // refined_operators: the next level's d1, d2 and d3 (offsets and columns).
+  const SolidCounts n = c.next();
+  const std::int64_t next_operators = 4 * (3 * n.edges + 5 * n.faces + 7 * n.cells + 3);
+  return level + operators + transposes + identify + transpose + averages + next + next_operators;
 }
 
 }  // namespace spmesh::solids

@@ -33,6 +33,31 @@ struct BoundaryOperators {
   index_t vertices() const { return d1.cols; }
 };
 
+// The operators' transposes, each row ascending: t1 = d1^T (vertices x edges), t2 = d2^T (edges
+// x faces), t3 = d3^T (faces x cells).
+template <class S = linalg::Host>
+struct Transposes {
+  linalg::Ternary<S> t1, t2, t3;
+};
+
+template <class Exec, class S = typename Exec::space>
+Transposes<S> transposes(Exec& exec, const BoundaryOperators<S>& ops) {
+  return {linalg::transpose(exec, ops.d1), linalg::transpose(exec, ops.d2), linalg::transpose(exec, ops.d3)};
+}
+
+// The edge joining vertices u and w: edges are numbered by (lower, higher) vertex (d1's rows).
+SPMESH_HD inline index_t find_edge(const linalg::TernaryView& d1, index_t u, index_t w) {
+  const index_t low = u < w ? u : w, high = u < w ? w : u;
+  index_t lo = 0, hi = d1.outer;
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo) / 2;
+    const index_t l = linalg::column_of(d1.columns[2 * mid]), h = d1.columns[2 * mid + 1];
+    if (l < low || (l == low && h < high)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 namespace detail {
 
 // The first position in [0, n) where pred holds, or -1 (two host waits when one does).

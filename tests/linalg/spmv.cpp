@@ -484,7 +484,7 @@ struct RandomTernary {
 };
 
 TEST_CASE_TEMPLATE("spmm on a ternary matrix equals Eigen's with the sign as the value (identity, "
-                   "pattern, per-row maps); transpose is Eigen's transpose",
+                   "pattern, per-row maps), and transpose is Eigen's transpose",
                    B, SPMESH_TEST_BACKENDS) {
   using S = typename B::Exec::space;
   typename B::Exec exec;

@@ -193,7 +193,7 @@ TEST_CASE("output: a laid-out file is filled through its map, window by window, 
   CHECK(dir.names() == std::vector<std::string>{"big.ply"});
 }
 
-TEST_CASE("output: a laid-out device output is streamed in place; an empty layout makes an empty "
+TEST_CASE("output: a laid-out device output is streamed in place, an empty layout makes an empty "
           "file") {
   OutputFiles outputs;
   outputs.add("/dev/null");

@@ -348,7 +348,7 @@ TEST_CASE("a refinement file is at most a quarter of version 1's bytes") {
 namespace spmesh::test::refinement_file_tests {
 
 TEST_CASE("a file's parts load without the refined mesh, which rebuild_refined makes and its "
-          "check accepts; the check refuses another mesh naming the file; the header's sizes") {
+          "check accepts, the check refuses another mesh naming the file, the header's sizes") {
   const auto tent = meshops::read_obj(tent_path);
   const auto [r, R] = refinement<double, schemes::CatmullClark>(tent, tent_sharpness(), 2);
   const auto dir = std::filesystem::temp_directory_path() / "spmesh_refinement_parts_test";

@@ -63,7 +63,7 @@ TEST_CASE("geometry checks: inverted and flat cells are named with their corner,
   CHECK(refusal(bad, one_hex({0, 1, 2, 3, 4, 5, 6, 7}, 8)).find("vertex 3") != std::string::npos);
 }
 
-TEST_CASE("unused vertices are listed; the team's hex meshes pass the geometry checks") {
+TEST_CASE("unused vertices are listed, the team's hex meshes pass the geometry checks") {
   CHECK(solids::unused_vertices(one_hex({0, 1, 2, 3, 4, 5, 6, 7}, 10)) == std::vector<index_t>{8, 9});
   const auto dir = hex_mesh_folder();
   if (!dir) return;

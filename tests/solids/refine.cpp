@@ -8,6 +8,7 @@
 #include "schemes/catmull_clark/scheme.hpp"
 #include "schemes/schemes.hpp"
 #include "solids/medit.hpp"
+#include "solids/plan.hpp"
 #include "solids/refine.hpp"
 
 #include "generated.hpp"
@@ -150,14 +151,11 @@ void check_extruded(int n, int levels) {
   const auto product = schemes::build_and_eval<schemes::CatmullClark>(
       cpu, surface.M.clone(), schemes::smooth_sharpness(S), levels, surface_data).data;
 
+  // Through build_and_eval: the refined levels' operators by index arithmetic.
   auto refine_levels = [&](const solids::RefineOptions& options) {
-    CellMesh<> cells{mesh.vertices, mesh.offsets.clone(), mesh.indices.clone()};
-    linalg::Dense<double> P = X.clone();
-    for (int level = 0; level < levels; ++level) {
-      auto next = refine_on<B>(cells, P, options);
-      cells = std::move(next.cells), P = std::move(next.positions);
-    }
-    return P;
+    typename B::Exec exec;
+    CellMesh<typename B::Exec::space> on{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)};
+    return B::download(solids::build_and_eval(exec, std::move(on), B::upload(X), levels, options).positions);
   };
   const auto tensor = refine_levels({}), joy = refine_levels({solids::VertexRule::joy_maccracken});
   // Each refined point's layer and refined surface point, named by its naming columns under the
@@ -189,7 +187,7 @@ void check_extruded(int n, int levels) {
 }
 
 TEST_CASE_TEMPLATE("an extruded surface refines as the tensor product of Catmull-Clark and the cubic "
-                   "B-spline at extraordinary edges of valence 3, 5, 6 (1e-12; Joy-MacCracken's vertex "
+                   "B-spline at extraordinary edges of valence 3, 5, 6 (1e-12, Joy-MacCracken's vertex "
                    "rule does not)",
                    B, SPMESH_TEST_BACKENDS) {
   for (int n : {3, 5, 6}) {
@@ -299,7 +297,7 @@ void check_boundary_is_catmull_clark(const CellMesh<>& mesh, const linalg::Dense
 }
 
 TEST_CASE_TEMPLATE("the boundary of a refined solid is the Catmull-Clark refinement of its "
-                   "boundary (a perturbed grid, 1 and 2 levels; the team's hex meshes, 1 level)",
+                   "boundary (a perturbed grid, 1 and 2 levels, the team's hex meshes, 1 level)",
                    B, SPMESH_TEST_BACKENDS) {
   const CellMesh<> mesh = grid_cells(3);
   linalg::Dense<double> P(mesh.vertices, 3);
@@ -408,6 +406,35 @@ TEST_CASE_TEMPLATE("solid refinement is the same bits run to run, and the CPU's 
   CHECK(std::equal(a.cells.indices.begin(), a.cells.indices.end(), cpu.cells.indices.begin()));
   CHECK(relative_difference(a.positions, cpu.positions) <= 1e-12);
   CHECK(relative_difference(af.positions, cpuf.positions) <= 1e-6);
+}
+
+TEST_CASE_TEMPLATE("build then eval gives build_and_eval's bits, on every backend the CPU's (cells "
+                   "exactly, points to 1e-12), and a plan of no level the input",
+                   B, SPMESH_TEST_BACKENDS) {
+  typename B::Exec exec;
+  using S = typename B::Exec::space;
+  const CellMesh<> mesh = grid_cells(3);
+  linalg::Dense<double> X(mesh.vertices, 2);
+  std::mt19937 random(9);
+  std::uniform_real_distribution<double> value(-1, 1);
+  for (index_t i = 0; i < X.data.size(); ++i) X.data[i] = value(random);
+  auto on = [&] { return CellMesh<S>{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)}; };
+  for (int levels : {0, 1, 2}) {
+    CAPTURE(levels);
+    const auto plan = solids::build(exec, on(), levels);
+    const auto dynamic = solids::build_and_eval(exec, on(), B::upload(X), levels);
+    const auto evaluated = B::download(solids::eval(exec, plan, B::upload(X)));
+    const auto positions = B::download(dynamic.positions);
+    CHECK(std::equal(evaluated.data.begin(), evaluated.data.end(), positions.data.begin(), positions.data.end()));
+    const auto cells = B::download(plan.refined.indices), dynamic_cells = B::download(dynamic.cells.indices);
+    CHECK(std::equal(cells.begin(), cells.end(), dynamic_cells.begin(), dynamic_cells.end()));
+    linalg::cpu::Executor cpu;
+    const auto reference = solids::build_and_eval(cpu, CellMesh<>{mesh.vertices, mesh.offsets.clone(), mesh.indices.clone()},
+                                                  X.clone(), levels);
+    CHECK(std::equal(cells.begin(), cells.end(), reference.cells.indices.begin(), reference.cells.indices.end()));
+    CHECK(relative_difference(positions, reference.positions) <= 1e-12);
+    if (levels == 0) CHECK(relative_difference(positions, X) == 0);
+  }
 }
 
 }  // namespace spmesh::test::solid_refine

@@ -4,10 +4,16 @@
 // (by the geometry of the cells), and every bad cell named. The same source runs on the GPU
 // (cuda/topology.cu), where the operators must equal the CPU's bit for bit.
 #include "../backends.hpp"
+#include "solids/refine.hpp"
+#include "solids/refined_topology.hpp"
 #include "solids/topology.hpp"
+
+#include "hex_meshes.hpp"
+#include "solids/medit.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <string>
@@ -286,6 +292,74 @@ TEST_CASE_TEMPLATE("bad cells are refused naming the cell: pyramids, other count
         "vertices in mirrored order; ids count from 0)");
   // Upright, the same two are fine.
   CHECK(refusal<B>(cell_mesh(12, {hex, {4, 5, 6, 7, 8, 9, 10, 11}})) == "(none)");
+}
+
+// A face's vertex cycle as its cell sees it from outside (reversed where d3 says -), started at
+// its lowest vertex: equal for two numberings of the same face.
+std::vector<index_t> outward_cycle(const BoundaryOperators<>& ops, index_t p) {
+  auto cycle = face_cycle(ops, column_of(ops.d3.columns[p]));
+  if (sign_of(ops.d3.columns[p]) < 0) std::reverse(cycle.begin(), cycle.end());
+  std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
+  return cycle;
+}
+
+// `levels` levels on backend B, each level's operators made by index arithmetic from the
+// last (refined_operators): each must be valid (check_operators, on the refined positions) and
+// equal boundary_operators of the refined cells but for the faces' numbering: the same edges,
+// each cell's faces the same cycles with the same signs.
+template <class B>
+void check_refined_operators(CellMesh<> mesh, std::vector<Point> points, int levels) {
+  typename B::Exec exec;
+  using S = typename B::Exec::space;
+  CellMesh<S> cells{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)};
+  auto ops = solids::boundary_operators(exec, cells);
+  for (int level = 1; level <= levels; ++level) {
+    CAPTURE(level);
+    linalg::Dense<double> X(index_t(points.size()), 3);
+    for (index_t v = 0; v < X.rows; ++v)
+      for (int x = 0; x < 3; ++x) X(v, x) = points[std::size_t(v)][x];
+    const auto transposed = solids::transposes(exec, ops);
+    auto next = solids::refine(exec, cells, ops, transposed, B::upload(X));
+    auto refined = solids::refined_operators(exec, cells, ops, transposed);
+    const CellMesh<> host{next.cells.vertices, B::download(next.cells.offsets), B::download(next.cells.indices)};
+    const auto P = B::download(next.positions);
+    points.assign(std::size_t(P.rows), Point{});
+    for (index_t v = 0; v < P.rows; ++v)
+      for (int x = 0; x < 3; ++x) points[std::size_t(v)][x] = P(v, x);
+    const BoundaryOperators<> got{to_host<B>(refined.d3), to_host<B>(refined.d2), to_host<B>(refined.d1)};
+    const auto expected = operators_on<CpuBackend>(host);
+    check_operators(got, host, points);
+    CHECK(got.faces() == expected.faces());
+    CHECK(std::equal(got.d1.columns.begin(), got.d1.columns.end(), expected.d1.columns.begin(), expected.d1.columns.end()));
+    REQUIRE(got.d3.nnz() == expected.d3.nnz());
+    index_t differ = 0;
+    for (index_t p = 0; p < got.d3.nnz(); ++p)
+      differ += outward_cycle(got, p) != outward_cycle(expected, p) || sign_of(got.d3.columns[p]) != sign_of(expected.d3.columns[p]);
+    CHECK(differ == 0);
+    cells = std::move(next.cells), ops = std::move(refined);
+  }
+}
+
+TEST_CASE_TEMPLATE("refined levels' operators by index arithmetic are boundary_operators' of the "
+                   "refined cells but for the faces' numbering (2 levels of a block and of "
+                   "hexahedra, prisms and a tetrahedron, 1 of the team's hex meshes)",
+                   B, SPMESH_TEST_BACKENDS) {
+  const Block block(3, 2, 2);
+  check_refined_operators<B>(CellMesh<>{block.mesh.vertices, block.mesh.offsets.clone(), block.mesh.indices.clone()},
+                             block.points, 2);
+  const Mixed mixed;
+  check_refined_operators<B>(CellMesh<>{mixed.mesh.vertices, mixed.mesh.offsets.clone(), mixed.mesh.indices.clone()},
+                             mixed.points, 2);
+  const auto dir = hex_mesh_folder();
+  if (!dir) return;
+  for (const char* file : team_hex_meshes) {
+    CAPTURE(file);
+    const auto m = solids::read_medit((*dir / file).string());
+    std::vector<Point> points(std::size_t(m.positions.rows));
+    for (index_t v = 0; v < m.positions.rows; ++v)
+      for (int x = 0; x < 3; ++x) points[std::size_t(v)][x] = m.positions(v, x);
+    check_refined_operators<B>(CellMesh<>{m.cells.vertices, m.cells.offsets.clone(), m.cells.indices.clone()}, points, 1);
+  }
 }
 
 }  // namespace spmesh::test::solid_topology

@@ -39,7 +39,7 @@ solids::SolidLevel<T, linalg::Host> refined_tetrahedron() {
   return solids::refine(exec, tet, solids::boundary_operators(exec, tet), X);
 }
 
-TEST_CASE_TEMPLATE("volume writers: .mesh reads back bit for bit; .vtu holds the arrays VTK's XML "
+TEST_CASE_TEMPLATE("volume writers: .mesh reads back bit for bit, .vtu holds the arrays VTK's XML "
                    "format names",
                    T, float, double) {
   const test::TempDir dir;

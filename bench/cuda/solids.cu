@@ -1,0 +1,2 @@
+// The solids benchmark with the GPU rows: bench/solids.cpp compiled by nvcc.
+#include "../solids.cpp"

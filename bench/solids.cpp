@@ -1,0 +1,200 @@
+// spmesh_bench_solids: Catmull-Clark solids (solids/plan.hpp) level by level on the CPU and,
+// compiled by nvcc (cuda/solids.cu), on the GPU. For each mesh and level: dynamic
+// (build_and_eval), build, eval, the deepest level's eval alone against its bytes floor (the
+// parent's points read, the child's written, the parent's operators and transposes read once, at
+// the device's copy rate), the peak GPU memory of dynamic, and the bytes per output hexahedron of
+// the level's operators stored ternary against a plain CSR of the same incidences (a 4-byte
+// column and a 4-byte value an entry). Positions in float.
+//   spmesh_bench_solids [--json FILE] [--cpu-max-level L] MESH.mesh:LEVELS ...
+// Times are medians of at least 3 runs (one run past a third of 3 s).
+#include "linalg/cpu/executor.hpp"
+#include "solids/medit.hpp"
+#include "solids/plan.hpp"
+#include "solids/size_estimate.hpp"
+#if defined(__CUDACC__)
+#include "linalg/cuda/executor.cuh"
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace spmesh::bench {
+
+namespace {
+
+using solids::CellMesh;
+
+double time_ms(const std::function<void()>& f) {
+  std::vector<double> ms;
+  double total = 0;
+  while (ms.size() < 3 || (total < 3000 && ms.size() < 20)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    total += ms.back();
+    if (ms.size() == 1 && ms[0] > 1000) break;
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+struct Row {
+  std::string mesh, device;
+  int level = 0;
+  std::int64_t cells = 0, vertices = 0;
+  double dynamic = 0, build = 0, eval = 0, last_eval = 0, floor = 0, peak_mib = 0;
+  double ternary_per_hex = 0, csr_per_hex = 0;
+};
+
+// The bytes of the level's operators, ternary (offsets and signed columns) and as a CSR with values.
+std::pair<std::int64_t, std::int64_t> operator_bytes(const solids::SolidCounts& c) {
+  const std::int64_t rows = c.edges + c.faces + c.cells + 3, nnz = 2 * c.edges + c.face_sides + c.cell_faces;
+  return {4 * rows + 4 * nnz, 4 * rows + 8 * nnz};
+}
+
+template <class Exec, class T, class S>
+linalg::Dense<T, S> copy_of(Exec& exec, const linalg::Dense<T, S>& X) {
+  linalg::Dense<T, S> copy(X.rows, X.cols);
+  exec.copy(X.data.data(), X.data.size(), copy.data.data());
+  return copy;
+}
+
+// One mesh and level on `exec`: `up` moves host arrays to its memory, `peak_mib` reads (and
+// resets, given true) the most it held.
+template <class Exec, class Up, class Peak>
+Row measure(Exec& exec, const Up& up, const Peak& peak_mib, const solids::VolumeMesh& mesh,
+            const std::vector<solids::SolidCounts>& counts, int level, double copy_gbs) {
+  using S = typename Exec::space;
+  auto cells = [&] { return CellMesh<S>{mesh.cells.vertices, up(mesh.cells.offsets), up(mesh.cells.indices)}; };
+  linalg::Dense<float> host_points(mesh.positions.rows, 3);
+  for (index_t i = 0; i < host_points.data.size(); ++i) host_points.data[i] = float(mesh.positions.data[i]);
+  const auto X = up(host_points);
+  auto sync = [&] { exec.synchronize(); };
+  Row r;
+  r.level = level;
+  peak_mib(true);
+  solids::build_and_eval(exec, cells(), copy_of(exec, X), level);
+  sync();
+  r.peak_mib = peak_mib(false);
+  r.dynamic = time_ms([&] { solids::build_and_eval(exec, cells(), copy_of(exec, X), level); sync(); });
+  r.build = time_ms([&] { solids::build(exec, cells(), level); sync(); });
+  const auto plan = solids::build(exec, cells(), level);
+  r.eval = time_ms([&] { solids::eval(exec, plan, X); sync(); });
+  // The deepest level alone, from its parent's points.
+  const auto& last = plan.parents.back();
+  const auto parent_points = solids::eval(exec, solids::build(exec, cells(), level - 1), X);
+  r.last_eval = time_ms([&] {
+    solids::refine_points(exec, last.cells, last.ops, last.transposed, parent_points);
+    sync();
+  });
+  const auto &parent = counts[std::size_t(level) - 1], &child = counts[std::size_t(level)];
+  r.cells = child.cells, r.vertices = child.vertices;
+  const double operators = 4.0 * (2 * (2 * parent.edges + parent.face_sides + parent.cell_faces) +
+                                  2 * (parent.edges + parent.faces + parent.cells) + parent.vertices);
+  r.floor = copy_gbs > 0 ? (12.0 * (parent.vertices + child.vertices) + operators) / (copy_gbs * 1e6) : 0;
+  const auto [ternary, csr] = operator_bytes(child);
+  r.ternary_per_hex = double(ternary) / double(child.cells), r.csr_per_hex = double(csr) / double(child.cells);
+  return r;
+}
+
+void print(const Row& r) {
+  std::printf("%-18s %2d %-4s %11lld %9.3f %9.3f %9.3f %9.3f %7.1fx %9.1f %6.1f %6.1f\n", r.mesh.c_str(), r.level,
+              r.device.c_str(), static_cast<long long>(r.cells), r.dynamic, r.build, r.eval, r.last_eval,
+              r.floor > 0 ? r.last_eval / r.floor : 0.0, r.peak_mib, r.ternary_per_hex, r.csr_per_hex);
+}
+
+void write_json(const std::string& path, const std::vector<Row>& rows, double copy_gbs) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw Error("cannot write " + path);
+  std::fprintf(f, "{\"copy_gbs\": %.1f, \"rows\": [\n", copy_gbs);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    std::fprintf(f,
+                 "  {\"mesh\": \"%s\", \"level\": %d, \"device\": \"%s\", \"cells\": %lld, \"vertices\": %lld, "
+                 "\"dynamic_ms\": %.4f, \"build_ms\": %.4f, \"eval_ms\": %.4f, \"last_eval_ms\": %.4f, "
+                 "\"floor_ms\": %.4f, \"peak_mib\": %.2f, \"ternary_bytes_per_hex\": %.2f, "
+                 "\"csr_bytes_per_hex\": %.2f}%s\n",
+                 r.mesh.c_str(), r.level, r.device.c_str(), static_cast<long long>(r.cells),
+                 static_cast<long long>(r.vertices), r.dynamic, r.build, r.eval, r.last_eval, r.floor, r.peak_mib,
+                 r.ternary_per_hex, r.csr_per_hex, i + 1 < rows.size() ? "," : "");
+  }
+  std::fprintf(f, "]}\n");
+  std::fclose(f);
+}
+
+int run(int argc, char** argv) {
+  std::string json;
+  int cpu_max = 3;
+  std::vector<std::pair<std::string, int>> meshes;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc) json = argv[++i];
+    else if (a == "--cpu-max-level" && i + 1 < argc) cpu_max = std::stoi(argv[++i]);
+    else if (const auto colon = a.rfind(':'); colon != std::string::npos)
+      meshes.emplace_back(a.substr(0, colon), std::stoi(a.substr(colon + 1)));
+    else throw Error("usage: spmesh_bench_solids [--json FILE] [--cpu-max-level L] MESH.mesh:LEVELS ...");
+  }
+  linalg::cpu::Executor cpu;
+  double copy_gbs = 0;
+#if defined(__CUDACC__)
+  linalg::cuda::Executor gpu;
+  {
+    const index_t n = 1 << 28;
+    linalg::DeviceArray<float> a(n), b(n);
+    linalg::cuda::check(cudaMemset(a.data(), 0, sizeof(float) * n), "cudaMemset");
+    const double ms = time_ms([&] {
+      linalg::cuda::check(cudaMemcpy(b.data(), a.data(), sizeof(float) * n, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+      linalg::cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    });
+    copy_gbs = 2.0 * sizeof(float) * n / (ms * 1e6);
+  }
+  std::printf("device-to-device copy %.0f GB/s; ", copy_gbs);
+#endif
+  std::printf("CPU threads %d\n", cpu.threads());
+  std::printf("%-18s %2s %-4s %11s %9s %9s %9s %9s %8s %9s %6s %6s  (ms; floor: the last level's eval over its "
+              "bytes floor; B/hex: operators, ternary and CSR)\n",
+              "mesh", "L", "dev", "cells", "dynamic", "build", "eval", "last", "xfloor", "peakMiB", "tern", "csr");
+  std::vector<Row> rows;
+  for (const auto& [path, levels] : meshes) {
+    const auto mesh = solids::read_medit(path);
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    const auto counts = solids::solid_levels(solids::boundary_operators(cpu, mesh.cells), mesh.cells.indices.size(), levels);
+    for (int level = 1; level <= levels; ++level) {
+#if defined(__CUDACC__)
+      auto up = [](const auto& x) { return linalg::cuda::to_device(x); };
+      auto peak = [](bool reset) {
+        if (reset) linalg::Device::reset_peak();
+        return double(linalg::Device::peak_bytes()) / 1048576.0;
+      };
+      rows.push_back(measure(gpu, up, peak, mesh, counts, level, copy_gbs));
+      rows.back().mesh = name, rows.back().device = "cuda";
+      print(rows.back());
+#endif
+      if (level > cpu_max) continue;
+      auto copy = [](const auto& x) { return x.clone(); };
+      auto none = [](bool) { return 0.0; };
+      rows.push_back(measure(cpu, copy, none, mesh, counts, level, 0));
+      rows.back().mesh = name, rows.back().device = "cpu";
+      print(rows.back());
+    }
+  }
+  if (!json.empty()) write_json(json, rows, copy_gbs);
+  return 0;
+}
+
+}  // namespace
+
+}  // namespace spmesh::bench
+
+int main(int argc, char** argv) {
+  try {
+    return spmesh::bench::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spmesh_bench_solids: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,82 @@
+// Catmull-Clark solids over several levels, split as for surfaces: build (the topology of every
+// level, once), eval (vertex data through the built levels, as often as the data changes), and
+// build_and_eval (both a level at a time, holding two levels: for topology that changes every
+// time). The input's operators come from boundary_operators (identification by sorting), every
+// refined level's from refined_operators (index arithmetic).
+#pragma once
+
+#include "solids/refine.hpp"
+#include "solids/refined_topology.hpp"
+
+#include <vector>
+
+namespace spmesh::solids {
+
+// A level's topology as refinement reads it.
+template <class S = linalg::Host>
+struct SolidTopology {
+  CellMesh<S> cells;
+  BoundaryOperators<S> ops;
+  Transposes<S> transposed;
+};
+
+template <class S = linalg::Host>
+struct SolidPlan {
+  std::vector<SolidTopology<S>> parents;  // levels 0 .. L - 1
+  CellMesh<S> refined;                    // level L's cells
+};
+
+// The topology of `levels` levels of `mesh` (InputError from boundary_operators for bad cells).
+template <class Exec, class S = typename Exec::space>
+SolidPlan<S> build(Exec& exec, CellMesh<S> mesh, int levels) {
+  SolidPlan<S> plan;
+  auto ops = boundary_operators(exec, mesh);
+  for (int l = 0; l < levels; ++l) {
+    auto transposed = transposes(exec, ops);
+    auto children = refined_cells(exec, mesh, ops);
+    // The last level's cells are the plan's result: its operators are not needed.
+    auto next = l + 1 < levels ? refined_operators(exec, mesh, ops, transposed) : BoundaryOperators<S>{};
+    plan.parents.push_back({std::move(mesh), std::move(ops), std::move(transposed)});
+    mesh = std::move(children), ops = std::move(next);
+  }
+  plan.refined = std::move(mesh);
+  return plan;
+}
+
+// X (a row per input vertex) through the plan's levels: a row per refined vertex.
+template <class Exec, class T, class S = typename Exec::space>
+linalg::Dense<T, S> eval(Exec& exec, const SolidPlan<S>& plan, const linalg::Dense<T, S>& X,
+                         const RefineOptions& options = {}) {
+  linalg::Dense<T, S> P;
+  if (plan.parents.empty()) {
+    P = linalg::Dense<T, S>(X.rows, X.cols);
+    exec.copy(X.data.data(), X.data.size(), P.data.data());
+  }
+  for (const auto& level : plan.parents)
+    P = refine_points(exec, level.cells, level.ops, level.transposed, &level == &plan.parents.front() ? X : P, options);
+  return P;
+}
+
+template <class T, class S = linalg::Host>
+struct SolidResult {
+  CellMesh<S> cells;
+  linalg::Dense<T, S> positions;
+  BoundaryOperators<S> last_parent;  // the last level refined's operators (the input's with no level)
+};
+
+// `levels` levels of topology and data together, a level at a time; eval(build(...)) gives the
+// same bits.
+template <class Exec, class T, class S = typename Exec::space>
+SolidResult<T, S> build_and_eval(Exec& exec, CellMesh<S> mesh, linalg::Dense<T, S> X, int levels,
+                                 const RefineOptions& options = {}) {
+  auto ops = boundary_operators(exec, mesh);
+  for (int l = 0; l < levels; ++l) {
+    const auto transposed = transposes(exec, ops);
+    auto next = refine(exec, mesh, ops, transposed, X, options);
+    if (l + 1 < levels) ops = refined_operators(exec, mesh, ops, transposed);
+    mesh = std::move(next.cells), X = std::move(next.positions);
+  }
+  return {std::move(mesh), std::move(X), std::move(ops)};
+}
+
+}  // namespace spmesh::solids
