@@ -1,4 +1,4 @@
-// The command line on volume meshes (Medit .mesh): `subdivide` by Catmull-Clark solids on the
+// The command line on volume meshes (Medit .mesh, VTK legacy .vtk, gmsh .msh): `subdivide` by Catmull-Clark solids on the
 // CPU or the GPU, with the same checks before work as for surfaces (outputs, input, 32-bit
 // sizes, host and GPU memory), and `info`.
 #include "apps/args.hpp"
@@ -15,6 +15,7 @@
 #include "solids/checks.hpp"
 #include "solids/classes.hpp"
 #include "solids/medit.hpp"
+#include "solids/volume_io.hpp"
 #include "solids/refine.hpp"
 #include "solids/size_estimate.hpp"
 #include "solids/write.hpp"
@@ -167,7 +168,7 @@ int subdivide_volume_as(const Args& args) {
   const auto context = gpu ? start_gpu() : std::future<void>();
   auto mesh = [&] {
     Progress progress("reading " + input);
-    return out_of_memory_names(input + ": reading it", [&] { return solids::read_medit(input); });
+    return out_of_memory_names(input + ": reading it", [&] { return solids::read_volume(input); });
   }();
   solids::check_geometry(input, mesh.positions, mesh.cells);
   cpu::Executor cpu;
@@ -235,14 +236,14 @@ int subdivide_volume_as(const Args& args) {
 
 }  // namespace
 
-bool is_volume_file(const std::string& path) { return meshops::extension(path) == ".mesh"; }
+bool is_volume_file(const std::string& path) { return solids::is_volume_file(path); }
 
 int subdivide_volume(const Args& args) {
   return args.dbl() ? subdivide_volume_as<double>(args) : subdivide_volume_as<float>(args);
 }
 
 int info_volume(const std::string& path) {
-  const auto mesh = solids::read_medit(path);
+  const auto mesh = solids::read_volume(path);
   cpu::Executor exec;
   const auto ops = solids::boundary_operators(exec, mesh.cells);
   const auto t2 = linalg::transpose(exec, ops.d2), t3 = linalg::transpose(exec, ops.d3);

@@ -7,10 +7,11 @@
 
 namespace spmesh::apps {
 
-// Whether `path` names a volume mesh spmesh reads (Medit .mesh).
+// Whether `path` names a volume mesh spmesh reads (.mesh, .vtk, .msh: solids/volume_io.hpp).
 bool is_volume_file(const std::string& path);
 
-// spmesh subdivide on a volume mesh: Catmull-Clark solids on the CPU, written as .vtu or .mesh.
+// spmesh subdivide on a volume mesh: Catmull-Clark solids on the CPU or the GPU, written as .vtu
+// or .mesh.
 int subdivide_volume(const Args& args);
 
 // spmesh info on a volume mesh: counts, Euler characteristic, boundary faces, cell kinds, edge

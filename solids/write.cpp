@@ -1,5 +1,5 @@
-// The volume writers (write.hpp): .vtu laid out (meshops/layout.hpp: its size is known, so it is
-// reserved whole and filled in parallel), .mesh formatted in parallel and streamed.
+// The volume writers (write.hpp): .vtu and .vtk laid out (meshops/layout.hpp: their size is known,
+// so each is reserved whole and filled in parallel), .mesh formatted in parallel and streamed.
 #include "solids/write.hpp"
 
 #include "meshops/checks.hpp"
@@ -102,6 +102,48 @@ meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh
   return layout;
 }
 
+// A value's bytes in big-endian order, as VTK legacy binary files hold them.
+template <class V>
+void put_big_endian(char* out, V value) {
+  std::memcpy(out, &value, sizeof(V));
+  std::reverse(out, out + sizeof(V));
+}
+
+// The .vtk file (legacy 4.2, binary, which every VTK reads): POINTS, then CELLS as each cell's
+// vertex count and ids, then CELL_TYPES, all big-endian.
+template <class T>
+meshops::FileLayout vtk_layout(const linalg::Dense<T>& positions, const CellMesh<>& cells) {
+  const index_t count = cells.cells(), vertices = positions.rows;
+  meshops::FileLayout layout;
+  auto text = [&layout](std::string s) {
+    const std::size_t n = s.size();
+    layout.add(n, [s = std::move(s)](char* out, std::size_t b, std::size_t e) { std::memcpy(out, s.data() + b, e - b); });
+  };
+  const index_t *offsets = cells.offsets.data(), *indices = cells.indices.data();
+  const T* p = positions.data.data();
+  text("# vtk DataFile Version 4.2\nspmesh\nBINARY\nDATASET UNSTRUCTURED_GRID\nPOINTS " + std::to_string(vertices) +
+       (std::is_same_v<T, float> ? " float\n" : " double\n"));
+  layout.add_records(
+      vertices, [](index_t v) { return 3 * sizeof(T) * std::size_t(v); },
+      [p](char* out, index_t v) {
+        for (int x = 0; x < 3; ++x) put_big_endian(out + sizeof(T) * x, p[3 * std::size_t(v) + x]);
+      });
+  text("\nCELLS " + std::to_string(count) + " " + std::to_string(std::int64_t(count) + cells.indices.size()) + "\n");
+  layout.add_records(
+      count, [offsets](index_t c) { return 4 * (std::size_t(offsets[c]) + std::size_t(c)); },
+      [offsets, indices](char* out, index_t c) {
+        const index_t corners = offsets[c + 1] - offsets[c];
+        put_big_endian(out, std::int32_t(corners));
+        for (int k = 0; k < corners; ++k) put_big_endian(out + 4 * (k + 1), std::int32_t(indices[offsets[c] + vtk_corner(corners, k)]));
+      });
+  text("\nCELL_TYPES " + std::to_string(count) + "\n");
+  layout.add_records(
+      count, [](index_t c) { return 4 * std::size_t(c); },
+      [offsets](char* out, index_t c) { put_big_endian(out, std::int32_t(vtk_type(offsets[c + 1] - offsets[c]))); });
+  text("\n");
+  return layout;
+}
+
 template <class T>
 void put_real(std::string& text, T x) {
   char s[40];
@@ -149,6 +191,8 @@ void write_to(meshops::OutputFiles& outputs, const std::string& path, VolumeForm
   check_volume(source, positions, cells);
   if (format == VolumeFormat::vtu)
     outputs.write(path, vtu_layout(positions, cells));
+  else if (format == VolumeFormat::vtk)
+    outputs.write(path, vtk_layout(positions, cells));
   else
     outputs.write(path, [&](std::ostream& out) { emit_medit(out, positions, cells); });
 }
@@ -168,8 +212,9 @@ VolumeFormat volume_output_format(const std::string& path) {
   const std::string ext = meshops::extension(path);
   if (ext == ".vtu") return VolumeFormat::vtu;
   if (ext == ".mesh") return VolumeFormat::medit;
+  if (ext == ".vtk") return VolumeFormat::vtk;
   throw InputError(path + ": cannot write a volume mesh with " + meshops::describe_extension(ext) +
-                   " (spmesh writes .vtu and .mesh)");
+                   " (spmesh writes .vtu, .vtk and .mesh)");
 }
 
 void write_volume(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,

@@ -1,5 +1,5 @@
 // Writing volume meshes: VTK XML unstructured grids (.vtu, what ParaView opens; binary appended
-// data) and Medit (.mesh, text). Like every spmesh writer, through meshops::OutputFiles: checked
+// data), VTK legacy (.vtk, version 4.2, binary) and Medit (.mesh, text). Like every spmesh writer, through meshops::OutputFiles: checked
 // before the file is opened, never half-written.
 #pragma once
 
@@ -11,15 +11,15 @@
 
 namespace spmesh::solids {
 
-enum class VolumeFormat { vtu, medit };
+enum class VolumeFormat { vtu, vtk, medit };
 
-// The format `path`'s extension names (.vtu, .mesh; any letter case). InputError naming the path
+// The format `path`'s extension names (.vtu, .vtk, .mesh; any letter case). InputError naming the path
 // for another.
 VolumeFormat volume_output_format(const std::string& path);
 
 // Writes the output `path` of a command (added to `outputs` before) in `format`: float positions
-// as Float32, double as Float64 (.vtu) or 9 and 17 significant digits (.mesh), which read back
-// as the same values. VTK's cells: tetrahedra 10, wedges 13 (VTK turns a prism's first triangle
+// as Float32, double as Float64 (.vtu), float or double (.vtk) or 9 and 17 significant digits
+// (.mesh), which read back as the same values. VTK's cells: tetrahedra 10, wedges 13 (VTK turns a prism's first triangle
 // the other way: its vertices 0 2 1 3 5 4), hexahedra 12. Medit's: a section per kind (Tetrahedra,
 // Prisms, Hexahedra) in the order the kinds first appear, each cell in it in the order given,
 // ref 0. Throws InputError naming

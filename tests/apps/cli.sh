@@ -226,6 +226,14 @@ far = max(min(sum((p[i] - q[i]) ** 2 for i in range(3)) for q in cv) for p in sv
 print(f"surface: {len(sv)} vertices, {len(sf)} faces, volume {volume(sv, sf):.4f}; Catmull-Clark: {len(cv)} vertices; farthest {far:.2e}")
 sys.exit(0 if len(sv) == len(cv) and len(sf) == len(cf) and far < 1e-5 and volume(sv, sf) > 0 else 1)
 PY
+# VTK legacy and gmsh inputs: a hexahedron and a wedge (VTK's order) beside it.
+printf '# vtk DataFile Version 2.0\ntwo cells\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 10 float\n0 0 0 1 0 0 1 1 0 0 1 0 0 0 1 1 0 1 1 1 1 0 1 1 2 0 0 2 0 1\nCELLS 2 16\n8 0 1 2 3 4 5 6 7\n6 1 2 8 5 6 9\nCELL_TYPES 2\n12\n13\n' >"$tmp/two.vtk"
+"$spmesh" subdivide "$tmp/two.vtk" --levels 1 -o "$tmp/two.mesh" >"$tmp/vtk.txt" || fail "subdivide a .vtk"
+grep -q "^ccsolid 1 levels on cpu: 2 -> 14 cells" "$tmp/vtk.txt" || fail "subdivide a .vtk: $(cat "$tmp/vtk.txt")"
+printf '$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 4 1 4\n3 1 0 4\n1\n2\n3\n4\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n$EndNodes\n$Elements\n1 1 1 1\n3 1 4 1\n1 1 2 3 4\n$EndElements\n' >"$tmp/tet.msh"
+"$spmesh" info "$tmp/tet.msh" | grep -q "^kinds     1 tetrahedra" || fail "info of a .msh"
+sed 's/^13$/14/' "$tmp/two.vtk" >"$tmp/pyramid.vtk"
+expect_error "a VTK pyramid" "$tmp/g.vtu" subdivide "$tmp/pyramid.vtk" --levels 1 -o "$tmp/g.vtu"
 expect_error "--surface on a surface" "$tmp/g.obj" subdivide "$data/meshes/cube.obj" --levels 1 -o "$tmp/g.obj" --surface "$tmp/h.obj"
 expect_error "--vertex-rule on a surface" "$tmp/g.obj" subdivide "$data/meshes/cube.obj" --levels 1 -o "$tmp/g.obj" --vertex-rule joy-maccracken
 expect_error "an unknown vertex rule" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --vertex-rule cubic

@@ -1,9 +1,13 @@
 # spmesh's volume-mesh files against meshio: for every Medit file given, what spmesh reads equals
-# what meshio reads (points bit for bit, volume cells in order), and the .vtu and .mesh files
-# spmesh writes of it read back, in meshio and in spmesh, as the same points and cells. Run by
-# meshio_check.sh, which finds a Python with meshio (Debian: python3-meshio).
-#   meshio_check.py MEDIT_DUMP FILE.mesh...
+# what meshio reads (points bit for bit, volume cells in order), and the .vtu, .vtk and .mesh
+# files spmesh writes of it read back, in meshio (and, but .vtu, in spmesh) as the same points
+# and cells. Each is
+# also converted, by meshio to VTK 5.1 (ASCII and binary) and, where gmsh is installed, by gmsh
+# to VTK 2.0 and gmsh 4.1 (ASCII and binary), and spmesh's reading of each conversion must equal
+# meshio's. Run by meshio_check.sh, which finds a Python with meshio (Debian: python3-meshio).
+#   meshio_check.py VOLUME_DUMP FILE.mesh...
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,10 +45,27 @@ with tempfile.TemporaryDirectory() as folder:
     for path in files:
         read = spmesh_reading(path)
         failures += compare(f"{path} read by spmesh and by meshio", read, meshio_reading(path))
-        for extension in (".vtu", ".mesh"):
+        for extension in (".vtu", ".vtk", ".mesh"):
             out = os.path.join(folder, "written" + extension)
             spmesh_reading(path, out)
             failures += compare(f"  written as {extension}, read by meshio", meshio_reading(out), read)
-            if extension == ".mesh":
+            if extension != ".vtu":
                 failures += compare(f"  written as {extension}, read by spmesh", spmesh_reading(out), read)
+        source = meshio.read(path)
+        conversions = []
+        for binary in (False, True):
+            out = os.path.join(folder, f"meshio{int(binary)}.vtk")
+            meshio.write(out, source, binary=binary)
+            conversions.append((f"VTK 5.1 {'binary' if binary else 'ASCII'} by meshio", out))
+        if shutil.which("gmsh"):
+            for extension, form in ((".vtk", "vtk"), (".msh", "msh41")):
+                for flags in ([], ["-bin"]):
+                    out = os.path.join(folder, f"gmsh{len(flags)}{extension}")
+                    subprocess.run(["gmsh", path, "-save", "-format", form, *flags, "-o", out], check=True,
+                                   capture_output=True)
+                    conversions.append((f"{form} {'binary' if flags else 'ASCII'} by gmsh", out))
+        else:
+            print("  (no gmsh: its VTK 2.0 and gmsh 4.1 conversions are not checked)")
+        for what, out in conversions:
+            failures += compare(f"  {what}, read by spmesh and by meshio", spmesh_reading(out), meshio_reading(out))
 sys.exit(1 if failures else 0)

@@ -1,6 +1,7 @@
 // The volume writers: a refined mesh written as .mesh reads back with the same cells and the
 // same positions (every bit, float and double); .vtu has the layout VTK's XML format says; bad
 // input is refused before a file exists. (meshio reads both back: ctest solids_meshio.)
+#include "solids/volume_io.hpp"
 #include "solids/write.hpp"
 
 #include "linalg/cpu/executor.hpp"
@@ -39,8 +40,8 @@ solids::SolidLevel<T, linalg::Host> refined_tetrahedron() {
   return solids::refine(exec, tet, solids::boundary_operators(exec, tet), X);
 }
 
-TEST_CASE_TEMPLATE("volume writers: .mesh reads back bit for bit, .vtu holds the arrays VTK's XML "
-                   "format names",
+TEST_CASE_TEMPLATE("volume writers: .mesh and .vtk read back bit for bit, .vtu holds the arrays "
+                   "VTK's XML format names",
                    T, float, double) {
   const test::TempDir dir;
   const auto level = refined_tetrahedron<T>();
@@ -50,6 +51,12 @@ TEST_CASE_TEMPLATE("volume writers: .mesh reads back bit for bit, .vtu holds the
   REQUIRE(back.cell_count() == 4);
   for (index_t i = 0; i < level.positions.data.size(); ++i) CHECK(T(back.positions.data[i]) == level.positions.data[i]);
   CHECK(std::equal(back.cells.indices.begin(), back.cells.indices.end(), level.cells.indices.begin()));
+
+  solids::write_volume(dir / "t.vtk", level.positions, level.cells);
+  const auto vtk = solids::read_volume(dir / "t.vtk");
+  REQUIRE(vtk.vertex_count() == 15);
+  for (index_t i = 0; i < level.positions.data.size(); ++i) CHECK(T(vtk.positions.data[i]) == level.positions.data[i]);
+  CHECK(std::equal(vtk.cells.indices.begin(), vtk.cells.indices.end(), level.cells.indices.begin(), level.cells.indices.end()));
 
   solids::write_volume(dir / "t.vtu", level.positions, level.cells);
   const std::string vtu = file_text(dir / "t.vtu");
@@ -70,7 +77,7 @@ TEST_CASE("volume writers refuse bad input before a file exists") {
   const test::TempDir dir;
   const auto level = refined_tetrahedron<double>();
   CHECK_THROWS_WITH_AS(solids::write_volume(dir / "t.stl", level.positions, level.cells),
-                       (dir / "t.stl" + ": cannot write a volume mesh with extension '.stl' (spmesh writes .vtu and .mesh)").c_str(),
+                       (dir / "t.stl" + ": cannot write a volume mesh with extension '.stl' (spmesh writes .vtu, .vtk and .mesh)").c_str(),
                        InputError);
   auto P = level.positions.clone();
   P(7, 2) = std::numeric_limits<double>::quiet_NaN();

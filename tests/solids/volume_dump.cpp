@@ -1,15 +1,15 @@
-// Prints what spmesh reads of a Medit file (points, then cells as vertex lists counted from 0),
-// for meshio_check.py to compare with meshio's reading of the same file; with OUT (.vtu or
-// .mesh), also writes what it read there, for meshio to read back.
-#include "solids/medit.hpp"
+// Prints what spmesh reads of a volume file (.mesh, .vtk, .msh: points, then cells as vertex
+// lists counted from 0), for meshio_check.py to compare with meshio's reading of the same file;
+// with OUT (.vtu or .mesh), also writes what it read there, for meshio to read back.
+#include "solids/volume_io.hpp"
 #include "solids/write.hpp"
 
 #include <cstdio>
 
 int main(int argc, char** argv) {
-  if (argc != 2 && argc != 3) return std::fprintf(stderr, "usage: medit_dump FILE.mesh [OUT.vtu|OUT.mesh]\n"), 2;
+  if (argc != 2 && argc != 3) return std::fprintf(stderr, "usage: volume_dump FILE.mesh|.vtk|.msh [OUT.vtu|OUT.mesh]\n"), 2;
   try {
-    const auto mesh = spmesh::solids::read_medit(argv[1]);
+    const auto mesh = spmesh::solids::read_volume(argv[1]);
     if (argc == 3) spmesh::solids::write_volume(argv[2], mesh.positions, mesh.cells);
     std::printf("points %d\n", mesh.vertex_count());
     for (spmesh::index_t v = 0; v < mesh.vertex_count(); ++v)
