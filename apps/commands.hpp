@@ -30,7 +30,8 @@ void replay_on_gpu(const schemes::RefinementMatrix<T>& R, const std::vector<lina
 // Catmull-Clark solids on the GPU (volume_pipeline.hpp's refine_solid).
 template <class T>
 solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
-                                    const solids::RefineOptions& options, Stages& stages);
+                                            const solids::RefineOptions& options,
+                                            const std::optional<solids::SolidSharpness<>>& sharpness, Stages& stages);
 
 // Starts creating the GPU's context on another thread, so that its cost (a few tenths of a
 // second) overlaps reading the input; errors are left to the executor, which reports them. A
@@ -58,6 +59,7 @@ void check_device_memory(std::int64_t bytes);
                               const std::function<void(std::size_t, linalg::Dense<T>&&)>&, \
                               Stages&);                                                    \
   template solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&, int, \
-                                               const solids::RefineOptions&, Stages&);
+                                               const solids::RefineOptions&, \
+                                               const std::optional<solids::SolidSharpness<>>&, Stages&);
 
 }  // namespace spmesh::apps

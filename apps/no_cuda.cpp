@@ -31,7 +31,8 @@ void replay_on_gpu(const schemes::RefinementMatrix<T>&, const std::vector<linalg
 }
 template <class T>
 solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&, int,
-                                    const solids::RefineOptions&, Stages&) {
+                                            const solids::RefineOptions&, const std::optional<solids::SolidSharpness<>>&,
+                                            Stages&) {
   no_cuda();
 }
 std::future<void> start_gpu() {

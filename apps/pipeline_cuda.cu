@@ -68,10 +68,11 @@ void replay_on_gpu(const schemes::RefinementMatrix<T>& R, const std::vector<lina
 
 template <class T>
 solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
-                                    const solids::RefineOptions& options, Stages& stages) {
+                                    const solids::RefineOptions& options,
+                                    const std::optional<solids::SolidSharpness<>>& sharpness, Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return refine_solid(exec, mesh, P0, levels, options, stages);
+  return refine_solid(exec, mesh, P0, levels, options, sharpness, stages);
 }
 
 std::future<void> start_gpu() {

@@ -27,7 +27,9 @@ constexpr const char* usage = R"(usage:
       by Catmull-Clark solids into OUT (.vtu for ParaView, .vtk or .mesh), with --device,
       --precision, --dry-run, --surface FILE.obj|.ply (the refined boundary surface) and
       --vertex-rule tensor-product|joy-maccracken (at vertices on one extraordinary edge line:
-      the product of the surface rule and the cubic B-spline, the default, or Joy-MacCracken's)
+      the product of the surface rule and the cubic B-spline, the default, or Joy-MacCracken's).
+      Medit Ridges and Corners crease the boundary surface (--sharp-edges: its Edges too, the
+      curves gmsh writes), with --crease uniform|chaikin
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay
   spmesh replay FILE POSES... -o OUTDIR [--device cpu|cuda] [--format obj|ply] [--triangulate ...]
@@ -70,7 +72,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
   if (command == "subdivide") {
     auto options = scheme_options;
     options.insert(options.end(), {"--surface", "--vertex-rule"});  // volume meshes only
-    return subdivide_command(parse(command, rest, options, {"--dry-run"}, 1, "one input mesh file"));
+    return subdivide_command(parse(command, rest, options, {"--dry-run", "--sharp-edges"}, 1, "one input mesh file"));
   }
   if (command == "build")
     return build_command(parse(command, rest, scheme_options, {}, 1, "one input mesh file"));

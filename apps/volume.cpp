@@ -17,6 +17,7 @@
 #include "solids/medit.hpp"
 #include "solids/volume_io.hpp"
 #include "solids/refine.hpp"
+#include "solids/sharpness.hpp"
 #include "solids/size_estimate.hpp"
 #include "solids/write.hpp"
 
@@ -39,7 +40,7 @@ constexpr std::int64_t MiB = std::int64_t(1) << 20;
 void refuse_surface_options(const Args& args) {
   if (const auto scheme = args.get("--scheme"); scheme && *scheme != "ccsolid")
     throw Error("--scheme " + *scheme + ": a volume mesh is refined by Catmull-Clark solids (--scheme ccsolid)");
-  for (const char* option : {"--triangulate", "--boundary", "--crease", "--picture"})
+  for (const char* option : {"--triangulate", "--boundary", "--picture"})
     if (args.get(option)) throw Error(std::string(option) + " does not apply to a volume mesh");
 }
 
@@ -139,12 +140,24 @@ meshops::PolyMesh boundary_surface(const solids::BoundaryOperators<>& ops, const
   return surface;
 }
 
-// The rule at vertices on one extraordinary edge line (--vertex-rule; solids/refine.hpp).
+// The rule at vertices on one extraordinary edge line (--vertex-rule; solids/refine.hpp) and the
+// decay of semi-sharp creases (--crease).
 solids::RefineOptions refine_options(const Args& args) {
   solids::RefineOptions options;
   if (args.choice("--vertex-rule", {"tensor-product", "joy-maccracken"}) == "joy-maccracken")
     options.vertex_rule = solids::VertexRule::joy_maccracken;
+  if (args.choice("--crease", {"uniform", "chaikin"}) == "chaikin") options.crease = schemes::CreaseMethod::chaikin;
   return options;
+}
+
+// The input's sharp features (solids/sharpness.hpp): Medit's Ridges and Corners, and its Edges
+// (gmsh's curves) with --sharp-edges; none when it has none.
+std::optional<solids::SolidSharpness<>> input_sharpness(const Args& args, const solids::VolumeMesh& mesh,
+                                                         const solids::BoundaryOperators<>& ops, const std::string& input) {
+  auto edges = mesh.ridges;
+  if (args.get("--sharp-edges")) edges.insert(edges.end(), mesh.line_edges.begin(), mesh.line_edges.end());
+  if (edges.empty() && mesh.corners.empty()) return std::nullopt;
+  return solids::boundary_sharpness(ops, edges, mesh.corners, input);
 }
 
 template <class T>
@@ -172,7 +185,9 @@ int subdivide_volume_as(const Args& args) {
   }();
   solids::check_geometry(input, mesh.positions, mesh.cells);
   cpu::Executor cpu;
-  const auto sizes = solids::solid_levels(solids::boundary_operators(cpu, mesh.cells), mesh.cells.indices.size(), levels);
+  const auto input_ops = solids::boundary_operators(cpu, mesh.cells);
+  const auto sharpness = input_sharpness(args, mesh, input_ops, input);
+  const auto sizes = solids::solid_levels(input_ops, mesh.cells.indices.size(), levels);
   check_capacity(sizes);
   const std::int64_t host = volume_host_bytes(std::int64_t(std::filesystem::file_size(input)), sizes, sizeof(T));
   // The GPU's: the largest level's refinement (with no level, the input's, as a bound) and the
@@ -207,8 +222,8 @@ int subdivide_volume_as(const Args& args) {
   Stages stages;
   const auto refined = [&] {
     Progress progress(fmt::format("{} levels of ccsolid on {}", levels, device));
-    return gpu ? refine_solid_on_gpu(mesh.cells, P0, levels, options, stages)
-               : refine_solid(cpu, mesh.cells, P0, levels, options, stages);
+    return gpu ? refine_solid_on_gpu(mesh.cells, P0, levels, options, sharpness, stages)
+               : refine_solid(cpu, mesh.cells, P0, levels, options, sharpness, stages);
   }();
   mesh = {}, P0 = {};
   const auto& P = refined.positions;

@@ -6,22 +6,27 @@
 #include "apps/pipeline.hpp"
 #include "solids/plan.hpp"
 
+#include <optional>
+
 namespace spmesh::apps {
 
-// `levels` levels of Catmull-Clark solids on `exec` (solids::build_and_eval). Stages: upload,
-// build_and_eval, download.
+// `levels` levels of Catmull-Clark solids on `exec` (solids::build_and_eval), with the input's
+// sharp features where given. Stages: upload, build_and_eval, download.
 template <class T, class Exec>
 solids::SolidResult<T> refine_solid(Exec& exec, const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
-                             const solids::RefineOptions& options, Stages& stages) {
+                                    const solids::RefineOptions& options,
+                                    const std::optional<solids::SolidSharpness<>>& sharpness, Stages& stages) {
   using X = Transfer<Exec>;
   using S = typename Exec::space;
   auto t = std::chrono::steady_clock::now();
   solids::CellMesh<S> cells{mesh.vertices, X::up(mesh.offsets), X::up(mesh.indices)};
   linalg::Dense<T, S> P = X::up(P0);
+  std::optional<solids::SolidSharpness<S>> sharp;
+  if (sharpness) sharp = solids::SolidSharpness<S>{X::up(sharpness->edges), X::up(sharpness->vertices)};
   exec.synchronize();
   stages.upload += elapsed_ms(t);
   t = std::chrono::steady_clock::now();
-  auto result = solids::build_and_eval(exec, std::move(cells), std::move(P), levels, options);
+  auto result = solids::build_and_eval(exec, std::move(cells), std::move(P), levels, options, std::move(sharp));
   exec.synchronize();
   stages.build_and_eval += elapsed_ms(t);
   t = std::chrono::steady_clock::now();

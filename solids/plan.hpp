@@ -8,17 +8,35 @@
 #include "solids/refine.hpp"
 #include "solids/refined_topology.hpp"
 
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace spmesh::solids {
 
-// A level's topology as refinement reads it.
+// A level's topology as refinement reads it, and its crease rules where it has sharp features.
 template <class S = linalg::Host>
 struct SolidTopology {
   CellMesh<S> cells;
   BoundaryOperators<S> ops;
   Transposes<S> transposed;
+  std::optional<SharpRules<S>> sharp;
 };
+
+namespace detail {
+
+// The crease rules of a level of sharpness `sharpness` (none without), which becomes the next
+// level's.
+template <class Exec, class S>
+std::optional<SharpRules<S>> level_rules(Exec& exec, const BoundaryOperators<S>& ops, const Transposes<S>& transposed,
+                                         std::optional<SolidSharpness<S>>& sharpness, const RefineOptions& options) {
+  if (!sharpness) return std::nullopt;
+  auto rules = sharp_rules(exec, ops, transposed, *sharpness, options.crease);
+  sharpness = std::move(rules.child);
+  return rules;
+}
+
+}  // namespace detail
 
 template <class S = linalg::Host>
 struct SolidPlan {
@@ -26,17 +44,20 @@ struct SolidPlan {
   CellMesh<S> refined;                    // level L's cells
 };
 
-// The topology of `levels` levels of `mesh` (InputError from boundary_operators for bad cells).
+// The topology of `levels` levels of `mesh` (InputError from boundary_operators for bad cells),
+// with the crease rules of `sharpness` (the input's; boundary_sharpness) where given.
 template <class Exec, class S = typename Exec::space>
-SolidPlan<S> build(Exec& exec, CellMesh<S> mesh, int levels) {
+SolidPlan<S> build(Exec& exec, CellMesh<S> mesh, int levels, const RefineOptions& options = {},
+                   std::type_identity_t<std::optional<SolidSharpness<S>>> sharpness = std::nullopt) {
   SolidPlan<S> plan;
   auto ops = boundary_operators(exec, mesh);
   for (int l = 0; l < levels; ++l) {
     auto transposed = transposes(exec, ops);
     auto children = refined_cells(exec, mesh, ops);
+    auto sharp = detail::level_rules(exec, ops, transposed, sharpness, options);
     // The last level's cells are the plan's result: its operators are not needed.
     auto next = l + 1 < levels ? refined_operators(exec, mesh, ops, transposed) : BoundaryOperators<S>{};
-    plan.parents.push_back({std::move(mesh), std::move(ops), std::move(transposed)});
+    plan.parents.push_back({std::move(mesh), std::move(ops), std::move(transposed), std::move(sharp)});
     mesh = std::move(children), ops = std::move(next);
   }
   plan.refined = std::move(mesh);
@@ -53,7 +74,8 @@ linalg::Dense<T, S> eval(Exec& exec, const SolidPlan<S>& plan, const linalg::Den
     exec.copy(X.data.data(), X.data.size(), P.data.data());
   }
   for (const auto& level : plan.parents)
-    P = refine_points(exec, level.cells, level.ops, level.transposed, &level == &plan.parents.front() ? X : P, options);
+    P = refine_points(exec, level.cells, level.ops, level.transposed, &level == &plan.parents.front() ? X : P, options,
+                      level.sharp ? &*level.sharp : nullptr);
   return P;
 }
 
@@ -68,11 +90,13 @@ struct SolidResult {
 // same bits.
 template <class Exec, class T, class S = typename Exec::space>
 SolidResult<T, S> build_and_eval(Exec& exec, CellMesh<S> mesh, linalg::Dense<T, S> X, int levels,
-                                 const RefineOptions& options = {}) {
+                                 const RefineOptions& options = {},
+                                 std::type_identity_t<std::optional<SolidSharpness<S>>> sharpness = std::nullopt) {
   auto ops = boundary_operators(exec, mesh);
   for (int l = 0; l < levels; ++l) {
     const auto transposed = transposes(exec, ops);
-    auto next = refine(exec, mesh, ops, transposed, X, options);
+    const auto sharp = detail::level_rules(exec, ops, transposed, sharpness, options);
+    auto next = refine(exec, mesh, ops, transposed, X, options, sharp ? &*sharp : nullptr);
     if (l + 1 < levels) ops = refined_operators(exec, mesh, ops, transposed);
     mesh = std::move(next.cells), X = std::move(next.positions);
   }

@@ -27,12 +27,14 @@
 //   face point A_f; edge point (v0 + v1 + f0 + f1) / 4 with f0, f1 its boundary faces' points;
 //   vertex point (Q + 2 R + (n - 3) V) / n over its n boundary edges (R: their midpoints) and
 //   boundary faces (Q: their points).
-// A vertex in no cell (gmsh leaves a circle's centre so) stays where it is. Sharp features are
-// not built yet.
+// A vertex in no cell (gmsh leaves a circle's centre so) stays where it is. Creases and corners on
+// the boundary surface (sharpness.hpp) change the boundary edge and vertex rules to Catmull-
+// Clark's crease rules there; sharp features inside the volume are not built yet.
 #pragma once
 
 #include "linalg/ternary.hpp"
 #include "solids/refined_topology.hpp"
+#include "solids/sharpness.hpp"
 #include "solids/topology.hpp"
 
 namespace spmesh::solids {
@@ -42,6 +44,8 @@ enum class VertexRule { tensor_product, joy_maccracken };
 
 struct RefineOptions {
   VertexRule vertex_rule = VertexRule::tensor_product;
+  // How semi-sharp creases on the boundary surface decay (sharpness.hpp).
+  schemes::CreaseMethod crease = schemes::CreaseMethod::uniform;
 };
 
 template <class T, class S>
@@ -69,7 +73,7 @@ linalg::Dense<T, S> ones(Exec& exec, index_t n) {
 template <class Exec, class T, class S = typename Exec::space>
 linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
                                   const Transposes<S>& transposed, const linalg::Dense<T, S>& X,
-                                  const RefineOptions& options = {}) {
+                                  const RefineOptions& options = {}, const SharpRules<S>* sharp = nullptr) {
   using linalg::Array;
   using linalg::Dense;
   namespace map = linalg::map;
@@ -78,24 +82,16 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
     throw DimensionError("solids::refine: vertex data has " + std::to_string(X.rows) + " rows, the mesh " +
                          std::to_string(V) + " vertices");
   const auto &t1 = transposed.t1, &t2 = transposed.t2, &t3 = transposed.t3;
-  const auto d2v = ops.d2.view(), t1v = t1.view(), t2v = t2.view(), t3v = t3.view();
+  const auto d2v = ops.d2.view(), t1v = t1.view(), t2v = t2.view();
   const index_t* cell_at = mesh.offsets.data();
 
-  // Which faces, edges and vertices lie on the boundary: a face in one cell, an edge on such a
-  // face, a vertex on such an edge.
-  Array<char, S> face_on(F), edge_on(E), vertex_on(V);
-  char *fb = face_on.data(), *eb = edge_on.data(), *vb = vertex_on.data();
-  exec.for_each(F, [=] SPMESH_HD(index_t f) { fb[f] = t3v.end(f) - t3v.begin(f) == 1; });
-  exec.for_each(E, [=] SPMESH_HD(index_t e) {
-    char on = 0;
-    for (index_t p = t2v.begin(e); p < t2v.end(e); ++p) on |= fb[t2v.index(p)];
-    eb[e] = on;
-  });
-  exec.for_each(V, [=] SPMESH_HD(index_t v) {
-    char on = 0;
-    for (index_t p = t1v.begin(v); p < t1v.end(v); ++p) on |= eb[t1v.index(p)];
-    vb[v] = on;
-  });
+  const auto flags = boundary_flags(exec, ops, transposed);
+  const char *fb = flags.faces.data(), *eb = flags.edges.data(), *vb = flags.vertices.data();
+  // The crease rules on the boundary surface (sharpness.hpp), smooth without them: each boundary
+  // edge's crease weight, each boundary vertex's mask.
+  const double *edge_crease = sharp ? sharp->edge_crease.data() : nullptr, *self = sharp ? sharp->self.data() : nullptr,
+               *ring = sharp ? sharp->ring.data() : nullptr, *crease = sharp ? sharp->crease.data() : nullptr;
+  const index_t *crease_u = sharp ? sharp->crease_u.data() : nullptr, *crease_w = sharp ? sharp->crease_w.data() : nullptr;
 
   // Old centroids: edge midpoints M = |d1| X / 2, face centroids A = |d2| |d1| X / (2 k_f), cell
   // points P = |d3| |d2| |d1| X / (6 n_c) (each corner of a cell is on 3 of its faces, 2 edges
@@ -136,13 +132,18 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
                  const T n = T(t2v.end(e) - t2v.begin(e));
                  return eb[e] ? T(0) : T(1) / (2 * n * n);
                }));
+  // A boundary edge of crease weight w: (1 + w)/4 (v_0 + v_1) + (1 - w)/4 (f_0 + f_1), Catmull-
+  // Clark's (masks.hpp).
+  auto edge_mask = [=] SPMESH_HD(index_t e) {
+    return schemes::catmull_clark::EdgeWeights{}(edge_crease ? edge_crease[e] : 0.0);
+  };
   linalg::spmm(exec, t2, centroids, edge_faces, map::function([=] SPMESH_HD(index_t, index_t e, index_t f) {
                  const T n = T(t2v.end(e) - t2v.begin(e));
-                 return eb[e] ? (fb[f] ? T(0.25) : T(0)) : T(2) / (n * n);
+                 return eb[e] ? (fb[f] ? T(edge_mask(e).other) : T(0)) : T(2) / (n * n);
                }));
   const T *ec = edge_cells.data.data(), *ef = edge_faces.data.data(), *m = midpoints.data.data();
   exec.for_each(E, [=] SPMESH_HD(index_t e) {
-    const T n = T(t2v.end(e) - t2v.begin(e)), w = eb[e] ? T(0.5) : (n - 3) / n;
+    const T n = T(t2v.end(e) - t2v.begin(e)), w = eb[e] ? T(2 * edge_mask(e).end) : (n - 3) / n;
     for (index_t j = 0; j < k; ++j) ep[e * k + j] = ec[e * k + j] + ef[e * k + j] + w * m[e * k + j];
   });
 
@@ -202,14 +203,17 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
   linalg::spmm(exec, t2, centroids, edge_face_sums, map::function([=] SPMESH_HD(index_t, index_t e, index_t f) {
                  return !eb[e] || fb[f] ? T(1) : T(0);  // on a boundary edge, its boundary faces
                }));
+  // A boundary vertex's mask (sharpness.hpp; Catmull-Clark's smooth one without creases): self v +
+  // ring (its boundary neighbours and boundary faces' points) + crease (its crease ends).
+  auto ring_of = [=] SPMESH_HD(index_t v) { return ring ? T(ring[v]) : T(1) / (nb[v] * nb[v]); };
   linalg::spmm(exec, t1, edge_face_sums, vertex_faces, map::function([=] SPMESH_HD(index_t, index_t v, index_t e) {
-                 if (vb[v]) return eb[e] ? T(1) / (2 * nb[v] * nb[v]) : T(0);
+                 if (vb[v]) return eb[e] ? ring_of(v) / 2 : T(0);
                  if (line[2 * v] < 0) return T(3) / (8 * 2 * nf[v]);
                  const T n = ne[v] - 2;
                  return (e == line[2 * v] || e == line[2 * v + 1] ? T(-1) : T(1)) / (4 * n * n);
                }));
   linalg::spmm(exec, t1, midpoints, vertex_edges, map::function([=] SPMESH_HD(index_t, index_t v, index_t e) {
-                 if (vb[v]) return eb[e] ? T(2) / (nb[v] * nb[v]) : T(0);
+                 if (vb[v]) return eb[e] ? 2 * ring_of(v) : T(0);
                  if (line[2 * v] < 0) return T(3) / (8 * ne[v]);
                  const T n = ne[v] - 2;
                  return e == line[2 * v] || e == line[2 * v + 1] ? T(0) : T(1) / (n * n);
@@ -222,10 +226,14 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
       return;
     }
     const index_t e0 = line[2 * v], e1 = line[2 * v + 1];
-    const T n = ne[v] - 2, w = vb[v] ? (nb[v] - 3) / nb[v] : e0 >= 0 ? (n - 3) / (2 * n) : T(1) / T(8);
+    // The midpoints above gave the ring's weight to v once per boundary edge.
+    const T self_v = self ? T(self[v]) : (nb[v] - 2) / nb[v];
+    const T n = ne[v] - 2, w = vb[v] ? self_v - nb[v] * ring_of(v) : e0 >= 0 ? (n - 3) / (2 * n) : T(1) / T(8);
+    const index_t u = vb[v] && crease ? crease_u[v] : -1, u2 = u >= 0 ? crease_w[v] : -1;
     for (index_t j = 0; j < k; ++j) {
       vp[v * k + j] = vc[v * k + j] + vf[v * k + j] + ve[v * k + j] + w * x[v * k + j];
       if (e0 >= 0) vp[v * k + j] += (ep[e0 * k + j] + ep[e1 * k + j]) / 4;
+      if (u2 >= 0) vp[v * k + j] += T(crease[v]) * (x[u * k + j] + x[u2 * k + j]);
     }
   });
 
@@ -236,8 +244,8 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
 template <class Exec, class T, class S = typename Exec::space>
 SolidLevel<T, S> refine(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
                         const Transposes<S>& transposed, const linalg::Dense<T, S>& X,
-                        const RefineOptions& options = {}) {
-  return {refined_cells(exec, mesh, ops), refine_points(exec, mesh, ops, transposed, X, options)};
+                        const RefineOptions& options = {}, const SharpRules<S>* sharp = nullptr) {
+  return {refined_cells(exec, mesh, ops), refine_points(exec, mesh, ops, transposed, X, options, sharp)};
 }
 
 // The same, with the operators' transposes made here.

@@ -45,6 +45,33 @@ Transposes<S> transposes(Exec& exec, const BoundaryOperators<S>& ops) {
   return {linalg::transpose(exec, ops.d1), linalg::transpose(exec, ops.d2), linalg::transpose(exec, ops.d3)};
 }
 
+// Which faces, edges and vertices lie on the boundary: a face in one cell, an edge on such a
+// face, a vertex on such an edge.
+template <class S = linalg::Host>
+struct BoundaryFlags {
+  linalg::Array<char, S> faces, edges, vertices;
+};
+
+template <class Exec, class S = typename Exec::space>
+BoundaryFlags<S> boundary_flags(Exec& exec, const BoundaryOperators<S>& ops, const Transposes<S>& transposed) {
+  const index_t V = ops.vertices(), E = ops.edges(), F = ops.faces();
+  BoundaryFlags<S> out{linalg::Array<char, S>(F), linalg::Array<char, S>(E), linalg::Array<char, S>(V)};
+  char *fb = out.faces.data(), *eb = out.edges.data(), *vb = out.vertices.data();
+  const auto t1v = transposed.t1.view(), t2v = transposed.t2.view(), t3v = transposed.t3.view();
+  exec.for_each(F, [=] SPMESH_HD(index_t f) { fb[f] = t3v.end(f) - t3v.begin(f) == 1; });
+  exec.for_each(E, [=] SPMESH_HD(index_t e) {
+    char on = 0;
+    for (index_t p = t2v.begin(e); p < t2v.end(e); ++p) on |= fb[t2v.index(p)];
+    eb[e] = on;
+  });
+  exec.for_each(V, [=] SPMESH_HD(index_t v) {
+    char on = 0;
+    for (index_t p = t1v.begin(v); p < t1v.end(v); ++p) on |= eb[t1v.index(p)];
+    vb[v] = on;
+  });
+  return out;
+}
+
 // The edge joining vertices u and w: edges are numbered by (lower, higher) vertex (d1's rows).
 SPMESH_HD inline index_t find_edge(const linalg::TernaryView& d1, index_t u, index_t w) {
   const index_t low = u < w ? u : w, high = u < w ? w : u;

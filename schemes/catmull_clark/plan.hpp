@@ -5,6 +5,7 @@
 
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
+#include "schemes/catmull_clark/masks.hpp"
 #include "schemes/catmull_clark/patches.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 #include "schemes/crease_rules.hpp"
@@ -48,21 +49,6 @@ struct Level {
   index_t child_vertices() const { return vertices + faces + edges; }
 };
 
-namespace detail {
-// Eq. 2 with the crease blend: e = (1 + w)/4 (p_i + p_j) + (1 - w)/4 (f_0 + f_1).
-struct EdgeWeights {
-  SPMESH_HD EdgeMask operator()(double w) const { return {(1 + w) / 4, (1 - w) / 4}; }
-};
-
-// Eq. 14's smooth mask: a = (n - 2)/n, b = 1/n^2 (on the ring and on the adjacent face points).
-struct SmoothMask {
-  SPMESH_HD VertexMask operator()(index_t n) const {
-    VertexMask m;
-    m.self = (n - 2.0) / n, m.ring = 1.0 / (double(n) * n);
-    return m;
-  }
-};
-}  // namespace detail
 
 // A plan's levels: the general path's (Level), or half-edge levels: a polygon base level
 // (PolygonLevel), then quad levels (QuadLevel).

@@ -234,6 +234,15 @@ printf '$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 4 1 4\n3 1 0 4\n1\n2\n3\
 "$spmesh" info "$tmp/tet.msh" | grep -q "^kinds     1 tetrahedra" || fail "info of a .msh"
 sed 's/^13$/14/' "$tmp/two.vtk" >"$tmp/pyramid.vtk"
 expect_error "a VTK pyramid" "$tmp/g.vtu" subdivide "$tmp/pyramid.vtk" --levels 1 -o "$tmp/g.vtu"
+# A corner tag keeps its vertex where it is; a ridge inside the volume is refused.
+cube='MeshVersionFormatted 2\nDimension 3\nVertices\n8\n0 0 0 0\n1 0 0 0\n1 1 0 0\n0 1 0 0\n0 0 1 0\n1 0 1 0\n1 1 1 0\n0 1 1 0\nHexahedra\n1\n1 2 3 4 5 6 7 8 0\n'
+printf "${cube}End\n" >"$tmp/cube.mesh"
+printf "${cube}Corners\n1\n1\nEnd\n" >"$tmp/corner.mesh"
+"$spmesh" subdivide "$tmp/cube.mesh" --levels 1 -o "$tmp/cube1.mesh" --precision double >/dev/null || fail "subdivide a cube"
+"$spmesh" subdivide "$tmp/corner.mesh" --levels 1 -o "$tmp/corner1.mesh" --precision double >/dev/null || fail "subdivide a cube with a corner"
+[[ $(sed -n 5p "$tmp/corner1.mesh") == "0 0 0 0" && $(sed -n 5p "$tmp/cube1.mesh") != "0 0 0 0" ]] ||
+  fail "a corner tag: $(sed -n 5p "$tmp/corner1.mesh"), untagged $(sed -n 5p "$tmp/cube1.mesh")"
+expect_error "--sharp-edges on a surface" "$tmp/g.obj" subdivide "$data/meshes/cube.obj" --levels 1 -o "$tmp/g.obj" --sharp-edges
 expect_error "--surface on a surface" "$tmp/g.obj" subdivide "$data/meshes/cube.obj" --levels 1 -o "$tmp/g.obj" --surface "$tmp/h.obj"
 expect_error "--vertex-rule on a surface" "$tmp/g.obj" subdivide "$data/meshes/cube.obj" --levels 1 -o "$tmp/g.obj" --vertex-rule joy-maccracken
 expect_error "an unknown vertex rule" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --vertex-rule cubic

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -252,29 +253,49 @@ double set_distance(const std::vector<std::array<double, 3>>& a, const std::vect
 }
 
 template <class B>
-void check_boundary_is_catmull_clark(const CellMesh<>& mesh, const linalg::Dense<double>& X, int levels) {
+void check_boundary_is_catmull_clark(const CellMesh<>& mesh, const linalg::Dense<double>& X, int levels,
+                                     const solids::SolidSharpness<>* sharpness = nullptr) {
   linalg::cpu::Executor cpu;
-  const Boundary b = boundary_of(solids::boundary_operators(cpu, mesh));
+  const auto ops0 = solids::boundary_operators(cpu, mesh);
+  const Boundary b = boundary_of(ops0);
   REQUIRE(b.M.faces > 0);
-  // Catmull-Clark of the boundary surface.
+  // Catmull-Clark of the boundary surface, with the solid's sharpness on its edges and vertices.
   linalg::Dense<double> surface(b.M.vertices, 3);
   for (index_t v = 0; v < mesh.vertices; ++v)
     if (const index_t s = b.surface_vertex[std::size_t(v)]; s >= 0)
       for (int x = 0; x < 3; ++x) surface(s, x) = X(v, x);
-  const auto cc = schemes::build_and_eval<schemes::CatmullClark>(
-      cpu, b.M.clone(), schemes::smooth_sharpness(b.M.vertices), levels, surface);
+  auto tags = schemes::smooth_sharpness(b.M.vertices);
+  if (sharpness) {
+    std::vector<index_t> rows, cols;
+    std::vector<float> values;
+    for (index_t e = 0; e < ops0.edges(); ++e) {
+      if (sharpness->edges[e] <= 0) continue;
+      const index_t u = b.surface_vertex[std::size_t(column_of(ops0.d1.columns[2 * e]))],
+                    w = b.surface_vertex[std::size_t(ops0.d1.columns[2 * e + 1])];
+      REQUIRE((u >= 0 && w >= 0));
+      rows.push_back(std::min(u, w)), cols.push_back(std::max(u, w)), values.push_back(sharpness->edges[e]);
+    }
+    tags.edges = linalg::Coo<float>{b.M.vertices, b.M.vertices, linalg::Array<index_t>(rows), linalg::Array<index_t>(cols),
+                                    linalg::Array<float>(values)};
+    for (index_t v = 0; v < mesh.vertices; ++v)
+      if (const index_t s = b.surface_vertex[std::size_t(v)]; s >= 0) tags.vertices[s] = sharpness->vertices[v];
+  }
+  const auto cc = schemes::build_and_eval<schemes::CatmullClark>(cpu, b.M.clone(), std::move(tags), levels, surface);
   std::vector<std::array<double, 3>> expected, got;
   for (index_t r = 0; r < cc.data.rows; ++r) expected.push_back({cc.data(r, 0), cc.data(r, 1), cc.data(r, 2)});
-  // The solid refined as often; its points on the last parent's boundary faces: their vertex,
-  // edge and face points.
-  CellMesh<> parent{mesh.vertices, mesh.offsets.clone(), mesh.indices.clone()};
-  linalg::Dense<double> P = X.clone();
-  solids::BoundaryOperators<> ops;
-  for (int l = 0; l < levels; ++l) {
-    ops = solids::boundary_operators(cpu, parent);
-    auto level = refine_on<B>(parent, P);
-    parent = std::move(level.cells), P = std::move(level.positions);
-  }
+  // The solid refined as often (build_and_eval on B); its points on the last parent's boundary
+  // faces: their vertex, edge and face points.
+  typename B::Exec exec;
+  using S = typename B::Exec::space;
+  std::optional<solids::SolidSharpness<S>> on_b;
+  if (sharpness) on_b = solids::SolidSharpness<S>{B::upload(sharpness->edges), B::upload(sharpness->vertices)};
+  auto result = solids::build_and_eval(exec, CellMesh<S>{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)},
+                                       B::upload(X), levels, {}, std::move(on_b));
+  const auto P = B::download(result.positions);
+  const solids::BoundaryOperators<> ops{
+      {result.last_parent.d3.rows, result.last_parent.d3.cols, B::download(result.last_parent.d3.offsets), B::download(result.last_parent.d3.columns)},
+      {result.last_parent.d2.rows, result.last_parent.d2.cols, B::download(result.last_parent.d2.offsets), B::download(result.last_parent.d2.columns)},
+      {result.last_parent.d1.rows, result.last_parent.d1.cols, B::download(result.last_parent.d1.offsets), B::download(result.last_parent.d1.columns)}};
   std::vector<char> taken(std::size_t(P.rows), 0);
   const index_t V = ops.vertices(), E = ops.edges();
   for (index_t f : boundary_of(ops).faces) {
@@ -315,6 +336,129 @@ TEST_CASE_TEMPLATE("the boundary of a refined solid is the Catmull-Clark refinem
     const auto m = solids::read_medit((*dir / file).string());
     check_boundary_is_catmull_clark<B>(m.cells, m.positions, 1);
   }
+}
+
+// Tags on a mesh's boundary: about a quarter of its boundary edges sharp or semi-sharp (0.5,
+// 1.5, 2.5 or infinite), one boundary vertex a corner and one semi-sharp (1.5).
+solids::SolidSharpness<> random_boundary_sharpness(const CellMesh<>& mesh, unsigned seed) {
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  const auto flags = solids::boundary_flags(cpu, ops, solids::transposes(cpu, ops));
+  solids::SolidSharpness<> s{linalg::Array<float>(ops.edges()), linalg::Array<float>(ops.vertices())};
+  std::fill(s.edges.begin(), s.edges.end(), 0.0f);
+  std::fill(s.vertices.begin(), s.vertices.end(), 0.0f);
+  std::mt19937 random(seed);
+  const float values[4] = {0.5f, 1.5f, 2.5f, 10.0f};
+  for (index_t e = 0; e < ops.edges(); ++e)
+    if (flags.edges[e] && random() % 4 == 0) s.edges[e] = values[random() % 4];
+  std::vector<index_t> on;
+  for (index_t v = 0; v < ops.vertices(); ++v)
+    if (flags.vertices[v]) on.push_back(v);
+  s.vertices[on[random() % on.size()]] = 10.0f;
+  s.vertices[on[random() % on.size()]] = 1.5f;
+  return s;
+}
+
+TEST_CASE_TEMPLATE("with creases and corners on its boundary, a refined solid's boundary is "
+                   "Catmull-Clark's refinement of its boundary with the same tags (sharp, semi-sharp, "
+                   "corners, 1 and 2 levels, a perturbed grid and the team's hex meshes)",
+                   B, SPMESH_TEST_BACKENDS) {
+  const CellMesh<> mesh = grid_cells(3);
+  linalg::Dense<double> P(mesh.vertices, 3);
+  std::mt19937 random(15);
+  std::uniform_real_distribution<double> jitter(-0.2, 0.2);
+  for (index_t v = 0; v < mesh.vertices; ++v)
+    for (int x = 0; x < 3; ++x) P(v, x) = double(x == 0 ? v % 4 : x == 1 ? v / 4 % 4 : v / 16) + jitter(random);
+  for (unsigned seed : {1u, 2u, 3u}) {
+    CAPTURE(seed);
+    const auto sharpness = random_boundary_sharpness(mesh, seed);
+    check_boundary_is_catmull_clark<B>(mesh, P, 1, &sharpness);
+    check_boundary_is_catmull_clark<B>(mesh, P, 2, &sharpness);
+  }
+  const auto dir = hex_mesh_folder();
+  if (!dir) return;
+  for (const char* file : team_hex_meshes) {
+    CAPTURE(file);
+    const auto m = solids::read_medit((*dir / file).string());
+    const auto sharpness = random_boundary_sharpness(m.cells, 7);
+    check_boundary_is_catmull_clark<B>(m.cells, m.positions, 2, &sharpness);
+  }
+}
+
+TEST_CASE("sharp tags are refused inside the volume and where no edge is, naming them") {
+  const CellMesh<> mesh = grid_cells(2);  // vertex (i, j, k) = i + 3 j + 9 k: 13 is the middle
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  CHECK_NOTHROW(solids::boundary_sharpness(ops, {{0, 1}}, {0}, "g.mesh"));
+  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(ops, {{13, 14}}, {}, "g.mesh"),
+                       "g.mesh: the sharp edge 13-14 (ids count from 0) is inside the volume; spmesh creases the "
+                       "boundary surface only",
+                       InputError);
+  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(ops, {{0, 4}}, {}, "g.mesh"),
+                       "g.mesh: the sharp edge 0-4 (ids count from 0) is no edge of a cell", InputError);
+  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(ops, {}, {13}, "g.mesh"),
+                       "g.mesh: the corner 13 is not on the boundary surface; spmesh creases the boundary surface "
+                       "only (ids count from 0)",
+                       InputError);
+}
+
+TEST_CASE_TEMPLATE("a perturbed grid whose box edges are sharp refines as the tensor product of the "
+                   "cubic B-spline with interpolated ends everywhere, boundary included (1e-12, 1 level)",
+                   B, SPMESH_TEST_BACKENDS) {
+  const int n = 4;
+  const CellMesh<> mesh = grid_cells(n);
+  linalg::Dense<double> grid(mesh.vertices, 3), P(mesh.vertices, 3);
+  std::mt19937 random(21);
+  std::uniform_real_distribution<double> jitter(-0.3, 0.3);
+  auto coordinate = [&](index_t v, int x) { return int(x == 0 ? v % (n + 1) : x == 1 ? v / (n + 1) % (n + 1) : v / ((n + 1) * (n + 1))); };
+  for (index_t v = 0; v < mesh.vertices; ++v)
+    for (int x = 0; x < 3; ++x) grid(v, x) = coordinate(v, x), P(v, x) = coordinate(v, x) + jitter(random);
+  // The box's edges: both ends with two coordinates on the box's faces.
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  std::vector<std::array<index_t, 2>> rims;
+  auto on_rim = [&](index_t v) {
+    int extreme = 0;
+    for (int x = 0; x < 3; ++x) extreme += coordinate(v, x) == 0 || coordinate(v, x) == n;
+    return extreme >= 2;
+  };
+  for (index_t e = 0; e < ops.edges(); ++e) {
+    const index_t a = column_of(ops.d1.columns[2 * e]), b = ops.d1.columns[2 * e + 1];
+    int same = 0;  // a rim edge runs along the box: its ends share their two extreme coordinates
+    for (int x = 0; x < 3; ++x) same += coordinate(a, x) == coordinate(b, x) && (coordinate(a, x) == 0 || coordinate(a, x) == n);
+    if (on_rim(a) && on_rim(b) && same == 2) rims.push_back({a, b});
+  }
+  CHECK(rims.size() == 12 * n);
+  const auto sharpness = solids::boundary_sharpness(ops, rims, {}, "grid");
+  auto refine_sharp = [&](const linalg::Dense<double>& X) {
+    typename B::Exec exec;
+    using S = typename B::Exec::space;
+    return B::download(solids::build_and_eval(exec, CellMesh<S>{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)},
+                                              B::upload(X), 1, {},
+                                              solids::SolidSharpness<S>{B::upload(sharpness.edges), B::upload(sharpness.vertices)})
+                           .positions);
+  };
+  const auto where = refine_sharp(grid), refined = refine_sharp(P);
+  // The 1-D rule with interpolated ends.
+  auto rule = [&](int fine) -> std::vector<std::pair<int, double>> {
+    const int i = fine / 2;
+    if (fine % 2) return {{i, 0.5}, {i + 1, 0.5}};
+    if (i == 0 || i == n) return {{i, 1.0}};
+    return {{i - 1, 0.125}, {i, 0.75}, {i + 1, 0.125}};
+  };
+  double worst = 0;
+  for (index_t r = 0; r < refined.rows; ++r) {
+    int fine[3];
+    for (int x = 0; x < 3; ++x) fine[x] = int(std::lround(2 * where(r, x)));
+    double expected[3] = {0, 0, 0};
+    for (const auto& [i, wi] : rule(fine[0]))
+      for (const auto& [j, wj] : rule(fine[1]))
+        for (const auto& [k, wk] : rule(fine[2]))
+          for (int x = 0; x < 3; ++x) expected[x] += wi * wj * wk * P(i + (n + 1) * (j + (n + 1) * k), x);
+    for (int x = 0; x < 3; ++x) worst = std::max(worst, std::abs(refined(r, x) - expected[x]));
+  }
+  CHECK(refined.rows == (2 * n + 1) * (2 * n + 1) * (2 * n + 1));
+  CHECK(worst < 1e-12);
 }
 
 // Counts, all hexahedra, the Euler characteristic kept, and every child right-handed: the

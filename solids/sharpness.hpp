@@ -1,0 +1,126 @@
+// Sharp features of a solid on its boundary surface: a sharpness per edge and per vertex on
+// OpenSubdiv's scale (schemes/creasing.hpp: 0 smooth, 10 or more infinitely sharp, semi-sharp
+// between), and the rules they give one level of refinement: the Catmull-Clark surface crease
+// rules (schemes/crease_rules.hpp, the same code the surface schemes run) on the boundary
+// surface, so that the refined solid's boundary is Catmull-Clark's refinement of the control
+// mesh's boundary with the same tags. Sharp edges and corners inside the volume are not built
+// yet: boundary_sharpness refuses them by name.
+#pragma once
+
+#include "schemes/catmull_clark/masks.hpp"
+#include "solids/refined_topology.hpp"
+#include "solids/topology.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace spmesh::solids {
+
+template <class S = linalg::Host>
+struct SolidSharpness {
+  linalg::Array<float, S> edges;     // a level's edges (d1's rows)
+  linalg::Array<float, S> vertices;  // its vertices
+};
+
+// What a level's sharpness does to its refinement: each boundary vertex's mask (VertexMask's
+// self, ring, crease and the crease's ends u, w; inside vertices unused), each edge's crease
+// weight w (0 smooth, 1 crease, between: the blend), and the next level's sharpness.
+template <class S = linalg::Host>
+struct SharpRules {
+  linalg::Array<double, S> self, ring, crease, edge_crease;
+  linalg::Array<index_t, S> crease_u, crease_w;
+  SolidSharpness<S> child;
+};
+
+// The sharpness of `ops`' level from tagged edges (vertex pairs) and corner vertices, all
+// infinitely sharp. Throws InputError naming a pair that is no edge, or an edge or vertex that
+// is not on the boundary surface (sharp features inside the volume are not built yet).
+inline SolidSharpness<> boundary_sharpness(const BoundaryOperators<>& ops, const std::vector<std::array<index_t, 2>>& edges,
+                                           const std::vector<index_t>& corners, const std::string& source) {
+  using linalg::column_of;
+  const index_t V = ops.vertices(), E = ops.edges();
+  std::vector<int> face_cells(std::size_t(ops.faces()), 0);
+  for (index_t p = 0; p < ops.d3.nnz(); ++p) ++face_cells[std::size_t(column_of(ops.d3.columns[p]))];
+  std::vector<char> edge_on(std::size_t(E), 0), vertex_on(std::size_t(V), 0);
+  for (index_t f = 0; f < ops.faces(); ++f)
+    if (face_cells[std::size_t(f)] == 1)
+      for (index_t q = ops.d2.offsets[f]; q < ops.d2.offsets[f + 1]; ++q) {
+        const index_t e = column_of(ops.d2.columns[q]);
+        edge_on[std::size_t(e)] = 1;
+        vertex_on[std::size_t(column_of(ops.d1.columns[2 * e]))] = vertex_on[std::size_t(ops.d1.columns[2 * e + 1])] = 1;
+      }
+  SolidSharpness<> s{linalg::Array<float>(E), linalg::Array<float>(V)};
+  std::fill(s.edges.begin(), s.edges.end(), schemes::creasing::none);
+  std::fill(s.vertices.begin(), s.vertices.end(), schemes::creasing::none);
+  const auto d1 = ops.d1.view();
+  for (const auto& [a, b] : edges) {
+    const index_t e = find_edge(d1, a, b);
+    const bool found = a != b && e < E && column_of(ops.d1.columns[2 * e]) == std::min(a, b) &&
+                       ops.d1.columns[2 * e + 1] == std::max(a, b);
+    const std::string named = "the sharp edge " + std::to_string(a) + "-" + std::to_string(b) + " (ids count from 0)";
+    if (!found) throw InputError(source + ": " + named + " is no edge of a cell");
+    if (!edge_on[std::size_t(e)])
+      throw InputError(source + ": " + named + " is inside the volume; spmesh creases the boundary surface only");
+    s.edges[e] = schemes::creasing::infinite;
+  }
+  for (index_t v : corners) {
+    if (v < 0 || v >= V || !vertex_on[std::size_t(v)])
+      throw InputError(source + ": the corner " + std::to_string(v) +
+                       " is not on the boundary surface; spmesh creases the boundary surface only (ids count from 0)");
+    s.vertices[v] = schemes::creasing::infinite;
+  }
+  return s;
+}
+
+// The rules of `sharpness` on the level of `ops`, and the sharpness of the level
+// refined_operators makes: each half of an edge takes the child sharpness at its end, new edges
+// and points are smooth.
+template <class Exec, class S = typename Exec::space>
+SharpRules<S> sharp_rules(Exec& exec, const BoundaryOperators<S>& ops, const Transposes<S>& transposed,
+                          const SolidSharpness<S>& sharpness, schemes::CreaseMethod method) {
+  using linalg::Array;
+  namespace creasing = schemes::creasing;
+  const index_t V = ops.vertices(), E = ops.edges();
+  const index_t edges = 2 * E + ops.d2.nnz() + ops.d3.nnz(), vertices = V + E + ops.faces() + ops.cells();
+  SharpRules<S> r{Array<double, S>(V), Array<double, S>(V), Array<double, S>(V), Array<double, S>(E),
+                  Array<index_t, S>(V), Array<index_t, S>(V), {Array<float, S>(edges), Array<float, S>(vertices)}};
+  double *self = r.self.data(), *ring = r.ring.data(), *crease = r.crease.data(), *w = r.edge_crease.data();
+  index_t *u = r.crease_u.data(), *other_end = r.crease_w.data();
+  float *child_edge = r.child.edges.data(), *child_vertex = r.child.vertices.data();
+  const float *es = sharpness.edges.data(), *vs = sharpness.vertices.data();
+  const auto d1v = ops.d1.view(), t1v = transposed.t1.view();
+  const auto flags = boundary_flags(exec, ops, transposed);
+  const char *edge_on = flags.edges.data(), *vertex_on = flags.vertices.data();
+  exec.for_each(edges, [=] SPMESH_HD(index_t e) { child_edge[e] = creasing::none; });
+  exec.for_each(vertices, [=] SPMESH_HD(index_t v) { child_vertex[v] = creasing::none; });
+  const schemes::Options options{schemes::Boundary::edge_only, method};
+  // Each vertex's boundary edges, in t1's order; the halves of its edges at it are t1's entries.
+  exec.for_each(V, [=] SPMESH_HD(index_t v) {
+    float vertex = vs[v];
+    child_vertex[v] = creasing::decrement(vertex);
+    if (!vertex_on[v]) return;
+    auto walk = [&](auto&& f) {
+      for (index_t p = t1v.begin(v); p < t1v.end(v); ++p) {
+        const index_t e = t1v.index(p);
+        if (!edge_on[e]) continue;
+        const index_t low = linalg::column_of(d1v.columns[2 * e]), high = d1v.columns[2 * e + 1];
+        f(es[e], false, low == v ? high : low, p);
+      }
+    };
+    const schemes::VertexMask m =
+        schemes::vertex_rules(vertex, options, schemes::catmull_clark::SmoothMask{}, walk,
+                              [&](index_t p, float c) { child_edge[p] = c; });
+    self[v] = m.self, ring[v] = m.ring, crease[v] = m.crease, u[v] = m.u, other_end[v] = m.w;
+  });
+  // An edge whose children at both ends stay sharp is a crease; one that decays blends by s.
+  exec.for_each(E, [=] SPMESH_HD(index_t e) {
+    const float s = es[e];
+    const index_t low = linalg::column_of(d1v.columns[2 * e]), high = d1v.columns[2 * e + 1];
+    const float c0 = child_edge[detail::position_in_row(t1v, low, e)], c1 = child_edge[detail::position_in_row(t1v, high, e)];
+    w[e] = !creasing::is_sharp(s) ? 0.0 : creasing::is_sharp(c0) && creasing::is_sharp(c1) ? 1.0 : double(s);
+  });
+  return r;
+}
+
+}  // namespace spmesh::solids
