@@ -1,9 +1,10 @@
-// Volume meshes made in the tests: a grid of hexahedra, a closed quad surface with poles of any
-// valence, and a surface extruded into layers of hexahedra.
+// Volume meshes made in the tests: a grid of hexahedra (and its perturbed positions), a closed
+// quad surface with poles of any valence, and a surface extruded into layers of hexahedra.
 #pragma once
 
-#include "solids/cells.hpp"
+#include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
+#include "solids/cells.hpp"
 
 #include <algorithm>
 #include <array>
@@ -32,6 +33,16 @@ inline CellMesh<> grid_cells(int n) {
   mesh.indices = linalg::Array<index_t>(index_t(indices.size()));
   std::copy(indices.begin(), indices.end(), mesh.indices.begin());
   return mesh;
+}
+
+// grid_cells(n)'s vertices at their grid coordinates moved by up to 0.2 in each direction.
+inline linalg::Dense<double> perturbed_grid(int n, unsigned seed) {
+  linalg::Dense<double> P((n + 1) * (n + 1) * (n + 1), 3);
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> jitter(-0.2, 0.2);
+  for (index_t v = 0; v < P.rows; ++v)
+    for (int x = 0; x < 3; ++x) P(v, x) = double(x == 0 ? v % (n + 1) : x == 1 ? v / (n + 1) % (n + 1) : v / ((n + 1) * (n + 1))) + jitter(random);
+  return P;
 }
 
 // A closed quad surface with two poles of valence n and every other vertex of valence 3: the

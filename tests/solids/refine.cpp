@@ -321,11 +321,7 @@ TEST_CASE_TEMPLATE("the boundary of a refined solid is the Catmull-Clark refinem
                    "boundary (a perturbed grid, 1 and 2 levels, the team's hex meshes, 1 level)",
                    B, SPMESH_TEST_BACKENDS) {
   const CellMesh<> mesh = grid_cells(3);
-  linalg::Dense<double> P(mesh.vertices, 3);
-  std::mt19937 random(5);
-  std::uniform_real_distribution<double> jitter(-0.2, 0.2);
-  for (index_t v = 0; v < mesh.vertices; ++v)
-    for (int x = 0; x < 3; ++x) P(v, x) = double(x == 0 ? v % 4 : x == 1 ? v / 4 % 4 : v / 16) + jitter(random);
+  const auto P = perturbed_grid(3, 5);
   check_boundary_is_catmull_clark<B>(mesh, P, 1);
   check_boundary_is_catmull_clark<B>(mesh, P, 2);
 
@@ -364,11 +360,7 @@ TEST_CASE_TEMPLATE("with creases and corners on its boundary, a refined solid's 
                    "corners, 1 and 2 levels, a perturbed grid and the team's hex meshes)",
                    B, SPMESH_TEST_BACKENDS) {
   const CellMesh<> mesh = grid_cells(3);
-  linalg::Dense<double> P(mesh.vertices, 3);
-  std::mt19937 random(15);
-  std::uniform_real_distribution<double> jitter(-0.2, 0.2);
-  for (index_t v = 0; v < mesh.vertices; ++v)
-    for (int x = 0; x < 3; ++x) P(v, x) = double(x == 0 ? v % 4 : x == 1 ? v / 4 % 4 : v / 16) + jitter(random);
+  const auto P = perturbed_grid(3, 15);
   for (unsigned seed : {1u, 2u, 3u}) {
     CAPTURE(seed);
     const auto sharpness = random_boundary_sharpness(mesh, seed);
