@@ -25,7 +25,8 @@ constexpr const char* usage = R"(usage:
       size and the memory needed (and free, with --device cuda), and stops. A volume mesh IN
       (Medit .mesh, VTK legacy .vtk, gmsh 4.1 .msh: tetrahedra, prisms, hexahedra) is refined
       by Catmull-Clark solids into OUT (.vtu for ParaView, .vtk or .mesh), with --device,
-      --precision, --dry-run, --surface FILE.obj|.ply (the refined boundary surface) and
+      --precision, --dry-run, --surface FILE.obj|.ply (the refined boundary surface),
+      --picture FILE.svg (the refined solid with the octant nearest the viewer cut away) and
       --vertex-rule tensor-product|joy-maccracken (at vertices on one extraordinary edge line:
       the product of the surface rule and the cubic B-spline, the default, or Joy-MacCracken's).
       Medit Ridges and Corners crease the boundary surface (--sharp-edges: its Edges too, the

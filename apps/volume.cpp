@@ -4,6 +4,7 @@
 #include "apps/args.hpp"
 #include "apps/commands.hpp"
 #include "apps/host_memory.hpp"
+#include "apps/picture.hpp"
 #include "apps/progress.hpp"
 #include "apps/transfer.hpp"
 #include "apps/volume.hpp"
@@ -40,16 +41,17 @@ constexpr std::int64_t MiB = std::int64_t(1) << 20;
 void refuse_surface_options(const Args& args) {
   if (const auto scheme = args.get("--scheme"); scheme && *scheme != "ccsolid")
     throw Error("--scheme " + *scheme + ": a volume mesh is refined by Catmull-Clark solids (--scheme ccsolid)");
-  for (const char* option : {"--triangulate", "--boundary", "--picture"})
+  for (const char* option : {"--triangulate", "--boundary"})
     if (args.get(option)) throw Error(std::string(option) + " does not apply to a volume mesh");
 }
 
 // The host memory subdivide takes at most on a volume: the input (the file read whole, what is
 // parsed from it, the mesh), the largest level's refinement (solids::refine_bytes), the boundary
-// surface and the writer's buffers (two layout windows or two text batches, the stream's 1 MiB); the process,
+// surface, the picture's cut-away and the writer's buffers (two layout windows or two text
+// batches, the stream's 1 MiB); the process,
 // and an eighth more and 16 MiB for what the allocator keeps, as host_estimate does for surfaces.
 std::int64_t volume_host_bytes(std::int64_t file_bytes, const std::vector<solids::SolidCounts>& levels,
-                               int scalar_bytes) {
+                               int scalar_bytes, bool picture) {
   const auto& base = levels.front();
   const std::int64_t input = file_bytes + 2 * (4 * base.corners + 8 * base.cells) + 2 * 24 * base.vertices +
                              4 * (base.corners + base.cells + 1) + 24 * base.vertices;
@@ -63,7 +65,11 @@ std::int64_t volume_host_bytes(std::int64_t file_bytes, const std::vector<solids
                                24 * last.vertices;
   const std::int64_t writer = surface + 2 * std::int64_t(std::max(meshops::tuning::layout_window_bytes,
                                                                   meshops::tuning::emit_batch_bytes)) + MiB;
-  const std::int64_t process = 8 * MiB, total = process + input + refine + writer;
+  // --picture: the last level's operators and its cut-away surface (at most all its faces, and
+  // a flag a cell), besides the result (its cells and data).
+  const std::int64_t result = 4 * (last.cells + 1) + 4 * last.corners + std::int64_t(scalar_bytes) * 3 * last.vertices;
+  const std::int64_t cut = picture ? result + solids::operator_bytes(last) + surface + last.cells : 0;
+  const std::int64_t process = 8 * MiB, total = process + input + std::max(refine, cut) + writer;
   return total + total / 8 + 16 * MiB;
 }
 
@@ -83,6 +89,24 @@ std::string available_text(const HostAvailable& a) {
   return a.bytes == std::numeric_limits<std::int64_t>::max()
              ? "no known limit"
              : fmt::format("{:.1f} MiB available ({})", a.bytes / 1048576.0, a.limit);
+}
+
+// Faces (offsets, corners: vertex ids of P) as a surface over only the vertices they use, in
+// their order of first use.
+template <class T>
+meshops::PolyMesh compact_surface(const std::vector<index_t>& offsets, std::vector<index_t> corners,
+                                  const linalg::Dense<T>& P) {
+  std::vector<index_t> renumber(std::size_t(P.rows), -1), used;
+  for (index_t& v : corners) {
+    if (renumber[std::size_t(v)] < 0) renumber[std::size_t(v)] = index_t(used.size()), used.push_back(v);
+    v = renumber[std::size_t(v)];
+  }
+  meshops::PolyMesh surface;
+  surface.positions = linalg::Dense<double>(index_t(used.size()), 3);
+  for (std::size_t u = 0; u < used.size(); ++u)
+    for (index_t x = 0; x < 3; ++x) surface.positions(index_t(u), x) = double(P(used[u], x));
+  surface.M = linalg::MeshMatrix<>(index_t(used.size()), linalg::Array<index_t>(offsets), linalg::Array<index_t>(corners));
+  return surface;
 }
 
 // The boundary surface of a level, each boundary face turned outward, over the vertices it uses
@@ -126,18 +150,53 @@ meshops::PolyMesh boundary_surface(const solids::BoundaryOperators<>& ops, const
       offsets.push_back(index_t(corners.size()));
     }
   }
-  // Only the vertices the surface uses, in their order of first use.
-  std::vector<index_t> renumber(std::size_t(P.rows), -1), used;
-  for (index_t& v : corners) {
-    if (renumber[std::size_t(v)] < 0) renumber[std::size_t(v)] = index_t(used.size()), used.push_back(v);
-    v = renumber[std::size_t(v)];
+  return compact_surface(offsets, std::move(corners), P);
+}
+
+// The refined solid as a picture shows it: its boundary with the octant nearest the viewer
+// (picture.hpp looks from +x, -y, +z) cut away, so that the cells inside show where the cut
+// goes. Faces of the kept cells that are on the boundary or meet a removed cell, each turned
+// outward from its kept cell.
+template <class T>
+meshops::PolyMesh cut_away(const solids::CellMesh<>& cells, const linalg::Dense<T>& P) {
+  using linalg::column_of;
+  using linalg::sign_of;
+  cpu::Executor exec;
+  const auto ops = solids::boundary_operators(exec, cells);
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (index_t v = 0; v < P.rows; ++v)
+    for (int x = 0; x < 3; ++x) lo[x] = std::min(lo[x], double(P(v, x))), hi[x] = std::max(hi[x], double(P(v, x)));
+  std::vector<char> removed(std::size_t(cells.cells()));
+  for (index_t c = 0; c < cells.cells(); ++c) {
+    double centre[3] = {0, 0, 0};
+    const index_t n = cells.offsets[c + 1] - cells.offsets[c];
+    for (index_t p = cells.offsets[c]; p < cells.offsets[c + 1]; ++p)
+      for (int x = 0; x < 3; ++x) centre[x] += double(P(cells.indices[p], x)) / double(n);
+    const double middle[3] = {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
+    removed[std::size_t(c)] = centre[0] > middle[0] && centre[1] < middle[1] && centre[2] > middle[2];
   }
-  meshops::PolyMesh surface;
-  surface.positions = linalg::Dense<double>(index_t(used.size()), 3);
-  for (std::size_t u = 0; u < used.size(); ++u)
-    for (index_t x = 0; x < 3; ++x) surface.positions(index_t(u), x) = double(P(used[u], x));
-  surface.M = linalg::MeshMatrix<>(index_t(used.size()), linalg::Array<index_t>(offsets), linalg::Array<index_t>(corners));
-  return surface;
+  // How many kept cells hold each face, and its sign in the last of them.
+  std::vector<int> kept_sign(std::size_t(ops.faces()), 0), kept(std::size_t(ops.faces()), 0);
+  for (index_t c = 0; c < ops.cells(); ++c)
+    for (index_t p = ops.d3.offsets[c]; p < ops.d3.offsets[c + 1]; ++p)
+      if (!removed[std::size_t(c)]) {
+        const auto f = std::size_t(column_of(ops.d3.columns[p]));
+        ++kept[f], kept_sign[f] = sign_of(ops.d3.columns[p]);
+      }
+  std::vector<index_t> offsets{0}, corners;
+  for (index_t f = 0; f < ops.faces(); ++f) {
+    const auto i = std::size_t(f);
+    if (kept[i] != 1) continue;  // between two kept cells, or in removed ones only
+    std::vector<index_t> cycle;
+    for (index_t p = ops.d2.offsets[f]; p < ops.d2.offsets[f + 1]; ++p) {
+      const index_t e = column_of(ops.d2.columns[p]);
+      cycle.push_back(sign_of(ops.d2.columns[p]) > 0 ? column_of(ops.d1.columns[2 * e]) : ops.d1.columns[2 * e + 1]);
+    }
+    if (kept_sign[i] < 0) std::reverse(cycle.begin(), cycle.end());
+    corners.insert(corners.end(), cycle.begin(), cycle.end());
+    offsets.push_back(index_t(corners.size()));
+  }
+  return compact_surface(offsets, std::move(corners), P);
 }
 
 // The rule at vertices on one extraordinary edge line (--vertex-rule; solids/refine.hpp) and the
@@ -170,12 +229,17 @@ int subdivide_volume_as(const Args& args) {
   meshops::OutputFiles outputs({input});
   std::string out;
   solids::VolumeFormat format{};
-  const std::optional<std::string> surface = args.get("--surface");
+  const std::optional<std::string> surface = args.get("--surface"), picture = args.get("--picture");
   if (!dry) {
     out = args.need("--output");
     format = solids::volume_output_format(out);
     outputs.add(out);
     if (surface) meshops::output_format(*surface), outputs.add(*surface);
+    if (picture) {
+      if (std::filesystem::path(*picture).extension() != ".svg")
+        throw Error(*picture + ": --picture writes SVG; give a path ending in .svg");
+      outputs.add(*picture);
+    }
   }
   // The GPU's context is made while the input is read (start_gpu).
   const auto context = gpu ? start_gpu() : std::future<void>();
@@ -189,7 +253,8 @@ int subdivide_volume_as(const Args& args) {
   const auto sharpness = input_sharpness(args, mesh, input_ops, input);
   const auto sizes = solids::solid_levels(input_ops, mesh.cells.indices.size(), levels);
   check_capacity(sizes);
-  const std::int64_t host = volume_host_bytes(std::int64_t(std::filesystem::file_size(input)), sizes, sizeof(T));
+  const std::int64_t host =
+      volume_host_bytes(std::int64_t(std::filesystem::file_size(input)), sizes, sizeof(T), picture.has_value());
   // The GPU's: the largest level's refinement (with no level, the input's, as a bound) and the
   // margin surfaces have for the GPU's slabs of small arrays (schemes/size_estimate.hpp).
   std::int64_t device_bytes = solids::refine_bytes(sizes[0], sizeof(T), 3);
@@ -237,6 +302,14 @@ int subdivide_volume_as(const Args& args) {
     if (surface) {
       const auto boundary = boundary_surface(refined.last_parent, P, levels > 0);
       meshops::write_mesh(outputs, *surface, meshops::output_format(*surface), input, boundary.positions, boundary.M);
+    }
+    if (picture) {
+      const auto shown = cut_away(refined.cells, P);
+      outputs.write(*picture, [&](std::ostream& o) {
+        write_picture(o, shown.positions, shown.M,
+                      fmt::format("{}: ccsolid, {} levels, {} cells (an octant cut away)", input, levels,
+                                  refined.cells.cells()));
+      });
     }
     outputs.commit();
   }

@@ -42,15 +42,21 @@ inline std::vector<SolidCounts> solid_levels(const BoundaryOperators<>& ops, std
 // values a vertex), as if every array of boundary_operators and refine were held at once: the
 // level's cells and data, its operators and their transposes with what building them sorts,
 // refine's averages and counts, and the next level's cells, data and operators.
+// The bytes boundary_operators holds at most on a level of counts `c`: the operators, and the
+// cells' first instances, two 4-slot copies and four arrays an instance, the face owners, four
+// arrays a face side and the radix sorts' buffers while it identifies faces and edges.
+inline std::int64_t operator_bytes(const SolidCounts& c) {
+  const std::int64_t E = c.edges, F = c.faces, C = c.cells, I = c.cell_faces, S2 = c.face_sides;
+  const std::int64_t operators = 4 * (E + 1) + 8 * E + 4 * (F + 1) + 4 * S2 + 4 * (C + 1) + 4 * I;
+  const std::int64_t identify = 4 * (C + 1) + 32 * I + 20 * I + 4 * F + 20 * S2 + 8 * I + 12 * S2;
+  return operators + identify;
+}
+
 inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int width) {
   const std::int64_t V = c.vertices, E = c.edges, F = c.faces, C = c.cells, I = c.cell_faces,
                      S2 = c.face_sides, s = scalar_bytes, k = width;
   const std::int64_t level = 4 * (C + 1) + 4 * c.corners + s * k * V;
-  const std::int64_t operators = 4 * (E + 1) + 8 * E + 4 * (F + 1) + 4 * S2 + 4 * (C + 1) + 4 * I;
   const std::int64_t transposes = 4 * (V + 1) + 8 * E + 4 * (E + 1) + 4 * S2 + 4 * (F + 1) + 4 * I;
-  // boundary_operators: the cells' first instances, two 4-slot copies and four arrays an
-  // instance, the face owners, four arrays a face side, the radix sorts' buffers.
-  const std::int64_t identify = 4 * (C + 1) + 32 * I + 20 * I + 4 * F + 20 * S2 + 8 * I + 12 * S2;
   // transpose: three arrays and a sorted copy an entry, the sort's buffers.
   const std::int64_t transpose = 24 * std::max({2 * E, S2, I});
   // refine: the averages, the counts at each vertex, the boundary flags, the line edges.
@@ -60,7 +66,7 @@ inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int wid
   // refined_operators: the next level's d1, d2 and d3 (offsets and columns).
   const SolidCounts n = c.next();
   const std::int64_t next_operators = 4 * (3 * n.edges + 5 * n.faces + 7 * n.cells + 3);
-  return level + operators + transposes + identify + transpose + averages + next + next_operators;
+  return level + operator_bytes(c) + transposes + transpose + averages + next + next_operators;
 }
 
 }  // namespace spmesh::solids

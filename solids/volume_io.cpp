@@ -124,15 +124,16 @@ private:
   std::int64_t binary_at_ = -1;  // the binary value being read, for messages
 };
 
-// A cell read from a file, checked and added to `mesh`: `ids` counted from 0 in cells.hpp's order.
+// The cells read from a file, in cells.hpp's order, each checked (its ids in range, counted from
+// 0) as it is added.
 struct CellList {
   std::vector<index_t> offsets{0}, indices;
 
   void add(Cursor& at, const std::vector<std::int64_t>& ids, std::int64_t vertices, const std::string& item) {
     for (std::int64_t id : ids) {
       if (id < 0 || id >= vertices)
-        at.fail_item(item + ": vertex " + std::to_string(id) + " out of range (0 to " + std::to_string(vertices - 1) +
-                "; ids count from 0)");
+        at.fail_item(item + ": vertex " + std::to_string(id) + " out of range (0 to " +
+                     std::to_string(vertices - 1) + "; ids count from 0)");
       indices.push_back(index_t(id));
     }
     offsets.push_back(index_t(indices.size()));

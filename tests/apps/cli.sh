@@ -277,7 +277,32 @@ else
 fi
 expect_error "volume to a surface format" "$tmp/g.obj" subdivide "$block" --levels 1 -o "$tmp/g.obj"
 expect_error "volume with a surface scheme" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --scheme loop
-expect_error "volume with a picture" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --picture "$tmp/g.svg"
+# --picture: the refined solid with the octant nearest the viewer (+x, -y, +z) cut away: a polygon
+# for every face that exactly one kept cell holds (counted here from the refined .mesh).
+"$spmesh" subdivide "$block" --levels 2 -o "$tmp/block2p.mesh" --precision double --picture "$tmp/block2.svg" >/dev/null ||
+  fail "volume --picture"
+python3 - "$tmp/block2p.mesh" "$tmp/block2.svg" <<'PY' || fail "volume --picture: not the cut-away's faces"
+import sys
+lines = open(sys.argv[1]).read().split()
+n = int(lines[lines.index("Vertices") + 1]); at = lines.index("Vertices") + 2
+points = [tuple(map(float, lines[at + 4 * i: at + 4 * i + 3])) for i in range(n)]
+c = int(lines[lines.index("Hexahedra") + 1]); at = lines.index("Hexahedra") + 2
+hexes = [[int(x) - 1 for x in lines[at + 9 * i: at + 9 * i + 8]] for i in range(c)]
+middle = [(min(p[k] for p in points) + max(p[k] for p in points)) / 2 for k in range(3)]
+faces = {}
+for h in hexes:
+    centre = [sum(points[v][k] for v in h) / 8 for k in range(3)]
+    if centre[0] > middle[0] and centre[1] < middle[1] and centre[2] > middle[2]:
+        continue
+    for f in ((0, 3, 2, 1), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7)):
+        key = tuple(sorted(h[i] for i in f))
+        faces[key] = faces.get(key, 0) + 1
+expected = sum(1 for count in faces.values() if count == 1)
+drawn = open(sys.argv[2]).read().count("<polygon")
+print(f"cut-away: {drawn} polygons drawn, {expected} faces expected")
+sys.exit(0 if drawn == expected and expected > 0 else 1)
+PY
+expect_error "volume picture not .svg" "$tmp/g.vtu" subdivide "$block" --levels 1 -o "$tmp/g.vtu" --picture "$tmp/g.png"
 expect_error "volume past 32-bit indices" "$tmp/g.vtu" subdivide "$block" --levels 8 -o "$tmp/g.vtu"
 printf 'MeshVersionFormatted 2\nDimension 3\nVertices\n8\n0 0 1 0\n1 0 1 0\n1 1 1 0\n0 1 1 0\n0 0 0 0\n1 0 0 0\n1 1 0 0\n0 1 0 0\nHexahedra\n1\n1 2 3 4 5 6 7 8 0\nEnd\n' >"$tmp/inverted.mesh"
 expect_error "inverted hexahedron" "$tmp/g.vtu" subdivide "$tmp/inverted.mesh" --levels 1 -o "$tmp/g.vtu"

@@ -69,10 +69,11 @@ volume() {
   local mesh=$1 max=$2
   for ((l = 0; l <= max; ++l)); do
     for precision in float double; do
-      local args=("$mesh" --levels "$l" --precision "$precision" -o "$tmp/out.vtu" --surface "$tmp/out.ply")
+      local args=("$mesh" --levels "$l" --precision "$precision" -o "$tmp/out.vtu" --surface "$tmp/out.ply"
+                  --picture "$tmp/out.svg")
       "$spmesh" subdivide "${args[@]}" --dry-run >"$tmp/dry.txt" 2>&1 || { fail "volume ${args[*]} --dry-run: $(cat "$tmp/dry.txt")"; continue; }
       local estimate
-      estimate=$(sed -n 's/.*about \([0-9.]*\) MiB of host memory.*/\1/p' "$tmp/dry.txt" | awk '{ printf "%d", $1 * 1048576 }')
+      estimate=$(sed -n 's/.*about \([0-9.]*\) MiB of host memory.*/\1/p' "$tmp/dry.txt" | awk '{ printf "%.0f", $1 * 1048576 }')
       "$probe" peak "$tmp/peak" "$spmesh" subdivide "${args[@]}" >/dev/null 2>"$tmp/stderr" ||
         { fail "volume ${args[*]}: $(cat "$tmp/stderr")"; continue; }
       local peak; peak=$(cat "$tmp/peak")
