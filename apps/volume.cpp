@@ -51,13 +51,13 @@ void refuse_surface_options(const Args& args) {
 // batches, the stream's 1 MiB); the process,
 // and an eighth more and 16 MiB for what the allocator keeps, as host_estimate does for surfaces.
 std::int64_t volume_host_bytes(std::int64_t file_bytes, const std::vector<solids::SolidCounts>& levels,
-                               int scalar_bytes, bool picture) {
+                               int scalar_bytes, bool sharp, bool picture) {
   const auto& base = levels.front();
   const std::int64_t input = file_bytes + 2 * (4 * base.corners + 8 * base.cells) + 2 * 24 * base.vertices +
                              4 * (base.corners + base.cells + 1) + 24 * base.vertices;
   std::int64_t refine = 0;
   for (std::size_t l = 0; l + 1 < levels.size(); ++l)
-    refine = std::max(refine, solids::refine_bytes(levels[l], scalar_bytes, 3));
+    refine = std::max(refine, solids::refine_bytes(levels[l], scalar_bytes, 3, sharp));
   // --surface: the last level's boundary faces (at most all its faces: offsets, 4 corners each,
   // the flags and signs a face), a renumbering a vertex, and the positions in double.
   const auto& last = levels.back();
@@ -254,12 +254,13 @@ int subdivide_volume_as(const Args& args) {
   const auto sizes = solids::solid_levels(input_ops, mesh.cells.indices.size(), levels);
   check_capacity(sizes);
   const std::int64_t host =
-      volume_host_bytes(std::int64_t(std::filesystem::file_size(input)), sizes, sizeof(T), picture.has_value());
+      volume_host_bytes(std::int64_t(std::filesystem::file_size(input)), sizes, sizeof(T), sharpness.has_value(),
+                        picture.has_value());
   // The GPU's: the largest level's refinement (with no level, the input's, as a bound) and the
   // margin surfaces have for the GPU's slabs of small arrays (schemes/size_estimate.hpp).
-  std::int64_t device_bytes = solids::refine_bytes(sizes[0], sizeof(T), 3);
+  std::int64_t device_bytes = solids::refine_bytes(sizes[0], sizeof(T), 3, sharpness.has_value());
   for (std::size_t l = 1; l + 1 < sizes.size(); ++l)
-    device_bytes = std::max(device_bytes, solids::refine_bytes(sizes[l], sizeof(T), 3));
+    device_bytes = std::max(device_bytes, solids::refine_bytes(sizes[l], sizeof(T), 3, sharpness.has_value()));
   device_bytes += schemes::SizeEstimate::margin;
   const HostAvailable available = host_available();
   if (gpu) context.wait();

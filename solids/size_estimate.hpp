@@ -41,7 +41,8 @@ inline std::vector<SolidCounts> solid_levels(const BoundaryOperators<>& ops, std
 // The bytes that refining a level of counts `c` holds at most (scalar_bytes a value, `width`
 // values a vertex), as if every array of boundary_operators and refine were held at once: the
 // level's cells and data, its operators and their transposes with what building them sorts,
-// refine's averages and counts, and the next level's cells, data and operators.
+// refine's averages and counts, the next level's cells, data and operators, and with `sharp`
+// the crease rules.
 // The bytes boundary_operators holds at most on a level of counts `c`: the operators, and the
 // cells' first instances, two 4-slot copies and four arrays an instance, the face owners, four
 // arrays a face side and the radix sorts' buffers while it identifies faces and edges.
@@ -52,7 +53,7 @@ inline std::int64_t operator_bytes(const SolidCounts& c) {
   return operators + identify;
 }
 
-inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int width) {
+inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int width, bool sharp = false) {
   const std::int64_t V = c.vertices, E = c.edges, F = c.faces, C = c.cells, I = c.cell_faces,
                      S2 = c.face_sides, s = scalar_bytes, k = width;
   const std::int64_t level = 4 * (C + 1) + 4 * c.corners + s * k * V;
@@ -66,7 +67,10 @@ inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int wid
   // refined_operators: the next level's d1, d2 and d3 (offsets and columns).
   const SolidCounts n = c.next();
   const std::int64_t next_operators = 4 * (3 * n.edges + 5 * n.faces + 7 * n.cells + 3);
-  return level + operator_bytes(c) + transposes + transpose + averages + next + next_operators;
+  // sharp_rules (sharpness.hpp), with sharp features: the level's sharpness, each vertex's mask
+  // (three doubles, two ids), each edge's crease weight, the next level's sharpness, the flags.
+  const std::int64_t rules = sharp ? 4 * (E + V) + 32 * V + 8 * E + 4 * (n.edges + n.vertices) + V + E + F : 0;
+  return level + operator_bytes(c) + transposes + transpose + averages + next + next_operators + rules;
 }
 
 }  // namespace spmesh::solids

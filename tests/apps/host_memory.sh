@@ -4,8 +4,9 @@
 #    resident memory of `subdivide` and `build` on the CPU, in float and double, at every level
 #    of the benchmark meshes that runs in about a second: the bundled meshes and, where
 #    SHARED_DIR has them, the character meshes (Catmull-Clark; Loop and sqrt3 on triangulated
-#    ones), and of `subdivide` on volume meshes (Catmull-Clark solids: the bundled block and
-#    the shared sphere). A table of peak / estimate goes to stdout.
+#    ones), and of `subdivide` on volume meshes (Catmull-Clark solids with their boundary
+#    surface and picture: the bundled block, the shared sphere, and the shared extruded disc
+#    with its curves sharp). A table of peak / estimate goes to stdout.
 # 2. A run whose estimate exceeds the process limit (ulimit -v) is refused before any work:
 #    exit 1, one line naming both sizes and the limit, no output file.
 #   tests/apps/host_memory.sh SPMESH PROBE DATA_DIR [SHARED_DIR]
@@ -63,14 +64,15 @@ levels "$data/meshes/tent.obj" subdivide 5 --scheme loop --triangulate fan
 levels "$data/meshes/tent.obj" build 5 --scheme sqrt3 --triangulate shortest-diagonal
 levels "$data/meshes/torus.obj" subdivide 4 --scheme sqrt3 --triangulate fan
 
-# volume MESH MAX: Catmull-Clark solids (subdivide of a .mesh) at levels 0..MAX, float and
-# double: the estimate --dry-run prints bounds the measured peak.
+# volume MESH MAX [ARGS...]: Catmull-Clark solids (subdivide of a .mesh, with its boundary surface
+# and picture, and ARGS) at levels 0..MAX, float and double: the estimate --dry-run prints bounds
+# the measured peak.
 volume() {
-  local mesh=$1 max=$2
+  local mesh=$1 max=$2; shift 2
   for ((l = 0; l <= max; ++l)); do
     for precision in float double; do
       local args=("$mesh" --levels "$l" --precision "$precision" -o "$tmp/out.vtu" --surface "$tmp/out.ply"
-                  --picture "$tmp/out.svg")
+                  --picture "$tmp/out.svg" "$@")
       "$spmesh" subdivide "${args[@]}" --dry-run >"$tmp/dry.txt" 2>&1 || { fail "volume ${args[*]} --dry-run: $(cat "$tmp/dry.txt")"; continue; }
       local estimate
       estimate=$(sed -n 's/.*about \([0-9.]*\) MiB of host memory.*/\1/p' "$tmp/dry.txt" | awk '{ printf "%.0f", $1 * 1048576 }')
@@ -102,6 +104,7 @@ else
 fi
 if [[ -n $shared && -f $shared/meshes/hex/sphere_allhex.mesh ]]; then
   volume "$shared/meshes/hex/sphere_allhex.mesh" 3
+  volume "$shared/meshes/hex/disc_extrude.mesh" 3 --sharp-edges  # creases: its curves
 fi
 
 # Refused before any work under a process limit: cube 10 levels needs about 600 MiB.
