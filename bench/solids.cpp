@@ -51,7 +51,7 @@ struct Row {
 };
 
 // The bytes of the level's operators, ternary (offsets and signed columns) and as a CSR with values.
-std::pair<std::int64_t, std::int64_t> operator_bytes(const solids::SolidCounts& c) {
+std::pair<std::int64_t, std::int64_t> incidence_bytes(const solids::SolidCounts& c) {
   const std::int64_t rows = c.edges + c.faces + c.cells + 3, nnz = 2 * c.edges + c.face_sides + c.cell_faces;
   return {4 * rows + 4 * nnz, 4 * rows + 8 * nnz};
 }
@@ -96,7 +96,7 @@ Row measure(Exec& exec, const Up& up, const Peak& peak_mib, const solids::Volume
   const double operators = 4.0 * (2 * (2 * parent.edges + parent.face_sides + parent.cell_faces) +
                                   2 * (parent.edges + parent.faces + parent.cells) + parent.vertices);
   r.floor = copy_gbs > 0 ? (12.0 * (parent.vertices + child.vertices) + operators) / (copy_gbs * 1e6) : 0;
-  const auto [ternary, csr] = operator_bytes(child);
+  const auto [ternary, csr] = incidence_bytes(child);
   r.ternary_per_hex = double(ternary) / double(child.cells), r.csr_per_hex = double(csr) / double(child.cells);
   return r;
 }
