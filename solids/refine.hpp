@@ -54,19 +54,6 @@ struct SolidLevel {
   linalg::Dense<T, S> positions;   // V + E + F + C rows
 };
 
-namespace detail {
-
-// A column of n ones.
-template <class T, class Exec, class S = typename Exec::space>
-linalg::Dense<T, S> ones(Exec& exec, index_t n) {
-  linalg::Dense<T, S> o(n, 1);
-  T* p = o.data.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t i) { p[i] = T(1); });
-  return o;
-}
-
-}  // namespace detail
-
 // One level of refinement of `mesh` (cells and, per vertex, a row of X of any width) with its
 // boundary operators `ops` (boundary_operators(exec, mesh)). DimensionError unless X has a row
 // per vertex.
@@ -82,7 +69,7 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
     throw DimensionError("solids::refine: vertex data has " + std::to_string(X.rows) + " rows, the mesh " +
                          std::to_string(V) + " vertices");
   const auto &t1 = transposed.t1, &t2 = transposed.t2, &t3 = transposed.t3;
-  const auto d2v = ops.d2.view(), t1v = t1.view(), t2v = t2.view();
+  const auto d2v = ops.d2.view(), t1v = t1.view(), t2v = t2.view(), t3v = t3.view();
   const index_t* cell_at = mesh.offsets.data();
 
   const auto flags = boundary_flags(exec, ops, transposed);
@@ -147,23 +134,24 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
     for (index_t j = 0; j < k; ++j) ep[e * k + j] = ec[e * k + j] + ef[e * k + j] + w * m[e * k + j];
   });
 
-  // What meets each vertex, counted through its edges: its edges, boundary edges, faces (met
-  // twice each) and cells (met 6 times each).
-  Dense<T, S> edges_at(V, 1), boundary_edges_at(V, 1), faces_at(V, 1), cells_at(V, 1);
+  // What meets each vertex, counted through its edges in one pass: its edges, boundary edges,
+  // faces (met twice each, through their two edges at it) and cells (met 6 times each: three
+  // edges at a corner, two of the cell's faces on each).
+  Array<T, S> edges_at(V), boundary_edges_at(V), faces_at(V), cells_at(V);
   {
-    const auto ones_e = detail::ones<T>(exec, E);
-    Dense<T, S> per_edge(E, 1), per_face(F, 1);
-    linalg::spmm(exec, t1, ones_e, edges_at, map::constant(T(1)));
-    linalg::spmm(exec, t1, ones_e, boundary_edges_at,
-                 map::function([=] SPMESH_HD(index_t, index_t, index_t e) { return eb[e] ? T(1) : T(0); }));
-    linalg::spmm(exec, t2, detail::ones<T>(exec, F), per_edge, map::constant(T(1)));
-    linalg::spmm(exec, t1, per_edge, faces_at, map::constant(T(0.5)));
-    linalg::spmm(exec, t3, detail::ones<T>(exec, C), per_face, map::constant(T(1)));
-    linalg::spmm(exec, t2, per_face, per_edge, map::constant(T(1)));
-    linalg::spmm(exec, t1, per_edge, cells_at, map::constant(T(1) / T(6)));
+    T *edges = edges_at.data(), *boundary = boundary_edges_at.data(), *faces = faces_at.data(), *cells = cells_at.data();
+    exec.for_each(V, [=] SPMESH_HD(index_t v) {
+      index_t on = 0, face_sides = 0, cell_sides = 0;
+      for (index_t p = t1v.begin(v); p < t1v.end(v); ++p) {
+        const index_t e = t1v.index(p);
+        on += eb[e];
+        face_sides += t2v.end(e) - t2v.begin(e);
+        for (index_t q = t2v.begin(e); q < t2v.end(e); ++q) cell_sides += t3v.end(t2v.index(q)) - t3v.begin(t2v.index(q));
+      }
+      edges[v] = T(t1v.end(v) - t1v.begin(v)), boundary[v] = T(on), faces[v] = T(face_sides / 2), cells[v] = T(cell_sides / 6);
+    });
   }
-  const T *ne = edges_at.data.data(), *nb = boundary_edges_at.data.data(), *nf = faces_at.data.data(),
-          *nc = cells_at.data.data();
+  const T *ne = edges_at.data(), *nb = boundary_edges_at.data(), *nf = faces_at.data(), *nc = cells_at.data();
 
   // The vertices on one extraordinary edge line and its two edges there (-1 elsewhere). Every
   // corner of a tetrahedron, prism or hexahedron has three edges, so two edges at a vertex share
