@@ -216,7 +216,8 @@ std::optional<solids::SolidSharpness<>> input_sharpness(const Args& args, const 
   auto edges = mesh.ridges;
   if (args.get("--sharp-edges")) edges.insert(edges.end(), mesh.line_edges.begin(), mesh.line_edges.end());
   if (edges.empty() && mesh.corners.empty()) return std::nullopt;
-  return solids::boundary_sharpness(ops, edges, mesh.corners, input);
+  cpu::Executor exec;
+  return solids::boundary_sharpness(exec, ops, edges, mesh.corners, input);
 }
 
 template <class T>

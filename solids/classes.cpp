@@ -1,5 +1,8 @@
-// classify_cells (classes.hpp): each cell's edges gathered through its faces, on the host.
+// classify_cells (classes.hpp): each cell's edges gathered through its faces, on the host (the
+// boundary flags and edge valences from topology.hpp's boundary_flags and transposes).
 #include "solids/classes.hpp"
+
+#include "linalg/cpu/executor.hpp"
 
 #include <algorithm>
 
@@ -24,22 +27,16 @@ std::vector<index_t> cell_edges(const BoundaryOperators<>& ops, index_t c) {
 
 CellClasses classify_cells(const CellMesh<>& mesh, const BoundaryOperators<>& ops) {
   using linalg::column_of;
-  const index_t V = ops.vertices(), E = ops.edges(), F = ops.faces(), C = ops.cells();
-  std::vector<index_t> face_cells(std::size_t(F), 0), edge_faces(std::size_t(E), 0);
-  for (index_t p = 0; p < ops.d3.nnz(); ++p) ++face_cells[std::size_t(column_of(ops.d3.columns[p]))];
-  for (index_t p = 0; p < ops.d2.nnz(); ++p) ++edge_faces[std::size_t(column_of(ops.d2.columns[p]))];
-  std::vector<char> edge_on_boundary(std::size_t(E), 0), vertex_on_boundary(std::size_t(V), 0);
-  for (index_t f = 0; f < F; ++f)
-    if (face_cells[std::size_t(f)] == 1)
-      for (index_t q = ops.d2.offsets[f]; q < ops.d2.offsets[f + 1]; ++q) {
-        const index_t e = column_of(ops.d2.columns[q]);
-        edge_on_boundary[std::size_t(e)] = 1;
-        for (int end = 0; end < 2; ++end) vertex_on_boundary[std::size_t(column_of(ops.d1.columns[2 * e + end]))] = 1;
-      }
+  const index_t V = ops.vertices(), E = ops.edges(), C = ops.cells();
+  linalg::cpu::Executor exec;
+  const auto transposed = transposes(exec, ops);
+  const auto flags = boundary_flags(exec, ops, transposed);
+  const auto& t2 = transposed.t2;
+  auto faces_around = [&](index_t e) { return t2.offsets[e + 1] - t2.offsets[e]; };
   CellClasses out;
   std::vector<char> extraordinary(std::size_t(E), 0), extraordinary_vertex(std::size_t(V), 0);
   for (index_t e = 0; e < E; ++e) {
-    extraordinary[std::size_t(e)] = edge_faces[std::size_t(e)] != (edge_on_boundary[std::size_t(e)] ? 3 : 4);
+    extraordinary[std::size_t(e)] = faces_around(e) != (flags.edges[e] ? 3 : 4);
     out.extraordinary_edges += extraordinary[std::size_t(e)];
   }
   auto ends = [&](index_t e) {
@@ -69,7 +66,7 @@ CellClasses classify_cells(const CellMesh<>& mesh, const BoundaryOperators<>& op
     for (index_t i = 0; i < corners; ++i) {
       const index_t v = mesh.indices[begin + i];
       if (extraordinary_vertex[std::size_t(v)]) evs.push_back(v);
-      on_boundary |= vertex_on_boundary[std::size_t(v)] != 0;
+      on_boundary |= flags.vertices[v] != 0;
     }
     auto through = [&](index_t v) {
       return std::all_of(mine.begin(), mine.end(), [&](index_t e) { return ends(e).first == v || ends(e).second == v; });
@@ -77,7 +74,7 @@ CellClasses classify_cells(const CellMesh<>& mesh, const BoundaryOperators<>& op
     if (corners != 8) out.not_evaluable.push_back({c, "not a hexahedron"});
     else if (evs.size() > 1) out.not_evaluable.push_back({c, "two extraordinary vertices"});
     else if (mine.empty()) ++(on_boundary ? out.regular_boundary : out.regular_interior);
-    else if (mine.size() == 1) ++out.layered[edge_faces[std::size_t(mine.front())]];
+    else if (mine.size() == 1) ++out.layered[faces_around(mine.front())];
     else if (evs.size() == 1 && through(evs.front())) ++out.irregular;
     else out.not_evaluable.push_back({c, "extraordinary edges through no common extraordinary vertex"});
   }

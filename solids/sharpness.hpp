@@ -33,23 +33,16 @@ struct SharpRules {
   SolidSharpness<S> child;
 };
 
-// The sharpness of `ops`' level from tagged edges (vertex pairs) and corner vertices, all
-// infinitely sharp. Throws InputError naming a pair that is no edge, or an edge or vertex that
+// The sharpness of `ops`' level (host arrays, worked out on a host executor) from tagged edges
+// (vertex pairs) and corner vertices, all infinitely sharp. Throws InputError naming a pair that is no edge, or an edge or vertex that
 // is not on the boundary surface (sharp features inside the volume are not built yet).
-inline SolidSharpness<> boundary_sharpness(const BoundaryOperators<>& ops, const std::vector<std::array<index_t, 2>>& edges,
-                                           const std::vector<index_t>& corners, const std::string& source) {
+template <class Exec>
+SolidSharpness<> boundary_sharpness(Exec& exec, const BoundaryOperators<>& ops,
+                                    const std::vector<std::array<index_t, 2>>& edges,
+                                    const std::vector<index_t>& corners, const std::string& source) {
   using linalg::column_of;
   const index_t V = ops.vertices(), E = ops.edges();
-  std::vector<int> face_cells(std::size_t(ops.faces()), 0);
-  for (index_t p = 0; p < ops.d3.nnz(); ++p) ++face_cells[std::size_t(column_of(ops.d3.columns[p]))];
-  std::vector<char> edge_on(std::size_t(E), 0), vertex_on(std::size_t(V), 0);
-  for (index_t f = 0; f < ops.faces(); ++f)
-    if (face_cells[std::size_t(f)] == 1)
-      for (index_t q = ops.d2.offsets[f]; q < ops.d2.offsets[f + 1]; ++q) {
-        const index_t e = column_of(ops.d2.columns[q]);
-        edge_on[std::size_t(e)] = 1;
-        vertex_on[std::size_t(column_of(ops.d1.columns[2 * e]))] = vertex_on[std::size_t(ops.d1.columns[2 * e + 1])] = 1;
-      }
+  const auto flags = boundary_flags(exec, ops, transposes(exec, ops));
   SolidSharpness<> s{linalg::Array<float>(E), linalg::Array<float>(V)};
   std::fill(s.edges.begin(), s.edges.end(), schemes::creasing::none);
   std::fill(s.vertices.begin(), s.vertices.end(), schemes::creasing::none);
@@ -60,12 +53,12 @@ inline SolidSharpness<> boundary_sharpness(const BoundaryOperators<>& ops, const
                        ops.d1.columns[2 * e + 1] == std::max(a, b);
     const std::string named = "the sharp edge " + std::to_string(a) + "-" + std::to_string(b) + " (ids count from 0)";
     if (!found) throw InputError(source + ": " + named + " is no edge of a cell");
-    if (!edge_on[std::size_t(e)])
+    if (!flags.edges[e])
       throw InputError(source + ": " + named + " is inside the volume; spmesh creases the boundary surface only");
     s.edges[e] = schemes::creasing::infinite;
   }
   for (index_t v : corners) {
-    if (v < 0 || v >= V || !vertex_on[std::size_t(v)])
+    if (v < 0 || v >= V || !flags.vertices[v])
       throw InputError(source + ": the corner " + std::to_string(v) +
                        " is not on the boundary surface; spmesh creases the boundary surface only (ids count from 0)");
     s.vertices[v] = schemes::creasing::infinite;

@@ -381,14 +381,14 @@ TEST_CASE("sharp tags are refused inside the volume and where no edge is, naming
   const CellMesh<> mesh = grid_cells(2);  // vertex (i, j, k) = i + 3 j + 9 k: 13 is the middle
   linalg::cpu::Executor cpu;
   const auto ops = solids::boundary_operators(cpu, mesh);
-  CHECK_NOTHROW(solids::boundary_sharpness(ops, {{0, 1}}, {0}, "g.mesh"));
-  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(ops, {{13, 14}}, {}, "g.mesh"),
+  CHECK_NOTHROW(solids::boundary_sharpness(cpu, ops, {{0, 1}}, {0}, "g.mesh"));
+  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(cpu, ops, {{13, 14}}, {}, "g.mesh"),
                        "g.mesh: the sharp edge 13-14 (ids count from 0) is inside the volume; spmesh creases the "
                        "boundary surface only",
                        InputError);
-  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(ops, {{0, 4}}, {}, "g.mesh"),
+  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(cpu, ops, {{0, 4}}, {}, "g.mesh"),
                        "g.mesh: the sharp edge 0-4 (ids count from 0) is no edge of a cell", InputError);
-  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(ops, {}, {13}, "g.mesh"),
+  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(cpu, ops, {}, {13}, "g.mesh"),
                        "g.mesh: the corner 13 is not on the boundary surface; spmesh creases the boundary surface "
                        "only (ids count from 0)",
                        InputError);
@@ -421,7 +421,7 @@ TEST_CASE_TEMPLATE("a perturbed grid whose box edges are sharp refines as the te
     if (on_rim(a) && on_rim(b) && same == 2) rims.push_back({a, b});
   }
   CHECK(rims.size() == 12 * n);
-  const auto sharpness = solids::boundary_sharpness(ops, rims, {}, "grid");
+  const auto sharpness = solids::boundary_sharpness(cpu, ops, rims, {}, "grid");
   auto refine_sharp = [&](const linalg::Dense<double>& X) {
     typename B::Exec exec;
     using S = typename B::Exec::space;
