@@ -109,29 +109,27 @@ meshops::PolyMesh compact_surface(const std::vector<index_t>& offsets, std::vect
   return surface;
 }
 
-// The boundary surface of a level, each boundary face turned outward, over the vertices it uses
-// (their positions taken from P). With `refined`, the surface of the next level instead: each
-// boundary face of `ops`' level split into a quad at each corner (v, its next side's edge point,
-// the face point, its previous side's edge point), in the refined vertex order [V, E, F, C].
-template <class T>
-meshops::PolyMesh boundary_surface(const solids::BoundaryOperators<>& ops, const linalg::Dense<T>& P, bool refined) {
+// visit(f, cycle, sides) for each face of `ops` that exactly one kept cell holds (every cell kept
+// where `removed` is empty: the boundary faces), turned outward from that cell: its vertices in
+// order, and the edge from each to the next.
+template <class Visit>
+void outward_faces(const solids::BoundaryOperators<>& ops, const std::vector<char>& removed, Visit visit) {
   using linalg::column_of;
   using linalg::sign_of;
-  const index_t V = ops.vertices(), E = ops.edges();
-  std::vector<index_t> holders(std::size_t(ops.faces()), 0), sign(std::size_t(ops.faces()), 1);
-  for (index_t p = 0; p < ops.d3.nnz(); ++p) {
-    const index_t f = column_of(ops.d3.columns[p]);
-    ++holders[std::size_t(f)];
-    sign[std::size_t(f)] = sign_of(ops.d3.columns[p]);
-  }
-  std::vector<index_t> offsets{0}, corners;
+  std::vector<int> kept(std::size_t(ops.faces()), 0), sign(std::size_t(ops.faces()), 1);
+  for (index_t c = 0; c < ops.cells(); ++c)
+    if (removed.empty() || !removed[std::size_t(c)])
+      for (index_t p = ops.d3.offsets[c]; p < ops.d3.offsets[c + 1]; ++p) {
+        const auto f = std::size_t(column_of(ops.d3.columns[p]));
+        ++kept[f], sign[f] = sign_of(ops.d3.columns[p]);
+      }
+  std::vector<index_t> cycle, sides;
   for (index_t f = 0; f < ops.faces(); ++f) {
-    if (holders[std::size_t(f)] != 1) continue;
-    std::vector<index_t> cycle, sides;  // the vertices, and the edge from each to the next
+    if (kept[std::size_t(f)] != 1) continue;  // between two kept cells, or in removed ones only
+    cycle.clear(), sides.clear();
     for (index_t p = ops.d2.offsets[f]; p < ops.d2.offsets[f + 1]; ++p) {
       const index_t e = column_of(ops.d2.columns[p]);
-      const index_t low = column_of(ops.d1.columns[2 * e]), high = column_of(ops.d1.columns[2 * e + 1]);
-      cycle.push_back(sign_of(ops.d2.columns[p]) > 0 ? low : high);
+      cycle.push_back(sign_of(ops.d2.columns[p]) > 0 ? column_of(ops.d1.columns[2 * e]) : ops.d1.columns[2 * e + 1]);
       sides.push_back(e);
     }
     if (sign[std::size_t(f)] < 0) {  // turned outward: the cycle reversed, each side then before its vertex
@@ -139,28 +137,38 @@ meshops::PolyMesh boundary_surface(const solids::BoundaryOperators<>& ops, const
       std::reverse(sides.begin(), sides.end());
       std::rotate(sides.begin(), sides.begin() + 1, sides.end());
     }
+    visit(f, cycle, sides);
+  }
+}
+
+// The boundary surface of a level, each boundary face turned outward, over the vertices it uses
+// (their positions taken from P). With `refined`, the surface of the next level instead: each
+// boundary face of `ops`' level split into a quad at each corner (v, its next side's edge point,
+// the face point, its previous side's edge point), in the refined vertex order [V, E, F, C].
+template <class T>
+meshops::PolyMesh boundary_surface(const solids::BoundaryOperators<>& ops, const linalg::Dense<T>& P, bool refined) {
+  const index_t V = ops.vertices(), E = ops.edges();
+  std::vector<index_t> offsets{0}, corners;
+  outward_faces(ops, {}, [&](index_t f, const std::vector<index_t>& cycle, const std::vector<index_t>& sides) {
     const std::size_t k = cycle.size();
     if (!refined) {
       corners.insert(corners.end(), cycle.begin(), cycle.end());
       offsets.push_back(index_t(corners.size()));
-      continue;
+      return;
     }
     for (std::size_t i = 0; i < k; ++i) {
       corners.insert(corners.end(), {cycle[i], V + sides[i], V + E + f, V + sides[(i + k - 1) % k]});
       offsets.push_back(index_t(corners.size()));
     }
-  }
+  });
   return compact_surface(offsets, std::move(corners), P);
 }
 
 // The refined solid as a picture shows it: its boundary with the octant nearest the viewer
 // (picture.hpp looks from +x, -y, +z) cut away, so that the cells inside show where the cut
-// goes. Faces of the kept cells that are on the boundary or meet a removed cell, each turned
-// outward from its kept cell.
+// goes: the faces of the kept cells that are on the boundary or meet a removed cell.
 template <class T>
 meshops::PolyMesh cut_away(const solids::CellMesh<>& cells, const linalg::Dense<T>& P) {
-  using linalg::column_of;
-  using linalg::sign_of;
   cpu::Executor exec;
   const auto ops = solids::boundary_operators(exec, cells);
   double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
@@ -175,27 +183,11 @@ meshops::PolyMesh cut_away(const solids::CellMesh<>& cells, const linalg::Dense<
     const double middle[3] = {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
     removed[std::size_t(c)] = centre[0] > middle[0] && centre[1] < middle[1] && centre[2] > middle[2];
   }
-  // How many kept cells hold each face, and its sign in the last of them.
-  std::vector<int> kept_sign(std::size_t(ops.faces()), 0), kept(std::size_t(ops.faces()), 0);
-  for (index_t c = 0; c < ops.cells(); ++c)
-    for (index_t p = ops.d3.offsets[c]; p < ops.d3.offsets[c + 1]; ++p)
-      if (!removed[std::size_t(c)]) {
-        const auto f = std::size_t(column_of(ops.d3.columns[p]));
-        ++kept[f], kept_sign[f] = sign_of(ops.d3.columns[p]);
-      }
   std::vector<index_t> offsets{0}, corners;
-  for (index_t f = 0; f < ops.faces(); ++f) {
-    const auto i = std::size_t(f);
-    if (kept[i] != 1) continue;  // between two kept cells, or in removed ones only
-    std::vector<index_t> cycle;
-    for (index_t p = ops.d2.offsets[f]; p < ops.d2.offsets[f + 1]; ++p) {
-      const index_t e = column_of(ops.d2.columns[p]);
-      cycle.push_back(sign_of(ops.d2.columns[p]) > 0 ? column_of(ops.d1.columns[2 * e]) : ops.d1.columns[2 * e + 1]);
-    }
-    if (kept_sign[i] < 0) std::reverse(cycle.begin(), cycle.end());
+  outward_faces(ops, removed, [&](index_t, const std::vector<index_t>& cycle, const std::vector<index_t>&) {
     corners.insert(corners.end(), cycle.begin(), cycle.end());
     offsets.push_back(index_t(corners.size()));
-  }
+  });
   return compact_surface(offsets, std::move(corners), P);
 }
 
