@@ -12,6 +12,7 @@
 #include "linalg/tuning.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace spmesh::linalg {
 
@@ -112,6 +113,34 @@ Csr<T, S> to_csr(Exec& exec, const Coo<T, S>& A, Reduce reduce = {}) {
   return detail::build_rows<tuning::assembly_row_capacity, T>(
       exec, rows, cols, detail::EntriesOfRow<T>{first.data(), position.data(), ci, A.values.data()},
       reduce);
+}
+
+// The n x n identity.
+template <class T, Executor Exec, class S = typename Exec::space>
+Csr<T, S> identity(Exec& exec, index_t n) {
+  Array<index_t, S> offsets(n + 1), indices(n);
+  Array<T, S> values(n);
+  index_t *o = offsets.data(), *ix = indices.data();
+  T* v = values.data();
+  exec.for_each(n + 1, [=] SPMESH_HD(index_t i) {
+    o[i] = i;
+    if (i < n) ix[i] = i, v[i] = T(1);
+  });
+  return Csr<T, S>(n, n, std::move(offsets), std::move(indices), std::move(values));
+}
+
+// A with its values converted to T (A itself when they already are).
+template <class T, Executor Exec, class F, class S>
+Csr<T, S> cast_values(Exec& exec, Csr<F, S> A) {
+  if constexpr (std::is_same_v<T, F>) {
+    return A;
+  } else {
+    Array<T, S> values(A.nnz());
+    const F* in = A.values.data();
+    T* out = values.data();
+    exec.for_each(A.nnz(), [=] SPMESH_HD(index_t p) { out[p] = static_cast<T>(in[p]); });
+    return Csr<T, S>(A.rows, A.cols, std::move(A.offsets), std::move(A.indices), std::move(values));
+  }
 }
 
 // A rows x cols canonical CSR matrix assembled row by row from a producer (the interface of

@@ -15,6 +15,7 @@
 // level_matrix(exec, L).
 #pragma once
 
+#include "linalg/convert.hpp"
 #include "linalg/spgemm.hpp"
 #include "schemes/half_edges/rules.hpp"
 #include "schemes/plan.hpp"
@@ -52,33 +53,6 @@ linalg::Dense<T, S> copy(Exec& exec, const linalg::Dense<T, S>& P0) {
   T* out = P.data.data();
   exec.for_each(P0.data.size(), [=] SPMESH_HD(index_t i) { out[i] = in[i]; });
   return P;
-}
-
-template <class Exec, class S = typename Exec::space>
-linalg::Csr<double, S> identity(Exec& exec, index_t n) {
-  linalg::Array<index_t, S> offsets(n + 1), indices(n);
-  linalg::Array<double, S> values(n);
-  index_t *o = offsets.data(), *ix = indices.data();
-  double* v = values.data();
-  exec.for_each(n + 1, [=] SPMESH_HD(index_t i) {
-    o[i] = i;
-    if (i < n) ix[i] = i, v[i] = 1.0;
-  });
-  return linalg::Csr<double, S>(n, n, std::move(offsets), std::move(indices), std::move(values));
-}
-
-template <class T, class Exec, class S = typename Exec::space>
-linalg::Csr<T, S> cast(Exec& exec, linalg::Csr<double, S> R) {
-  if constexpr (std::is_same_v<T, double>) {
-    return R;
-  } else {
-    linalg::Array<T, S> values(R.nnz());
-    const double* in = R.values.data();
-    T* out = values.data();
-    exec.for_each(R.nnz(), [=] SPMESH_HD(index_t p) { out[p] = static_cast<T>(in[p]); });
-    return linalg::Csr<T, S>(R.rows, R.cols, std::move(R.offsets), std::move(R.indices),
-                             std::move(values));
-  }
 }
 
 // A scheme without crease rules refuses sharpness: throws InputError naming what C holds.
@@ -320,11 +294,11 @@ linalg::Csr<double, S> level_matrix(Exec& exec, const std::variant<Levels...>& l
 template <class T, class Scheme, class Exec, class S = typename Exec::space>
 linalg::Csr<T, S> refinement_matrix(Exec& exec, const Plan<Scheme, S>& plan) {
   if (plan.levels.empty())
-    return detail::cast<T>(exec, detail::identity(exec, plan.refined.vertices));
+    return linalg::cast_values<T>(exec, linalg::identity<double>(exec, plan.refined.vertices));
   auto R = level_matrix(exec, plan.levels[0]);
   for (std::size_t l = 1; l < plan.levels.size(); ++l)
     R = linalg::spgemm(exec, level_matrix(exec, plan.levels[l]), R);
-  return detail::cast<T>(exec, std::move(R));
+  return linalg::cast_values<T>(exec, std::move(R));
 }
 
 }  // namespace spmesh::schemes

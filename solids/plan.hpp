@@ -42,6 +42,7 @@ template <class S = linalg::Host>
 struct SolidPlan {
   std::vector<SolidTopology<S>> parents;  // levels 0 .. L - 1
   CellMesh<S> refined;                    // level L's cells
+  RefineOptions options;                  // the rules eval applies
 };
 
 // The topology of `levels` levels of `mesh` (InputError from boundary_operators for bad cells),
@@ -50,6 +51,7 @@ template <class Exec, class S = typename Exec::space>
 SolidPlan<S> build(Exec& exec, CellMesh<S> mesh, int levels, const RefineOptions& options = {},
                    std::type_identity_t<std::optional<SolidSharpness<S>>> sharpness = std::nullopt) {
   SolidPlan<S> plan;
+  plan.options = options;
   auto ops = boundary_operators(exec, mesh);
   for (int l = 0; l < levels; ++l) {
     auto transposed = transposes(exec, ops);
@@ -66,15 +68,14 @@ SolidPlan<S> build(Exec& exec, CellMesh<S> mesh, int levels, const RefineOptions
 
 // X (a row per input vertex) through the plan's levels: a row per refined vertex.
 template <class Exec, class T, class S = typename Exec::space>
-linalg::Dense<T, S> eval(Exec& exec, const SolidPlan<S>& plan, const linalg::Dense<T, S>& X,
-                         const RefineOptions& options = {}) {
+linalg::Dense<T, S> eval(Exec& exec, const SolidPlan<S>& plan, const linalg::Dense<T, S>& X) {
   linalg::Dense<T, S> P;
   if (plan.parents.empty()) {
     P = linalg::Dense<T, S>(X.rows, X.cols);
     exec.copy(X.data.data(), X.data.size(), P.data.data());
   }
   for (const auto& level : plan.parents)
-    P = refine_points(exec, level.cells, level.ops, level.transposed, &level == &plan.parents.front() ? X : P, options,
+    P = refine_points(exec, level.cells, level.ops, level.transposed, &level == &plan.parents.front() ? X : P, plan.options,
                       level.sharp ? &*level.sharp : nullptr);
   return P;
 }

@@ -1,15 +1,20 @@
 // Volume meshes made in the tests: a grid of hexahedra (and its perturbed positions), a closed
-// quad surface with poles of any valence, and a surface extruded into layers of hexahedra.
+// quad surface with poles of any valence, a surface extruded into layers of hexahedra, a mesh of
+// every cell kind, random creases on a boundary; and how far apart two results are.
 #pragma once
 
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
+#include "linalg/cpu/executor.hpp"
 #include "solids/cells.hpp"
+#include "solids/sharpness.hpp"
+#include "solids/topology.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace spmesh::test {
@@ -104,6 +109,51 @@ inline CellMesh<> extrude(const linalg::MeshMatrix<>& M, index_t layers) {
   for (index_t c = 0; c < mesh.offsets.size(); ++c) mesh.offsets[c] = 8 * c;
   mesh.indices = linalg::Array<index_t>(indices);
   return mesh;
+}
+
+// A hexahedron, two prisms beside it and a tetrahedron on one of them, with its positions.
+inline std::pair<CellMesh<>, linalg::Dense<double>> mixed_cells() {
+  CellMesh<> mixed;
+  mixed.vertices = 13;
+  const std::vector<index_t> offsets = {0, 8, 14, 20, 24},
+                             indices = {0, 1, 2, 3, 4, 5, 6, 7, 1, 8, 9, 5, 10, 11, 1, 9, 2, 5, 11, 6, 5, 10, 11, 12};
+  mixed.offsets = linalg::Array<index_t>(offsets);
+  mixed.indices = linalg::Array<index_t>(indices);
+  const double points[13][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1},
+                                {0, 1, 1}, {2, 0, 0}, {2, 1, 0}, {2, 0, 1}, {2, 1, 1}, {1.5, 0.5, 2}};
+  linalg::Dense<double> X(13, 3);
+  for (index_t v = 0; v < 13; ++v)
+    for (int x = 0; x < 3; ++x) X(v, x) = points[v][x];
+  return {std::move(mixed), std::move(X)};
+}
+
+// Random creases (sharp and semi-sharp) on a quarter of the boundary edges and two corners.
+inline solids::SolidSharpness<> random_boundary_sharpness(const CellMesh<>& mesh, unsigned seed) {
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  const auto flags = solids::boundary_flags(cpu, ops, solids::transposes(cpu, ops));
+  solids::SolidSharpness<> s{linalg::Array<float>(ops.edges()), linalg::Array<float>(ops.vertices())};
+  std::fill(s.edges.begin(), s.edges.end(), 0.0f);
+  std::fill(s.vertices.begin(), s.vertices.end(), 0.0f);
+  std::mt19937 random(seed);
+  const float values[4] = {0.5f, 1.5f, 2.5f, 10.0f};
+  for (index_t e = 0; e < ops.edges(); ++e)
+    if (flags.edges[e] && random() % 4 == 0) s.edges[e] = values[random() % 4];
+  std::vector<index_t> on;
+  for (index_t v = 0; v < ops.vertices(); ++v)
+    if (flags.vertices[v]) on.push_back(v);
+  s.vertices[on[random() % on.size()]] = 10.0f;
+  s.vertices[on[random() % on.size()]] = 1.5f;
+  return s;
+}
+
+// The largest difference between two blocks of positions, over the largest magnitude.
+template <class T>
+inline double relative_difference(const linalg::Dense<T>& a, const linalg::Dense<T>& b) {
+  double worst = 0, scale = 0;
+  for (index_t i = 0; i < a.data.size(); ++i)
+    worst = std::max(worst, std::abs(double(a.data[i]) - double(b.data[i]))), scale = std::max(scale, std::abs(double(b.data[i])));
+  return worst / scale;
 }
 
 }  // namespace spmesh::test

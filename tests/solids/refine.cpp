@@ -336,25 +336,6 @@ TEST_CASE_TEMPLATE("the boundary of a refined solid is the Catmull-Clark refinem
 
 // Tags on a mesh's boundary: about a quarter of its boundary edges sharp or semi-sharp (0.5,
 // 1.5, 2.5 or infinite), one boundary vertex a corner and one semi-sharp (1.5).
-solids::SolidSharpness<> random_boundary_sharpness(const CellMesh<>& mesh, unsigned seed) {
-  linalg::cpu::Executor cpu;
-  const auto ops = solids::boundary_operators(cpu, mesh);
-  const auto flags = solids::boundary_flags(cpu, ops, solids::transposes(cpu, ops));
-  solids::SolidSharpness<> s{linalg::Array<float>(ops.edges()), linalg::Array<float>(ops.vertices())};
-  std::fill(s.edges.begin(), s.edges.end(), 0.0f);
-  std::fill(s.vertices.begin(), s.vertices.end(), 0.0f);
-  std::mt19937 random(seed);
-  const float values[4] = {0.5f, 1.5f, 2.5f, 10.0f};
-  for (index_t e = 0; e < ops.edges(); ++e)
-    if (flags.edges[e] && random() % 4 == 0) s.edges[e] = values[random() % 4];
-  std::vector<index_t> on;
-  for (index_t v = 0; v < ops.vertices(); ++v)
-    if (flags.vertices[v]) on.push_back(v);
-  s.vertices[on[random() % on.size()]] = 10.0f;
-  s.vertices[on[random() % on.size()]] = 1.5f;
-  return s;
-}
-
 TEST_CASE_TEMPLATE("with creases and corners on its boundary, a refined solid's boundary is "
                    "Catmull-Clark's refinement of its boundary with the same tags (sharp, semi-sharp, "
                    "corners, 1 and 2 levels, a perturbed grid and the team's hex meshes)",
@@ -502,29 +483,8 @@ TEST_CASE_TEMPLATE("refined solids: counts, all hexahedra, Euler characteristic 
   CHECK(kept.positions(grid.vertices, 1) == -2);
   CHECK(kept.positions(grid.vertices, 2) == 0.5);
   // A hexahedron, two prisms beside it and a tetrahedron on one of them.
-  CellMesh<> mixed;
-  mixed.vertices = 13;
-  const std::vector<index_t> offsets = {0, 8, 14, 20, 24},
-                             indices = {0, 1, 2, 3, 4, 5, 6, 7, 1, 8, 9, 5, 10, 11, 1, 9, 2, 5, 11, 6, 5, 10, 11, 12};
-  mixed.offsets = linalg::Array<index_t>(5);
-  mixed.indices = linalg::Array<index_t>(24);
-  std::copy(offsets.begin(), offsets.end(), mixed.offsets.begin());
-  std::copy(indices.begin(), indices.end(), mixed.indices.begin());
-  const double points[13][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1},
-                                {0, 1, 1}, {2, 0, 0}, {2, 1, 0}, {2, 0, 1}, {2, 1, 1}, {1.5, 0.5, 2}};
-  linalg::Dense<double> X(13, 3);
-  for (index_t v = 0; v < 13; ++v)
-    for (int x = 0; x < 3; ++x) X(v, x) = points[v][x];
+  const auto [mixed, X] = mixed_cells();
   check_refined_mesh<B>(mixed, X);
-}
-
-// The largest difference between two blocks of positions, over the largest magnitude.
-template <class T>
-double relative_difference(const linalg::Dense<T>& a, const linalg::Dense<T>& b) {
-  double worst = 0, scale = 0;
-  for (index_t i = 0; i < a.data.size(); ++i)
-    worst = std::max(worst, std::abs(double(a.data[i]) - double(b.data[i]))), scale = std::max(scale, std::abs(double(b.data[i])));
-  return worst / scale;
 }
 
 TEST_CASE_TEMPLATE("solid refinement is the same bits run to run, and the CPU's on every backend "
