@@ -5,6 +5,7 @@
 #include "apps/input.hpp"
 #include "apps/progress.hpp"
 #include "apps/transfer.hpp"
+#include "apps/volume.hpp"
 #include "apps/report.hpp"
 #include "meshops/output.hpp"
 
@@ -55,6 +56,7 @@ int build_as(const Args& args) {
 }  // namespace
 
 int build_command(const Args& args) {
+  if (is_volume_file(args.positional.at(0))) return build_volume(args);
   return args.dbl() ? build_as<double>(args) : build_as<float>(args);
 }
 

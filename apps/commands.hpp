@@ -33,6 +33,17 @@ solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>& mesh, const
                                             const solids::RefineOptions& options,
                                             const std::optional<solids::SolidSharpness<>>& sharpness, Stages& stages);
 
+// A solid's refinement matrix built on the GPU, and a stored one's refined cells rebuilt there
+// (volume_pipeline.hpp's build_solid_refinement and rebuild_solid_cells).
+template <class T>
+schemes::Refinement<T> build_solid_on_gpu(const solids::CellMesh<>& mesh, const solids::BoundaryOperators<>& ops,
+                                          const solids::RefineOptions& options,
+                                          const std::optional<solids::SolidSharpness<>>& sharpness, int levels,
+                                          Stages& stages);
+template <class T>
+solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>& r, const schemes::RefinedMeshCheck& check,
+                                        Stages& stages);
+
 // Starts creating the GPU's context on another thread, so that its cost (a few tenths of a
 // second) overlaps reading the input; errors are left to the executor, which reports them. A
 // build without CUDA has nothing to start. Keep the future until the GPU work begins.
@@ -60,6 +71,11 @@ void check_device_memory(std::int64_t bytes);
                               Stages&);                                                    \
   template solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&, int, \
                                                const solids::RefineOptions&, \
-                                               const std::optional<solids::SolidSharpness<>>&, Stages&);
+                                               const std::optional<solids::SolidSharpness<>>&, Stages&);   \
+  template schemes::Refinement<T> build_solid_on_gpu(const solids::CellMesh<>&, const solids::BoundaryOperators<>&, \
+                                                     const solids::RefineOptions&,                                  \
+                                                     const std::optional<solids::SolidSharpness<>>&, int, Stages&); \
+  template solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>&, const schemes::RefinedMeshCheck&, \
+                                                   Stages&);
 
 }  // namespace spmesh::apps

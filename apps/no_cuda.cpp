@@ -35,6 +35,16 @@ solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>&, const lina
                                             Stages&) {
   no_cuda();
 }
+template <class T>
+schemes::Refinement<T> build_solid_on_gpu(const solids::CellMesh<>&, const solids::BoundaryOperators<>&,
+                                          const solids::RefineOptions&, const std::optional<solids::SolidSharpness<>>&,
+                                          int, Stages&) {
+  no_cuda();
+}
+template <class T>
+solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>&, const schemes::RefinedMeshCheck&, Stages&) {
+  no_cuda();
+}
 std::future<void> start_gpu() {
   std::promise<void> nothing;
   nothing.set_value();

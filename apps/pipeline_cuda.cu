@@ -75,6 +75,23 @@ solids::SolidResult<T> refine_solid_on_gpu(const solids::CellMesh<>& mesh, const
   return refine_solid(exec, mesh, P0, levels, options, sharpness, stages);
 }
 
+template <class T>
+schemes::Refinement<T> build_solid_on_gpu(const solids::CellMesh<>& mesh, const solids::BoundaryOperators<>& ops,
+                                          const solids::RefineOptions& options,
+                                          const std::optional<solids::SolidSharpness<>>& sharpness, int levels,
+                                          Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  return build_solid_refinement<T>(exec, mesh, ops, options, sharpness, levels, stages);
+}
+
+template <class T>
+solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>& r, const schemes::RefinedMeshCheck& check,
+                                        Stages& stages) {
+  linalg::cuda::Executor exec;
+  return rebuild_solid_cells(exec, r, check, stages);
+}
+
 std::future<void> start_gpu() {
   return std::async(std::launch::async, [] { (void)cudaFree(nullptr); });
 }

@@ -9,6 +9,7 @@
 #include "apps/input.hpp"
 #include "apps/progress.hpp"
 #include "apps/transfer.hpp"
+#include "apps/volume.hpp"
 #include "apps/report.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/io.hpp"
@@ -179,6 +180,7 @@ int replay_as(const Args& args) {
 }  // namespace
 
 int replay_command(const Args& args) {
+  if (schemes::refinement_shape(args.positional.at(0)).scheme == schemes::solid_scheme) return replay_volume(args);
   return args.dbl() ? replay_as<double>(args) : replay_as<float>(args);
 }
 

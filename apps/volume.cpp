@@ -212,6 +212,31 @@ std::optional<solids::SolidSharpness<>> input_sharpness(const Args& args, const 
   return solids::boundary_sharpness(exec, ops, edges, mesh.corners, input);
 }
 
+// A volume input as every command reads it: the mesh, checked (solids::check_geometry), its
+// operators, its sharp features, and the sizes of `levels` levels, checked against 32-bit
+// indices.
+struct VolumeInput {
+  solids::VolumeMesh mesh;
+  solids::BoundaryOperators<> ops;
+  std::optional<solids::SolidSharpness<>> sharpness;
+  std::vector<solids::SolidCounts> sizes;
+};
+
+VolumeInput read_volume_input(const Args& args, const std::string& input, int levels) {
+  VolumeInput in;
+  {
+    Progress progress("reading " + input);
+    in.mesh = out_of_memory_names(input + ": reading it", [&] { return solids::read_volume(input); });
+  }
+  solids::check_geometry(input, in.mesh.positions, in.mesh.cells);
+  cpu::Executor cpu;
+  in.ops = solids::boundary_operators(cpu, in.mesh.cells);
+  in.sharpness = input_sharpness(args, in.mesh, in.ops, input);
+  in.sizes = solids::solid_levels(in.ops, in.mesh.cells.indices.size(), levels);
+  check_capacity(in.sizes);
+  return in;
+}
+
 template <class T>
 int subdivide_volume_as(const Args& args) {
   refuse_surface_options(args);
@@ -236,16 +261,8 @@ int subdivide_volume_as(const Args& args) {
   }
   // The GPU's context is made while the input is read (start_gpu).
   const auto context = gpu ? start_gpu() : std::future<void>();
-  auto mesh = [&] {
-    Progress progress("reading " + input);
-    return out_of_memory_names(input + ": reading it", [&] { return solids::read_volume(input); });
-  }();
-  solids::check_geometry(input, mesh.positions, mesh.cells);
+  auto [mesh, input_ops, sharpness, sizes] = read_volume_input(args, input, levels);
   cpu::Executor cpu;
-  const auto input_ops = solids::boundary_operators(cpu, mesh.cells);
-  const auto sharpness = input_sharpness(args, mesh, input_ops, input);
-  const auto sizes = solids::solid_levels(input_ops, mesh.cells.indices.size(), levels);
-  check_capacity(sizes);
   const std::int64_t host =
       volume_host_bytes(std::int64_t(std::filesystem::file_size(input)), sizes, sizeof(T), sharpness.has_value(),
                         picture.has_value());
@@ -316,12 +333,164 @@ int subdivide_volume_as(const Args& args) {
   return 0;
 }
 
+
+// The host memory a solid's build holds at most besides its input: R (solids::refinement_bytes,
+// as if composed on the CPU) and the refined cells, with the process and allocator margins of
+// volume_host_bytes.
+std::int64_t build_host_bytes(const std::vector<solids::SolidCounts>& levels, int scalar_bytes) {
+  const auto &last = levels.back();
+  const std::int64_t total = 8 * MiB + solids::refinement_bytes(levels, scalar_bytes) + 4 * (last.cells + 1 + last.corners);
+  return total + total / 8 + 16 * MiB;
+}
+
+void check_host(std::int64_t bytes, const std::string& what) {
+  const HostAvailable available = host_available();
+  if (bytes > available.bytes)
+    throw CapacityError(fmt::format("{} needs about {:.1f} MiB of host memory; {:.1f} MiB is available ({})", what,
+                                    bytes / 1048576.0, available.bytes / 1048576.0, available.limit));
+}
+
+template <class T>
+int build_volume_as(const Args& args) {
+  refuse_surface_options(args);
+  const int levels = args.levels();
+  const std::string input = args.positional.at(0), device = args.device(), out = args.need("--output");
+  const solids::RefineOptions options = refine_options(args);
+  const bool gpu = device == "cuda";
+  meshops::OutputFiles outputs({input});
+  outputs.add(out);
+  const auto context = gpu ? start_gpu() : std::future<void>();
+  const auto in = read_volume_input(args, input, levels);
+  check_host(build_host_bytes(in.sizes, sizeof(T)), fmt::format("{}: R of {} levels", input, levels));
+  if (gpu) {
+    context.wait();
+    check_device_memory(solids::refinement_bytes(in.sizes, sizeof(T)) + schemes::SizeEstimate::margin);
+  }
+  Stages stages;
+  schemes::Refinement<T> r;
+  {
+    Progress progress(fmt::format("R of {} levels of ccsolid on {}", levels, device));
+    cpu::Executor cpu;
+    r = gpu ? build_solid_on_gpu<T>(in.mesh.cells, in.ops, options, in.sharpness, levels, stages)
+            : build_solid_refinement<T>(cpu, in.mesh.cells, in.ops, options, in.sharpness, levels, stages);
+  }
+  {
+    Progress progress("writing " + out);
+    outputs.write(out, [&](std::ostream& o) { schemes::write_refinement(o, r); });
+    outputs.commit();
+  }
+  const index_t rows = schemes::rows(r.R), nnz = schemes::nnz(r.R);
+  const index_t stencils = std::visit([](const auto& R) { return R.stencils; }, r.R);
+  fmt::print("ccsolid {} levels on {}: R is {} x {} with {} non-zeros ({:.1f} per row) in {} stencils; build {:.2f} "
+             "ms, compose {:.2f} ms{}\n",
+             levels, device, rows, schemes::cols(r.R), nnz, double(nnz) / std::max<index_t>(rows, 1), stencils,
+             stages.build, stages.compose,
+             gpu ? fmt::format(", peak GPU memory {:.1f} MiB", stages.peak_bytes / 1048576.0) : std::string());
+  return 0;
+}
+
+// Throws InputError naming the pose unless its cells are the base cells.
+void check_cells(const solids::CellMesh<>& pose, const linalg::MeshMatrix<>& base, const std::string& pose_path,
+                 const std::string& refinement_path) {
+  const bool same = pose.vertices == base.vertices && pose.offsets.size() == base.offsets.size() &&
+                    pose.indices.size() == base.indices.size() &&
+                    std::equal(pose.offsets.begin(), pose.offsets.end(), base.offsets.begin()) &&
+                    std::equal(pose.indices.begin(), pose.indices.end(), base.indices.begin());
+  if (!same) throw InputError(pose_path + ": its cells differ from those " + refinement_path + " was built from");
+}
+
+template <class T>
+int replay_volume_as(const Args& args) {
+  const std::string outdir = args.need("--output"), device = args.device();
+  const std::string format = args.choice("--format", {"vtu", "vtk", "mesh"});
+  if (args.get("--triangulate")) throw Error("--triangulate does not apply to a volume mesh");
+  if (!std::filesystem::is_directory(outdir)) throw Error(outdir + ": not a directory");
+  const std::string& refinement_path = args.positional[0];
+  const std::vector<std::string> pose_paths(args.positional.begin() + 1, args.positional.end());
+  const bool gpu = device == "cuda";
+  meshops::OutputFiles outputs(args.positional);
+  std::vector<std::string> out_paths;
+  for (const auto& pose : pose_paths) {
+    out_paths.push_back(
+        (std::filesystem::path(outdir) / (std::filesystem::path(pose).stem().string() + "." + format)).string());
+    outputs.add(out_paths.back());
+  }
+  const auto out_format = solids::volume_output_format(out_paths.front());
+  // Host memory from the file's header, before any work: R as loaded, the base cells, the refined
+  // cells and the plan their rebuild holds (about 4 times them), the poses, a product, the writer.
+  const auto shape = schemes::refinement_shape(refinement_path);
+  const std::int64_t R_bytes = shape.table * (shape.scalar_bytes + sizeof(T)) + shape.nnz * shape.column_bytes +
+                               shape.rows * 12;
+  const std::int64_t cell_bytes = 4 * (shape.base_faces + 1 + shape.base_corners) +
+                                  5 * 4 * (shape.refined_faces + 1 + shape.refined_corners);
+  const std::int64_t data_bytes = std::int64_t(sizeof(T)) * 3 * (std::int64_t(pose_paths.size()) * shape.base_vertices +
+                                                                  shape.rows);
+  check_host(R_bytes + cell_bytes + data_bytes + 2 * std::int64_t(meshops::tuning::layout_window_bytes) + 24 * MiB,
+             refinement_path + ": replay");
+  const auto context = gpu ? start_gpu() : std::future<void>();
+
+  // R and the base cells; the refined cells rebuilt (and checked) where the replay runs.
+  auto stored = [&] {
+    Progress progress("loading " + refinement_path);
+    return schemes::load_refinement_parts<T>(refinement_path);
+  }();
+  auto& r = stored.r;
+  Stages rebuild;
+  cpu::Executor cpu;
+  if (gpu) context.wait();
+  const auto cells = gpu ? rebuild_solid_on_gpu(r, stored.refined, rebuild)
+                         : rebuild_solid_cells(cpu, r, stored.refined, rebuild);
+  std::vector<linalg::Dense<T>> poses;
+  for (const auto& path : pose_paths) {
+    const auto pose = solids::read_volume(path);
+    check_cells(pose.cells, r.base, path, refinement_path);
+    solids::check_geometry(path, pose.positions, pose.cells);
+    linalg::Dense<T> P0(pose.vertex_count(), 3);
+    for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(pose.positions.data[p]);
+    poses.push_back(std::move(P0));
+  }
+
+  // Each product written as it comes; the outputs appear together at the end, or none.
+  Stages stages;
+  double write_ms = 0;
+  auto write = [&](std::size_t k, linalg::Dense<T>&& P) {
+    const auto w = std::chrono::steady_clock::now();
+    if (const index_t v = meshops::first_non_finite(P); v >= 0)
+      throw InputError(fmt::format("{}: the result's vertex {} (0-based) is not finite; nothing written",
+                                   pose_paths[k], v));
+    solids::write_volume(outputs, out_paths[k], out_format, pose_paths[k], P, cells);
+    write_ms += elapsed_ms(w);
+  };
+  {
+    Progress progress(fmt::format("replaying {} poses", poses.size()));
+    if (gpu)
+      replay_on_gpu<T>(r.R, poses, write, stages);
+    else
+      std::visit([&](const auto& R) { replay<T>(cpu, R, poses, write, stages); }, r.R);
+  }
+  outputs.commit();
+  for (const auto& path : out_paths) fmt::print("{}\n", path);
+  fmt::print("ccsolid replay of {} poses on {}, {} -> {} vertices: rebuild the refined cells {:.2f} ms, products "
+             "{:.2f} ms, write {:.2f} ms\n",
+             poses.size(), device, schemes::cols(r.R), schemes::rows(r.R), rebuild.build + rebuild.download,
+             stages.eval, write_ms);
+  return 0;
+}
+
 }  // namespace
 
 bool is_volume_file(const std::string& path) { return solids::is_volume_file(path); }
 
 int subdivide_volume(const Args& args) {
   return args.dbl() ? subdivide_volume_as<double>(args) : subdivide_volume_as<float>(args);
+}
+
+int build_volume(const Args& args) {
+  return args.dbl() ? build_volume_as<double>(args) : build_volume_as<float>(args);
+}
+
+int replay_volume(const Args& args) {
+  return args.dbl() ? replay_volume_as<double>(args) : replay_volume_as<float>(args);
 }
 
 int info_volume(const std::string& path) {

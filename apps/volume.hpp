@@ -14,6 +14,14 @@ bool is_volume_file(const std::string& path);
 // or .mesh.
 int subdivide_volume(const Args& args);
 
+// spmesh build on a volume mesh: the refinement matrix R of Catmull-Clark solids, saved as a
+// refinement file (solids/refinement_file.hpp).
+int build_volume(const Args& args);
+
+// spmesh replay of a solid's refinement file: P_L = R P_0 for each pose (a volume mesh with the
+// base cells), written as .vtu, .vtk or .mesh.
+int replay_volume(const Args& args);
+
 // spmesh info on a volume mesh: counts, Euler characteristic, boundary faces, cell kinds, edge
 // valences, extraordinary edges, vertices in no cell, and the first geometry problem.
 int info_volume(const std::string& path);

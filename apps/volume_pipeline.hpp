@@ -1,14 +1,31 @@
-// The work behind `spmesh subdivide` on a volume mesh, written once over the executor and
-// instantiated for the CPU (volume.cpp) and the GPU (pipeline_cuda.cu), as pipeline.hpp does for
-// surfaces: host cells and positions in, host results out.
+// The work behind `spmesh subdivide`, `build` and `replay` on a volume mesh, written once over
+// the executor and instantiated for the CPU (volume.cpp) and the GPU (pipeline_cuda.cu), as
+// pipeline.hpp does for surfaces: host cells and positions in, host results out.
 #pragma once
 
 #include "apps/pipeline.hpp"
 #include "solids/plan.hpp"
+#include "solids/refinement.hpp"
+#include "solids/refinement_file.hpp"
 
 #include <optional>
 
 namespace spmesh::apps {
+
+// Host cells on the executor, and back.
+template <class X, class S>
+solids::CellMesh<S> cells_up(const solids::CellMesh<>& cells) {
+  return {cells.vertices, X::up(cells.offsets), X::up(cells.indices)};
+}
+template <class X, class S>
+solids::CellMesh<> cells_down(solids::CellMesh<S>&& cells) {
+  return {cells.vertices, on_host<X>(std::move(cells.offsets)), on_host<X>(std::move(cells.indices))};
+}
+template <class X, class S>
+std::optional<solids::SolidSharpness<S>> sharpness_up(const std::optional<solids::SolidSharpness<>>& sharpness) {
+  if (!sharpness) return std::nullopt;
+  return solids::SolidSharpness<S>{X::up(sharpness->edges), X::up(sharpness->vertices)};
+}
 
 // `levels` levels of Catmull-Clark solids on `exec` (solids::build_and_eval), with the input's
 // sharp features where given. Stages: upload, build_and_eval, download.
@@ -19,10 +36,9 @@ solids::SolidResult<T> refine_solid(Exec& exec, const solids::CellMesh<>& mesh, 
   using X = Transfer<Exec>;
   using S = typename Exec::space;
   auto t = std::chrono::steady_clock::now();
-  solids::CellMesh<S> cells{mesh.vertices, X::up(mesh.offsets), X::up(mesh.indices)};
+  auto cells = cells_up<X, S>(mesh);
   linalg::Dense<T, S> P = X::up(P0);
-  std::optional<solids::SolidSharpness<S>> sharp;
-  if (sharpness) sharp = solids::SolidSharpness<S>{X::up(sharpness->edges), X::up(sharpness->vertices)};
+  auto sharp = sharpness_up<X, S>(sharpness);
   exec.synchronize();
   stages.upload += elapsed_ms(t);
   t = std::chrono::steady_clock::now();
@@ -34,13 +50,56 @@ solids::SolidResult<T> refine_solid(Exec& exec, const solids::CellMesh<>& mesh, 
     return linalg::Ternary<>{A.rows, A.cols, on_host<X>(std::move(A.offsets)), on_host<X>(std::move(A.columns))};
   };
   auto& ops = result.last_parent;
-  solids::SolidResult<T> out{{result.cells.vertices, on_host<X>(std::move(result.cells.offsets)),
-                       on_host<X>(std::move(result.cells.indices))},
-                      on_host<X>(std::move(result.positions)),
+  solids::SolidResult<T> out{cells_down<X>(std::move(result.cells)), on_host<X>(std::move(result.positions)),
                       {down(std::move(ops.d3)), down(std::move(ops.d2)), down(std::move(ops.d1))}};
   stages.download += elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
   return out;
+}
+
+// The refinement matrix R of `levels` levels of a solid on `exec` (solids::build, then
+// refinement_matrix, encoded as a stencil table), on the host as the record save_refinement
+// writes; `ops` are the input's operators (they number its sharp edges). Stages: build, compose.
+template <class T, class Exec>
+schemes::Refinement<T> build_solid_refinement(Exec& exec, const solids::CellMesh<>& mesh,
+                                              const solids::BoundaryOperators<>& ops,
+                                              const solids::RefineOptions& options,
+                                              const std::optional<solids::SolidSharpness<>>& sharpness, int levels,
+                                              Stages& stages) {
+  using X = Transfer<Exec>;
+  using S = typename Exec::space;
+  auto t = std::chrono::steady_clock::now();
+  auto plan = solids::build(exec, cells_up<X, S>(mesh), levels, options, sharpness_up<X, S>(sharpness));
+  exec.synchronize();
+  stages.build = elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  auto encoded = schemes::encode_refinement(exec, solids::refinement_matrix<T>(exec, plan));
+  auto R = std::visit([&](auto& A) -> schemes::RefinementMatrix<T> { return on_host<X>(std::move(A)); }, encoded);
+  exec.synchronize();
+  stages.compose = elapsed_ms(t);
+  stages.peak_bytes = X::peak_bytes();
+  return solids::refinement_record<T>(mesh, ops, sharpness, options, levels, std::move(R),
+                                      cells_down<X>(std::move(plan.refined)));
+}
+
+// A stored solid refinement's refined cells rebuilt on `exec` (solids::stored_solid's checks,
+// then solids::build), on the host and checked against the file's hash. Stages: build, download.
+template <class T, class Exec>
+solids::CellMesh<> rebuild_solid_cells(Exec& exec, const schemes::Refinement<T>& r,
+                                       const schemes::RefinedMeshCheck& check, Stages& stages) {
+  using X = Transfer<Exec>;
+  using S = typename Exec::space;
+  auto stored = solids::stored_solid(r, check);
+  auto t = std::chrono::steady_clock::now();
+  auto plan = solids::build(exec, cells_up<X, S>(stored.base), r.levels, stored.options,
+                            sharpness_up<X, S>(stored.sharpness));
+  exec.synchronize();
+  stages.build += elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  auto refined = solids::as_stored(cells_down<X>(std::move(plan.refined)));
+  stages.download += elapsed_ms(t);
+  check.check(refined);
+  return solids::as_cells(std::move(refined));
 }
 
 }  // namespace spmesh::apps

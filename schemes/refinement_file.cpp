@@ -35,7 +35,7 @@ struct Header {
   char magic[8];
   std::uint32_t version, scalar_bytes;
   char scheme[32];
-  std::uint32_t levels, boundary, crease, column_bytes, id_bytes, zero;
+  std::uint32_t levels, boundary, crease, column_bytes, id_bytes, vertex_rule;
   std::int64_t rows, cols, nnz, stencils, table;
   std::int64_t base_vertices, base_faces, base_corners, sharp_edges;
   std::uint64_t refined_hash;
@@ -174,6 +174,7 @@ void write_as(std::ostream& out, const Refinement<T>& r, const linalg::StencilCs
   h.levels = static_cast<std::uint32_t>(r.levels);
   h.boundary = static_cast<std::uint32_t>(r.options.boundary);
   h.crease = static_cast<std::uint32_t>(r.options.crease);
+  h.vertex_rule = static_cast<std::uint32_t>(r.vertex_rule);
   h.column_bytes = sizeof(Column), h.id_bytes = narrow_ids ? 2 : 4;
   h.rows = R.rows, h.cols = R.cols, h.nnz = R.nnz();
   h.stencils = static_cast<std::int64_t>(list.length.size());
@@ -311,8 +312,8 @@ void check_header(const Source& src, const Header& h) {
     src.fail("scalar size " + std::to_string(h.scalar_bytes) + " in the header (4 or 8)");
   if ((h.column_bytes != 2 && h.column_bytes != 4) || (h.id_bytes != 2 && h.id_bytes != 4))
     src.fail("column or stencil id size in the header is not 2 or 4 bytes");
-  if (h.zero != 0) src.fail("a reserved header field is not zero");
-  if (h.boundary > 1 || h.crease > 1) src.fail("unknown boundary mode or crease method");
+  if (h.boundary > 1 || h.crease > 1 || h.vertex_rule > 1)
+    src.fail("unknown boundary mode, crease method or vertex rule");
   if (h.levels > 16) src.fail(std::to_string(h.levels) + " levels in the header (at most 16)");
   if (std::memchr(h.scheme, 0, sizeof h.scheme) == nullptr)
     src.fail("the scheme name in the header is not terminated");
@@ -557,11 +558,12 @@ StoredRefinement<T> parse(Source& src, std::size_t file_size) {
   r.scheme = h.scheme;
   r.levels = static_cast<int>(h.levels);
   r.options = {static_cast<Boundary>(h.boundary), static_cast<CreaseMethod>(h.crease)};
+  r.vertex_rule = static_cast<int>(h.vertex_rule);
   if (h.scalar_bytes == 4)
     read_body<T, float>(in, h, r);
   else
     read_body<T, double>(in, h, r);
-  check_refined_sizes(src, r, h);
+  if (r.scheme != solid_scheme) check_refined_sizes(src, r, h);  // a solid's: solids/refinement_file.hpp
   return stored;
 }
 
@@ -633,6 +635,8 @@ void RefinedMeshCheck::check(const linalg::MeshMatrix<>& refined) const {
 
 template <class T>
 linalg::MeshMatrix<> rebuild_refined(const Refinement<T>& r, const RefinedMeshCheck& check) {
+  if (r.scheme == solid_scheme)
+    throw InputError(check.file + ": a Catmull-Clark solid's refinement (load it with solids::load_refinement)");
   cpu::Executor exec;
   linalg::MeshMatrix<> refined;
   try {
@@ -700,7 +704,7 @@ RefinementShape refinement_shape(const std::string& path) {
   const auto file_size = in.size;
   Source src(path, in.file.get());
   const Header h = header(src, file_size);
-  return {h.rows, h.cols, h.nnz, h.table, int(h.scalar_bytes), int(h.column_bytes),
+  return {h.scheme, h.rows, h.cols, h.nnz, h.table, int(h.scalar_bytes), int(h.column_bytes),
           h.base_vertices, h.base_faces, h.base_corners, h.refined_vertices, h.refined_faces,
           h.refined_corners, static_cast<std::int64_t>(file_size)};
 }

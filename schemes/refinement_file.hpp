@@ -9,7 +9,8 @@
 //     magic "SPMESH-R" (8), u32 version (2), u32 scalar bytes (4 float, 8 double),
 //     char scheme[32] (zero padded), u32 levels, u32 boundary, u32 crease method,
 //     u32 column bytes (2 where R has at most 65536 columns, else 4),
-//     u32 stencil id bytes (2 where there are at most 65536 stencils, else 4), u32 zero,
+//     u32 stencil id bytes (2 where there are at most 65536 stencils, else 4),
+//     u32 vertex rule (Catmull-Clark solids' solids::VertexRule; 0 for surfaces),
 //     i64 R's rows, cols, nnz, stencils, table length,
 //     i64 base vertices, faces, face corners, sharp edges, u64 refined mesh hash,
 //     i64 refined vertices, faces, face corners.
@@ -59,15 +60,21 @@ RefinementMatrix<T, S> encode_refinement(Exec& exec, const linalg::Csr<T, S>& R)
   return linalg::encode_stencils<std::uint32_t>(exec, R);
 }
 
+// The scheme name of Catmull-Clark solids' refinements: the base and refined "faces" are cells,
+// the sharp edges vertex pairs on the boundary surface, and solids/refinement_file.hpp checks
+// and rebuilds the refined cells.
+inline constexpr const char* solid_scheme = "ccsolid";
+
 template <class T>
 struct Refinement {
-  std::string scheme;  // "catmark", ...
+  std::string scheme;  // "catmark", ..., solid_scheme
   int levels = 0;
   Options options;
   RefinementMatrix<T> R;         // refined vertices x base vertices
   linalg::MeshMatrix<> base;     // the topology R applies to
   Sharpness<> sharpness;         // the base mesh's creases and corners
   linalg::MeshMatrix<> refined;  // the topology R produces
+  int vertex_rule = 0;           // solid_scheme's solids::VertexRule
 };
 
 // R's shape, whichever its column type.
@@ -127,10 +134,11 @@ struct RefinedMeshCheck {
   void check(const linalg::MeshMatrix<>& refined) const;
 };
 
-// A file's sizes from its header alone (checked as load checks it), for a caller that sizes
-// its work before loading: R's rows, columns, non-zeros, table length and scalar bytes, and
+// A file's scheme and sizes from its header alone (checked as load checks it), for a caller
+// that picks its path and sizes its work before loading: R's rows, columns, non-zeros, table length and scalar bytes, and
 // the base and refined meshes' vertices, faces and face corners.
 struct RefinementShape {
+  std::string scheme;
   std::int64_t rows = 0, cols = 0, nnz = 0, table = 0;
   int scalar_bytes = 0, column_bytes = 0;
   std::int64_t base_vertices = 0, base_faces = 0, base_corners = 0;

@@ -103,7 +103,8 @@ struct LevelRows {
 // S_l of one built level (child vertices x parent vertices), with the plan's options.
 template <class Exec, class S = typename Exec::space>
 linalg::Csr<double, S> level_matrix(Exec& exec, const SolidTopology<S>& level, const RefineOptions& options) {
-  const auto &ops = level.ops, &transposed = level.transposed;
+  const auto& ops = level.ops;
+  const auto& transposed = level.transposed;
   const auto weights = level_weights(exec, ops, transposed, options);
   const index_t V = ops.vertices(), E = ops.edges(), F = ops.faces(), C = ops.cells();
   const detail::LevelRows rows{

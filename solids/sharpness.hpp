@@ -12,6 +12,7 @@
 #include "solids/topology.hpp"
 
 #include <array>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -34,20 +35,32 @@ struct SharpRules {
 };
 
 // The sharpness of `ops`' level (host arrays, worked out on a host executor) from tagged edges
-// (vertex pairs) and corner vertices, all infinitely sharp. Throws InputError naming a pair that is no edge, or an edge or vertex that
-// is not on the boundary surface (sharp features inside the volume are not built yet).
+// (vertex pairs) and corner vertices, each of the sharpness its `*_values` entry gives, or
+// infinitely sharp where those are empty. Throws InputError naming a pair that is no edge, an
+// edge or vertex that is not on the boundary surface (sharp features inside the volume are not
+// built yet), or a sharpness that is not a finite number >= 0.
 template <class Exec>
 SolidSharpness<> boundary_sharpness(Exec& exec, const BoundaryOperators<>& ops,
                                     const std::vector<std::array<index_t, 2>>& edges,
-                                    const std::vector<index_t>& corners, const std::string& source) {
+                                    const std::vector<index_t>& corners, const std::string& source,
+                                    const std::vector<float>& edge_values = {},
+                                    const std::vector<float>& corner_values = {}) {
   using linalg::column_of;
   const index_t V = ops.vertices(), E = ops.edges();
   const auto flags = boundary_flags(exec, ops, transposes(exec, ops));
   SolidSharpness<> s{linalg::Array<float>(E), linalg::Array<float>(V)};
   std::fill(s.edges.begin(), s.edges.end(), schemes::creasing::none);
   std::fill(s.vertices.begin(), s.vertices.end(), schemes::creasing::none);
+  auto value = [&](const std::vector<float>& values, std::size_t i, const std::string& named) {
+    if (values.empty()) return schemes::creasing::infinite;
+    if (!(values[i] >= 0 && values[i] < std::numeric_limits<float>::infinity()))
+      throw InputError(source + ": " + named + " has sharpness " + std::to_string(values[i]) +
+                       " (a finite number >= 0 is needed)");
+    return values[i];
+  };
   const auto d1 = ops.d1.view();
-  for (const auto& [a, b] : edges) {
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const auto [a, b] = edges[i];
     const index_t e = find_edge(d1, a, b);
     const bool found = a != b && e < E && column_of(ops.d1.columns[2 * e]) == std::min(a, b) &&
                        ops.d1.columns[2 * e + 1] == std::max(a, b);
@@ -55,13 +68,14 @@ SolidSharpness<> boundary_sharpness(Exec& exec, const BoundaryOperators<>& ops,
     if (!found) throw InputError(source + ": " + named + " is no edge of a cell");
     if (!flags.edges[e])
       throw InputError(source + ": " + named + " is inside the volume; spmesh creases the boundary surface only");
-    s.edges[e] = schemes::creasing::infinite;
+    s.edges[e] = value(edge_values, i, named);
   }
-  for (index_t v : corners) {
+  for (std::size_t i = 0; i < corners.size(); ++i) {
+    const index_t v = corners[i];
     if (v < 0 || v >= V || !flags.vertices[v])
       throw InputError(source + ": the corner " + std::to_string(v) +
                        " is not on the boundary surface; spmesh creases the boundary surface only (ids count from 0)");
-    s.vertices[v] = schemes::creasing::infinite;
+    s.vertices[v] = value(corner_values, i, "the corner " + std::to_string(v));
   }
   return s;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "solids/topology.hpp"
+#include "solids/tuning.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -38,11 +39,6 @@ inline std::vector<SolidCounts> solid_levels(const BoundaryOperators<>& ops, std
   return out;
 }
 
-// The bytes that refining a level of counts `c` holds at most (scalar_bytes a value, `width`
-// values a vertex), as if every array of boundary_operators and refine were held at once: the
-// level's cells and data, its operators and their transposes with what building them sorts,
-// refine's averages and counts, the next level's cells, data and operators, and with `sharp`
-// the crease rules.
 // The bytes boundary_operators holds at most on a level of counts `c`: the operators, and the
 // cells' first instances, two 4-slot copies and four arrays an instance, the face owners, four
 // arrays a face side and the radix sorts' buffers while it identifies faces and edges.
@@ -53,6 +49,11 @@ inline std::int64_t operator_bytes(const SolidCounts& c) {
   return operators + identify;
 }
 
+// The bytes that refining a level of counts `c` holds at most (scalar_bytes a value, `width`
+// values a vertex), as if every array of boundary_operators and refine were held at once: the
+// level's cells and data, its operators and their transposes with what building them sorts,
+// refine's averages and counts, the next level's cells, data and operators, and with `sharp`
+// the crease rules.
 inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int width, bool sharp = false) {
   const std::int64_t V = c.vertices, E = c.edges, F = c.faces, C = c.cells, I = c.cell_faces,
                      S2 = c.face_sides, s = scalar_bytes, k = width;
@@ -71,6 +72,24 @@ inline std::int64_t refine_bytes(const SolidCounts& c, int scalar_bytes, int wid
   // (three doubles, two ids), each edge's crease weight, the next level's sharpness, the flags.
   const std::int64_t rules = sharp ? 4 * (E + V) + 32 * V + 8 * E + 4 * (n.edges + n.vertices) + V + E + F : 0;
   return level + operator_bytes(c) + transposes + transpose + averages + next + next_operators + rules;
+}
+
+// The bytes building and composing R of levels[0] .. levels.back() holds at most (solids::build,
+// refinement_matrix, encode_refinement): the plan (every parent level's topology, as refine_bytes
+// counts it without data), and at the deepest composition S_l, R_{l-1} and R_l in double with
+// their offsets, then R encoded (a column and a weight an entry at most). Rows of S_l hold at most
+// tuning::level_matrix_row_entries entries on average and rows of R tuning::refinement_row_entries.
+inline std::int64_t refinement_bytes(const std::vector<SolidCounts>& levels, int scalar_bytes) {
+  std::int64_t plan = 0, compose = 0;
+  for (std::size_t l = 0; l + 1 < levels.size(); ++l) {
+    plan += refine_bytes(levels[l], scalar_bytes, 0);
+    const std::int64_t parents = levels[l].vertices, children = levels[l + 1].vertices;
+    const std::int64_t S = tuning::level_matrix_row_entries * children,
+                       R = tuning::refinement_row_entries * (parents + children);
+    compose = std::max(compose, 12 * (S + R) + 8 * (parents + 2 * children));
+  }
+  const std::int64_t encoded = (4 + scalar_bytes) * tuning::refinement_row_entries * levels.back().vertices;
+  return plan + compose + encoded;
 }
 
 }  // namespace spmesh::solids

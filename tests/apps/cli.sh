@@ -307,6 +307,39 @@ expect_error "volume past 32-bit indices" "$tmp/g.vtu" subdivide "$block" --leve
 printf 'MeshVersionFormatted 2\nDimension 3\nVertices\n8\n0 0 1 0\n1 0 1 0\n1 1 1 0\n0 1 1 0\n0 0 0 0\n1 0 0 0\n1 1 0 0\n0 1 0 0\nHexahedra\n1\n1 2 3 4 5 6 7 8 0\nEnd\n' >"$tmp/inverted.mesh"
 expect_error "inverted hexahedron" "$tmp/g.vtu" subdivide "$tmp/inverted.mesh" --levels 1 -o "$tmp/g.vtu"
 expect_error "volume output is the input" "$tmp/none" subdivide "$tmp/block2.mesh" --levels 1 -o "$tmp/block2.mesh"
+# build + replay of a volume: R of 2 levels saved, replayed on the block and on the block moved
+# (R is linear: the moved block's refinement is the refinement moved) into .mesh files, equal to
+# subdivide's points (1e-12 of the diagonal) and cells; on the GPU where there is one, the same.
+"$spmesh" build "$block" --levels 2 -o "$tmp/block.spr" --precision double >"$tmp/vbuild.txt" || fail "build on a volume"
+grep -q "^ccsolid 2 levels on cpu: R is 5241 x 124 with" "$tmp/vbuild.txt" || fail "volume build: $(cat "$tmp/vbuild.txt")"
+mkdir -p "$tmp/vframes" "$tmp/moved"
+awk 'NR > 6 && NR <= 130 { $1 += 2; $3 -= 1 } { print }' "$block" >"$tmp/moved/block.mesh"
+"$spmesh" subdivide "$tmp/moved/block.mesh" --levels 2 -o "$tmp/moved2.mesh" --precision double >/dev/null || fail "subdivide the moved block"
+"$spmesh" replay "$tmp/block.spr" "$tmp/moved/block.mesh" -o "$tmp/vframes" --format mesh --precision double >"$tmp/vreplay.txt" ||
+  fail "replay of a volume: $(cat "$tmp/vreplay.txt")"
+replay_gpu=""
+if "$spmesh" replay "$tmp/block.spr" "$tmp/moved/block.mesh" -o "$tmp/moved" --format mesh --precision double --device cuda >/dev/null 2>&1; then
+  replay_gpu="$tmp/moved/block.mesh"
+fi
+python3 - "$tmp/moved2.mesh" "$tmp/vframes/block.mesh" $replay_gpu <<'PY' || fail "volume replay differs from subdivide"
+import sys
+def read(path):
+    lines = open(path).read().split("\n")
+    n = int(lines[3])
+    return [list(map(float, l.split()[:3])) for l in lines[4:4 + n]], lines[4 + n:]
+sp, sc = read(sys.argv[1])
+span = max(max(p[i] for p in sp) - min(p[i] for p in sp) for i in range(3))
+ok = True
+for path in sys.argv[2:]:
+    rp, rc = read(path)
+    far = max(abs(a - b) for p, q in zip(sp, rp) for a, b in zip(p, q))
+    print(f"replay {path}: {len(rp)} points, farthest from subdivide {far:.2e} of {span:.2f}")
+    ok &= len(rp) == len(sp) and rc == sc and far <= 1e-12 * span
+sys.exit(0 if ok else 1)
+PY
+expect_error "volume replay of other cells" "$tmp/vframes/cube.mesh" replay "$tmp/block.spr" "$tmp/cube.mesh" -o "$tmp/vframes"
+expect_error "volume replay to a surface format" "$tmp/vframes/block.obj" replay "$tmp/block.spr" "$block" -o "$tmp/vframes" --format obj
+expect_error "volume build with a surface option" "$tmp/g.spr" build "$block" --levels 1 -o "$tmp/g.spr" --boundary edge-only
 
 # Progress: a step over a second (SPMESH_PROGRESS_AFTER=0: any step, on any machine) shows
 # itself on stderr when that is a terminal (script gives the command one), and nothing when it

@@ -1,13 +1,16 @@
 // The refinement matrix of Catmull-Clark solids (solids/refinement.hpp) against eval: R P_0
 // equals eval(plan, P_0) on every rule's mesh (inside, boundary, creases and corners, one
 // extraordinary edge line under both vertex rules, tetrahedra and prisms, a vertex in no cell),
-// R's rows sum to 1 (the rules are affine), and zero levels give the identity. The same source
-// runs on the GPU (cuda/refinement.cu), whose R is compared with the CPU's.
+// R's rows sum to 1 (the rules are affine), and zero levels give the identity; and its file
+// (solids/refinement_file.hpp): a round trip keeps R, the cells, sharpness and options, and a
+// file that does not hold together is refused by name. The same source runs on the GPU
+// (cuda/refinement.cu), whose R is compared with the CPU's.
 #include "../backends.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "linalg/spmv.hpp"
 #include "solids/plan.hpp"
 #include "solids/refinement.hpp"
+#include "solids/refinement_file.hpp"
 
 #include "generated.hpp"
 
@@ -16,7 +19,9 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <filesystem>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -135,6 +140,92 @@ TEST_CASE_TEMPLATE("a solid's refinement matrix is the same on every backend as 
     for (index_t p = 0; p < R.nnz(); ++p) worst = std::max(worst, std::abs(R.values[p] - reference.values[p]));
     CHECK(worst <= 1e-15);
   }
+}
+
+// The record `spmesh build` saves for a case, built on the CPU.
+schemes::Refinement<double> record_of(const Case& c, int levels) {
+  OnBackend<CpuBackend> cpu;
+  const auto plan = cpu.plan(c, levels);
+  const auto ops = solids::boundary_operators(cpu.exec, c.cells);
+  return solids::refinement_record<double>(c.cells, ops, c.sharpness, c.options, levels,
+                                           schemes::encode_refinement(cpu.exec, solids::refinement_matrix<double>(cpu.exec, plan)),
+                                           CellMesh<>{plan.refined.vertices, plan.refined.offsets.clone(),
+                                                      plan.refined.indices.clone()});
+}
+
+std::string bytes_of(const schemes::Refinement<double>& r) {
+  std::ostringstream out;
+  schemes::write_refinement(out, r);
+  return std::move(out).str();
+}
+
+TEST_CASE("a solid's refinement file round trip keeps R, the base and refined cells, the sharpness and the "
+          "options; replay from it equals eval (1e-12)") {
+  OnBackend<CpuBackend> cpu;
+  for (const auto& c : cases()) {
+    CAPTURE(c.name);
+    const auto record = record_of(c, 2);
+    const auto bytes = bytes_of(record);
+    auto parts = schemes::parse_refinement_parts<double>(bytes, "memory.spr");
+    const auto cells = solids::rebuild_cells(parts.r, parts.refined);
+    CHECK(cells.vertices == record.refined.vertices);
+    CHECK(std::equal(cells.indices.begin(), cells.indices.end(), record.refined.indices.begin(),
+                     record.refined.indices.end()));
+    const auto stored = solids::stored_solid(parts.r, parts.refined);
+    CHECK(stored.options.vertex_rule == c.options.vertex_rule);
+    CHECK(stored.options.crease == c.options.crease);
+    CHECK(stored.sharpness.has_value() == c.sharpness.has_value());
+    if (c.sharpness) {
+      CHECK(std::equal(stored.sharpness->edges.begin(), stored.sharpness->edges.end(), c.sharpness->edges.begin()));
+      CHECK(std::equal(stored.sharpness->vertices.begin(), stored.sharpness->vertices.end(),
+                       c.sharpness->vertices.begin()));
+    }
+    const auto evaluated = solids::eval(cpu.exec, cpu.plan(c, 2), c.X);
+    const auto replayed = std::visit([&](const auto& R) { return linalg::spmm(cpu.exec, R, c.X); }, parts.r.R);
+    CHECK(relative_difference(replayed, evaluated) <= 1e-12);
+  }
+  // Through a file on disk, and as float.
+  const auto path = std::filesystem::temp_directory_path() / "spmesh_solid_round_trip.spr";
+  const auto all = cases();
+  const auto& c = all[1];
+  schemes::save_refinement(path.string(), record_of(c, 1));
+  const auto loaded = solids::load_refinement<float>(path.string());
+  CHECK(loaded.scheme == schemes::solid_scheme);
+  CHECK(loaded.refined.faces == 8 * c.cells.cells());
+  CHECK_THROWS_WITH_AS(schemes::load_refinement<float>(path.string()),
+                       (path.string() + ": a Catmull-Clark solid's refinement (load it with solids::load_refinement)").c_str(),
+                       InputError);
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("a solid's refinement file that does not hold together is refused, naming the file and the problem") {
+  const auto all = cases();
+  const auto& c = all[1];  // a grid with creases
+  // The header's levels changed: the refined sizes no longer follow from the base cells.
+  auto more = record_of(c, 1);
+  more.levels = 2;
+  auto parts = schemes::parse_refinement_parts<double>(bytes_of(more), "more.spr");
+  CHECK_THROWS_WITH_AS(solids::rebuild_cells(parts.r, parts.refined),
+                       "more.spr: 2 levels of the stored base cells make 2197 vertices and 1728 cells, but the header "
+                       "says 343 and 216",
+                       InputError);
+  // A sharp edge inside the volume.
+  auto inside = record_of(c, 1);
+  inside.sharpness.edges.row_indices[0] = 21, inside.sharpness.edges.col_indices[0] = 22;  // (1, 1, 1)-(2, 1, 1)
+  parts = schemes::parse_refinement_parts<double>(bytes_of(inside), "inside.spr");
+  CHECK_THROWS_WITH_AS(solids::rebuild_cells(parts.r, parts.refined),
+                       "inside.spr: the stored base cells: the stored sharpness: the sharp edge 21-22 (ids count from 0) "
+                       "is inside the volume; spmesh creases the boundary surface only",
+                       InputError);
+  // A base cell turned another way: its refined cells are not those the file's hash names.
+  auto moved = record_of(c, 1);
+  std::swap(moved.base.indices[0], moved.base.indices[1]);
+  parts = schemes::parse_refinement_parts<double>(bytes_of(moved), "moved.spr");
+  CHECK_THROWS_AS(solids::rebuild_cells(parts.r, parts.refined), InputError);
+  // A surface's file.
+  auto surface = record_of(c, 1);
+  surface.scheme = "catmark";
+  CHECK_THROWS_AS(schemes::parse_refinement_parts<double>(bytes_of(surface), "surface.spr"), Error);
 }
 
 }  // namespace spmesh::test::solid_refinement
