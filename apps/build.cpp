@@ -57,6 +57,7 @@ int build_as(const Args& args) {
 
 int build_command(const Args& args) {
   if (is_volume_file(args.positional.at(0))) return build_volume(args);
+  refuse_volume_options(args);
   return args.dbl() ? build_as<double>(args) : build_as<float>(args);
 }
 

@@ -32,10 +32,12 @@ constexpr const char* usage = R"(usage:
       Medit Ridges and Corners crease the boundary surface (--sharp-edges: its Edges too, the
       curves gmsh writes), with --crease uniform|chaikin
   spmesh build IN --levels L -o FILE [options]
-      the refinement matrix R of L levels, saved for replay
+      the refinement matrix R of L levels, saved for replay; for a volume mesh IN, R of
+      Catmull-Clark solids (with its sharp features, --vertex-rule and --crease)
   spmesh replay FILE POSES... -o OUTDIR [--device cpu|cuda] [--format obj|ply] [--triangulate ...]
       P_L = R P_0 for each pose (a mesh with IN's topology, triangulated as for build if asked),
-      written to OUTDIR/<pose>.<format>
+      written to OUTDIR/<pose>.<format>; for a volume's FILE, each pose a volume mesh with IN's
+      cells and --format vtu|vtk|mesh (default vtu)
 options:
   --scheme catmark|loop|sqrt3|ccsolid       Catmull-Clark (default), Loop or sqrt(3) (both
                                             triangles only); ccsolid for volume meshes
@@ -75,8 +77,11 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     options.insert(options.end(), {"--surface", "--vertex-rule"});  // volume meshes only
     return subdivide_command(parse(command, rest, options, {"--dry-run", "--sharp-edges"}, 1, "one input mesh file"));
   }
-  if (command == "build")
-    return build_command(parse(command, rest, scheme_options, {}, 1, "one input mesh file"));
+  if (command == "build") {
+    auto options = scheme_options;
+    options.push_back("--vertex-rule");  // volume meshes only
+    return build_command(parse(command, rest, options, {"--sharp-edges"}, 1, "one input mesh file"));
+  }
   if (command == "replay")
     return replay_command(
         parse(command, rest, {"--output", "--device", "--precision", "--format", "--triangulate"},

@@ -46,8 +46,7 @@ bool is_standard_output(const std::string& path) {
 
 template <class T>
 int subdivide_as(const Args& args) {
-  for (const char* option : {"--surface", "--vertex-rule", "--sharp-edges"})
-    if (args.get(option)) throw Error(std::string(option) + " applies to volume meshes (.mesh, .vtk, .msh); this input is a surface");
+  refuse_volume_options(args);
   const int levels = args.levels();
   const std::string device = args.device(), input = args.positional.at(0);
   // The outputs are checked before any work: their names, formats and places.

@@ -481,6 +481,12 @@ int replay_volume_as(const Args& args) {
 
 bool is_volume_file(const std::string& path) { return solids::is_volume_file(path); }
 
+void refuse_volume_options(const Args& args) {
+  for (const char* option : {"--surface", "--vertex-rule", "--sharp-edges"})
+    if (args.get(option))
+      throw Error(std::string(option) + " applies to volume meshes (.mesh, .vtk, .msh); this input is a surface");
+}
+
 int subdivide_volume(const Args& args) {
   return args.dbl() ? subdivide_volume_as<double>(args) : subdivide_volume_as<float>(args);
 }

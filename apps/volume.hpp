@@ -10,6 +10,9 @@ namespace spmesh::apps {
 // Whether `path` names a volume mesh spmesh reads (.mesh, .vtk, .msh: solids/volume_io.hpp).
 bool is_volume_file(const std::string& path);
 
+// Options of volume meshes that mean nothing for a surface: refused by name rather than ignored.
+void refuse_volume_options(const Args& args);
+
 // spmesh subdivide on a volume mesh: Catmull-Clark solids on the CPU or the GPU, written as .vtu
 // or .mesh.
 int subdivide_volume(const Args& args);

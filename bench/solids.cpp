@@ -4,12 +4,17 @@
 // parent's points read, the child's written, the parent's operators and transposes read once, at
 // the device's copy rate), the peak GPU memory of dynamic, and the bytes per output hexahedron of
 // the level's operators stored ternary against a plain CSR of the same incidences (a 4-byte
-// column and a 4-byte value an entry). Positions in float.
+// column and a 4-byte value an entry); then composing R (solids/refinement.hpp, encoded as a
+// stencil table, where solids::refinement_bytes fits the device's free memory) and replaying it
+// (P_L = R P_0) against its bytes floor (R's columns, row offsets and shifts, the input read and
+// the output written), with R's entries per row. Positions in float.
 //   spmesh_bench_solids [--json FILE] [--cpu-max-level L] MESH.mesh:LEVELS ...
 // Times are medians of at least 3 runs (one run past a third of 3 s).
 #include "linalg/cpu/executor.hpp"
 #include "solids/medit.hpp"
+#include "schemes/refinement_file.hpp"
 #include "solids/plan.hpp"
+#include "solids/refinement.hpp"
 #include "solids/size_estimate.hpp"
 #if defined(__CUDACC__)
 #include "linalg/cuda/executor.cuh"
@@ -19,6 +24,8 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <limits>
+#include <variant>
 #include <string>
 #include <vector>
 
@@ -48,6 +55,7 @@ struct Row {
   std::int64_t cells = 0, vertices = 0;
   double dynamic = 0, build = 0, eval = 0, last_eval = 0, floor = 0, peak_mib = 0;
   double ternary_per_hex = 0, csr_per_hex = 0;
+  double compose = 0, replay = 0, replay_floor = 0, r_per_row = 0;  // 0: R not composed (does not fit)
 };
 
 // The bytes of the level's operators, ternary (offsets and signed columns) and as a CSR with values.
@@ -67,7 +75,7 @@ linalg::Dense<T, S> copy_of(Exec& exec, const linalg::Dense<T, S>& X) {
 // resets, given true) the most it held.
 template <class Exec, class Up, class Peak>
 Row measure(Exec& exec, const Up& up, const Peak& peak_mib, const solids::VolumeMesh& mesh,
-            const std::vector<solids::SolidCounts>& counts, int level, double copy_gbs) {
+            const std::vector<solids::SolidCounts>& counts, int level, double copy_gbs, std::int64_t free_bytes) {
   using S = typename Exec::space;
   auto cells = [&] { return CellMesh<S>{mesh.cells.vertices, up(mesh.cells.offsets), up(mesh.cells.indices)}; };
   linalg::Dense<float> host_points(mesh.positions.rows, 3);
@@ -98,13 +106,35 @@ Row measure(Exec& exec, const Up& up, const Peak& peak_mib, const solids::Volume
   r.floor = copy_gbs > 0 ? (12.0 * (parent.vertices + child.vertices) + operators) / (copy_gbs * 1e6) : 0;
   const auto [ternary, csr] = incidence_bytes(child);
   r.ternary_per_hex = double(ternary) / double(child.cells), r.csr_per_hex = double(csr) / double(child.cells);
+
+  const std::vector<solids::SolidCounts> composed(counts.begin(), counts.begin() + level + 1);
+  if (solids::refinement_bytes(composed, sizeof(float)) > free_bytes) return r;
+  r.compose = time_ms([&] {
+    schemes::encode_refinement(exec, solids::refinement_matrix<float>(exec, plan));
+    sync();
+  });
+  const auto R = schemes::encode_refinement(exec, solids::refinement_matrix<float>(exec, plan));
+  std::visit(
+      [&](const auto& A) {
+        linalg::Dense<float, S> P(A.rows, 3);
+        r.replay = time_ms([&] {
+          linalg::spmm(exec, A, X, P);
+          sync();
+        });
+        r.r_per_row = double(A.nnz()) / double(A.rows);
+        const double bytes = double(sizeof(*A.columns.data())) * A.nnz() + 8.0 * A.rows + 4.0 * A.table.size() +
+                             12.0 * (A.cols + A.rows);
+        r.replay_floor = copy_gbs > 0 ? bytes / (copy_gbs * 1e6) : 0;
+      },
+      R);
   return r;
 }
 
 void print(const Row& r) {
-  std::printf("%-18s %2d %-4s %11lld %9.3f %9.3f %9.3f %9.3f %7.1fx %9.1f %6.1f %6.1f\n", r.mesh.c_str(), r.level,
-              r.device.c_str(), static_cast<long long>(r.cells), r.dynamic, r.build, r.eval, r.last_eval,
-              r.floor > 0 ? r.last_eval / r.floor : 0.0, r.peak_mib, r.ternary_per_hex, r.csr_per_hex);
+  std::printf("%-18s %2d %-4s %11lld %9.3f %9.3f %9.3f %9.3f %7.1fx %9.1f %6.1f %6.1f %9.3f %9.3f %7.1fx %6.1f\n",
+              r.mesh.c_str(), r.level, r.device.c_str(), static_cast<long long>(r.cells), r.dynamic, r.build, r.eval,
+              r.last_eval, r.floor > 0 ? r.last_eval / r.floor : 0.0, r.peak_mib, r.ternary_per_hex, r.csr_per_hex,
+              r.compose, r.replay, r.replay_floor > 0 ? r.replay / r.replay_floor : 0.0, r.r_per_row);
 }
 
 void write_json(const std::string& path, const std::vector<Row>& rows, double copy_gbs) {
@@ -117,10 +147,12 @@ void write_json(const std::string& path, const std::vector<Row>& rows, double co
                  "  {\"mesh\": \"%s\", \"level\": %d, \"device\": \"%s\", \"cells\": %lld, \"vertices\": %lld, "
                  "\"dynamic_ms\": %.4f, \"build_ms\": %.4f, \"eval_ms\": %.4f, \"last_eval_ms\": %.4f, "
                  "\"floor_ms\": %.4f, \"peak_mib\": %.2f, \"ternary_bytes_per_hex\": %.2f, "
-                 "\"csr_bytes_per_hex\": %.2f}%s\n",
+                 "\"csr_bytes_per_hex\": %.2f, \"compose_ms\": %.4f, \"replay_ms\": %.4f, "
+                 "\"replay_floor_ms\": %.4f, \"r_entries_per_row\": %.2f}%s\n",
                  r.mesh.c_str(), r.level, r.device.c_str(), static_cast<long long>(r.cells),
                  static_cast<long long>(r.vertices), r.dynamic, r.build, r.eval, r.last_eval, r.floor, r.peak_mib,
-                 r.ternary_per_hex, r.csr_per_hex, i + 1 < rows.size() ? "," : "");
+                 r.ternary_per_hex, r.csr_per_hex, r.compose, r.replay, r.replay_floor, r.r_per_row,
+                 i + 1 < rows.size() ? "," : "");
   }
   std::fprintf(f, "]}\n");
   std::fclose(f);
@@ -155,9 +187,10 @@ int run(int argc, char** argv) {
   std::printf("device-to-device copy %.0f GB/s; ", copy_gbs);
 #endif
   std::printf("CPU threads %d\n", cpu.threads());
-  std::printf("%-18s %2s %-4s %11s %9s %9s %9s %9s %8s %9s %6s %6s  (ms; floor: the last level's eval over its "
-              "bytes floor; B/hex: operators, ternary and CSR)\n",
-              "mesh", "L", "dev", "cells", "dynamic", "build", "eval", "last", "xfloor", "peakMiB", "tern", "csr");
+  std::printf("%-18s %2s %-4s %11s %9s %9s %9s %9s %8s %9s %6s %6s %9s %9s %8s %6s  (ms; xfloor: the last level's "
+              "eval, then replay, over its bytes floor; B/hex: operators, ternary and CSR; R/row: R's entries a row)\n",
+              "mesh", "L", "dev", "cells", "dynamic", "build", "eval", "last", "xfloor", "peakMiB", "tern", "csr",
+              "compose", "replay", "xfloor", "R/row");
   std::vector<Row> rows;
   for (const auto& [path, levels] : meshes) {
     const auto mesh = solids::read_medit(path);
@@ -170,14 +203,16 @@ int run(int argc, char** argv) {
         if (reset) linalg::Device::reset_peak();
         return double(linalg::Device::peak_bytes()) / 1048576.0;
       };
-      rows.push_back(measure(gpu, up, peak, mesh, counts, level, copy_gbs));
+      std::size_t free_bytes = 0, total_bytes = 0;
+      linalg::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+      rows.push_back(measure(gpu, up, peak, mesh, counts, level, copy_gbs, std::int64_t(free_bytes)));
       rows.back().mesh = name, rows.back().device = "cuda";
       print(rows.back());
 #endif
       if (level > cpu_max) continue;
       auto copy = [](const auto& x) { return x.clone(); };
       auto none = [](bool) { return 0.0; };
-      rows.push_back(measure(cpu, copy, none, mesh, counts, level, 0));
+      rows.push_back(measure(cpu, copy, none, mesh, counts, level, 0, std::numeric_limits<std::int64_t>::max()));
       rows.back().mesh = name, rows.back().device = "cpu";
       print(rows.back());
     }

@@ -160,7 +160,7 @@ std::string bytes_of(const schemes::Refinement<double>& r) {
 }
 
 TEST_CASE("a solid's refinement file round trip keeps R, the base and refined cells, the sharpness and the "
-          "options; replay from it equals eval (1e-12)") {
+          "options, and replay from it equals eval (1e-12)") {
   OnBackend<CpuBackend> cpu;
   for (const auto& c : cases()) {
     CAPTURE(c.name);
