@@ -57,13 +57,15 @@ struct ProductsOfRow {
 
 }  // namespace detail
 
-// C = A B under `map`, contributions combined by `reduce`.
-template <Executor Exec, class TA, class TB, class S, class Map = map::Multiply,
-          class Reduce = reduce::Sum>
+// C = A B under `map`, contributions combined by `reduce`. RowCapacity: the distinct columns a
+// row of C folds in its own (fast) scratch; wider rows spill to global scratch (detail/rows.hpp).
+// A caller whose products have wider rows than most (solids' refinement matrix) passes its own.
+template <int RowCapacity = tuning::spgemm_row_capacity, Executor Exec, class TA, class TB, class S,
+          class Map = map::Multiply, class Reduce = reduce::Sum>
 Csr<collision_t<Map, TA, TB>, S> spgemm(Exec& exec, const Csr<TA, S>& A, const Csr<TB, S>& B,
                                         Map map = {}, Reduce reduce = {}) {
   detail::check_product("spgemm", A.rows, A.cols, B.rows, B.cols);
-  return detail::build_rows<tuning::spgemm_row_capacity, collision_t<Map, TA, TB>>(
+  return detail::build_rows<RowCapacity, collision_t<Map, TA, TB>>(
       exec, A.rows, B.cols, detail::ProductsOfRow<TA, TB, Map>{A.view(), B.view(), map}, reduce);
 }
 

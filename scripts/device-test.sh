@@ -113,7 +113,8 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
   step bench_solids bash -c "build/device/bench/spmesh_bench_solids --json $out/bench_solids_sphere.json \
       --cpu-max-level 4 $shared/meshes/hex/sphere_allhex.mesh:4 || exit 1
     [[ ! -f $shared/bench/cylinder_hex.mesh ]] || build/device/bench/spmesh_bench_solids \
-      --json $out/bench_solids_cylinder.json --cpu-max-level 2 $shared/bench/cylinder_hex.mesh:3"
+      --json $out/bench_solids_cylinder.json --cpu-max-level 2 --cpu-compose-max-level 1 \
+      $shared/bench/cylinder_hex.mesh:3"
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
 [[ ${SKIP_TESTS:-0} == 1 ]] || echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
 exit $status

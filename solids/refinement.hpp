@@ -8,6 +8,7 @@
 #include "linalg/spgemm.hpp"
 #include "solids/plan.hpp"
 #include "solids/rules.hpp"
+#include "solids/tuning.hpp"
 
 #include <cstdint>
 
@@ -129,7 +130,7 @@ linalg::Csr<T, S> refinement_matrix(Exec& exec, const SolidPlan<S>& plan) {
   if (plan.parents.empty()) return linalg::identity<T>(exec, plan.refined.vertices);
   auto R = level_matrix(exec, plan.parents[0], plan.options);
   for (std::size_t l = 1; l < plan.parents.size(); ++l)
-    R = linalg::spgemm(exec, level_matrix(exec, plan.parents[l], plan.options), R);
+    R = linalg::spgemm<tuning::refinement_row_capacity>(exec, level_matrix(exec, plan.parents[l], plan.options), R);
   return linalg::cast_values<T>(exec, std::move(R));
 }
 

@@ -10,7 +10,15 @@ namespace spmesh::solids::tuning {
 inline constexpr std::int64_t level_matrix_row_entries = 27;
 
 // The mean entries a row of R holds, at most: the tricubic B-spline's support is 4 x 4 x 4 base
-// vertices. Placeholder until measured (bench/RESULTS.md, Catmull-Clark solids).
+// vertices (sphere_allhex's R: 13.5 entries a row after 1 level, 37.2 after 2).
 inline constexpr std::int64_t refinement_row_entries = 64;
+
+// The distinct columns a row of R folds in SpGEMM's fast per-row scratch (linalg::spgemm's
+// RowCapacity): with the surfaces' 32, or 64, most rows of R past 2 levels (the tricubic support
+// is 64 wide, sphere_allhex's R 58.7 entries a row after 3 levels) go to the global spill, whose
+// scratch holds every contribution of a row (sphere_allhex level 3 on the H100: over 2^31 bytes
+// of sort buffers). 128 columns in double fill the most scratch a GPU thread may have (1536 bytes:
+// blocks of 32 threads).
+inline constexpr int refinement_row_capacity = 128;
 
 }  // namespace spmesh::solids::tuning
