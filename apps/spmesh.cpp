@@ -17,13 +17,14 @@ namespace {
 constexpr const char* usage = R"(usage:
   spmesh info MESH
       vertex, edge and face counts, Euler characteristic, boundary, face orders, valences; for
-      a volume (.mesh, .vtk, .msh): cells, cell kinds, edge valences, extraordinary edges and
+      a volume (.mesh, .vtk, .vtu, .msh): cells, cell kinds, edge valences, extraordinary edges and
       vertices, and the cells by how their limit is evaluated (regular, layered, irregular,
       not evaluable)
   spmesh subdivide IN -o OUT --levels L [options] [--picture FILE.svg] [--dry-run]
       subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply); --dry-run prints every level's
       size and the memory needed (and free, with --device cuda), and stops. A volume mesh IN
-      (Medit .mesh, VTK legacy .vtk, gmsh 4.1 .msh: tetrahedra, prisms, hexahedra) is refined
+      (Medit .mesh, VTK .vtk or .vtu, gmsh 4.1 .msh: tetrahedra, prisms, hexahedra, and VTK
+      polyhedra of those shapes) is refined
       by Catmull-Clark solids into OUT (.vtu for ParaView, .vtk or .mesh), with --device,
       --precision, --dry-run, --surface FILE.obj|.ply (the refined boundary surface),
       --picture FILE.svg (the refined solid with the octant nearest the viewer cut away) and

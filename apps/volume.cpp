@@ -484,7 +484,7 @@ bool is_volume_file(const std::string& path) { return solids::is_volume_file(pat
 void refuse_volume_options(const Args& args) {
   for (const char* option : {"--surface", "--vertex-rule", "--sharp-edges"})
     if (args.get(option))
-      throw Error(std::string(option) + " applies to volume meshes (.mesh, .vtk, .msh); this input is a surface");
+      throw Error(std::string(option) + " applies to volume meshes (.mesh, .vtk, .vtu, .msh); this input is a surface");
 }
 
 int subdivide_volume(const Args& args) {

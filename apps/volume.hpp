@@ -7,7 +7,7 @@
 
 namespace spmesh::apps {
 
-// Whether `path` names a volume mesh spmesh reads (.mesh, .vtk, .msh: solids/volume_io.hpp).
+// Whether `path` names a volume mesh spmesh reads (.mesh, .vtk, .vtu, .msh: solids/volume_io.hpp).
 bool is_volume_file(const std::string& path);
 
 // Options of volume meshes that mean nothing for a surface: refused by name rather than ignored.

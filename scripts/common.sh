@@ -4,9 +4,9 @@
 # Debian 12 packages spmesh needs to build and test (OpenSubdiv, CGAL, OpenMesh: the parity
 # tests and benchmark peers; meshio: the volume-mesh readers' reference; gmsh: the volume
 # meshes' other writer, whose files the readers are checked on, and the benchmark's mesh maker;
-# CUDA is optional and not installed here).
+# zlib: compressed .vtu input; CUDA is optional and not installed here).
 SPMESH_PACKAGES=(g++ cmake ninja-build libeigen3-dev libfmt-dev doctest-dev libosd-dev libcgal-dev
-                 libopenmesh-dev python3 python3-meshio gmsh)
+                 libopenmesh-dev python3 python3-meshio gmsh zlib1g-dev)
 
 spmesh_install_missing() {
   local missing=()

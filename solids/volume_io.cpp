@@ -4,11 +4,13 @@
 
 #include "meshops/io.hpp"
 #include "solids/medit.hpp"
+#include "solids/vtk_cells.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -147,9 +149,6 @@ struct CellList {
   }
 };
 
-// VTK's wedge turned into cells.hpp's prism (VTK's base triangle faces away from the top).
-constexpr int vtk_wedge[6] = {0, 2, 1, 3, 5, 4};
-
 }  // namespace
 
 VolumeMesh parse_vtk(std::string_view bytes, const std::string& name) {
@@ -240,30 +239,25 @@ VolumeMesh parse_vtk(std::string_view bytes, const std::string& name) {
   if (!have_points || !have_cells) at.fail("no POINTS or no CELLS (not a volume mesh)");
   if (types.size() + 1 != offsets.size())
     at.fail(std::to_string(types.size()) + " CELL_TYPES for " + std::to_string(offsets.size() - 1) + " CELLS");
-  CellList cells;
-  std::vector<std::int64_t> ids;
+  vtk::CellLists cells;
+  const std::span<const std::int64_t> all(connectivity);
+  auto fail = [&](const std::string& what) { at.fail_item(what); };
   for (std::size_t c = 0; c < types.size(); ++c) {
     const std::string item = "cell " + std::to_string(c);
-    const std::int64_t type = types[c], begin = offsets[c], end = offsets[c + 1];
+    const std::int64_t begin = offsets[c], end = offsets[c + 1];
     if (begin < 0 || end < begin || end > std::int64_t(connectivity.size()))
       at.fail_item(item + ": its OFFSETS run outside the CONNECTIVITY");
-    if (type >= 1 && type <= 9) continue;  // vertices, lines, polygons: a boundary's parts
-    const int corners = type == 10 ? 4 : type == 13 ? 6 : type == 11 || type == 12 ? 8 : 0;
-    if (type == 14) at.fail_item(item + " is a pyramid (VTK type 14): a pyramid does not subdivide into hexahedra");
-    if (type == 42) at.fail_item(item + " is a polyhedron (VTK type 42): general polyhedra are not read yet");
-    if (corners == 0)
-      at.fail_item(item + " has VTK type " + std::to_string(type) +
-              ": spmesh reads tetrahedra (10), voxels (11), hexahedra (12) and wedges (13)");
-    if (end - begin != corners)
-      at.fail_item(item + " (VTK type " + std::to_string(type) + ") has " + std::to_string(end - begin) + " vertices, not " +
-              std::to_string(corners));
-    constexpr int voxel[8] = {0, 1, 3, 2, 4, 5, 7, 6};  // a voxel's corners in a hexahedron's order
-    ids.assign(std::size_t(corners), 0);
-    for (int k = 0; k < corners; ++k)
-      ids[std::size_t(k)] = connectivity[std::size_t(begin + (type == 13 ? vtk_wedge[k] : type == 11 ? voxel[k] : k))];
-    cells.add(at, ids, mesh.positions.rows, item);
+    const auto ids = all.subspan(std::size_t(begin), std::size_t(end - begin));
+    // A polyhedron's entry in a version 2 to 4 file's CELLS is its face stream; version 5 files
+    // keep faces in sections of their own, not read.
+    if (types[c] == 42 && major >= 5)
+      at.fail_item(item + " is a polyhedron (VTK type 42) in a version 5 legacy file: write it as .vtu or a version 4.2 "
+                   ".vtk to read it");
+    vtk::add_cell(cells, types[c], ids, types[c] == 42 ? ids : std::span<const std::int64_t>{}, mesh.positions, item,
+                  fail);
   }
-  cells.into(mesh);
+  mesh.cells = {mesh.positions.rows, linalg::Array<index_t>(cells.offsets), linalg::Array<index_t>(cells.indices)};
+  mesh.cell_refs.assign(cells.offsets.size() - 1, 0);
   return mesh;
 }
 
@@ -380,7 +374,7 @@ VolumeMesh parse_msh(std::string_view bytes, const std::string& name) {
 
 bool is_volume_file(const std::string& path) {
   const std::string extension = meshops::extension(path);
-  return extension == ".mesh" || extension == ".vtk" || extension == ".msh";
+  return extension == ".mesh" || extension == ".vtk" || extension == ".vtu" || extension == ".msh";
 }
 
 VolumeMesh read_volume(const std::string& path) {
@@ -388,8 +382,9 @@ VolumeMesh read_volume(const std::string& path) {
   if (extension == ".mesh") return read_medit(path);
   const std::string bytes = meshops::read_file(path);
   if (extension == ".vtk") return parse_vtk(bytes, path);
+  if (extension == ".vtu") return parse_vtu(bytes, path);
   if (extension == ".msh") return parse_msh(bytes, path);
-  throw InputError(path + ": spmesh reads volume meshes from .mesh, .vtk and .msh files");
+  throw InputError(path + ": spmesh reads volume meshes from .mesh, .vtk, .vtu and .msh files");
 }
 
 }  // namespace spmesh::solids

@@ -1,5 +1,6 @@
-// Volume meshes from VTK legacy (.vtk) and gmsh (.msh) files, and any volume file by its
-// extension. Each reader names the problem with file:line (text) or file: byte N (binary data).
+// Volume meshes from VTK legacy (.vtk), VTK XML (.vtu) and gmsh (.msh) files, and any volume file
+// by its extension. Each reader names the problem with file:line (text) or file: byte N (binary
+// data, and .vtu's tags).
 #pragma once
 
 #include "solids/mesh.hpp"
@@ -13,10 +14,18 @@ namespace spmesh::solids {
 // UNSTRUCTURED_GRID: POINTS (float or double), CELLS (a count before each cell's ids, or 5.1's
 // OFFSETS and CONNECTIVITY), CELL_TYPES. Cell types 10 (tetrahedron), 12 (hexahedron) and 13
 // (wedge, turned into cells.hpp's order: VTK's base triangle faces away from the top) are read;
-// 1, 3, 5 and 9 (vertices, lines, triangles, quads: a boundary's parts) are skipped; 14
-// (pyramid), 42 (polyhedron) and any other are refused naming the cell. POINT_DATA, CELL_DATA
-// and FIELD end what is read (attributes are not used).
+// 1 to 9 (vertices, lines, polygons: a boundary's parts) are skipped; 42 (polyhedron: its entry in
+// CELLS is its face stream, versions 2 to 4) is read where its faces make a tetrahedron, prism or
+// hexahedron (vtk_cells.hpp); 14 (pyramid) and any other are refused naming the cell. POINT_DATA,
+// CELL_DATA and FIELD end what is read (attributes are not used).
 VolumeMesh parse_vtk(std::string_view bytes, const std::string& name);
+
+// VTK XML unstructured grids (.vtu) of one Piece: Points and Cells (connectivity, offsets, types,
+// and faces and faceoffsets for polyhedra), each DataArray ASCII, inline base64 ("binary") or in
+// the AppendedData (raw or base64), with header_type UInt32 or UInt64, either byte order, and
+// zlib-compressed where the file says so (vtkZLibDataCompressor; refused by name in a build
+// without zlib). The cell types are the legacy reader's. PointData and CellData are not used.
+VolumeMesh parse_vtu(std::string_view bytes, const std::string& name);
 
 // gmsh .msh files of version 4.1, ASCII or binary: $Nodes and $Elements (tetrahedra 4,
 // hexahedra 5, prisms 6, whose orders are cells.hpp's; points 15, lines 1, triangles 2 and
@@ -24,10 +33,10 @@ VolumeMesh parse_vtk(std::string_view bytes, const std::string& name);
 // ($PhysicalNames, $Entities, $NodeData, ...) skipped. Node tags may be sparse.
 VolumeMesh parse_msh(std::string_view bytes, const std::string& name);
 
-// Whether spmesh reads `path` as a volume mesh: .mesh (Medit), .vtk or .msh.
+// Whether spmesh reads `path` as a volume mesh: .mesh (Medit), .vtk, .vtu or .msh.
 bool is_volume_file(const std::string& path);
 
-// The volume mesh of a .mesh, .vtk or .msh file.
+// The volume mesh of a .mesh, .vtk, .vtu or .msh file.
 VolumeMesh read_volume(const std::string& path);
 
 }  // namespace spmesh::solids

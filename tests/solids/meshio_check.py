@@ -1,10 +1,10 @@
 # spmesh's volume-mesh files against meshio: for every Medit file given, what spmesh reads equals
 # what meshio reads (points bit for bit, volume cells in order), and the .vtu, .vtk and .mesh
-# files spmesh writes of it read back, in meshio (and, but .vtu, in spmesh) as the same points
-# and cells. Each is
-# also converted, by meshio to VTK 5.1 (ASCII and binary) and, where gmsh is installed, by gmsh
-# to VTK 2.0 and gmsh 4.1 (ASCII and binary), and spmesh's reading of each conversion must equal
-# meshio's. Run by meshio_check.sh, which finds a Python with meshio (Debian: python3-meshio).
+# files spmesh writes of it read back, in meshio and in spmesh, as the same points and cells.
+# Each is also converted, by meshio to VTK 5.1 (ASCII and binary) and to .vtu (ASCII, base64,
+# base64 zlib-compressed), and, where gmsh is installed, by gmsh to VTK 2.0 and gmsh 4.1 (ASCII
+# and binary), and spmesh's reading of each conversion must equal meshio's. Run by
+# meshio_check.sh, which finds a Python with meshio (Debian: python3-meshio).
 #   meshio_check.py VOLUME_DUMP FILE.mesh...
 import os
 import shutil
@@ -49,14 +49,17 @@ with tempfile.TemporaryDirectory() as folder:
             out = os.path.join(folder, "written" + extension)
             spmesh_reading(path, out)
             failures += compare(f"  written as {extension}, read by meshio", meshio_reading(out), read)
-            if extension != ".vtu":
-                failures += compare(f"  written as {extension}, read by spmesh", spmesh_reading(out), read)
+            failures += compare(f"  written as {extension}, read by spmesh", spmesh_reading(out), read)
         source = meshio.read(path)
         conversions = []
         for binary in (False, True):
             out = os.path.join(folder, f"meshio{int(binary)}.vtk")
             meshio.write(out, source, binary=binary)
             conversions.append((f"VTK 5.1 {'binary' if binary else 'ASCII'} by meshio", out))
+        for binary, compression in ((False, None), (True, None), (True, "zlib")):
+            out = os.path.join(folder, f"meshio{int(binary)}{compression or ''}.vtu")
+            meshio.write(out, source, binary=binary, compression=compression)
+            conversions.append((f".vtu {'base64' if binary else 'ASCII'}{' zlib' if compression else ''} by meshio", out))
         if shutil.which("gmsh"):
             for extension, form in ((".vtk", "vtk"), (".msh", "msh41")):
                 for flags in ([], ["-bin"]):
@@ -68,4 +71,18 @@ with tempfile.TemporaryDirectory() as folder:
             print("  (no gmsh: its VTK 2.0 and gmsh 4.1 conversions are not checked)")
         for what, out in conversions:
             failures += compare(f"  {what}, read by spmesh and by meshio", spmesh_reading(out), meshio_reading(out))
+        # Each hexahedron as a polyhedron (its six faces, VTK's), written as .vtu by meshio: spmesh
+        # reads the hexahedra (each cell's vertex set: its corners may start elsewhere).
+        hexes = [tuple(int(x) for x in c) for block in source.cells if block.type == "hexahedron" for c in block.data]
+        if hexes:
+            def faces(c):
+                return [[c[0], c[3], c[2], c[1]], [c[4], c[5], c[6], c[7]], [c[0], c[1], c[5], c[4]],
+                        [c[1], c[2], c[6], c[5]], [c[2], c[3], c[7], c[6]], [c[3], c[0], c[4], c[7]]]
+            out = os.path.join(folder, "polyhedra.vtu")
+            meshio.write(out, meshio.Mesh(source.points, [("polyhedron8", [faces(c) for c in hexes])]), binary=False)
+            points, cells = spmesh_reading(out)
+            failures += compare("  its hexahedra as polyhedra in a .vtu by meshio, read by spmesh",
+                                (points, sorted(tuple(sorted(c)) for c in cells)),
+                                ([tuple(float(x) for x in p) for p in meshio.read(out).points],
+                                 sorted(tuple(sorted(c)) for c in hexes)))
 sys.exit(1 if failures else 0)

@@ -1,15 +1,18 @@
-// The VTK legacy and gmsh 4.1 readers (solids/volume_io.hpp) on small files written here, ASCII
-// and binary: a hexahedron, two prisms and a tetrahedron (topology.cpp's mixed mesh), read back in
-// cells.hpp's order, which the boundary operators and the geometry checks accept; and bad files
-// refused naming the line, the byte or the cell. meshio_check.py checks both readers on meshio's
-// and gmsh's conversions of the team's meshes.
+// The VTK legacy, VTK XML (.vtu) and gmsh 4.1 readers (solids/volume_io.hpp) on small files
+// written here, ASCII and binary: a hexahedron, two prisms and a tetrahedron (topology.cpp's mixed
+// mesh), read back in cells.hpp's order, which the boundary operators and the geometry checks
+// accept; the same cells as VTK polyhedra (their faces), read as the same cells turned
+// right-handed; and bad files refused naming the line, the byte or the cell. meshio_check.py
+// checks the readers on meshio's and gmsh's conversions of the team's meshes.
 #include "linalg/cpu/executor.hpp"
+#include "solids/cells.hpp"
 #include "solids/checks.hpp"
 #include "solids/topology.hpp"
 #include "solids/volume_io.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -142,9 +145,101 @@ std::string msh(bool binary, const std::string& version = "4.1") {
   return s + "$EndElements\n";
 }
 
+// Each cell's outward faces (cells.hpp's tables), as a VTK face stream; the hexahedron's listed
+// from its top face, so that a reader taking the first face as the bottom must turn it over.
+std::vector<std::int64_t> face_stream(const std::vector<std::int64_t>& cell) {
+  const int corners = int(cell.size());
+  std::vector<std::int64_t> stream{solids::cell_faces(corners)};
+  for (int f = 0; f < solids::cell_faces(corners); ++f) {
+    const int k = corners == 8 ? (f + 1) % 6 : f;
+    const int n = solids::face_corner(corners, k, 3) < 0 ? 3 : 4;
+    stream.push_back(n);
+    for (int m = 0; m < n; ++m) stream.push_back(cell[std::size_t(solids::face_corner(corners, k, m))]);
+  }
+  return stream;
+}
+
+std::string base64(const std::string& bytes) {
+  const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
+    unsigned v = 0;
+    for (std::size_t b = 0; b < 3; ++b) v = v << 8 | (b < n ? static_cast<unsigned char>(bytes[i + b]) : 0u);
+    for (std::size_t c = 0; c < 4; ++c) out += c <= n ? digits[v >> (18 - 6 * c) & 63] : '=';
+  }
+  return out;
+}
+
+// The mesh as a .vtu: points ASCII, or inline base64 with a 64-bit header in big-endian order
+// (its header and data encoded apart, as VTK does); cells ASCII, as polyhedra where asked, with
+// an extra cell of `extra_type` (vertices `extra`) where given.
+std::string vtu(bool binary_points, bool polyhedra, const std::string& extra = "", int extra_type = 0) {
+  std::string s = std::string("<?xml version=\"1.0\"?>\n<!-- made by a test -->\n<VTKFile type=\"UnstructuredGrid\" ") +
+                  (binary_points ? "byte_order=\"BigEndian\" header_type=\"UInt64\"" : "byte_order=\"LittleEndian\"") +
+                  ">\n<UnstructuredGrid>\n<Piece NumberOfPoints=\"13\" NumberOfCells=\"" +
+                  std::to_string(cells.size() + 1 + !extra.empty()) + "\">\n<Points>\n<DataArray type=\"Float64\" "
+                  "NumberOfComponents=\"3\" format=\"" + (binary_points ? "binary" : "ascii") + "\">\n";
+  if (binary_points) {
+    std::string data, header;
+    for (const auto& p : points)
+      for (double x : p) put(data, x, true);
+    put(header, std::uint64_t(data.size()), true);
+    s += base64(header) + base64(data);
+  } else {
+    for (const auto& p : points) s += std::to_string(p[0]) + " " + std::to_string(p[1]) + " " + std::to_string(p[2]) + "\n";
+  }
+  std::string connectivity, offsets, types, faces, face_offsets;
+  std::int64_t at = 0, face_at = 0;
+  auto add = [&](const std::vector<std::int64_t>& ids, int type, const std::vector<std::int64_t>& stream) {
+    for (auto id : ids) connectivity += std::to_string(id) + " ";
+    at += std::int64_t(ids.size());
+    offsets += std::to_string(at) + " ", types += std::to_string(type) + " ";
+    for (auto v : stream) faces += std::to_string(v) + " ";
+    face_at += std::int64_t(stream.size());
+    face_offsets += std::to_string(stream.empty() ? -1 : face_at) + " ";
+  };
+  for (const auto& c : cells)
+    polyhedra ? add(c, 42, face_stream(c)) : add(in_vtk_order(c), vtk_type(c.size()), {});
+  add({0, 1, 2}, 5, {});  // a triangle: skipped
+  if (!extra.empty()) {
+    std::vector<std::int64_t> ids;
+    for (std::size_t p = 0, q; p < extra.size(); p = q + 1) {
+      q = std::min(extra.find(' ', p), extra.size());
+      ids.push_back(std::stoll(extra.substr(p, q - p)));
+    }
+    extra_type == 42 ? add({}, 42, ids) : add(ids, extra_type, {});
+  }
+  auto array = [&](const char* name, const char* type, const std::string& values) {
+    return std::string("<DataArray type=\"") + type + "\" Name=\"" + name + "\" format=\"ascii\">" + values + "</DataArray>\n";
+  };
+  s += "</DataArray>\n</Points>\n<Cells>\n" + array("connectivity", "Int64", connectivity) +
+       array("offsets", "Int64", offsets) + array("types", "UInt8", types);
+  if (polyhedra || extra_type == 42) s += array("faces", "Int64", faces) + array("faceoffsets", "Int64", face_offsets);
+  return s + "</Cells>\n<CellData><DataArray type=\"Int32\" Name=\"region\" format=\"ascii\">1 1 1 1 1</DataArray></CellData>\n"
+             "</Piece>\n</UnstructuredGrid>\n</VTKFile>\n";
+}
+
+// What was read has the cells' vertex sets, turned right-handed (the geometry checks pass).
+void check_same_cells(const solids::VolumeMesh& mesh) {
+  REQUIRE(mesh.cell_count() == index_t(cells.size()));
+  for (index_t c = 0; c < mesh.cell_count(); ++c) {
+    std::vector<std::int64_t> read(mesh.cells.indices.begin() + mesh.cells.offsets[c],
+                                   mesh.cells.indices.begin() + mesh.cells.offsets[c + 1]);
+    auto expected = cells[std::size_t(c)];
+    std::sort(read.begin(), read.end()), std::sort(expected.begin(), expected.end());
+    CHECK(read == expected);
+  }
+  linalg::cpu::Executor cpu;
+  CHECK_NOTHROW(solids::boundary_operators(cpu, mesh.cells));
+  CHECK_NOTHROW(solids::check_geometry("read", mesh.positions, mesh.cells));
+}
+
 std::string refusal(const std::string& text, const std::string& name) {
   try {
-    name.ends_with(".vtk") ? solids::parse_vtk(text, name) : solids::parse_msh(text, name);
+    name.ends_with(".vtk") ? solids::parse_vtk(text, name)
+    : name.ends_with(".vtu") ? solids::parse_vtu(text, name)
+                             : solids::parse_msh(text, name);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -156,6 +251,54 @@ TEST_CASE("VTK legacy files: counts before each cell (2.0) or OFFSETS (5.1), ASC
   check_read(solids::parse_vtk(vtk_ascii(true), "a.vtk"));
   check_read(solids::parse_vtk(vtk_ascii(false), "b.vtk"));
   check_read(solids::parse_vtk(vtk_binary(), "c.vtk"));
+}
+
+TEST_CASE("VTK XML files: ASCII, inline base64 (64-bit headers, big-endian) and appended raw data (spmesh's "
+          "writer), wedges turned, boundary parts and attributes skipped") {
+  check_read(solids::parse_vtu(vtu(false, false), "a.vtu"));
+  check_read(solids::parse_vtu(vtu(true, false), "b.vtu"));
+}
+
+TEST_CASE("VTK polyhedra whose faces make a tetrahedron, prism or hexahedron are read as those cells, "
+          "turned right-handed (.vtu, and legacy face streams), and refine as the cells do") {
+  const auto read = solids::parse_vtu(vtu(false, true), "p.vtu");
+  check_same_cells(read);
+  // A version 2 legacy file's CELLS entry of a polyhedron is its face stream.
+  std::string legacy = "# vtk DataFile Version 2.0\npolyhedra\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 13 double\n";
+  for (const auto& p : points) legacy += std::to_string(p[0]) + " " + std::to_string(p[1]) + " " + std::to_string(p[2]) + "\n";
+  std::string list;
+  std::size_t size = 0;
+  for (const auto& c : cells) {
+    const auto stream = face_stream(c);
+    list += std::to_string(stream.size());
+    for (auto v : stream) list.append(" ").append(std::to_string(v));
+    list += "\n", size += stream.size() + 1;
+  }
+  legacy += "CELLS 4 " + std::to_string(size) + "\n" + list + "CELL_TYPES 4\n42\n42\n42\n42\n";
+  check_same_cells(solids::parse_vtk(legacy, "p.vtk"));
+}
+
+TEST_CASE("bad .vtu files are refused naming the byte or the cell") {
+  CHECK(refusal(vtu(false, false, "0 1 2 3 12", 14), "p.vtu") ==
+        "p.vtu: cell 5 is a pyramid (VTK type 14): a pyramid does not subdivide into hexahedra");
+  // A pentagonal prism: 7 faces, 10 vertices.
+  CHECK(refusal(vtu(false, false, "7 5 0 1 2 3 4 5 5 6 7 8 9 4 0 1 6 5 4 1 2 7 6 4 2 3 8 7 4 3 4 9 8 4 4 0 5 9", 42), "p.vtu") ==
+        "p.vtu: cell 5 (a VTK polyhedron, type 42) has 7 faces and 10 vertices: spmesh reads polyhedra whose faces make a "
+        "tetrahedron, a prism or a hexahedron");
+  std::string cut = vtu(true, false);
+  cut.erase(cut.find("</DataArray>") - 40, 40);
+  CHECK(refusal(cut, "c.vtu").ends_with("DataArray 'Points': its 312 bytes run past the file's end"));
+  std::string lz4 = vtu(false, false);
+  lz4.replace(lz4.find("byte_order"), 0, "compressor=\"vtkLZ4DataCompressor\" ");
+  CHECK(refusal(lz4, "z.vtu") ==
+        "z.vtu: byte 46: compressor vtkLZ4DataCompressor: spmesh reads zlib-compressed and uncompressed data");
+  std::string poly = vtu(false, false);
+  poly.replace(poly.find("UnstructuredGrid\" "), 16, "PolyData");
+  CHECK(refusal(poly, "q.vtu").ends_with("a VTK XML file of type 'PolyData': spmesh reads volume meshes, type "
+                                         "UnstructuredGrid (.vtu)"));
+  std::string word = vtu(false, false);
+  word.replace(word.find("2.000000 1.000000 1.000000"), 8, "two");
+  CHECK(refusal(word, "w.vtu").ends_with("DataArray 'Points': expected a number, found 'two'"));
 }
 
 TEST_CASE("gmsh 4.1 files: sparse node tags, ASCII or binary, other sections skipped") {
@@ -171,7 +314,7 @@ TEST_CASE("bad VTK and gmsh files are refused naming the line, the byte or the c
         "p.vtk: cell 5: vertex 13 out of range (0 to 12; ids count from 0)");
   CHECK(refusal(vtk_ascii(true, "2 0 1", 4), "p.vtk") == "(none)");
   CHECK(refusal(vtk_ascii(true, "4 0 1 2 3", 42), "p.vtk") ==
-        "p.vtk: cell 5 is a polyhedron (VTK type 42): general polyhedra are not read yet");
+        "p.vtk: cell 5 (a VTK polyhedron, type 42): its face stream does not hold its face count's faces");
   CHECK(refusal(vtk_ascii(true, "3 0 1 2", 10), "p.vtk") == "p.vtk: cell 5 (VTK type 10) has 3 vertices, not 4");
   std::string polydata = vtk_ascii(true);
   polydata.replace(polydata.find("UNSTRUCTURED_GRID"), 17, "POLYDATA");
