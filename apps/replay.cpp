@@ -7,6 +7,7 @@
 #include "apps/commands.hpp"
 #include "apps/host_memory.hpp"
 #include "apps/input.hpp"
+#include "apps/poses.hpp"
 #include "apps/progress.hpp"
 #include "apps/transfer.hpp"
 #include "apps/volume.hpp"
@@ -90,22 +91,12 @@ std::vector<linalg::Dense<T>> read_poses(const Args& args, const std::vector<std
 
 template <class T>
 int replay_as(const Args& args) {
-  const std::string outdir = args.need("--output"), device = args.device();
-  const std::string format = args.choice("--format", {"obj", "ply"});
-  if (!std::filesystem::is_directory(outdir)) throw Error(outdir + ": not a directory");
+  const std::string device = args.device();
   const std::string& refinement_path = args.positional[0];
   const std::vector<std::string> pose_paths(args.positional.begin() + 1, args.positional.end());
   const bool on_gpu = device == "cuda";
-
-  // Every output reserved before any work: none is an input or another pose's output.
   meshops::OutputFiles outputs(args.positional);
-  std::vector<std::string> out_paths;
-  for (const auto& pose : pose_paths) {
-    out_paths.push_back(
-        (std::filesystem::path(outdir) / (std::filesystem::path(pose).stem().string() + "." + format))
-            .string());
-    outputs.add(out_paths.back());
-  }
+  const auto out_paths = reserve_pose_outputs(args, args.choice("--format", {"obj", "ply"}), outputs);
   const auto out_format = meshops::output_format(out_paths.front());
   check_host_memory(replay_host_bytes(schemes::refinement_shape(refinement_path), pose_paths.size(),
                                       sizeof(T), on_gpu, out_format),
@@ -178,6 +169,19 @@ int replay_as(const Args& args) {
 }
 
 }  // namespace
+
+std::vector<std::string> reserve_pose_outputs(const Args& args, const std::string& format,
+                                              meshops::OutputFiles& outputs) {
+  const std::string outdir = args.need("--output");
+  if (!std::filesystem::is_directory(outdir)) throw Error(outdir + ": not a directory");
+  std::vector<std::string> out_paths;
+  for (auto pose = args.positional.begin() + 1; pose != args.positional.end(); ++pose) {
+    out_paths.push_back(
+        (std::filesystem::path(outdir) / (std::filesystem::path(*pose).stem().string() + "." + format)).string());
+    outputs.add(out_paths.back());
+  }
+  return out_paths;
+}
 
 int replay_command(const Args& args) {
   if (schemes::refinement_shape(args.positional.at(0)).scheme == schemes::solid_scheme) return replay_volume(args);

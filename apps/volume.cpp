@@ -5,6 +5,7 @@
 #include "apps/commands.hpp"
 #include "apps/host_memory.hpp"
 #include "apps/picture.hpp"
+#include "apps/poses.hpp"
 #include "apps/progress.hpp"
 #include "apps/transfer.hpp"
 #include "apps/volume.hpp"
@@ -401,20 +402,13 @@ void check_cells(const solids::CellMesh<>& pose, const linalg::MeshMatrix<>& bas
 
 template <class T>
 int replay_volume_as(const Args& args) {
-  const std::string outdir = args.need("--output"), device = args.device();
-  const std::string format = args.choice("--format", {"vtu", "vtk", "mesh"});
+  const std::string device = args.device();
   if (args.get("--triangulate")) throw Error("--triangulate does not apply to a volume mesh");
-  if (!std::filesystem::is_directory(outdir)) throw Error(outdir + ": not a directory");
   const std::string& refinement_path = args.positional[0];
   const std::vector<std::string> pose_paths(args.positional.begin() + 1, args.positional.end());
   const bool gpu = device == "cuda";
   meshops::OutputFiles outputs(args.positional);
-  std::vector<std::string> out_paths;
-  for (const auto& pose : pose_paths) {
-    out_paths.push_back(
-        (std::filesystem::path(outdir) / (std::filesystem::path(pose).stem().string() + "." + format)).string());
-    outputs.add(out_paths.back());
-  }
+  const auto out_paths = reserve_pose_outputs(args, args.choice("--format", {"vtu", "vtk", "mesh"}), outputs);
   const auto out_format = solids::volume_output_format(out_paths.front());
   // Host memory from the file's header, before any work: R as loaded, the base cells, the refined
   // cells and the plan their rebuild holds (about 4 times them), the poses, a product, the writer.

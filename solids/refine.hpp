@@ -1,7 +1,7 @@
 // One level of Catmull-Clark solid refinement (Joy and MacCracken 1999; docs/rules.md "Catmull-Clark
 // solids"), written as mapped products on the boundary operators (topology.hpp): every average
 // is a product with |d1|, |d2|, |d3| or their transposes whose action map carries the rule's
-// weight. The refined mesh is all hexahedra: a cell of n corners (tetrahedron, prism,
+// weight (rules.hpp, which the level matrix S_l of refinement.hpp reads too). The refined mesh is all hexahedra: a cell of n corners (tetrahedron, prism,
 // hexahedron) has n children, one at each corner. Refined vertices come in the order
 // [vertex points (V), edge points (E), face points (F), cell points (C)].
 //
