@@ -30,8 +30,8 @@ constexpr const char* usage = R"(usage:
       --picture FILE.svg (the refined solid with the octant nearest the viewer cut away) and
       --vertex-rule tensor-product|joy-maccracken (at vertices on one extraordinary edge line:
       the product of the surface rule and the cubic B-spline, the default, or Joy-MacCracken's).
-      Medit Ridges and Corners crease the boundary surface (--sharp-edges: its Edges too, the
-      curves gmsh writes), with --crease uniform|chaikin
+      Medit Ridges and Corners crease the boundary surface and the inside (--sharp-edges: its
+      Edges too, the curves gmsh writes), with --crease uniform|chaikin
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay; for a volume mesh IN, R of
       Catmull-Clark solids (with its sharp features, --vertex-rule and --crease)

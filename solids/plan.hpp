@@ -46,7 +46,7 @@ struct SolidPlan {
 };
 
 // The topology of `levels` levels of `mesh` (InputError from boundary_operators for bad cells),
-// with the crease rules of `sharpness` (the input's; boundary_sharpness) where given.
+// with the crease rules of `sharpness` (the input's; tagged_sharpness) where given.
 template <class Exec, class S = typename Exec::space>
 SolidPlan<S> build(Exec& exec, CellMesh<S> mesh, int levels, const RefineOptions& options = {},
                    std::type_identity_t<std::optional<SolidSharpness<S>>> sharpness = std::nullopt) {

@@ -29,7 +29,8 @@
 //   boundary faces (Q: their points).
 // A vertex in no cell (gmsh leaves a circle's centre so) stays where it is. Creases and corners on
 // the boundary surface (sharpness.hpp) change the boundary edge and vertex rules to Catmull-
-// Clark's crease rules there; sharp features inside the volume are not built yet.
+// Clark's crease rules there; a crease inside the volume blends the rules of its edges and
+// vertices with the crease rule along it.
 #pragma once
 
 #include "linalg/ternary.hpp"
@@ -123,7 +124,7 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
   const index_t* line = level.line_edges.data();
   exec.for_each(V, [=] SPMESH_HD(index_t v) {
     const index_t e0 = line[2 * v], e1 = line[2 * v + 1], u0 = w.crease_end(v, 0), u1 = w.crease_end(v, 1);
-    const T self = w.vertex_self(v), line_weight = T(w.line_edge_point);
+    const T self = w.vertex_self(v), line_weight = w.line_edge_point(v);
     for (index_t j = 0; j < k; ++j) {
       vp[v * k + j] = vc[v * k + j] + vf[v * k + j] + ve[v * k + j] + self * x[v * k + j];
       if (e0 >= 0) vp[v * k + j] += line_weight * (ep[e0 * k + j] + ep[e1 * k + j]);

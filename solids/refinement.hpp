@@ -71,8 +71,8 @@ struct LevelRows {
     }
     sink(v, w.vertex_self(v));
     if (w.on_line(v)) {
-      edge_point(w.line[2 * v], w.line_edge_point, sink);
-      edge_point(w.line[2 * v + 1], w.line_edge_point, sink);
+      edge_point(w.line[2 * v], w.line_edge_point(v), sink);
+      edge_point(w.line[2 * v + 1], w.line_edge_point(v), sink);
     }
     if (const index_t u = w.crease_end(v, 0); u >= 0)
       sink(u, w.crease_weight(v)), sink(w.crease_end(v, 1), w.crease_weight(v));

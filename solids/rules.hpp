@@ -90,8 +90,8 @@ struct RuleWeights {
   const index_t* cell_at;
   const char *face_on, *edge_on, *vertex_on;  // on the boundary
   const index_t *edges_at, *boundary_edges_at, *faces_at, *cells_at, *line;
-  // The crease rules on the boundary surface (sharpness.hpp), null when smooth.
-  const double *edge_crease = nullptr, *self = nullptr, *ring = nullptr, *crease = nullptr;
+  // The crease rules (sharpness.hpp), null when smooth.
+  const double *edge_crease = nullptr, *self = nullptr, *ring = nullptr, *crease = nullptr, *smooth = nullptr;
   const index_t *crease_u = nullptr, *crease_w = nullptr;
 
   SPMESH_HD W faces_around(index_t e) const { return W(t2.end(e) - t2.begin(e)); }
@@ -106,65 +106,70 @@ struct RuleWeights {
   SPMESH_HD W face_centroid(index_t f) const { return face_on[f] ? W(1) : W(0.5); }
 
   // Edge point. Inside, over its n faces: C / n + 2 A / n + (n - 3) M / n, each cell around the
-  // edge met twice through its faces. On the boundary, with crease weight w (Catmull-Clark's,
-  // masks.hpp): (1 + w)/2 M + (1 - w)/4 (f_0 + f_1), f_0 and f_1 its boundary faces' points.
+  // edge met twice through its faces; an inside crease of weight w blends that with M by w. On
+  // the boundary, with crease weight w (Catmull-Clark's, masks.hpp): (1 + w)/2 M + (1 - w)/4 (f_0
+  // + f_1), f_0 and f_1 its boundary faces' points.
+  SPMESH_HD W crease_weight_of(index_t e) const { return edge_crease ? W(edge_crease[e]) : W(0); }
   SPMESH_HD schemes::EdgeMask edge_mask(index_t e) const {
     return schemes::catmull_clark::EdgeWeights{}(edge_crease ? edge_crease[e] : 0.0);
   }
   SPMESH_HD W edge_cell(index_t e) const {  // each (face, cell) around the edge
     const W n = faces_around(e);
-    return edge_on[e] ? W(0) : W(1) / (2 * n * n);
+    return edge_on[e] ? W(0) : (1 - crease_weight_of(e)) / (2 * n * n);
   }
   SPMESH_HD W edge_face(index_t e, index_t f) const {
     const W n = faces_around(e);
-    return edge_on[e] ? (face_on[f] ? W(edge_mask(e).other) : W(0)) : W(2) / (n * n);
+    return edge_on[e] ? (face_on[f] ? W(edge_mask(e).other) : W(0)) : (1 - crease_weight_of(e)) * 2 / (n * n);
   }
   SPMESH_HD W edge_midpoint(index_t e) const {
-    const W n = faces_around(e);
-    return edge_on[e] ? W(2 * edge_mask(e).end) : (n - 3) / n;
+    const W n = faces_around(e), c = crease_weight_of(e);
+    return edge_on[e] ? W(2 * edge_mask(e).end) : (1 - c) * (n - 3) / n + c;
   }
 
   // Vertex point. Inside: (C + 3 A + 3 M + V) / 8, each cell at V met 6 times through (edge,
-  // face, cell), each face twice through (edge, face). On the boundary, over its n boundary edges,
-  // the mask self V + ring (R + Q) + crease (its crease ends): each boundary face's point met
-  // twice through them. On one extraordinary edge line, (E_0 + E_1) / 4 + (Q + 2 R + (n - 3) V) /
-  // (2 n) over the n faces that hold neither line edge (half the sum over V's edges less the sums
-  // around the line edges) and the n other edges. A vertex in no cell stays where it is.
+  // face, cell), each face twice through (edge, face). On one extraordinary edge line, (E_0 +
+  // E_1) / 4 + (Q + 2 R + (n - 3) V) / (2 n) over the n faces that hold neither line edge (half
+  // the sum over V's edges less the sums around the line edges) and the n other edges. An inside
+  // crease keeps `smooth` of these and adds its own mask (self V + crease (u + w)). On the
+  // boundary, over its n boundary edges, the mask self V + ring (R + Q) + crease (its crease
+  // ends): each boundary face's point met twice through them. A vertex in no cell stays.
   SPMESH_HD bool on_line(index_t v) const { return line[2 * v] >= 0; }
   SPMESH_HD bool line_edge(index_t v, index_t e) const { return e == line[2 * v] || e == line[2 * v + 1]; }
+  SPMESH_HD W smooth_part(index_t v) const { return smooth ? W(smooth[v]) : W(1); }  // inside vertices
   SPMESH_HD W ring_of(index_t v) const {
     const W n = W(boundary_edges_at[v]);
     return ring ? W(ring[v]) : W(1) / (n * n);
   }
   SPMESH_HD W vertex_cell(index_t v) const {  // each (edge, face, cell) at v
-    return vertex_on[v] || on_line(v) ? W(0) : W(1) / (6 * 8 * W(cells_at[v]));
+    return vertex_on[v] || on_line(v) ? W(0) : smooth_part(v) / (6 * 8 * W(cells_at[v]));
   }
   // Whether the (edge, face) pair at a vertex counts: on a boundary edge only its boundary faces.
   SPMESH_HD bool vertex_face_counts(index_t e, index_t f) const { return !edge_on[e] || face_on[f]; }
   SPMESH_HD W vertex_face(index_t v, index_t e) const {  // each counted (edge, face) at v
     if (vertex_on[v]) return edge_on[e] ? ring_of(v) / 2 : W(0);
-    if (!on_line(v)) return W(3) / (8 * 2 * W(faces_at[v]));
+    if (!on_line(v)) return smooth_part(v) * 3 / (8 * 2 * W(faces_at[v]));
     const W n = W(edges_at[v] - 2);
-    return (line_edge(v, e) ? W(-1) : W(1)) / (4 * n * n);
+    return smooth_part(v) * (line_edge(v, e) ? W(-1) : W(1)) / (4 * n * n);
   }
   SPMESH_HD W vertex_edge(index_t v, index_t e) const {  // each edge's midpoint at v
     if (vertex_on[v]) return edge_on[e] ? 2 * ring_of(v) : W(0);
-    if (!on_line(v)) return W(3) / (8 * W(edges_at[v]));
+    if (!on_line(v)) return smooth_part(v) * 3 / (8 * W(edges_at[v]));
     const W n = W(edges_at[v] - 2);
-    return line_edge(v, e) ? W(0) : W(1) / (n * n);
+    return line_edge(v, e) ? W(0) : smooth_part(v) / (n * n);
   }
   SPMESH_HD W vertex_self(index_t v) const {
     if (edges_at[v] == 0) return W(1);
     // The midpoints gave the ring's weight to v once per boundary edge: taken off here.
     const W nb = W(boundary_edges_at[v]);
     if (vertex_on[v]) return (self ? W(self[v]) : (nb - 2) / nb) - nb * ring_of(v);
-    const W n = W(edges_at[v] - 2);
-    return on_line(v) ? (n - 3) / (2 * n) : W(1) / W(8);
+    const W n = W(edges_at[v] - 2), crease_self = self ? W(self[v]) : W(0);
+    return smooth_part(v) * (on_line(v) ? (n - 3) / (2 * n) : W(1) / W(8)) + crease_self;
   }
-  static constexpr double line_edge_point = 0.25;  // the weight of each line edge's edge point
-  // A boundary vertex on a crease: its two crease ends (-1 without) and their weight each.
+  // The weight of each line edge's edge point at a vertex on one extraordinary edge line.
+  SPMESH_HD W line_edge_point(index_t v) const { return smooth_part(v) / 4; }
+  // A vertex on a crease: its two crease ends (-1 without) and their weight each.
   SPMESH_HD index_t crease_end(index_t v, int i) const {
-    if (!vertex_on[v] || !crease || crease_u[v] < 0 || crease_w[v] < 0) return -1;
+    if (!crease || crease_u[v] < 0 || crease_w[v] < 0) return -1;
     return i == 0 ? crease_u[v] : crease_w[v];
   }
   SPMESH_HD W crease_weight(index_t v) const { return W(crease[v]); }
@@ -187,6 +192,7 @@ RuleWeights<W> rule_weights(const CellMesh<S>& mesh, const BoundaryOperators<S>&
   if (sharp) {
     w.edge_crease = sharp->edge_crease.data(), w.self = sharp->self.data(), w.ring = sharp->ring.data();
     w.crease = sharp->crease.data(), w.crease_u = sharp->crease_u.data(), w.crease_w = sharp->crease_w.data();
+    w.smooth = sharp->smooth.data();
   }
   return w;
 }

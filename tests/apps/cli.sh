@@ -234,7 +234,7 @@ printf '$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 4 1 4\n3 1 0 4\n1\n2\n3\
 "$spmesh" info "$tmp/tet.msh" | grep -q "^kinds     1 tetrahedra" || fail "info of a .msh"
 sed 's/^13$/14/' "$tmp/two.vtk" >"$tmp/pyramid.vtk"
 expect_error "a VTK pyramid" "$tmp/g.vtu" subdivide "$tmp/pyramid.vtk" --levels 1 -o "$tmp/g.vtu"
-# A corner tag keeps its vertex where it is; a ridge inside the volume is refused.
+# A corner tag keeps its vertex where it is.
 cube='MeshVersionFormatted 2\nDimension 3\nVertices\n8\n0 0 0 0\n1 0 0 0\n1 1 0 0\n0 1 0 0\n0 0 1 0\n1 0 1 0\n1 1 1 0\n0 1 1 0\nHexahedra\n1\n1 2 3 4 5 6 7 8 0\n'
 printf "${cube}End\n" >"$tmp/cube.mesh"
 printf "${cube}Corners\n1\n1\nEnd\n" >"$tmp/corner.mesh"

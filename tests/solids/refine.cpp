@@ -344,7 +344,7 @@ TEST_CASE_TEMPLATE("with creases and corners on its boundary, a refined solid's 
   const auto P = perturbed_grid(3, 15);
   for (unsigned seed : {1u, 2u, 3u}) {
     CAPTURE(seed);
-    const auto sharpness = random_boundary_sharpness(mesh, seed);
+    const auto sharpness = random_tagged_sharpness(mesh, seed);
     check_boundary_is_catmull_clark<B>(mesh, P, 1, &sharpness);
     check_boundary_is_catmull_clark<B>(mesh, P, 2, &sharpness);
   }
@@ -353,26 +353,93 @@ TEST_CASE_TEMPLATE("with creases and corners on its boundary, a refined solid's 
   for (const char* file : team_hex_meshes) {
     CAPTURE(file);
     const auto m = solids::read_medit((*dir / file).string());
-    const auto sharpness = random_boundary_sharpness(m.cells, 7);
+    const auto sharpness = random_tagged_sharpness(m.cells, 7);
     check_boundary_is_catmull_clark<B>(m.cells, m.positions, 2, &sharpness);
   }
 }
 
-TEST_CASE("sharp tags are refused inside the volume and where no edge is, naming them") {
+TEST_CASE("sharp tags are refused where no edge or vertex is, naming them") {
   const CellMesh<> mesh = grid_cells(2);  // vertex (i, j, k) = i + 3 j + 9 k: 13 is the middle
   linalg::cpu::Executor cpu;
   const auto ops = solids::boundary_operators(cpu, mesh);
-  CHECK_NOTHROW(solids::boundary_sharpness(cpu, ops, {{0, 1}}, {0}, "g.mesh"));
-  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(cpu, ops, {{13, 14}}, {}, "g.mesh"),
-                       "g.mesh: the sharp edge 13-14 (ids count from 0) is inside the volume; spmesh creases the "
-                       "boundary surface only",
-                       InputError);
-  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(cpu, ops, {{0, 4}}, {}, "g.mesh"),
+  CHECK_NOTHROW(solids::tagged_sharpness(cpu, ops, {{0, 1}, {13, 14}}, {0, 13}, "g.mesh"));
+  CHECK_THROWS_WITH_AS(solids::tagged_sharpness(cpu, ops, {{0, 4}}, {}, "g.mesh"),
                        "g.mesh: the sharp edge 0-4 (ids count from 0) is no edge of a cell", InputError);
-  CHECK_THROWS_WITH_AS(solids::boundary_sharpness(cpu, ops, {}, {13}, "g.mesh"),
-                       "g.mesh: the corner 13 is not on the boundary surface; spmesh creases the boundary surface "
-                       "only (ids count from 0)",
+  CHECK_THROWS_WITH_AS(solids::tagged_sharpness(cpu, ops, {}, {27}, "g.mesh"),
+                       "g.mesh: the corner 27 is no vertex (0 to 26; ids count from 0)", InputError);
+  CHECK_THROWS_WITH_AS(solids::tagged_sharpness(cpu, ops, {{0, 1}}, {}, "g.mesh", {-1.0f}),
+                       "g.mesh: the sharp edge 0-1 (ids count from 0) has sharpness -1.000000 (a finite number >= 0 is "
+                       "needed)",
                        InputError);
+}
+
+// Levels of a grid's refinement on backend B with the given sharpness (null: smooth).
+template <class B>
+linalg::Dense<double> refined_with(const CellMesh<>& mesh, const linalg::Dense<double>& P, int levels,
+                                   const solids::SolidSharpness<>* sharpness) {
+  typename B::Exec exec;
+  using S = typename B::Exec::space;
+  std::optional<solids::SolidSharpness<S>> sharp;
+  if (sharpness) sharp = solids::SolidSharpness<S>{B::upload(sharpness->edges), B::upload(sharpness->vertices)};
+  return B::download(solids::build_and_eval(exec, CellMesh<S>{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)},
+                                            B::upload(P), levels, {}, std::move(sharp))
+                         .positions);
+}
+
+TEST_CASE_TEMPLATE("a crease line inside the volume refines along itself by the crease rule (edge points its "
+                   "midpoints, its vertices (u + 6 V + w) / 8, its ends smooth, 1e-12), and a semi-sharp one (1.5) "
+                   "is the sharp one after a level and halfway to the smooth rule after two",
+                   B, SPMESH_TEST_BACKENDS) {
+  const int n = 6;
+  const CellMesh<> mesh = grid_cells(n);  // vertex (i, j, k) = i + 7 (j + 7 k)
+  const auto P = perturbed_grid(n, 31);
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  std::vector<std::array<index_t, 2>> line;
+  auto at = [](index_t i) { return i + 7 * (3 + 7 * 3); };  // (i, 3, 3)
+  for (index_t i = 1; i < 5; ++i) line.push_back({at(i), at(i + 1)});
+  const auto sharp = solids::tagged_sharpness(cpu, ops, line, {}, "line");
+  const auto semi = solids::tagged_sharpness(cpu, ops, line, {}, "line", std::vector<float>(4, 1.5f));
+  const auto smooth1 = refined_with<B>(mesh, P, 1, nullptr), sharp1 = refined_with<B>(mesh, P, 1, &sharp),
+             semi1 = refined_with<B>(mesh, P, 1, &semi);
+  const index_t V = ops.vertices();
+  double worst = 0;
+  auto near = [&](const linalg::Dense<double>& A, index_t row, const std::array<double, 3>& expected) {
+    for (int x = 0; x < 3; ++x) worst = std::max(worst, std::abs(A(row, x) - expected[std::size_t(x)]));
+  };
+  auto combine = [&](std::initializer_list<std::pair<index_t, double>> terms) {
+    std::array<double, 3> out{0, 0, 0};
+    for (const auto& [v, w] : terms)
+      for (int x = 0; x < 3; ++x) out[std::size_t(x)] += w * P(v, x);
+    return out;
+  };
+  for (index_t i = 1; i <= 5; ++i) {
+    if (i >= 2 && i <= 4) near(sharp1, at(i), combine({{at(i - 1), 0.125}, {at(i), 0.75}, {at(i + 1), 0.125}}));
+    if (i < 5) near(sharp1, V + solids::find_edge(ops.d1.view(), at(i), at(i + 1)), combine({{at(i), 0.5}, {at(i + 1), 0.5}}));
+  }
+  near(sharp1, at(1), {smooth1(at(1), 0), smooth1(at(1), 1), smooth1(at(1), 2)});  // the ends: darts, smooth
+  near(sharp1, at(5), {smooth1(at(5), 0), smooth1(at(5), 1), smooth1(at(5), 2)});
+  near(sharp1, 0, {smooth1(0, 0), smooth1(0, 1), smooth1(0, 2)});  // far from the line: smooth
+  CHECK(worst <= 1e-12);
+  CHECK(relative_difference(semi1, sharp1) <= 1e-14);
+  // Two levels: the semi-sharp crease (0.5 after the first) blends the crease rule with the
+  // smooth rule half and half, both on the first level's points; its vertex and edge points are
+  // the mean of the sharp crease's and of the smooth rule on the sharp first level.
+  const auto sharp2 = refined_with<B>(mesh, P, 2, &sharp), semi2 = refined_with<B>(mesh, P, 2, &semi);
+  typename B::Exec exec;
+  using S = typename B::Exec::space;
+  const auto level1 = solids::build(exec, CellMesh<S>{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)}, 1);
+  const CellMesh<> cells1{level1.refined.vertices, B::download(level1.refined.offsets), B::download(level1.refined.indices)};
+  const auto ops1 = solids::boundary_operators(cpu, cells1);
+  const auto smooth_on_sharp1 = solids::refine(cpu, cells1, ops1, sharp1).positions;
+  double off = 0, moved = 0;
+  for (index_t r = 0; r < ops1.vertices() + ops1.edges(); ++r)
+    for (int x = 0; x < 3; ++x) {
+      off = std::max(off, std::abs(semi2(r, x) - (sharp2(r, x) + smooth_on_sharp1(r, x)) / 2));
+      moved = std::max(moved, std::abs(sharp2(r, x) - smooth_on_sharp1(r, x)));
+    }
+  CHECK(off <= 1e-12);
+  CHECK(moved > 1e-3);  // the crease does move points at the second level
 }
 
 TEST_CASE_TEMPLATE("a perturbed grid whose box edges are sharp refines as the tensor product of the "
@@ -402,7 +469,7 @@ TEST_CASE_TEMPLATE("a perturbed grid whose box edges are sharp refines as the te
     if (on_rim(a) && on_rim(b) && same == 2) rims.push_back({a, b});
   }
   CHECK(rims.size() == 12 * n);
-  const auto sharpness = solids::boundary_sharpness(cpu, ops, rims, {}, "grid");
+  const auto sharpness = solids::tagged_sharpness(cpu, ops, rims, {}, "grid");
   auto refine_sharp = [&](const linalg::Dense<double>& X) {
     typename B::Exec exec;
     using S = typename B::Exec::space;

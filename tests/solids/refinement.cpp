@@ -51,10 +51,10 @@ std::vector<Case> cases() {
   const CellMesh<> grid = grid_cells(3);
   out.push_back({"perturbed grid", copy_of(grid), perturbed_grid(3, 5), std::nullopt, {}});
   out.push_back({"grid with creases and corners", copy_of(grid), perturbed_grid(3, 6),
-                 random_boundary_sharpness(grid, 2), {}});
+                 random_tagged_sharpness(grid, 2), {}});
   solids::RefineOptions chaikin;
   chaikin.crease = schemes::CreaseMethod::chaikin;
-  out.push_back({"grid with creases, chaikin", copy_of(grid), perturbed_grid(3, 7), random_boundary_sharpness(grid, 3),
+  out.push_back({"grid with creases, chaikin", copy_of(grid), perturbed_grid(3, 7), random_tagged_sharpness(grid, 3),
                  chaikin});
   std::mt19937 random(4);
   const auto pyramid = bipyramid(5, random);
@@ -64,6 +64,12 @@ std::vector<Case> cases() {
   joy.vertex_rule = solids::VertexRule::joy_maccracken;
   out.push_back({"extruded valence 5, Joy-MacCracken", copy_of(shell), random_data(shell.vertices, 3, 9), std::nullopt,
                  joy});
+  // A crease inside the volume: a semi-sharp line (1, 2, 2)-(2, 2, 2)-(3, 2, 2) and a corner.
+  const CellMesh<> block = grid_cells(4);
+  linalg::cpu::Executor cpu;
+  const auto block_ops = solids::boundary_operators(cpu, block);
+  out.push_back({"a crease and a corner inside", copy_of(block), perturbed_grid(4, 12),
+                 solids::tagged_sharpness(cpu, block_ops, {{61, 62}, {62, 63}}, {32}, "inside", {2.5f, 2.5f}), {}});
   auto [mixed, positions] = mixed_cells();
   out.push_back({"tetrahedron, prisms, hexahedron", copy_of(mixed), positions.clone(), std::nullopt, {}});
   // The grid with a vertex in no cell, which stays where it is.
@@ -209,13 +215,13 @@ TEST_CASE("a solid's refinement file that does not hold together is refused, nam
                        "more.spr: 2 levels of the stored base cells make 2197 vertices and 1728 cells, but the header "
                        "says 343 and 216",
                        InputError);
-  // A sharp edge inside the volume.
-  auto inside = record_of(c, 1);
-  inside.sharpness.edges.row_indices[0] = 21, inside.sharpness.edges.col_indices[0] = 22;  // (1, 1, 1)-(2, 1, 1)
-  parts = schemes::parse_refinement_parts<double>(bytes_of(inside), "inside.spr");
+  // A sharp tag on no edge.
+  auto nowhere = record_of(c, 1);
+  nowhere.sharpness.edges.row_indices[0] = 0, nowhere.sharpness.edges.col_indices[0] = 21;  // (0, 0, 0)-(1, 1, 1)
+  parts = schemes::parse_refinement_parts<double>(bytes_of(nowhere), "nowhere.spr");
   CHECK_THROWS_WITH_AS(solids::rebuild_cells(parts.r, parts.refined),
-                       "inside.spr: the stored base cells: the stored sharpness: the sharp edge 21-22 (ids count from 0) "
-                       "is inside the volume; spmesh creases the boundary surface only",
+                       "nowhere.spr: the stored base cells: the stored sharpness: the sharp edge 0-21 (ids count from "
+                       "0) is no edge of a cell",
                        InputError);
   // A base cell turned another way: its refined cells are not those the file's hash names.
   auto moved = record_of(c, 1);
