@@ -209,8 +209,7 @@ std::optional<solids::SolidSharpness<>> input_sharpness(const Args& args, const 
   auto edges = mesh.ridges;
   if (args.get("--sharp-edges")) edges.insert(edges.end(), mesh.line_edges.begin(), mesh.line_edges.end());
   if (edges.empty() && mesh.corners.empty()) return std::nullopt;
-  cpu::Executor exec;
-  return solids::tagged_sharpness(exec, ops, edges, mesh.corners, input);
+  return solids::tagged_sharpness(ops, edges, mesh.corners, input);
 }
 
 // A volume input as every command reads it: the mesh, checked (solids::check_geometry), its

@@ -70,7 +70,7 @@ StoredSolid stored_solid(const schemes::Refinement<T>& r, const schemes::Refined
     for (index_t v = 0; v < C.vertices.size(); ++v)
       if (C.vertices[v] != schemes::creasing::none) corners.push_back(v), corner_values.push_back(C.vertices[v]);
     if (!edges.empty() || !corners.empty())
-      s.sharpness = tagged_sharpness(cpu, s.ops, edges, corners, "the stored sharpness",
+      s.sharpness = tagged_sharpness(s.ops, edges, corners, "the stored sharpness",
                                        std::vector<float>(C.edges.values.begin(), C.edges.values.end()), corner_values);
   } catch (const Error& e) {
     throw InputError(check.file + ": the stored base cells: " + e.what());

@@ -39,19 +39,16 @@ struct SharpRules {
   SolidSharpness<S> child;
 };
 
-// The sharpness of `ops`' level (host arrays, worked out on a host executor) from tagged edges
+// The sharpness of `ops`' level (host arrays) from tagged edges
 // (vertex pairs) and corner vertices, on the boundary surface or inside, each of the sharpness
 // its `*_values` entry gives, or infinitely sharp where those are empty. Throws InputError naming
 // a pair that is no edge of a cell, a vertex out of range, or a sharpness that is not a finite
 // number >= 0.
-template <class Exec>
-SolidSharpness<> tagged_sharpness(Exec& exec, const BoundaryOperators<>& ops,
-                                    const std::vector<std::array<index_t, 2>>& edges,
-                                    const std::vector<index_t>& corners, const std::string& source,
-                                    const std::vector<float>& edge_values = {},
-                                    const std::vector<float>& corner_values = {}) {
+inline SolidSharpness<> tagged_sharpness(const BoundaryOperators<>& ops, const std::vector<std::array<index_t, 2>>& edges,
+                                         const std::vector<index_t>& corners, const std::string& source,
+                                         const std::vector<float>& edge_values = {},
+                                         const std::vector<float>& corner_values = {}) {
   using linalg::column_of;
-  (void)exec;
   const index_t V = ops.vertices(), E = ops.edges();
   SolidSharpness<> s{linalg::Array<float>(E), linalg::Array<float>(V)};
   std::fill(s.edges.begin(), s.edges.end(), schemes::creasing::none);

@@ -128,7 +128,7 @@ inline std::pair<CellMesh<>, linalg::Dense<double>> mixed_cells() {
 }
 
 // Random creases (sharp and semi-sharp) on a quarter of the boundary edges and two corners.
-inline solids::SolidSharpness<> random_tagged_sharpness(const CellMesh<>& mesh, unsigned seed) {
+inline solids::SolidSharpness<> random_boundary_sharpness(const CellMesh<>& mesh, unsigned seed) {
   linalg::cpu::Executor cpu;
   const auto ops = solids::boundary_operators(cpu, mesh);
   const auto flags = solids::boundary_flags(cpu, ops, solids::transposes(cpu, ops));

@@ -344,7 +344,7 @@ TEST_CASE_TEMPLATE("with creases and corners on its boundary, a refined solid's 
   const auto P = perturbed_grid(3, 15);
   for (unsigned seed : {1u, 2u, 3u}) {
     CAPTURE(seed);
-    const auto sharpness = random_tagged_sharpness(mesh, seed);
+    const auto sharpness = random_boundary_sharpness(mesh, seed);
     check_boundary_is_catmull_clark<B>(mesh, P, 1, &sharpness);
     check_boundary_is_catmull_clark<B>(mesh, P, 2, &sharpness);
   }
@@ -353,7 +353,7 @@ TEST_CASE_TEMPLATE("with creases and corners on its boundary, a refined solid's 
   for (const char* file : team_hex_meshes) {
     CAPTURE(file);
     const auto m = solids::read_medit((*dir / file).string());
-    const auto sharpness = random_tagged_sharpness(m.cells, 7);
+    const auto sharpness = random_boundary_sharpness(m.cells, 7);
     check_boundary_is_catmull_clark<B>(m.cells, m.positions, 2, &sharpness);
   }
 }
@@ -362,12 +362,12 @@ TEST_CASE("sharp tags are refused where no edge or vertex is, naming them") {
   const CellMesh<> mesh = grid_cells(2);  // vertex (i, j, k) = i + 3 j + 9 k: 13 is the middle
   linalg::cpu::Executor cpu;
   const auto ops = solids::boundary_operators(cpu, mesh);
-  CHECK_NOTHROW(solids::tagged_sharpness(cpu, ops, {{0, 1}, {13, 14}}, {0, 13}, "g.mesh"));
-  CHECK_THROWS_WITH_AS(solids::tagged_sharpness(cpu, ops, {{0, 4}}, {}, "g.mesh"),
+  CHECK_NOTHROW(solids::tagged_sharpness(ops, {{0, 1}, {13, 14}}, {0, 13}, "g.mesh"));
+  CHECK_THROWS_WITH_AS(solids::tagged_sharpness(ops, {{0, 4}}, {}, "g.mesh"),
                        "g.mesh: the sharp edge 0-4 (ids count from 0) is no edge of a cell", InputError);
-  CHECK_THROWS_WITH_AS(solids::tagged_sharpness(cpu, ops, {}, {27}, "g.mesh"),
+  CHECK_THROWS_WITH_AS(solids::tagged_sharpness(ops, {}, {27}, "g.mesh"),
                        "g.mesh: the corner 27 is no vertex (0 to 26; ids count from 0)", InputError);
-  CHECK_THROWS_WITH_AS(solids::tagged_sharpness(cpu, ops, {{0, 1}}, {}, "g.mesh", {-1.0f}),
+  CHECK_THROWS_WITH_AS(solids::tagged_sharpness(ops, {{0, 1}}, {}, "g.mesh", {-1.0f}),
                        "g.mesh: the sharp edge 0-1 (ids count from 0) has sharpness -1.000000 (a finite number >= 0 is "
                        "needed)",
                        InputError);
@@ -398,8 +398,8 @@ TEST_CASE_TEMPLATE("a crease line inside the volume refines along itself by the 
   std::vector<std::array<index_t, 2>> line;
   auto at = [](index_t i) { return i + 7 * (3 + 7 * 3); };  // (i, 3, 3)
   for (index_t i = 1; i < 5; ++i) line.push_back({at(i), at(i + 1)});
-  const auto sharp = solids::tagged_sharpness(cpu, ops, line, {}, "line");
-  const auto semi = solids::tagged_sharpness(cpu, ops, line, {}, "line", std::vector<float>(4, 1.5f));
+  const auto sharp = solids::tagged_sharpness(ops, line, {}, "line");
+  const auto semi = solids::tagged_sharpness(ops, line, {}, "line", std::vector<float>(4, 1.5f));
   const auto smooth1 = refined_with<B>(mesh, P, 1, nullptr), sharp1 = refined_with<B>(mesh, P, 1, &sharp),
              semi1 = refined_with<B>(mesh, P, 1, &semi);
   const index_t V = ops.vertices();
@@ -469,7 +469,7 @@ TEST_CASE_TEMPLATE("a perturbed grid whose box edges are sharp refines as the te
     if (on_rim(a) && on_rim(b) && same == 2) rims.push_back({a, b});
   }
   CHECK(rims.size() == 12 * n);
-  const auto sharpness = solids::tagged_sharpness(cpu, ops, rims, {}, "grid");
+  const auto sharpness = solids::tagged_sharpness(ops, rims, {}, "grid");
   auto refine_sharp = [&](const linalg::Dense<double>& X) {
     typename B::Exec exec;
     using S = typename B::Exec::space;

@@ -51,10 +51,10 @@ std::vector<Case> cases() {
   const CellMesh<> grid = grid_cells(3);
   out.push_back({"perturbed grid", copy_of(grid), perturbed_grid(3, 5), std::nullopt, {}});
   out.push_back({"grid with creases and corners", copy_of(grid), perturbed_grid(3, 6),
-                 random_tagged_sharpness(grid, 2), {}});
+                 random_boundary_sharpness(grid, 2), {}});
   solids::RefineOptions chaikin;
   chaikin.crease = schemes::CreaseMethod::chaikin;
-  out.push_back({"grid with creases, chaikin", copy_of(grid), perturbed_grid(3, 7), random_tagged_sharpness(grid, 3),
+  out.push_back({"grid with creases, chaikin", copy_of(grid), perturbed_grid(3, 7), random_boundary_sharpness(grid, 3),
                  chaikin});
   std::mt19937 random(4);
   const auto pyramid = bipyramid(5, random);
@@ -69,7 +69,7 @@ std::vector<Case> cases() {
   linalg::cpu::Executor cpu;
   const auto block_ops = solids::boundary_operators(cpu, block);
   out.push_back({"a crease and a corner inside", copy_of(block), perturbed_grid(4, 12),
-                 solids::tagged_sharpness(cpu, block_ops, {{61, 62}, {62, 63}}, {32}, "inside", {2.5f, 2.5f}), {}});
+                 solids::tagged_sharpness(block_ops, {{61, 62}, {62, 63}}, {32}, "inside", {2.5f, 2.5f}), {}});
   auto [mixed, positions] = mixed_cells();
   out.push_back({"tetrahedron, prisms, hexahedron", copy_of(mixed), positions.clone(), std::nullopt, {}});
   // The grid with a vertex in no cell, which stays where it is.
