@@ -3,7 +3,6 @@
 #include "solids/cells.hpp"
 
 #include <algorithm>
-#include <array>
 #include <set>
 #include <utility>
 

@@ -75,7 +75,6 @@ public:
   }
 
   std::string_view bytes() const { return bytes_; }
-  void seek(std::size_t at) { pos_ = at; }
 
 private:
   std::string_view bytes_;
@@ -243,7 +242,7 @@ VolumeMesh parse_vtu(std::string_view bytes, const std::string& name) {
   bool appended_base64 = false, in_points = false, in_cells = false, grid = false;
   int pieces = 0;
   std::int64_t points = -1, cell_count = -1;
-  std::vector<DataArray> arrays;  // the Points array first, then the Cells arrays
+  std::vector<DataArray> arrays;  // the Cells arrays
   std::optional<DataArray> point_array;
   while (const auto tag = scan.next()) {
     const std::string_view t = tag->name;
