@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if defined(SPMESH_HAVE_ZLIB)
@@ -308,6 +309,8 @@ VolumeMesh parse_vtu(std::string_view bytes, const std::string& name) {
   auto values = [&]<class N>(const DataArray& a, N*) {
     auto fail = [&](const std::string& what) { scan.fail(a.at, "DataArray '" + a.name + "': " + what); };
     if (type_bytes(a.type) == 0) fail("values of type '" + a.type + "' are not read here");
+    if (std::is_integral_v<N> && a.type.starts_with("Float"))
+      fail("holds " + a.type + " values where integers (indices, offsets, cell types) belong");
     if (a.format == "ascii") {
       std::vector<N> out;
       std::string_view text = a.text;

@@ -299,6 +299,10 @@ TEST_CASE("bad .vtu files are refused naming the byte or the cell") {
   std::string word = vtu(false, false);
   word.replace(word.find("2.000000 1.000000 1.000000"), 8, "two");
   CHECK(refusal(word, "w.vtu").ends_with("DataArray 'Points': expected a number, found 'two'"));
+  std::string real = vtu(false, false);  // a NaN cast to an index was undefined (found by fuzz_vtu)
+  real.replace(real.find("\"Int64\" Name=\"offsets\""), 7, "\"Float64\"");
+  CHECK(refusal(real, "r.vtu").ends_with("DataArray 'offsets': holds Float64 values where integers (indices, offsets, "
+                                         "cell types) belong"));
 }
 
 TEST_CASE("gmsh 4.1 files: sparse node tags, ASCII or binary, other sections skipped") {
