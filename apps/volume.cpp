@@ -17,6 +17,7 @@
 #include "solids/checks.hpp"
 #include "solids/classes.hpp"
 #include "solids/medit.hpp"
+#include "solids/polyhedra.hpp"
 #include "solids/volume_io.hpp"
 #include "solids/refine.hpp"
 #include "solids/sharpness.hpp"
@@ -361,6 +362,10 @@ int build_volume_as(const Args& args) {
   outputs.add(out);
   const auto context = gpu ? start_gpu() : std::future<void>();
   const auto in = read_volume_input(args, input, levels);
+  if (const index_t c = solids::first_polyhedron(in.mesh.cells); c >= 0)
+    throw InputError(fmt::format("{}: cell {} is {}: a refinement file holds tetrahedra, prisms and hexahedra, not "
+                                 "polyhedra (refine it with `spmesh subdivide`; ids count from 0)",
+                                 input, c, solids::describe_cell(in.mesh.cells.view().shape(c))));
   check_host(build_host_bytes(in.sizes, sizeof(T)), fmt::format("{}: R of {} levels", input, levels));
   if (gpu) {
     context.wait();
@@ -497,8 +502,11 @@ int info_volume(const std::string& path) {
   cpu::Executor exec;
   const auto ops = solids::boundary_operators(exec, mesh.cells);
   const auto t2 = linalg::transpose(exec, ops.d2), t3 = linalg::transpose(exec, ops.d3);
-  std::map<index_t, index_t> kinds, valences;
-  for (index_t c = 0; c < mesh.cell_count(); ++c) ++kinds[mesh.cells.offsets[c + 1] - mesh.cells.offsets[c]];
+  std::map<index_t, index_t> kinds, valences;  // kinds by vertex count, 0 for polyhedra
+  for (index_t c = 0; c < mesh.cell_count(); ++c) {
+    const auto shape = mesh.cells.view().shape(c);
+    ++kinds[shape.polyhedron() ? 0 : shape.corners];
+  }
   index_t boundary_faces = 0;
   for (index_t f = 0; f < ops.faces(); ++f) boundary_faces += t3.offsets[f + 1] - t3.offsets[f] == 1;
   for (index_t e = 0; e < ops.edges(); ++e) ++valences[t2.offsets[e + 1] - t2.offsets[e]];
@@ -508,7 +516,11 @@ int info_volume(const std::string& path) {
   fmt::print("euler     {} (V - E + F - C)\nboundary  {} faces\n", chi, boundary_faces);
   std::string kind_text, valence_text;
   for (const auto& [corners, n] : kinds)
-    kind_text += fmt::format(" {} {}", n, corners == 4 ? "tetrahedra" : corners == 6 ? "prisms" : "hexahedra");
+    kind_text += fmt::format(" {} {}", n,
+                             corners == 0   ? "polyhedra"
+                             : corners == 4 ? "tetrahedra"
+                             : corners == 6 ? "prisms"
+                                            : "hexahedra");
   for (const auto& [faces, n] : valences) valence_text += fmt::format(" {}:{}", faces, n);
   fmt::print("kinds    {}\nedge valences (faces around an edge: edges){}\n", kind_text, valence_text);
   // Seed 000's cell classes (solids/classes.hpp).

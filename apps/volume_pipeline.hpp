@@ -15,11 +15,13 @@ namespace spmesh::apps {
 // Host cells on the executor, and back.
 template <class X, class S>
 solids::CellMesh<S> cells_up(const solids::CellMesh<>& cells) {
-  return {cells.vertices, X::up(cells.offsets), X::up(cells.indices)};
+  return {cells.vertices, X::up(cells.offsets), X::up(cells.indices), X::up(cells.face_offsets),
+          X::up(cells.face_streams)};
 }
 template <class X, class S>
 solids::CellMesh<> cells_down(solids::CellMesh<S>&& cells) {
-  return {cells.vertices, on_host<X>(std::move(cells.offsets)), on_host<X>(std::move(cells.indices))};
+  return {cells.vertices, on_host<X>(std::move(cells.offsets)), on_host<X>(std::move(cells.indices)),
+          on_host<X>(std::move(cells.face_offsets)), on_host<X>(std::move(cells.face_streams))};
 }
 template <class X, class S>
 std::optional<solids::SolidSharpness<S>> sharpness_up(const std::optional<solids::SolidSharpness<>>& sharpness) {

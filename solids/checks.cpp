@@ -4,41 +4,47 @@
 
 #include "meshops/checks.hpp"
 #include "solids/cells.hpp"
+#include "solids/polyhedra.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace spmesh::solids {
 
 namespace {
 
 // The Jacobian at corner `corner` of cell c: (a - v) x (b - v) . (c - v) in the corner's
-// right-handed frame. 0 for a cell whose kind or vertices topology refuses.
+// right-handed frame.
 double corner_jacobian(const linalg::Dense<double>& P, const CellMesh<>& cells, index_t c, int corner) {
-  const index_t begin = cells.offsets[c], corners = cells.offsets[c + 1] - begin;
-  const CornerFrame f = corner_frame(corners, corner);
-  const index_t v = cells.indices[begin + corner];
+  const CellsView view = cells.view();
+  const CornerFrame f = corner_frame(view.shape(c), corner);
+  const index_t v = view.vertex(c, corner);
   double d[3][3];
   const int to[3] = {f.a, f.b, f.c};
   for (int e = 0; e < 3; ++e)
-    for (int x = 0; x < 3; ++x) d[e][x] = P(cells.indices[begin + to[e]], x) - P(v, x);
+    for (int x = 0; x < 3; ++x) d[e][x] = P(view.vertex(c, to[e]), x) - P(v, x);
   return (d[0][1] * d[1][2] - d[0][2] * d[1][1]) * d[2][0] + (d[0][2] * d[1][0] - d[0][0] * d[1][2]) * d[2][1] +
          (d[0][0] * d[1][1] - d[0][1] * d[1][0]) * d[2][2];
 }
 
+// Whether cell c is one topology accepts: a kind or a well-formed polyhedron, its vertices in
+// range.
 bool checkable(const CellMesh<>& cells, index_t c) {
-  const index_t corners = cells.offsets[c + 1] - cells.offsets[c];
-  if (cell_faces(corners) == 0) return false;
+  const CellShape shape = cells.view().shape(c);
   for (index_t p = cells.offsets[c]; p < cells.offsets[c + 1]; ++p)
     if (cells.indices[p] < 0 || cells.indices[p] >= cells.vertices) return false;
-  return true;
+  if (!shape.polyhedron()) return cell_faces(shape.corners) != 0;
+  const std::span<const index_t> ids(cells.indices.data() + cells.offsets[c], std::size_t(shape.corners));
+  return polyhedron_problem(shape, ids).empty();
 }
 
 }  // namespace
 
 void check_geometry(const std::string& source, const linalg::Dense<double>& positions, const CellMesh<>& cells) {
   meshops::check_finite(source, positions);
+  if (!face_arrays_consistent(cells)) return;  // boundary_operators names it
   index_t first = std::numeric_limits<index_t>::max();
 #pragma omp parallel for reduction(min : first) schedule(static)
   for (index_t c = 0; c < cells.cells(); ++c) {
@@ -49,7 +55,7 @@ void check_geometry(const std::string& source, const linalg::Dense<double>& posi
   if (first == std::numeric_limits<index_t>::max()) return;
   for (int l = 0; l < cells.offsets[first + 1] - cells.offsets[first]; ++l)
     if (const double j = corner_jacobian(positions, cells, first, l); !(j > 0))
-      throw InputError(source + ": cell " + std::to_string(first) + " (" + describe_cell(cells.offsets[first + 1] - cells.offsets[first]) +
+      throw InputError(source + ": cell " + std::to_string(first) + " (" + describe_cell(cells.view().shape(first)) +
                        ") is inverted or degenerate at its corner " + std::to_string(l) + " (vertex " +
                        std::to_string(cells.indices[cells.offsets[first] + l]) + "): the Jacobian there is " +
                        std::to_string(j) + " (ids count from 0)");

@@ -12,8 +12,8 @@ namespace spmesh::solids {
 // Throws InputError naming `source` for the first vertex with a coordinate that is not finite,
 // and for the first cell that is inverted or degenerate at a corner: the Jacobian there, the
 // volume of the frame of the corner's three edges in the cell's right-handed order (cells.hpp),
-// is not positive. Ids in the messages count from 0. Cells of unsupported kinds or vertices out
-// of range are left to boundary_operators.
+// is not positive. Ids in the messages count from 0. Cells that are no kind, malformed polyhedra
+// and vertices out of range are left to boundary_operators.
 void check_geometry(const std::string& source, const linalg::Dense<double>& positions, const CellMesh<>& cells);
 
 // The vertices no cell names, ascending (a mesh generator's helper points, such as gmsh's circle

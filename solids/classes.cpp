@@ -71,7 +71,7 @@ CellClasses classify_cells(const CellMesh<>& mesh, const BoundaryOperators<>& op
     auto through = [&](index_t v) {
       return std::all_of(mine.begin(), mine.end(), [&](index_t e) { return ends(e).first == v || ends(e).second == v; });
     };
-    if (corners != 8) out.not_evaluable.push_back({c, "not a hexahedron"});
+    if (corners != 8 || mesh.view().shape(c).polyhedron()) out.not_evaluable.push_back({c, "not a hexahedron"});
     else if (evs.size() > 1) out.not_evaluable.push_back({c, "two extraordinary vertices"});
     else if (mine.empty()) ++(on_boundary ? out.regular_boundary : out.regular_interior);
     else if (mine.size() == 1) ++out.layered[faces_around(mine.front())];

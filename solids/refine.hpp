@@ -2,7 +2,7 @@
 // solids"), written as mapped products on the boundary operators (topology.hpp): every average
 // is a product with |d1|, |d2|, |d3| or their transposes whose action map carries the rule's
 // weight (rules.hpp, which the level matrix S_l of refinement.hpp reads too). The refined mesh is all hexahedra: a cell of n corners (tetrahedron, prism,
-// hexahedron) has n children, one at each corner. Refined vertices come in the order
+// hexahedron, polyhedron) has n children, one at each corner. Refined vertices come in the order
 // [vertex points (V), edge points (E), face points (F), cell points (C)].
 //
 // Interior rules, with the *old* face centroids A:

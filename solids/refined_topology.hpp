@@ -7,7 +7,7 @@
 // faces' points in t2's row, then each face point's edges to its cells' points in t3's row.
 // Faces, F' = nnz(d2) + (the cells' edges): first a quad at each corner of each face (at the
 // start of each side of d2's rows, in the face's orientation), then a quad around each edge of
-// each cell (edge point, face point, cell point, face point; cell_edge numbers a cell's edges),
+// each cell (edge point, face point, cell point, face point; CellShape::edge_between numbers a cell's edges),
 // oriented as the child at its lower corner sees it from outside. Each face is so oriented as
 // the lowest-numbered child holding it sees it, as boundary_operators orients faces; only the
 // faces' numbering (and where each cycle starts) differ from boundary_operators of the refined
@@ -42,14 +42,16 @@ CellMesh<S> refined_cells(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpe
   const index_t V = ops.vertices(), E = ops.edges(), F = ops.faces(), C = ops.cells();
   const auto d1v = ops.d1.view(), d3v = ops.d3.view();
   const index_t *cell_at = mesh.offsets.data(), *cell_vertex = mesh.indices.data();
+  const CellsView view = mesh.view();
   const index_t children = mesh.indices.size();
   CellMesh<S> out{V + E + F + C, Array<index_t, S>(children + 1), Array<index_t, S>(8 * std::int64_t(children))};
   index_t *child_at = out.offsets.data(), *child = out.indices.data();
   exec.for_each(children + 1, [=] SPMESH_HD(index_t i) { child_at[i] = 8 * i; });
   exec.for_each(C, [=] SPMESH_HD(index_t c) {
     const index_t begin = cell_at[c], corners = cell_at[c + 1] - begin, faces = d3v.begin(c);
+    const CellShape shape = view.shape(c);
     for (int l = 0; l < corners; ++l) {
-      const CornerFrame f = corner_frame(corners, l);
+      const CornerFrame f = corner_frame(shape, l);
       const index_t v = cell_vertex[begin + l];
       index_t* h = child + 8 * (begin + l);
       h[0] = v;
@@ -78,6 +80,7 @@ BoundaryOperators<S> refined_operators(Exec& exec, const CellMesh<S>& mesh, cons
   const auto d1v = ops.d1.view(), d2v = ops.d2.view(), d3v = ops.d3.view(), t1v = transposed.t1.view(),
              t2v = transposed.t2.view(), t3v = transposed.t3.view();
   const index_t *cell_at = mesh.offsets.data(), *cell_vertex = mesh.indices.data();
+  const CellsView view = mesh.view();
 
   BoundaryOperators<S> out;
   out.d1 = {edges, V + E + F + C, Array<index_t, S>(edges + 1), Array<index_t, S>(2 * std::size_t(edges))};
@@ -137,6 +140,7 @@ BoundaryOperators<S> refined_operators(Exec& exec, const CellMesh<S>& mesh, cons
   exec.for_each(C, [=] SPMESH_HD(index_t c) {
     const index_t begin = cell_at[c], n = cell_at[c + 1] - begin, face_at = d3v.begin(c);
     const index_t around = sides + 3 * begin / 2;  // this cell's edge quads
+    const CellShape shape = view.shape(c);
     auto face = [=](int local) { return d3v.index(face_at + local); };
     auto corner_quad = [=](int local, index_t v) {
       const index_t f = face(local);
@@ -145,7 +149,7 @@ BoundaryOperators<S> refined_operators(Exec& exec, const CellMesh<S>& mesh, cons
       return signed_column(k, d3v.value(0, face_at + local));
     };
     for (int l = 0; l < n; ++l) {
-      const CornerFrame frame = corner_frame(n, l);
+      const CornerFrame frame = corner_frame(shape, l);
       const index_t v = cell_vertex[begin + l];
       // The quads around this corner's edges whose other end is higher: made here.
       const int to[3] = {frame.a, frame.b, frame.c};
@@ -154,14 +158,14 @@ BoundaryOperators<S> refined_operators(Exec& exec, const CellMesh<S>& mesh, cons
         if (to[i] < l) continue;
         const index_t e = find_edge(d1v, v, cell_vertex[begin + to[i]]);
         const index_t f_on = face(on[i]), f_off = face(off[i]);
-        index_t* quad = d2_col + 4 * (around + cell_edge_between(n, l, to[i]));
+        index_t* quad = d2_col + 4 * (around + shape.edge_between(l, to[i]));
         quad[0] = signed_column(edge_face(e, f_on), 1);
         quad[1] = signed_column(face_cell(f_on, c), 1);
         quad[2] = signed_column(face_cell(f_off, c), -1);
         quad[3] = signed_column(edge_face(e, f_off), -1);
       }
       auto edge_quad = [=](int x) {
-        return signed_column(around + cell_edge_between(n, l, x), l < x ? 1 : -1);
+        return signed_column(around + shape.edge_between(l, x), l < x ? 1 : -1);
       };
       index_t* child = d3_col + 6 * (begin + l);
       child[0] = corner_quad(frame.ab, v);

@@ -2,6 +2,7 @@
 
 #include "linalg/cpu/executor.hpp"
 #include "solids/plan.hpp"
+#include "solids/polyhedra.hpp"
 #include "solids/size_estimate.hpp"
 
 #include <vector>
@@ -39,6 +40,9 @@ template <class T>
 schemes::Refinement<T> refinement_record(const CellMesh<>& base, const BoundaryOperators<>& base_ops,
                                          const std::optional<SolidSharpness<>>& sharpness, const RefineOptions& options,
                                          int levels, schemes::RefinementMatrix<T> R, CellMesh<>&& refined) {
+  if (const index_t c = first_polyhedron(base); c >= 0)
+    throw InputError("cell " + std::to_string(c) + " is " + describe_cell(base.view().shape(c)) +
+                     ": a refinement file holds tetrahedra, prisms and hexahedra, not polyhedra (ids count from 0)");
   schemes::Refinement<T> r;
   r.scheme = schemes::solid_scheme;
   r.levels = levels;

@@ -13,12 +13,14 @@
 
 #include "linalg/ternary.hpp"
 #include "solids/cells.hpp"
+#include "solids/polyhedra.hpp"
 
 #include "linalg/detail/offsets.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace spmesh::solids {
@@ -105,15 +107,20 @@ std::vector<index_t> host_copy(Exec& exec, const index_t* p, index_t begin, inde
   return out;
 }
 
-// Face instances (a cell's face as that cell sees it): `slots` corners each, in the cell's
-// outward cycle (`corner`) and ascending (`sorted`); a triangle's fourth slot holds `vertices`.
+// Face instances (a cell's face as that cell sees it): `slots` corners each (the mesh's widest
+// face), in the cell's outward cycle (`corner`) and ascending (`sorted`); the slots past a face's
+// corners hold `vertices`.
 struct FaceInstances {
-  static constexpr int slots = max_face_corners;
   const index_t* corner;
   const index_t* sorted;
   index_t vertices;
+  int slots;
 
-  SPMESH_HD int corners(index_t i) const { return corner[slots * i + slots - 1] == vertices ? 3 : 4; }
+  SPMESH_HD int corners(index_t i) const {
+    int n = slots;
+    while (corner[slots * i + n - 1] == vertices) --n;
+    return n;
+  }
   SPMESH_HD bool same_set(index_t a, index_t b) const {
     for (int k = 0; k < slots; ++k)
       if (sorted[slots * a + k] != sorted[slots * b + k]) return false;
@@ -144,22 +151,41 @@ inline std::string list(const std::vector<index_t>& ids) {
   return s;
 }
 
+// The mesh's polyhedra checked (check_polyhedra, on the host), and the most corners a face has.
+template <class Exec, class S>
+int check_polyhedra(Exec& exec, const CellMesh<S>& mesh) {
+  if constexpr (std::is_same_v<S, linalg::Host>) {
+    return check_polyhedra(mesh);
+  } else {
+    if (!mesh.has_polyhedra()) return max_face_corners;
+    auto host = [&](const linalg::Array<index_t, S>& a) {
+      const auto values = host_copy(exec, a.data(), 0, a.size());
+      return linalg::Array<index_t>(values);
+    };
+    return check_polyhedra(CellMesh<>{mesh.vertices, host(mesh.offsets), host(mesh.indices), host(mesh.face_offsets),
+                                      host(mesh.face_streams)});
+  }
+}
+
 }  // namespace detail
 
-// Throws InputError naming the first cell (ids count from 0) that is no supported kind (a pyramid
-// or another vertex count: pyramids do not subdivide into hexahedra), names a vertex out of
-// range or repeats one; the first face held by more than two cells (non-manifold); the first
-// face two cells hold with the same orientation (one of them inverted).
+// Throws InputError naming the first cell (ids count from 0) that is neither a kind nor a
+// polyhedron (a pyramid or another vertex count without faces: pyramids do not subdivide into
+// hexahedra), a polyhedron that check_polyhedra refuses, a cell that names a vertex out of range
+// or repeats one; the first face held by more than two cells (non-manifold); the first face two
+// cells hold with the same orientation (one of them inverted).
 template <class Exec, class S = typename Exec::space>
 BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
   using linalg::Array;
   const index_t cells = mesh.cells(), vertices = mesh.vertices;
   const index_t *cell_at = mesh.offsets.data(), *cell_vertex = mesh.indices.data();
+  const CellsView view = mesh.view();
+  const int slots = detail::check_polyhedra(exec, mesh);
 
-  // Every cell of a supported kind, with distinct vertices in range.
+  // Every cell a kind or a polyhedron, with distinct vertices in range.
   const index_t bad_cell = detail::first_where(exec, cells, [=] SPMESH_HD(index_t c) {
     const index_t begin = cell_at[c], corners = cell_at[c + 1] - begin;
-    if (cell_faces(corners) == 0) return true;
+    if (!view.shape(c).polyhedron() && cell_faces(corners) == 0) return true;
     for (index_t a = 0; a < corners; ++a) {
       const index_t v = cell_vertex[begin + a];
       if (v < 0 || v >= vertices) return true;
@@ -172,34 +198,35 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
     const auto at = detail::host_copy(exec, cell_at, bad_cell, bad_cell + 2);
     const auto ids = detail::host_copy(exec, cell_vertex, at[0], at[1]);
     const index_t corners = at[1] - at[0];
+    const bool polyhedron = mesh.has_polyhedra() && exec.read(mesh.face_offsets.data() + bad_cell + 1) >
+                                                         exec.read(mesh.face_offsets.data() + bad_cell);
     const std::string why =
-        cell_faces(corners) == 0
-            ? "is " + describe_cell(corners) + " (spmesh subdivides tetrahedra, prisms and hexahedra" +
-                  (corners == 5 ? "; a pyramid does not subdivide into hexahedra)" : ")")
+        !polyhedron && cell_faces(corners) == 0
+            ? "is " + describe_cell(corners) + " (spmesh subdivides tetrahedra, prisms, hexahedra and polyhedra given " +
+                  "by their faces" + (corners == 5 ? "; a pyramid does not subdivide into hexahedra)" : ")")
             : "names a vertex out of range (the mesh has " + std::to_string(vertices) + ") or one vertex twice";
     throw InputError("cell " + std::to_string(bad_cell) + " (vertices " + detail::list(ids) + ") " + why +
                      " (ids count from 0)");
   }
 
   // Face instances: each cell's faces, as the cell sees them (outward), a corner slot each;
-  // a triangle's fourth slot holds `vertices`, past every vertex id.
+  // the slots past a face's corners hold `vertices`, past every vertex id.
   Array<index_t, S> first_instance(cells + 1);
   index_t* first = first_instance.data();
-  exec.for_each(cells, [=] SPMESH_HD(index_t c) { first[c] = cell_faces(cell_at[c + 1] - cell_at[c]); });
+  exec.for_each(cells, [=] SPMESH_HD(index_t c) { first[c] = view.shape(c).faces(); });
   const index_t instances = exec.exclusive_scan(first, first, cells);
   exec.write(first + cells, instances);
-  constexpr int slots = detail::FaceInstances::slots;
   Array<index_t, S> corner_of(slots * std::size_t(instances)), sorted_of(slots * std::size_t(instances));
   index_t *corner = corner_of.data(), *sorted = sorted_of.data();
   exec.for_each(cells, [=] SPMESH_HD(index_t c) {
-    const index_t begin = cell_at[c], corners = cell_at[c + 1] - begin;
+    const index_t begin = cell_at[c];
+    const CellShape shape = view.shape(c);
     for (index_t i = first[c]; i < first[c + 1]; ++i) {
       index_t* face = corner + slots * i;
       index_t* key = sorted + slots * i;
-      for (int k = 0; k < slots; ++k) {
-        const int local = face_corner(corners, int(i - first[c]), k);
-        face[k] = key[k] = local < 0 ? vertices : cell_vertex[begin + local];
-      }
+      const int n = shape.face_size(int(i - first[c]));
+      for (int k = 0; k < slots; ++k)
+        face[k] = key[k] = k < n ? cell_vertex[begin + shape.corner(int(i - first[c]), k)] : vertices;
       for (int a = 1; a < slots; ++a)  // the vertex set, ascending
         for (int b = a; b > 0 && key[b] < key[b - 1]; --b) {
           const index_t t = key[b];
@@ -218,7 +245,7 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
     exec.for_each(instances, [=] SPMESH_HD(index_t j) { key[j] = sorted[slots * order[j] + k]; });
     exec.sort_pairs(key, order, instances, key_bits);
   }
-  const detail::FaceInstances inst{corner, sorted, vertices};
+  const detail::FaceInstances inst{corner, sorted, vertices, slots};
   const index_t crowded = detail::first_where(exec, instances, [=] SPMESH_HD(index_t j) {
     return j >= 2 && inst.same_set(order[j], order[j - 2]);
   });

@@ -256,7 +256,7 @@ VolumeMesh parse_vtk(std::string_view bytes, const std::string& name) {
     vtk::add_cell(cells, types[c], ids, types[c] == 42 ? ids : std::span<const std::int64_t>{}, mesh.positions, item,
                   fail);
   }
-  mesh.cells = {mesh.positions.rows, linalg::Array<index_t>(cells.offsets), linalg::Array<index_t>(cells.indices)};
+  mesh.cells = cells.mesh(mesh.positions.rows);
   mesh.cell_refs.assign(cells.offsets.size() - 1, 0);
   return mesh;
 }

@@ -1,6 +1,7 @@
 #include "solids/vtk_cells.hpp"
 
 #include "solids/cells.hpp"
+#include "solids/polyhedra.hpp"
 
 #include <algorithm>
 #include <set>
@@ -15,13 +16,11 @@ namespace {
 constexpr int wedge[6] = {0, 2, 1, 3, 5, 4};
 constexpr int voxel[8] = {0, 1, 3, 2, 4, 5, 7, 6};
 
-// The corners of a polyhedron whose faces make a tetrahedron, prism or hexahedron, in that kind's
-// order: the first face of the base's shape as the bottom, each bottom corner's neighbour off the
-// bottom above it; mirrored if the corner frame at corner 0 turns left in `positions`.
-std::vector<std::int64_t> polyhedron_corners(std::span<const std::int64_t> stream,
-                                             const linalg::Dense<double>& positions, const std::string& item,
-                                             const std::function<void(const std::string&)>& fail) {
-  const std::string named = item + " (a VTK polyhedron, type 42)";
+// A VTK face stream's faces as vertex-id lists; `fail` for a stream that is not its face count's
+// faces or names a vertex out of range.
+std::vector<std::vector<std::int64_t>> stream_faces(std::span<const std::int64_t> stream, index_t vertices,
+                                                    const std::string& named,
+                                                    const std::function<void(const std::string&)>& fail) {
   std::vector<std::vector<std::int64_t>> faces;
   std::size_t at = 1;
   const std::int64_t count = stream.empty() ? 0 : stream[0];
@@ -34,27 +33,36 @@ std::vector<std::int64_t> polyhedron_corners(std::span<const std::int64_t> strea
     at += std::size_t(stream[at]) + 1;
   }
   if (count <= 0 || at != stream.size()) fail(named + ": its face stream does not hold its face count's faces");
+  for (const auto& face : faces)
+    for (std::int64_t v : face)
+      if (v < 0 || v >= vertices)
+        fail(named + ": vertex " + std::to_string(v) + " out of range (0 to " + std::to_string(vertices - 1) +
+             "; ids count from 0)");
+  return faces;
+}
+
+// The corners of a polyhedron whose faces make a tetrahedron, prism or hexahedron, in that kind's
+// order: the first face of the base's shape as the bottom, each bottom corner's neighbour off the
+// bottom above it; mirrored if the corner frame at corner 0 turns left in `positions`. Empty
+// where the faces make no kind.
+std::vector<std::int64_t> kind_corners(const std::vector<std::vector<std::int64_t>>& faces,
+                                       const linalg::Dense<double>& positions) {
   std::set<std::int64_t> vertices;
   std::set<std::pair<std::int64_t, std::int64_t>> edges;
   int triangles = 0, quads = 0;
   for (const auto& face : faces) {
-    (face.size() == 3 ? triangles : quads) += face.size() <= 4;
+    triangles += face.size() == 3, quads += face.size() == 4;
     for (std::size_t k = 0; k < face.size(); ++k) {
       const std::int64_t a = face[k], b = face[(k + 1) % face.size()];
-      if (a < 0 || a >= positions.rows)
-        fail(named + ": vertex " + std::to_string(a) + " out of range (0 to " + std::to_string(positions.rows - 1) +
-             "; ids count from 0)");
       vertices.insert(a), edges.insert({std::min(a, b), std::max(a, b)});
     }
   }
   const std::size_t n = vertices.size(), F = faces.size();
-  const int corners = n == 4 && triangles == 4 && F == 4   ? 4
+  const int corners = n == 4 && triangles == 4 && F == 4                 ? 4
                       : n == 6 && triangles == 2 && quads == 3 && F == 5 ? 6
-                      : n == 8 && quads == 6 && F == 6    ? 8
-                                                          : 0;
-  if (corners == 0)
-    fail(named + " has " + std::to_string(F) + " faces and " + std::to_string(n) +
-         " vertices: spmesh reads polyhedra whose faces make a tetrahedron, a prism or a hexahedron");
+                      : n == 8 && quads == 6 && F == 6                   ? 8
+                                                                         : 0;
+  if (corners == 0) return {};
   // The bottom: a face of the base's shape (a triangle for a prism), then each of its corners'
   // neighbour off it.
   const std::size_t base = std::size_t(std::find_if(faces.begin(), faces.end(), [&](const auto& face) {
@@ -73,7 +81,7 @@ std::vector<std::int64_t> polyhedron_corners(std::span<const std::int64_t> strea
         if (std::find(out.begin(), out.begin() + std::ptrdiff_t(bottom), v) == out.begin() + std::ptrdiff_t(bottom) &&
             edges.count({std::min(out[k], v), std::max(out[k], v)}))
           above = v, ++found;
-      if (found != 1) fail(named + ": its faces do not close into a " + (corners == 6 ? "prism" : "hexahedron"));
+      if (found != 1) return {};
       out.push_back(above);
     }
   }
@@ -85,7 +93,7 @@ std::vector<std::int64_t> polyhedron_corners(std::span<const std::int64_t> strea
     for (int m = 0; m < max_face_corners && face_corner(corners, k, m) >= 0; ++m)
       face.push_back(out[std::size_t(face_corner(corners, k, m))]);
     std::sort(face.begin(), face.end());
-    if (!given.count(face)) fail(named + ": its faces do not close into a tetrahedron, prism or hexahedron");
+    if (!given.count(face)) return {};
   }
   // Right-handed at corner 0, else mirrored (the bottom cycle reversed).
   const CornerFrame frame = corner_frame(corners, 0);
@@ -103,14 +111,31 @@ std::vector<std::int64_t> polyhedron_corners(std::span<const std::int64_t> strea
 
 }  // namespace
 
+CellMesh<> CellLists::mesh(index_t vertices) const {
+  CellMesh<> out{vertices, linalg::Array<index_t>(offsets), linalg::Array<index_t>(indices)};
+  if (!face_offsets.empty())
+    out.face_offsets = linalg::Array<index_t>(face_offsets), out.face_streams = linalg::Array<index_t>(face_streams);
+  return out;
+}
+
 bool add_cell(CellLists& out, std::int64_t type, std::span<const std::int64_t> ids, std::span<const std::int64_t> faces,
               const linalg::Dense<double>& positions, const std::string& item,
               const std::function<void(const std::string&)>& fail) {
   if (type >= 1 && type <= 9) return false;  // vertices, lines, polygons: a boundary's parts
   if (type == 14) fail(item + " is a pyramid (VTK type 14): a pyramid does not subdivide into hexahedra");
   std::vector<std::int64_t> corners;
+  std::vector<index_t> stream;  // a polyhedron's faces, cell-local
   if (type == 42) {
-    corners = polyhedron_corners(faces, positions, item, fail);
+    const std::string named = item + " (a VTK polyhedron, type 42)";
+    const auto face_list = stream_faces(faces, positions.rows, named, fail);
+    corners = kind_corners(face_list, positions);
+    if (corners.empty()) {
+      std::string problem;
+      auto polyhedron = polyhedron_from_faces(face_list, ids, positions, problem);
+      if (!problem.empty()) fail(named + ": " + problem + " (ids count from 0)");
+      corners.assign(polyhedron.corners.begin(), polyhedron.corners.end());
+      stream = std::move(polyhedron.stream);
+    }
   } else {
     const int n = type == 10 ? 4 : type == 13 ? 6 : type == 11 || type == 12 ? 8 : 0;
     if (n == 0)
@@ -128,6 +153,11 @@ bool add_cell(CellLists& out, std::int64_t type, std::span<const std::int64_t> i
     out.indices.push_back(index_t(id));
   }
   out.offsets.push_back(index_t(out.indices.size()));
+  if (!stream.empty() && out.face_offsets.empty()) out.face_offsets.assign(out.offsets.size() - 1, 0);
+  if (!out.face_offsets.empty()) {
+    out.face_streams.insert(out.face_streams.end(), stream.begin(), stream.end());
+    out.face_offsets.push_back(index_t(out.face_streams.size()));
+  }
   return true;
 }
 

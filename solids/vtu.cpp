@@ -399,7 +399,7 @@ VolumeMesh parse_vtu(std::string_view bytes, const std::string& name) {
                   item, fail);
     begin = end;
   }
-  mesh.cells = {mesh.positions.rows, linalg::Array<index_t>(cells.offsets), linalg::Array<index_t>(cells.indices)};
+  mesh.cells = cells.mesh(mesh.positions.rows);
   mesh.cell_refs.assign(cells.offsets.size() - 1, 0);
   return mesh;
 }

@@ -6,6 +6,7 @@
 #include "meshops/emit.hpp"
 #include "meshops/io.hpp"
 #include "meshops/layout.hpp"
+#include "solids/polyhedra.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <type_traits>
 
 namespace spmesh::solids {
@@ -22,10 +24,32 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "the .vtu writer stores little-endian bytes");
 
 // VTK's cell type and the order VTK lists a cell's vertices in, from spmesh's (cells.hpp).
-int vtk_type(index_t corners) { return corners == 4 ? 10 : corners == 6 ? 13 : 12; }
-int vtk_corner(index_t corners, int k) {
+int vtk_type(const CellShape& shape) {
+  return shape.polyhedron() ? 42 : shape.corners == 4 ? 10 : shape.corners == 6 ? 13 : 12;
+}
+int vtk_corner(const CellShape& shape, int k) {
   constexpr int wedge[6] = {0, 2, 1, 3, 5, 4};
-  return corners == 6 ? wedge[k] : k;
+  return !shape.polyhedron() && shape.corners == 6 ? wedge[k] : k;
+}
+
+// A polyhedron's VTK face stream: [face count, n_0, ids of face 0..., n_1, ...].
+std::vector<std::int32_t> vtk_face_stream(const CellMesh<>& cells, index_t c) {
+  const CellShape shape = cells.view().shape(c);
+  std::vector<std::int32_t> out{shape.faces()};
+  for (int f = 0; f < shape.faces(); ++f) {
+    out.push_back(shape.face_size(f));
+    for (int k = 0; k < shape.face_size(f); ++k) out.push_back(std::int32_t(cells.view().vertex(c, shape.corner(f, k))));
+  }
+  return out;
+}
+
+// A layout section of values it keeps.
+template <class V>
+void add_owned(meshops::FileLayout& layout, std::vector<V> values) {
+  const auto held = std::make_shared<std::vector<V>>(std::move(values));
+  layout.add(sizeof(V) * held->size(), [held](char* out, std::size_t b, std::size_t e) {
+    std::memcpy(out, reinterpret_cast<const char*>(held->data()) + b, e - b);
+  });
 }
 
 template <class T>
@@ -34,10 +58,15 @@ void check_volume(const std::string& source, const linalg::Dense<T>& positions, 
     throw DimensionError(source + ": positions are " + std::to_string(positions.rows) + " x " +
                          std::to_string(positions.cols) + ", the cells need " +
                          std::to_string(cells.vertices) + " x 3");
+  try {
+    check_polyhedra(cells);
+  } catch (const InputError& e) {
+    throw InputError(source + ": " + e.what());
+  }
   for (index_t c = 0; c < cells.cells(); ++c) {
-    const index_t corners = cells.offsets[c + 1] - cells.offsets[c];
-    if (cell_faces(corners) == 0)
-      throw InputError(source + ": cell " + std::to_string(c) + " is " + describe_cell(corners) +
+    const CellShape shape = cells.view().shape(c);
+    if (!shape.polyhedron() && cell_faces(shape.corners) == 0)
+      throw InputError(source + ": cell " + std::to_string(c) + " is " + describe_cell(shape.corners) +
                        ", which spmesh does not write (ids count from 0)");
     for (index_t p = cells.offsets[c]; p < cells.offsets[c + 1]; ++p)
       if (cells.indices[p] < 0 || cells.indices[p] >= cells.vertices)
@@ -52,10 +81,21 @@ void check_volume(const std::string& source, const linalg::Dense<T>& positions, 
 template <class T>
 meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh<>& cells) {
   const index_t count = cells.cells();
-  const std::size_t sizes[4] = {sizeof(T) * 3 * std::size_t(positions.rows), 4 * std::size_t(cells.indices.size()),
-                                4 * std::size_t(count), std::size_t(count)};
-  std::size_t at[4], next = 0;
-  for (int a = 0; a < 4; ++a) at[a] = next, next += 8 + sizes[a];
+  // The polyhedra's face streams and, for every cell, where its stream ends (-1 for a kind).
+  std::vector<std::int32_t> faces, face_ends;
+  if (cells.has_polyhedra())
+    for (index_t c = 0; c < count; ++c) {
+      if (cells.view().shape(c).polyhedron()) {
+        const auto stream = vtk_face_stream(cells, c);
+        faces.insert(faces.end(), stream.begin(), stream.end());
+      }
+      face_ends.push_back(cells.view().shape(c).polyhedron() ? std::int32_t(faces.size()) : -1);
+    }
+  const int arrays = cells.has_polyhedra() ? 6 : 4;
+  const std::size_t sizes[6] = {sizeof(T) * 3 * std::size_t(positions.rows), 4 * std::size_t(cells.indices.size()),
+                                4 * std::size_t(count), std::size_t(count), 4 * faces.size(), 4 * face_ends.size()};
+  std::size_t at[6], next = 0;
+  for (int a = 0; a < arrays; ++a) at[a] = next, next += 8 + sizes[a];
   const char* real = std::is_same_v<T, float> ? "Float32" : "Float64";
   std::string head =
       "<?xml version=\"1.0\"?>\n"
@@ -66,10 +106,14 @@ meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh
       "\"/>\n</Points>\n<Cells>\n"
       "<DataArray type=\"Int32\" Name=\"connectivity\" format=\"appended\" offset=\"" + std::to_string(at[1]) + "\"/>\n"
       "<DataArray type=\"Int32\" Name=\"offsets\" format=\"appended\" offset=\"" + std::to_string(at[2]) + "\"/>\n"
-      "<DataArray type=\"UInt8\" Name=\"types\" format=\"appended\" offset=\"" + std::to_string(at[3]) + "\"/>\n"
+      "<DataArray type=\"UInt8\" Name=\"types\" format=\"appended\" offset=\"" + std::to_string(at[3]) + "\"/>\n" +
+      (arrays == 6 ? "<DataArray type=\"Int32\" Name=\"faces\" format=\"appended\" offset=\"" + std::to_string(at[4]) +
+                         "\"/>\n<DataArray type=\"Int32\" Name=\"faceoffsets\" format=\"appended\" offset=\"" +
+                         std::to_string(at[5]) + "\"/>\n"
+                   : "") +
       "</Cells>\n</Piece>\n</UnstructuredGrid>\n<AppendedData encoding=\"raw\">\n_";
-  std::string counts[4], tail = "\n</AppendedData>\n</VTKFile>\n";
-  for (int a = 0; a < 4; ++a) {
+  std::string counts[6], tail = "\n</AppendedData>\n</VTKFile>\n";
+  for (int a = 0; a < arrays; ++a) {
     const std::uint64_t n = sizes[a];
     counts[a].assign(reinterpret_cast<const char*>(&n), 8);
   }
@@ -79,16 +123,17 @@ meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh
     layout.add(n, [s = std::move(s)](char* out, std::size_t b, std::size_t e) { std::memcpy(out, s.data() + b, e - b); });
   };
   const index_t *offsets = cells.offsets.data(), *indices = cells.indices.data();
+  const CellsView view = cells.view();
   text(std::move(head));
   text(counts[0]);
   layout.add_bytes(positions.data.data(), sizes[0]);
   text(counts[1]);
   layout.add_records(
       count, [offsets](index_t c) { return 4 * std::size_t(offsets[c]); },
-      [offsets, indices](char* out, index_t c) {
-        const index_t corners = offsets[c + 1] - offsets[c];
-        for (int k = 0; k < corners; ++k) {
-          const std::int32_t v = indices[offsets[c] + vtk_corner(corners, k)];
+      [offsets, indices, view](char* out, index_t c) {
+        const CellShape shape = view.shape(c);
+        for (int k = 0; k < shape.corners; ++k) {
+          const std::int32_t v = indices[offsets[c] + vtk_corner(shape, k)];
           std::memcpy(out + 4 * k, &v, 4);
         }
       });
@@ -97,7 +142,13 @@ meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh
   text(counts[3]);
   layout.add_records(
       count, [](index_t c) { return std::size_t(c); },
-      [offsets](char* out, index_t c) { *out = static_cast<char>(vtk_type(offsets[c + 1] - offsets[c])); });
+      [view](char* out, index_t c) { *out = static_cast<char>(vtk_type(view.shape(c))); });
+  if (arrays == 6) {
+    text(counts[4]);
+    add_owned(layout, std::move(faces));
+    text(counts[5]);
+    add_owned(layout, std::move(face_ends));
+  }
   text(std::move(tail));
   return layout;
 }
@@ -120,7 +171,18 @@ meshops::FileLayout vtk_layout(const linalg::Dense<T>& positions, const CellMesh
     layout.add(n, [s = std::move(s)](char* out, std::size_t b, std::size_t e) { std::memcpy(out, s.data() + b, e - b); });
   };
   const index_t *offsets = cells.offsets.data(), *indices = cells.indices.data();
+  const CellsView view = cells.view();
   const T* p = positions.data.data();
+  // Where each cell's entry starts in CELLS (in values): a count, then its ids or, for a
+  // polyhedron, its face stream.
+  std::vector<std::size_t> entry_at;
+  if (cells.has_polyhedra()) {
+    entry_at.push_back(0);
+    for (index_t c = 0; c < count; ++c)
+      entry_at.push_back(entry_at.back() + 1 +
+                         (view.shape(c).polyhedron() ? vtk_face_stream(cells, c).size() : std::size_t(view.corners(c))));
+  }
+  const std::size_t values = entry_at.empty() ? std::size_t(count) + std::size_t(cells.indices.size()) : entry_at.back();
   text("# vtk DataFile Version 4.2\nspmesh\nBINARY\nDATASET UNSTRUCTURED_GRID\nPOINTS " + std::to_string(vertices) +
        (std::is_same_v<T, float> ? " float\n" : " double\n"));
   layout.add_records(
@@ -128,18 +190,28 @@ meshops::FileLayout vtk_layout(const linalg::Dense<T>& positions, const CellMesh
       [p](char* out, index_t v) {
         for (int x = 0; x < 3; ++x) put_big_endian(out + sizeof(T) * x, p[3 * std::size_t(v) + x]);
       });
-  text("\nCELLS " + std::to_string(count) + " " + std::to_string(std::int64_t(count) + cells.indices.size()) + "\n");
+  text("\nCELLS " + std::to_string(count) + " " + std::to_string(values) + "\n");
   layout.add_records(
-      count, [offsets](index_t c) { return 4 * (std::size_t(offsets[c]) + std::size_t(c)); },
-      [offsets, indices](char* out, index_t c) {
-        const index_t corners = offsets[c + 1] - offsets[c];
-        put_big_endian(out, std::int32_t(corners));
-        for (int k = 0; k < corners; ++k) put_big_endian(out + 4 * (k + 1), std::int32_t(indices[offsets[c] + vtk_corner(corners, k)]));
+      count,
+      [offsets, entry_at = std::move(entry_at)](index_t c) {
+        return 4 * (entry_at.empty() ? std::size_t(offsets[c]) + std::size_t(c) : entry_at[std::size_t(c)]);
+      },
+      [offsets, indices, view, &cells](char* out, index_t c) {
+        const CellShape shape = view.shape(c);
+        if (shape.polyhedron()) {
+          const auto stream = vtk_face_stream(cells, c);
+          put_big_endian(out, std::int32_t(stream.size()));
+          for (std::size_t k = 0; k < stream.size(); ++k) put_big_endian(out + 4 * (k + 1), stream[k]);
+          return;
+        }
+        put_big_endian(out, std::int32_t(shape.corners));
+        for (int k = 0; k < shape.corners; ++k)
+          put_big_endian(out + 4 * (k + 1), std::int32_t(indices[offsets[c] + vtk_corner(shape, k)]));
       });
   text("\nCELL_TYPES " + std::to_string(count) + "\n");
   layout.add_records(
       count, [](index_t c) { return 4 * std::size_t(c); },
-      [offsets](char* out, index_t c) { put_big_endian(out, std::int32_t(vtk_type(offsets[c + 1] - offsets[c]))); });
+      [view](char* out, index_t c) { put_big_endian(out, std::int32_t(vtk_type(view.shape(c)))); });
   text("\n");
   return layout;
 }
@@ -189,6 +261,10 @@ template <class T>
 void write_to(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,
               const std::string& source, const linalg::Dense<T>& positions, const CellMesh<>& cells) {
   check_volume(source, positions, cells);
+  if (const index_t c = first_polyhedron(cells); format == VolumeFormat::medit && c >= 0)
+    throw InputError(source + ": cell " + std::to_string(c) + " is " + describe_cell(cells.view().shape(c)) +
+                     ": Medit's .mesh holds no polyhedra (write .vtu or .vtk, or refine a level first; ids count "
+                     "from 0)");
   if (format == VolumeFormat::vtu)
     outputs.write(path, vtu_layout(positions, cells));
   else if (format == VolumeFormat::vtk)

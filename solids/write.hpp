@@ -20,11 +20,12 @@ VolumeFormat volume_output_format(const std::string& path);
 // Writes the output `path` of a command (added to `outputs` before) in `format`: float positions
 // as Float32, double as Float64 (.vtu), float or double (.vtk) or 9 and 17 significant digits
 // (.mesh), which read back as the same values. VTK's cells: tetrahedra 10, wedges 13 (VTK turns a prism's first triangle
-// the other way: its vertices 0 2 1 3 5 4), hexahedra 12. Medit's: a section per kind (Tetrahedra,
-// Prisms, Hexahedra) in the order the kinds first appear, each cell in it in the order given,
-// ref 0. Throws InputError naming
-// `source` for a cell that is no supported kind or names a vertex out of range, and for a
-// position that is not finite, before the file is opened; DimensionError unless positions are
+// the other way: its vertices 0 2 1 3 5 4), hexahedra 12, polyhedra 42 (with their faces: .vtu's
+// faces and faceoffsets arrays, the legacy file's face streams in CELLS). Medit's: a section per
+// kind (Tetrahedra, Prisms, Hexahedra) in the order the kinds first appear, each cell in it in the
+// order given, ref 0; Medit holds no polyhedra. Throws InputError naming `source` for a cell that
+// is no kind or well-formed polyhedron (a polyhedron in a .mesh) or names a vertex out of range,
+// and for a position that is not finite, before the file is opened; DimensionError unless positions are
 // cells.vertices x 3.
 void write_volume(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,
                   const std::string& source, const linalg::Dense<double>& positions, const CellMesh<>& cells);

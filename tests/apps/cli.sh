@@ -232,6 +232,16 @@ printf '# vtk DataFile Version 2.0\ntwo cells\nASCII\nDATASET UNSTRUCTURED_GRID\
 grep -q "^ccsolid 1 levels on cpu: 2 -> 14 cells" "$tmp/vtk.txt" || fail "subdivide a .vtk: $(cat "$tmp/vtk.txt")"
 printf '$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 4 1 4\n3 1 0 4\n1\n2\n3\n4\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n$EndNodes\n$Elements\n1 1 1 1\n3 1 4 1\n1 1 2 3 4\n$EndElements\n' >"$tmp/tet.msh"
 "$spmesh" info "$tmp/tet.msh" | grep -q "^kinds     1 tetrahedra" || fail "info of a .msh"
+# A pentagonal prism given by its faces (VTK's polyhedron, type 42): refined into 10 hexahedra;
+# at level 0 it is written as a polyhedron to .vtu, refused by .mesh and by build.
+printf '# vtk DataFile Version 2.0\nprism\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 10 float\n1 0 0 0.309 0.951 0 -0.809 0.588 0 -0.809 -0.588 0 0.309 -0.951 0\n1 0 1 0.309 0.951 1 -0.809 0.588 1 -0.809 -0.588 1 0.309 -0.951 1\nCELLS 1 39\n38 7 5 4 3 2 1 0 5 5 6 7 8 9 4 0 1 6 5 4 1 2 7 6 4 2 3 8 7 4 3 4 9 8 4 4 0 5 9\nCELL_TYPES 1\n42\n' >"$tmp/prism5.vtk"
+"$spmesh" subdivide "$tmp/prism5.vtk" --levels 1 -o "$tmp/prism5.vtu" >"$tmp/p5.txt" || fail "subdivide a polyhedron"
+grep -q "^ccsolid 1 levels on cpu: 1 -> 10 cells, 10 -> 33 vertices" "$tmp/p5.txt" || fail "subdivide a polyhedron: $(cat "$tmp/p5.txt")"
+"$spmesh" info "$tmp/prism5.vtk" | grep -q "^kinds     1 polyhedra" || fail "info of a polyhedron"
+"$spmesh" subdivide "$tmp/prism5.vtk" --levels 0 -o "$tmp/prism5_0.vtu" >/dev/null || fail "a polyhedron at level 0"
+grep -q 'Name="faceoffsets"' "$tmp/prism5_0.vtu" || fail "a polyhedron at level 0: no faceoffsets"
+expect_error "a polyhedron in a .mesh" "$tmp/g.mesh" subdivide "$tmp/prism5.vtk" --levels 0 -o "$tmp/g.mesh"
+expect_error "build of a polyhedron" "$tmp/g.spr" build "$tmp/prism5.vtk" --levels 1 -o "$tmp/g.spr"
 sed 's/^13$/14/' "$tmp/two.vtk" >"$tmp/pyramid.vtk"
 expect_error "a VTK pyramid" "$tmp/g.vtu" subdivide "$tmp/pyramid.vtk" --levels 1 -o "$tmp/g.vtu"
 # A corner tag keeps its vertex where it is.

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <limits>
+#include <vector>
 
 namespace spmesh::test::solid_checks {
 
@@ -61,6 +62,26 @@ TEST_CASE("geometry checks: inverted and flat cells are named with their corner,
   auto bad = P.clone();
   bad(3, 1) = std::numeric_limits<double>::infinity();
   CHECK(refusal(bad, one_hex({0, 1, 2, 3, 4, 5, 6, 7}, 8)).find("vertex 3") != std::string::npos);
+}
+
+TEST_CASE("a polyhedron's corners are checked as a kind's: an L-shaped prism is refused at its inner corner") {
+  // An L-shaped hexagon 0-5 (its inner corner at 3) at z = 0 and 6-11 above, as a polyhedron.
+  const double outline[6][2] = {{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}};
+  linalg::Dense<double> P(12, 3);
+  for (index_t v = 0; v < 12; ++v) P(v, 0) = outline[v % 6][0], P(v, 1) = outline[v % 6][1], P(v, 2) = double(v / 6);
+  CellMesh<> cells;
+  cells.vertices = 12;
+  cells.offsets = linalg::Array<index_t>{0, 12};
+  cells.indices = linalg::Array<index_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  std::vector<index_t> stream{6, 0, 5, 4, 3, 2, 1, 6, 6, 7, 8, 9, 10, 11};
+  for (index_t k = 0; k < 6; ++k) stream.insert(stream.end(), {4, k, (k + 1) % 6, 6 + (k + 1) % 6, 6 + k});
+  cells.face_offsets = linalg::Array<index_t>{0, index_t(stream.size())};
+  cells.face_streams = linalg::Array<index_t>(stream);
+  CHECK(refusal(P, cells) ==
+        "m.mesh: cell 0 (a polyhedron of 8 faces) is inverted or degenerate at its corner 3 (vertex 3): the Jacobian "
+        "there is -1.000000 (ids count from 0)");
+  P(3, 0) = P(3, 1) = P(9, 0) = P(9, 1) = 1.8;  // convex: fine
+  CHECK(refusal(P, cells) == "(none)");
 }
 
 TEST_CASE("unused vertices are listed, the team's hex meshes pass the geometry checks") {

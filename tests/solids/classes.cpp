@@ -42,7 +42,7 @@ TEST_CASE("cell classes: a 3 x 3 x 3 grid has its middle regular inside, its fac
 TEST_CASE("cell classes: an extruded surface's cells are layered by the valence of the surface "
           "vertex under them") {
   std::mt19937 random(1);
-  const Bipyramid base = bipyramid(5, random);
+  const Surface base = bipyramid(5, random);
   linalg::cpu::Executor cpu;
   // Refined once: each quad has one corner of valence 3 or 5 (the old vertices) and three of 4.
   const auto once = schemes::build_and_eval<schemes::CatmullClark>(cpu, base.M.clone(),

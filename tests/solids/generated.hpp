@@ -1,6 +1,7 @@
 // Volume meshes made in the tests: a grid of hexahedra (and its perturbed positions), a closed
-// quad surface with poles of any valence, a surface extruded into layers of hexahedra, a mesh of
-// every cell kind, random creases on a boundary; and how far apart two results are.
+// quad surface with poles of any valence (one pole cut off for a surface of pentagons), a surface
+// extruded into layers of cells (polyhedra above its n-gons), a mesh of every cell kind, random
+// creases on a boundary; and how far apart two results are.
 #pragma once
 
 #include "linalg/formats.hpp"
@@ -54,15 +55,15 @@ inline linalg::Dense<double> perturbed_grid(int n, unsigned seed) {
 // poles N (0) and S (1), a ring A (2 + i) above the equator and a ring B (2 + n + i) below,
 // turned between them; faces (N, A_i, B_i, A_i+1) and (S, B_i+1, A_i+1, B_i), turned outward.
 // n = 3 is a cube.
-struct Bipyramid {
+struct Surface {
   linalg::MeshMatrix<> M;
   linalg::Dense<double> positions;
 };
 
-inline Bipyramid bipyramid(int n, std::mt19937& random) {
+inline Surface bipyramid(int n, std::mt19937& random) {
   const double pi = std::acos(-1.0);
   std::uniform_real_distribution<double> jitter(-0.05, 0.05);
-  Bipyramid b;
+  Surface b;
   b.positions = linalg::Dense<double>(2 + 2 * n, 3);
   const double poles[2][3] = {{0, 0, 1.2}, {0, 0, -1.2}};
   for (int v = 0; v < 2; ++v)
@@ -94,21 +95,111 @@ inline Bipyramid bipyramid(int n, std::mt19937& random) {
   return b;
 }
 
-// The quad surface M extruded into `layers` layers of hexahedra: vertex v of layer l is
-// v + l * M.vertices, and each face's cell has the face in layer l as its bottom (corners 0-3)
-// and in layer l + 1 as its top; an outward surface gives right-handed cells.
+// Surface s with vertex v cut off: a point a third of the way to v's neighbour on each edge at
+// v, each face at v one corner more (its cycle p v q becomes p T_p T_q q), and a face of those
+// points in v's place, turned as the surface is; v is gone (the ids above it one less).
+inline Surface truncate_vertex(const Surface& s, index_t v) {
+  std::vector<index_t> offsets{0}, indices, cap_next(std::size_t(s.M.vertices), -1);
+  std::vector<index_t> cut(std::size_t(s.M.vertices), -1);  // the new point toward each neighbour
+  std::vector<std::array<double, 3>> points;
+  for (index_t u = 0; u < s.M.vertices; ++u) points.push_back({s.positions(u, 0), s.positions(u, 1), s.positions(u, 2)});
+  auto point_toward = [&](index_t u) {
+    if (cut[std::size_t(u)] < 0) {
+      cut[std::size_t(u)] = index_t(points.size());
+      std::array<double, 3> p;
+      for (int x = 0; x < 3; ++x) p[std::size_t(x)] = (2 * s.positions(v, x) + s.positions(u, x)) / 3;
+      points.push_back(p);
+    }
+    return cut[std::size_t(u)];
+  };
+  index_t first = -1;
+  for (index_t f = 0; f < s.M.faces; ++f) {
+    const index_t begin = s.M.offsets[f], n = s.M.offsets[f + 1] - begin;
+    for (index_t k = 0; k < n; ++k) {
+      const index_t corner = s.M.indices[begin + k];
+      if (corner != v) {
+        indices.push_back(corner);
+        continue;
+      }
+      const index_t p = s.M.indices[begin + (k + n - 1) % n], q = s.M.indices[begin + (k + 1) % n];
+      indices.push_back(point_toward(p)), indices.push_back(point_toward(q));
+      cap_next[std::size_t(q)] = p, first = q;  // the cap walks this face's new edge backwards
+    }
+    offsets.push_back(index_t(indices.size()));
+  }
+  for (index_t u = first;;) {
+    indices.push_back(cut[std::size_t(u)]);
+    u = cap_next[std::size_t(u)];
+    if (u == first) break;
+  }
+  offsets.push_back(index_t(indices.size()));
+  // v dropped: the ids above it one less.
+  for (index_t& id : indices) id -= id > v;
+  points.erase(points.begin() + v);
+  Surface out{linalg::MeshMatrix<>(index_t(points.size()), linalg::Array<index_t>(offsets), linalg::Array<index_t>(indices)),
+              linalg::Dense<double>(index_t(points.size()), 3)};
+  for (std::size_t u = 0; u < points.size(); ++u)
+    for (int x = 0; x < 3; ++x) out.positions(index_t(u), x) = points[u][std::size_t(x)];
+  return out;
+}
+
+// The surface M extruded into `layers` layers of cells: vertex v of layer l is v + l * M.vertices,
+// and each face's cell has the face in layer l as its bottom and in layer l + 1 as its top, a
+// prism above a triangle, a hexahedron above a quad (the kinds' orders: the face's corners, then
+// those above them) and a polyhedron above any other face; an outward surface gives right-handed
+// cells.
 inline CellMesh<> extrude(const linalg::MeshMatrix<>& M, index_t layers) {
   CellMesh<> mesh;
   mesh.vertices = M.vertices * (layers + 1);
-  std::vector<index_t> indices;
+  std::vector<index_t> offsets{0}, indices, face_offsets{0}, streams;
+  bool polyhedra = false;
   for (index_t l = 0; l < layers; ++l)
-    for (index_t q = 0; q < M.faces; ++q)
+    for (index_t q = 0; q < M.faces; ++q) {
+      const index_t begin = M.offsets[q], n = M.offsets[q + 1] - begin;
       for (index_t up = 0; up < 2; ++up)
-        for (index_t p = M.offsets[q]; p < M.offsets[q + 1]; ++p) indices.push_back(M.indices[p] + M.vertices * (l + up));
-  mesh.offsets = linalg::Array<index_t>(layers * M.faces + 1);
-  for (index_t c = 0; c < mesh.offsets.size(); ++c) mesh.offsets[c] = 8 * c;
+        for (index_t k = 0; k < n; ++k) indices.push_back(M.indices[begin + k] + M.vertices * (l + up));
+      offsets.push_back(index_t(indices.size()));
+      if (n > 4) {  // the bottom turned down, the top, the sides: all outward
+        polyhedra = true;
+        streams.push_back(n);
+        for (index_t k = n; k > 0; --k) streams.push_back(k % n);
+        streams.push_back(n);
+        for (index_t k = 0; k < n; ++k) streams.push_back(n + k);
+        for (index_t k = 0; k < n; ++k) streams.insert(streams.end(), {4, k, (k + 1) % n, n + (k + 1) % n, n + k});
+      }
+      face_offsets.push_back(index_t(streams.size()));
+    }
+  mesh.offsets = linalg::Array<index_t>(offsets);
   mesh.indices = linalg::Array<index_t>(indices);
+  if (polyhedra) mesh.face_offsets = linalg::Array<index_t>(face_offsets), mesh.face_streams = linalg::Array<index_t>(streams);
   return mesh;
+}
+
+// Positions of extrude(s.M, layers): layer l is s's positions scaled by 1 + l / 4 (a shell
+// around the origin, thick where s surrounds it).
+inline linalg::Dense<double> shell_positions(const Surface& s, index_t layers) {
+  const index_t S = s.M.vertices;
+  linalg::Dense<double> X(S * (layers + 1), 3);
+  for (index_t l = 0; l <= layers; ++l)
+    for (index_t v = 0; v < S; ++v)
+      for (int x = 0; x < 3; ++x) X(v + S * l, x) = s.positions(v, x) * (1 + 0.25 * double(l));
+  return X;
+}
+
+// A shell of two layers around a bipyramid of valence 5 with its north pole cut off: pentagonal
+// prisms (polyhedra) above the pentagons, hexahedra above the quads; inside edges of valence 3,
+// 4 and 5 (the south pole's).
+inline std::pair<CellMesh<>, linalg::Dense<double>> polyhedral_shell() {
+  std::mt19937 random(7);
+  const Surface surface = truncate_vertex(bipyramid(5, random), 0);
+  return {extrude(surface.M, 2), shell_positions(surface, 2)};
+}
+
+// A host mesh on backend B.
+template <class B>
+CellMesh<typename B::Exec::space> upload_cells(const CellMesh<>& mesh) {
+  return {mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices), B::upload(mesh.face_offsets),
+          B::upload(mesh.face_streams)};
 }
 
 // A hexahedron, two prisms beside it and a tetrahedron on one of them, with its positions.

@@ -3,9 +3,11 @@
 # files spmesh writes of it read back, in meshio and in spmesh, as the same points and cells.
 # Each is also converted, by meshio to VTK 5.1 (ASCII and binary) and to .vtu (ASCII, base64,
 # base64 zlib-compressed), and, where gmsh is installed, by gmsh to VTK 2.0 and gmsh 4.1 (ASCII
-# and binary), and spmesh's reading of each conversion must equal meshio's. Run by
+# and binary), and spmesh's reading of each conversion must equal meshio's; hexagonal prisms (VTK
+# polyhedra) go both ways through .vtu. Run by
 # meshio_check.sh, which finds a Python with meshio (Debian: python3-meshio).
 #   meshio_check.py VOLUME_DUMP FILE.mesh...
+import math
 import os
 import shutil
 import subprocess
@@ -85,4 +87,42 @@ with tempfile.TemporaryDirectory() as folder:
                                 (points, sorted(tuple(sorted(c)) for c in cells)),
                                 ([tuple(float(x) for x in p) for p in meshio.read(out).points],
                                  sorted(tuple(sorted(c)) for c in hexes)))
+    # Hexagonal prisms in a row (VTK polyhedra of 12 corners and 8 faces, each side face shared),
+    # written by meshio as .vtu (ASCII and base64): spmesh reads the same points and cells; the .vtu
+    # spmesh writes of them, meshio reads with the same faces, each turned as given (outward).
+    points, index, prisms = [], {}, []
+
+    def point(x, y, z):
+        key = (round(x, 9), round(y, 9), z)
+        if key not in index:
+            index[key] = len(points)
+            points.append((x, y, z))
+        return index[key]
+
+    for i in range(3):
+        ring = [(i * math.sqrt(3) + math.cos(math.radians(30 + 60 * k)), math.sin(math.radians(30 + 60 * k)))
+                for k in range(6)]
+        bottom, top = [point(x, y, 0.0) for x, y in ring], [point(x, y, 1.0) for x, y in ring]
+        prisms.append([bottom[::-1], top] + [[bottom[k], bottom[(k + 1) % 6], top[(k + 1) % 6], top[k]] for k in range(6)])
+
+    def cycles(cells):  # each cell's faces, each started at its lowest vertex, sorted
+        return [sorted(tuple(f[f.index(min(f)):] + f[:f.index(min(f))]) for f in ([int(v) for v in face] for face in c))
+                for c in cells]
+
+    prism_mesh = meshio.Mesh(points, [("polyhedron12", prisms)])
+    for binary in (False, True):
+        given = os.path.join(folder, f"prisms{int(binary)}.vtu")
+        meshio.write(given, prism_mesh, binary=binary)
+        read = spmesh_reading(given)
+        failures += compare(f"hexagonal prisms (polyhedra) in a .vtu by meshio ({'base64' if binary else 'ASCII'}), "
+                            "read by spmesh", (read[0], sorted(tuple(sorted(c)) for c in read[1])),
+                            ([tuple(float(x) for x in p) for p in meshio.read(given).points],
+                             sorted(tuple(sorted({v for f in c for v in f})) for c in prisms)))
+    written = os.path.join(folder, "prisms_spmesh.vtu")
+    spmesh_reading(given, written)
+    back = meshio.read(written)
+    faces = [c for block in back.cells if block.type.startswith("polyhedron") for c in block.data]
+    same = cycles(faces) == cycles(prisms)
+    print(f"  written by spmesh as .vtu, read by meshio: {len(faces)} polyhedra, faces " + ("the same" if same else "differ"))
+    failures += not same
 sys.exit(1 if failures else 0)

@@ -35,7 +35,7 @@ template <class B, class T>
 solids::SolidLevel<T, linalg::Host> refine_on(const CellMesh<>& mesh, const linalg::Dense<T>& X,
                                               const solids::RefineOptions& options = {}) {
   typename B::Exec exec;
-  const CellMesh<typename B::Exec::space> on{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)};
+  const auto on = upload_cells<B>(mesh);
   const auto ops = solids::boundary_operators(exec, on);
   const auto level = solids::refine(exec, on, ops, B::upload(X), options);
   return {CellMesh<>{level.cells.vertices, B::download(level.cells.offsets), B::download(level.cells.indices)},
@@ -100,24 +100,16 @@ std::vector<double> refine_curve(const std::vector<double>& c) {
   return fine;
 }
 
-// The surface extruded outward into `layers` layers of hexahedra (a thick shell with no side
-// walls): every vertical edge at a pole is an extraordinary edge of valence n (3 at the rings'
-// vertices), so each inner vertex there is on one extraordinary edge line. Refined `levels` times, every point must equal
-// the tensor product of Catmull-Clark on the surface and the cubic B-spline across the layers
-// (the default rule, to 1e-12); the Joy-MacCracken rule misses it on those lines.
+// The surface extruded outward into `layers` layers of cells (a thick shell with no side walls):
+// every vertical edge at a vertex of valence n != 4 is an extraordinary edge of valence n, so
+// each inner vertex there is on one extraordinary edge line. Refined `levels` times, every point
+// must equal the tensor product of Catmull-Clark on the surface and the cubic B-spline across the
+// layers (the default rule, to 1e-12); the Joy-MacCracken rule misses it on those lines.
 template <class B>
-void check_extruded(int n, int levels) {
-  CAPTURE(n);
+void check_extruded(const Surface& surface, int levels, unsigned seed) {
   CAPTURE(levels);
-  std::mt19937 random(100 + n);
-  // The bipyramid refined once, so that valence-4 vertices (regular edge lines) are there too.
+  std::mt19937 random(seed);
   linalg::cpu::Executor cpu;
-  const Bipyramid base = bipyramid(n, random);
-  auto once = schemes::build_and_eval<schemes::CatmullClark>(cpu, base.M.clone(),
-                                                             schemes::smooth_sharpness(base.M.vertices), 1, base.positions);
-  std::uniform_real_distribution<double> jitter(-0.02, 0.02);
-  for (index_t i = 0; i < once.data.data.size(); ++i) once.data.data[i] += jitter(random);
-  const Bipyramid surface{once.mesh.mesh(), std::move(once.data)};
   const index_t S = surface.M.vertices, layers = 3;
   const CellMesh<> mesh = extrude(surface.M, layers);
   // Data: the surface's positions (constant across the layers: they name a point of the refined
@@ -155,8 +147,7 @@ void check_extruded(int n, int levels) {
   // Through build_and_eval: the refined levels' operators by index arithmetic.
   auto refine_levels = [&](const solids::RefineOptions& options) {
     typename B::Exec exec;
-    CellMesh<typename B::Exec::space> on{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)};
-    return B::download(solids::build_and_eval(exec, std::move(on), B::upload(X), levels, options).positions);
+    return B::download(solids::build_and_eval(exec, upload_cells<B>(mesh), B::upload(X), levels, options).positions);
   };
   const auto tensor = refine_levels({}), joy = refine_levels({solids::VertexRule::joy_maccracken});
   // Each refined point's layer and refined surface point, named by its naming columns under the
@@ -187,14 +178,35 @@ void check_extruded(int n, int levels) {
   CHECK(worst_difference(joy) > 1e-3);
 }
 
+// The bipyramid of poles of valence n refined once (so that valence-4 vertices, regular edge
+// lines, are there too), its points moved a little.
+Surface refined_bipyramid(int n) {
+  std::mt19937 random(100 + n);
+  linalg::cpu::Executor cpu;
+  const Surface base = bipyramid(n, random);
+  auto once = schemes::build_and_eval<schemes::CatmullClark>(cpu, base.M.clone(), schemes::smooth_sharpness(base.M.vertices),
+                                                             1, base.positions);
+  std::uniform_real_distribution<double> jitter(-0.02, 0.02);
+  for (index_t i = 0; i < once.data.data.size(); ++i) once.data.data[i] += jitter(random);
+  return {once.mesh.mesh(), std::move(once.data)};
+}
+
 TEST_CASE_TEMPLATE("an extruded surface refines as the tensor product of Catmull-Clark and the cubic "
                    "B-spline at extraordinary edges of valence 3, 5, 6 (1e-12, Joy-MacCracken's vertex "
-                   "rule does not)",
+                   "rule does not), pentagonal prisms (polyhedra) included",
                    B, SPMESH_TEST_BACKENDS) {
   for (int n : {3, 5, 6}) {
-    check_extruded<B>(n, 1);
-    check_extruded<B>(n, 2);
+    CAPTURE(n);
+    const Surface surface = refined_bipyramid(n);
+    check_extruded<B>(surface, 1, 200 + unsigned(n));
+    check_extruded<B>(surface, 2, 300 + unsigned(n));
   }
+  // A pole cut off: pentagons around a pentagon, so pentagonal prisms above them, and edges of
+  // valence 3, 4 and 5.
+  std::mt19937 random(11);
+  const Surface cut = truncate_vertex(bipyramid(5, random), 0);
+  check_extruded<B>(cut, 1, 400);
+  check_extruded<B>(cut, 2, 401);
 }
 
 // The boundary faces of a volume mesh as a surface over its boundary vertices, each face turned
@@ -289,7 +301,7 @@ void check_boundary_is_catmull_clark(const CellMesh<>& mesh, const linalg::Dense
   using S = typename B::Exec::space;
   std::optional<solids::SolidSharpness<S>> on_b;
   if (sharpness) on_b = solids::SolidSharpness<S>{B::upload(sharpness->edges), B::upload(sharpness->vertices)};
-  auto result = solids::build_and_eval(exec, CellMesh<S>{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)},
+  auto result = solids::build_and_eval(exec, upload_cells<B>(mesh),
                                        B::upload(X), levels, {}, std::move(on_b));
   const auto P = B::download(result.positions);
   const solids::BoundaryOperators<> ops{
@@ -318,12 +330,16 @@ void check_boundary_is_catmull_clark(const CellMesh<>& mesh, const linalg::Dense
 }
 
 TEST_CASE_TEMPLATE("the boundary of a refined solid is the Catmull-Clark refinement of its "
-                   "boundary (a perturbed grid, 1 and 2 levels, the team's hex meshes, 1 level)",
+                   "boundary (a perturbed grid and a shell of polyhedra, 1 and 2 levels, the team's hex meshes, "
+                   "1 level)",
                    B, SPMESH_TEST_BACKENDS) {
   const CellMesh<> mesh = grid_cells(3);
   const auto P = perturbed_grid(3, 5);
   check_boundary_is_catmull_clark<B>(mesh, P, 1);
   check_boundary_is_catmull_clark<B>(mesh, P, 2);
+  const auto [shell, X] = polyhedral_shell();  // pentagons on its boundary
+  check_boundary_is_catmull_clark<B>(shell, X, 1);
+  check_boundary_is_catmull_clark<B>(shell, X, 2);
 
   const auto dir = hex_mesh_folder();
   if (!dir) return;
@@ -381,7 +397,7 @@ linalg::Dense<double> refined_with(const CellMesh<>& mesh, const linalg::Dense<d
   using S = typename B::Exec::space;
   std::optional<solids::SolidSharpness<S>> sharp;
   if (sharpness) sharp = solids::SolidSharpness<S>{B::upload(sharpness->edges), B::upload(sharpness->vertices)};
-  return B::download(solids::build_and_eval(exec, CellMesh<S>{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)},
+  return B::download(solids::build_and_eval(exec, upload_cells<B>(mesh),
                                             B::upload(P), levels, {}, std::move(sharp))
                          .positions);
 }
@@ -427,8 +443,7 @@ TEST_CASE_TEMPLATE("a crease line inside the volume refines along itself by the 
   // the mean of the sharp crease's and of the smooth rule on the sharp first level.
   const auto sharp2 = refined_with<B>(mesh, P, 2, &sharp), semi2 = refined_with<B>(mesh, P, 2, &semi);
   typename B::Exec exec;
-  using S = typename B::Exec::space;
-  const auto level1 = solids::build(exec, CellMesh<S>{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)}, 1);
+  const auto level1 = solids::build(exec, upload_cells<B>(mesh), 1);
   const CellMesh<> cells1{level1.refined.vertices, B::download(level1.refined.offsets), B::download(level1.refined.indices)};
   const auto ops1 = solids::boundary_operators(cpu, cells1);
   const auto smooth_on_sharp1 = solids::refine(cpu, cells1, ops1, sharp1).positions;
@@ -473,7 +488,7 @@ TEST_CASE_TEMPLATE("a perturbed grid whose box edges are sharp refines as the te
   auto refine_sharp = [&](const linalg::Dense<double>& X) {
     typename B::Exec exec;
     using S = typename B::Exec::space;
-    return B::download(solids::build_and_eval(exec, CellMesh<S>{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)},
+    return B::download(solids::build_and_eval(exec, upload_cells<B>(mesh),
                                               B::upload(X), 1, {},
                                               solids::SolidSharpness<S>{B::upload(sharpness.edges), B::upload(sharpness.vertices)})
                            .positions);
@@ -575,13 +590,12 @@ TEST_CASE_TEMPLATE("build then eval gives build_and_eval's bits, on every backen
                    "exactly, points to 1e-12), and a plan of no level the input",
                    B, SPMESH_TEST_BACKENDS) {
   typename B::Exec exec;
-  using S = typename B::Exec::space;
   const CellMesh<> mesh = grid_cells(3);
   linalg::Dense<double> X(mesh.vertices, 2);
   std::mt19937 random(9);
   std::uniform_real_distribution<double> value(-1, 1);
   for (index_t i = 0; i < X.data.size(); ++i) X.data[i] = value(random);
-  auto on = [&] { return CellMesh<S>{mesh.vertices, B::upload(mesh.offsets), B::upload(mesh.indices)}; };
+  auto on = [&] { return upload_cells<B>(mesh); };
   for (int levels : {0, 1, 2}) {
     CAPTURE(levels);
     const auto plan = solids::build(exec, on(), levels);

@@ -13,9 +13,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -278,13 +280,69 @@ TEST_CASE("VTK polyhedra whose faces make a tetrahedron, prism or hexahedron are
   check_same_cells(solids::parse_vtk(legacy, "p.vtk"));
 }
 
+// A pentagonal prism (corners 0-4 at z = 0, 5-9 above) as a legacy file's polyhedron, its
+// faces as `faces` lists them.
+std::string pentagonal_prism(const std::vector<std::vector<std::int64_t>>& faces) {
+  std::ostringstream s;
+  s << "# vtk DataFile Version 2.0\nprism\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 10 double\n";
+  s.precision(17);
+  for (int z = 0; z < 2; ++z)
+    for (int k = 0; k < 5; ++k) s << std::cos(0.4 * M_PI * k) << ' ' << std::sin(0.4 * M_PI * k) << ' ' << z << '\n';
+  std::size_t size = 1;
+  for (const auto& face : faces) size += face.size() + 1;
+  s << "CELLS 1 " << size + 1 << '\n' << size << ' ' << faces.size();
+  for (const auto& face : faces) {
+    s << ' ' << face.size();
+    for (auto v : face) s << ' ' << v;
+  }
+  s << "\nCELL_TYPES 1\n42\n";
+  return s.str();
+}
+
+TEST_CASE("VTK polyhedra of other shapes are read with their faces, turned alike and outward, and pass the "
+          "topology and geometry checks") {
+  // Outward; then with the bottom and two sides turned in; then all turned in.
+  const std::vector<std::vector<std::int64_t>> outward = {{4, 3, 2, 1, 0}, {5, 6, 7, 8, 9}, {0, 1, 6, 5}, {1, 2, 7, 6},
+                                                          {2, 3, 8, 7}, {3, 4, 9, 8}, {4, 0, 5, 9}};
+  auto some_in = outward, all_in = outward;
+  for (auto* face : {&some_in[0], &some_in[3], &some_in[5]}) std::reverse(face->begin(), face->end());
+  for (auto& face : all_in) std::reverse(face.begin(), face.end());
+  for (const auto* faces : {&outward, static_cast<const decltype(outward)*>(&some_in), static_cast<const decltype(outward)*>(&all_in)}) {
+    const auto mesh = solids::parse_vtk(pentagonal_prism(*faces), "p.vtk");
+    REQUIRE(mesh.cell_count() == 1);
+    const auto shape = mesh.cells.view().shape(0);
+    REQUIRE(shape.polyhedron());
+    CHECK(shape.faces() == 7);
+    std::vector<index_t> corners(mesh.cells.indices.begin(), mesh.cells.indices.end());
+    const std::vector<index_t> first_seen((*faces)[0].begin(), (*faces)[0].end());
+    CHECK(std::equal(first_seen.begin(), first_seen.end(), corners.begin()));  // in the order they first appear
+    std::sort(corners.begin(), corners.end());
+    CHECK(corners == std::vector<index_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+    // Every face as the outward list gives it (the corners name vertex ids through the cell's list).
+    for (int f = 0; f < 7; ++f) {
+      std::vector<std::int64_t> face;
+      for (int k = 0; k < shape.face_size(f); ++k) face.push_back(mesh.cells.indices[shape.corner(f, k)]);
+      const auto& expected = outward[std::size_t(f)];
+      std::rotate(face.begin(), std::find(face.begin(), face.end(), expected[0]), face.end());
+      CHECK(face == expected);
+    }
+    linalg::cpu::Executor cpu;
+    CHECK_NOTHROW(solids::boundary_operators(cpu, mesh.cells));
+    CHECK_NOTHROW(solids::check_geometry("p.vtk", mesh.positions, mesh.cells));
+  }
+  // One side left out: the surface does not close.
+  CHECK(refusal(pentagonal_prism({outward.begin(), outward.end() - 1}), "p.vtk") ==
+        "p.vtk: cell 0 (a VTK polyhedron, type 42): its edge from vertex 4 to vertex 9 is in one face only (its faces "
+        "do not close) (ids count from 0)");
+}
+
 TEST_CASE("bad .vtu files are refused naming the byte or the cell") {
   CHECK(refusal(vtu(false, false, "0 1 2 3 12", 14), "p.vtu") ==
         "p.vtu: cell 5 is a pyramid (VTK type 14): a pyramid does not subdivide into hexahedra");
-  // A pentagonal prism: 7 faces, 10 vertices.
-  CHECK(refusal(vtu(false, false, "7 5 0 1 2 3 4 5 5 6 7 8 9 4 0 1 6 5 4 1 2 7 6 4 2 3 8 7 4 3 4 9 8 4 4 0 5 9", 42), "p.vtu") ==
-        "p.vtu: cell 5 (a VTK polyhedron, type 42) has 7 faces and 10 vertices: spmesh reads polyhedra whose faces make a "
-        "tetrahedron, a prism or a hexahedron");
+  // A pyramid given by its faces: its apex joins four.
+  CHECK(refusal(vtu(false, false, "5 4 0 1 2 3 3 0 1 12 3 1 2 12 3 2 3 12 3 3 0 12", 42), "p.vtu") ==
+        "p.vtu: cell 5 (a VTK polyhedron, type 42): its corner at vertex 12 joins 4 faces: a corner's child is a "
+        "hexahedron only where three faces meet (a pyramid's apex joins four) (ids count from 0)");
   std::string cut = vtu(true, false);
   cut.erase(cut.find("</DataArray>") - 40, 40);
   CHECK(refusal(cut, "c.vtu").ends_with("DataArray 'Points': its 312 bytes run past the file's end"));

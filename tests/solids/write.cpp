@@ -9,10 +9,13 @@
 #include "solids/refine.hpp"
 
 #include "../meshops/temp_dir.hpp"
+#include "generated.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -71,6 +74,47 @@ TEST_CASE_TEMPLATE("volume writers: .mesh and .vtk read back bit for bit, .vtu h
   CHECK(vtu.ends_with("\n</AppendedData>\n</VTKFile>\n"));
   const std::size_t types = vtu.size() - std::string("\n</AppendedData>\n</VTKFile>\n").size() - 4;
   for (std::size_t c = 0; c < 4; ++c) CHECK(int(vtu[types + c]) == 12);  // the cells' types: hexahedra
+}
+
+// Each cell's vertex set and its faces as vertex-id cycles (each started at its lowest vertex,
+// in ascending order): what a reader must give back, whatever order it lists corners and faces in.
+std::vector<std::vector<std::vector<index_t>>> cells_and_faces(const CellMesh<>& cells) {
+  std::vector<std::vector<std::vector<index_t>>> out;
+  const auto view = cells.view();
+  for (index_t c = 0; c < cells.cells(); ++c) {
+    auto& cell = out.emplace_back();
+    const auto shape = view.shape(c);
+    for (int f = 0; f < shape.faces(); ++f) {
+      std::vector<index_t> face;
+      for (int k = 0; k < shape.face_size(f); ++k) face.push_back(view.vertex(c, shape.corner(f, k)));
+      std::rotate(face.begin(), std::min_element(face.begin(), face.end()), face.end());
+      cell.push_back(face);
+    }
+    std::sort(cell.begin(), cell.end());
+    cell.emplace_back(cells.indices.begin() + cells.offsets[c], cells.indices.begin() + cells.offsets[c + 1]);
+    std::sort(cell.back().begin(), cell.back().end());
+  }
+  return out;
+}
+
+TEST_CASE("polyhedra are written as VTK's type 42 with their faces (.vtu, .vtk) and read back as the same "
+          "cells and faces, and Medit's .mesh, which holds none, is refused") {
+  const test::TempDir dir;
+  const auto [shell, X] = polyhedral_shell();
+  for (const char* name : {"s.vtu", "s.vtk"}) {
+    CAPTURE(name);
+    solids::write_volume(dir / name, X, shell);
+    const auto back = solids::read_volume(dir / name);
+    CHECK(back.positions.data.size() == X.data.size());
+    CHECK(std::equal(back.positions.data.begin(), back.positions.data.end(), X.data.begin()));
+    CHECK(cells_and_faces(back.cells) == cells_and_faces(shell));
+  }
+  // .vtu's connectivity keeps each polyhedron's corner order.
+  const auto vtu = solids::read_volume(dir / "s.vtu");
+  CHECK(std::equal(vtu.cells.indices.begin(), vtu.cells.indices.end(), shell.indices.begin(), shell.indices.end()));
+  CHECK_THROWS_WITH_AS(solids::write_volume(dir / "s.mesh", X, shell),
+                       doctest::Contains(": cell 0 is a polyhedron of 7 faces: Medit's .mesh holds no polyhedra"), InputError);
+  CHECK(!std::filesystem::exists(dir / "s.mesh"));
 }
 
 TEST_CASE("volume writers refuse bad input before a file exists") {
