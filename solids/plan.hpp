@@ -14,12 +14,14 @@
 
 namespace spmesh::solids {
 
-// A level's topology as refinement reads it, and its crease rules where it has sharp features.
+// A level's topology as refinement reads it, what its rules' weights read of it, and its crease
+// rules where it has sharp features.
 template <class S = linalg::Host>
 struct SolidTopology {
   CellMesh<S> cells;
   BoundaryOperators<S> ops;
   Transposes<S> transposed;
+  LevelWeights<S> weights;
   std::optional<SharpRules<S>> sharp;
 };
 
@@ -57,9 +59,11 @@ SolidPlan<S> build(Exec& exec, CellMesh<S> mesh, int levels, const RefineOptions
     auto transposed = transposes(exec, ops);
     auto children = refined_cells(exec, mesh, ops);
     auto sharp = detail::level_rules(exec, ops, transposed, sharpness, options);
+    auto weights = level_weights(exec, ops, transposed, options);
     // The last level's cells are the plan's result: its operators are not needed.
     auto next = l + 1 < levels ? refined_operators(exec, mesh, ops, transposed) : BoundaryOperators<S>{};
-    plan.parents.push_back({std::move(mesh), std::move(ops), std::move(transposed), std::move(sharp)});
+    plan.parents.push_back(
+        {std::move(mesh), std::move(ops), std::move(transposed), std::move(weights), std::move(sharp)});
     mesh = std::move(children), ops = std::move(next);
   }
   plan.refined = std::move(mesh);
@@ -75,8 +79,8 @@ linalg::Dense<T, S> eval(Exec& exec, const SolidPlan<S>& plan, const linalg::Den
     exec.copy(X.data.data(), X.data.size(), P.data.data());
   }
   for (const auto& level : plan.parents)
-    P = refine_points(exec, level.cells, level.ops, level.transposed, &level == &plan.parents.front() ? X : P, plan.options,
-                      level.sharp ? &*level.sharp : nullptr);
+    P = refine_points(exec, level.cells, level.ops, level.transposed, level.weights,
+                      &level == &plan.parents.front() ? X : P, level.sharp ? &*level.sharp : nullptr);
   return P;
 }
 

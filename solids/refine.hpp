@@ -1,8 +1,10 @@
 // One level of Catmull-Clark solid refinement (Joy and MacCracken 1999; docs/rules.md "Catmull-Clark
-// solids"), written as mapped products on the boundary operators (topology.hpp): every average
-// is a product with |d1|, |d2|, |d3| or their transposes whose action map carries the rule's
-// weight (rules.hpp, which the level matrix S_l of refinement.hpp reads too). The refined mesh is all hexahedra: a cell of n corners (tetrahedron, prism,
-// hexahedron, polyhedron) has n children, one at each corner. Refined vertices come in the order
+// solids"), written as products on the boundary operators (topology.hpp): every average is a
+// product with |d1|, |d2|, |d3| or their transposes whose action map carries the rule's weight
+// (rules.hpp), each refined point's row of those products summed in one walk (point_terms.hpp,
+// which the level matrix S_l of refinement.hpp reads too). The refined mesh is all hexahedra: a
+// cell of n corners (tetrahedron, prism, hexahedron, polyhedron) has n children, one at each
+// corner. Refined vertices come in the order
 // [vertex points (V), edge points (E), face points (F), cell points (C)].
 //
 // Interior rules, with the *old* face centroids A:
@@ -35,9 +37,11 @@
 
 #include "linalg/ternary.hpp"
 #include "solids/refined_topology.hpp"
+#include "solids/point_terms.hpp"
 #include "solids/rules.hpp"
 #include "solids/sharpness.hpp"
 #include "solids/topology.hpp"
+#include "solids/tuning.hpp"
 
 namespace spmesh::solids {
 
@@ -47,92 +51,123 @@ struct SolidLevel {
   linalg::Dense<T, S> positions;   // V + E + F + C rows
 };
 
+namespace detail {
+
+// The terms of refined points, valued: columns [first, first + count) of the cell points, old
+// face centroids, old vertices (a midpoint is half of each end) and new edge points, summed with
+// their weights (zero weights dropped, as S_l drops them).
+template <class T>
+struct PointValues {
+  static constexpr int most = tuning::point_columns;  // columns summed at once
+  const T *cells, *centroids, *X, *edge_points;
+  linalg::TernaryView d1;
+  index_t width, first;
+  int count;
+  T sum[most];
+
+  SPMESH_HD void add(const T* rows, index_t row, T weight) {
+    for (int j = 0; j < count; ++j) sum[j] += weight * rows[row * width + first + j];
+  }
+  SPMESH_HD void cell(index_t c, T weight) {
+    if (weight != 0) add(cells, c, weight);
+  }
+  SPMESH_HD void centroid(index_t f, T weight) {
+    if (weight != 0) add(centroids, f, weight);
+  }
+  SPMESH_HD void midpoint(index_t e, T weight) {
+    if (weight == 0) return;
+    add(X, d1.index(2 * e), weight / 2), add(X, d1.index(2 * e + 1), weight / 2);
+  }
+  SPMESH_HD void vertex(index_t v, T weight) { add(X, v, weight); }
+  SPMESH_HD void edge_point(index_t e, T weight) { add(edge_points, e, weight); }
+};
+
+// out's row r of each of `rows` rows: the terms `walk(r, values)` lists, valued by `values`,
+// a few columns at a time.
+template <class Exec, class T, class Walk>
+void sum_terms(Exec& exec, index_t rows, const PointValues<T>& values, T* out, const Walk& walk) {
+  constexpr int most = PointValues<T>::most;
+  const index_t width = values.width;
+  exec.for_each(rows, [=] SPMESH_HD(index_t r) {
+    for (index_t first = 0; first < width; first += most) {
+      PointValues<T> v = values;
+      v.first = first, v.count = int(width - first < most ? width - first : most);
+      for (int j = 0; j < v.count; ++j) v.sum[j] = T(0);
+      walk(r, v);
+      for (int j = 0; j < v.count; ++j) out[r * width + first + j] = v.sum[j];
+    }
+  });
+}
+
+}  // namespace detail
+
 // One level of refinement of `mesh` (cells and, per vertex, a row of X of any width) with its
-// boundary operators `ops` (boundary_operators(exec, mesh)): the weights of rules.hpp as the
-// action maps of products with |d1|, |d2|, |d3| and their transposes. DimensionError unless X
-// has a row per vertex.
+// boundary operators `ops` (boundary_operators(exec, mesh)) and the level's weights (level_weights
+// of the same options): the cell points from the cells' corners and the old face centroids from
+// the faces' sides, then each face, edge and vertex point as the sum of its terms (point_terms.hpp,
+// the walk of the products |t1| |t2| |t3| with the rules' weights as their action maps), one
+// gathering kernel a kind of point, so that no product's partial sums are written between them.
+// DimensionError unless X has a row per vertex.
 template <class Exec, class T, class S = typename Exec::space>
 linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
-                                  const Transposes<S>& transposed, const linalg::Dense<T, S>& X,
-                                  const RefineOptions& options = {}, const SharpRules<S>* sharp = nullptr) {
+                                  const Transposes<S>& transposed, const LevelWeights<S>& level,
+                                  const linalg::Dense<T, S>& X, const SharpRules<S>* sharp = nullptr) {
   using linalg::Dense;
-  namespace map = linalg::map;
   const index_t V = ops.vertices(), E = ops.edges(), F = ops.faces(), C = ops.cells(), k = X.cols;
   if (X.rows != V)
     throw DimensionError("solids::refine: vertex data has " + std::to_string(X.rows) + " rows, the mesh " +
                          std::to_string(V) + " vertices");
-  const auto &t1 = transposed.t1, &t2 = transposed.t2, &t3 = transposed.t3;
-  const auto level = level_weights(exec, ops, transposed, options);
   const RuleWeights<T> w = rule_weights<T>(mesh, ops, transposed, level, sharp);
+  const PointTerms<T> terms = point_terms(w, transposed);
 
-  // Old centroids: edge midpoints M = |d1| X / 2, face centroids A = |d2| |d1| X / (2 k_f), cell
-  // points P = |d3| |d2| |d1| X / (6 n_c).
-  Dense<T, S> edge_sums(E, k), midpoints(E, k), face_sums(F, k), centroids(F, k), cell_points(C, k);
-  linalg::spmm(exec, ops.d1, X, edge_sums, map::constant(T(1)));
-  linalg::spmm(exec, ops.d1, X, midpoints, map::constant(T(0.5)));
-  linalg::spmm(exec, ops.d2, edge_sums, face_sums, map::constant(T(1)));
-  linalg::spmm(exec, ops.d2, edge_sums, centroids,
-               map::function([=] SPMESH_HD(index_t, index_t f, index_t) { return w.centroid_corner(f); }));
-  linalg::spmm(exec, ops.d3, face_sums, cell_points,
-               map::function([=] SPMESH_HD(index_t, index_t c, index_t) { return w.cell_corner(c); }));
-
-  Dense<T, S> positions(V + E + F + C, k);
+  Dense<T, S> positions(V + E + F + C, k), centroids(F, k);
   T* vp = positions.data.data();
   T* ep = vp + std::int64_t(V) * k;
   T* fp = ep + std::int64_t(E) * k;
-  exec.copy(cell_points.data.data(), C * k, fp + std::int64_t(F) * k);
+  T* cp = fp + std::int64_t(F) * k;
+  T* a = centroids.data.data();
+  const T* x = X.data.data();
+  const index_t *cell_at = mesh.offsets.data(), *corner = mesh.indices.data();
+  const auto d1v = ops.d1.view(), d2v = ops.d2.view();
 
-  // Face points.
-  auto face_points = linalg::row_block(positions, V + E, F);
-  linalg::spmm(exec, t3, cell_points, face_points,
-               map::function([=] SPMESH_HD(index_t, index_t f, index_t) { return w.face_cell(f); }));
-  const T* a = centroids.data.data();
-  exec.for_each(F, [=] SPMESH_HD(index_t f) {
-    for (index_t j = 0; j < k; ++j) fp[f * k + j] += w.face_centroid(f) * a[f * k + j];
-  });
-
-  // Edge points: their cells through |d2^T| |d3^T|, their faces' centroids, their midpoints.
-  Dense<T, S> face_cells(F, k), edge_cells(E, k), edge_faces(E, k);
-  linalg::spmm(exec, t3, cell_points, face_cells, map::constant(T(1)));
-  linalg::spmm(exec, t2, face_cells, edge_cells,
-               map::function([=] SPMESH_HD(index_t, index_t e, index_t) { return w.edge_cell(e); }));
-  linalg::spmm(exec, t2, centroids, edge_faces,
-               map::function([=] SPMESH_HD(index_t, index_t e, index_t f) { return w.edge_face(e, f); }));
-  const T *ec = edge_cells.data.data(), *ef = edge_faces.data.data(), *m = midpoints.data.data();
-  exec.for_each(E, [=] SPMESH_HD(index_t e) {
-    const T wm = w.edge_midpoint(e);
-    for (index_t j = 0; j < k; ++j) ep[e * k + j] = ec[e * k + j] + ef[e * k + j] + wm * m[e * k + j];
-  });
-
-  // Vertex points: their cells through |d1^T| |d2^T| |d3^T|, their faces' centroids through
-  // |d1^T| |d2^T| (each counted pair), their edges' midpoints, themselves, the line's edge points
-  // and the crease ends.
-  Dense<T, S> edge_face_sums(E, k), edge_cell_sums(E, k), vertex_cells(V, k), vertex_faces(V, k),
-      vertex_edges(V, k);
-  linalg::spmm(exec, t2, face_cells, edge_cell_sums, map::constant(T(1)));
-  linalg::spmm(exec, t1, edge_cell_sums, vertex_cells,
-               map::function([=] SPMESH_HD(index_t, index_t v, index_t) { return w.vertex_cell(v); }));
-  linalg::spmm(exec, t2, centroids, edge_face_sums, map::function([=] SPMESH_HD(index_t, index_t e, index_t f) {
-                 return w.vertex_face_counts(e, f) ? T(1) : T(0);
-               }));
-  linalg::spmm(exec, t1, edge_face_sums, vertex_faces,
-               map::function([=] SPMESH_HD(index_t, index_t v, index_t e) { return w.vertex_face(v, e); }));
-  linalg::spmm(exec, t1, midpoints, vertex_edges,
-               map::function([=] SPMESH_HD(index_t, index_t v, index_t e) { return w.vertex_edge(v, e); }));
-  const T *vc = vertex_cells.data.data(), *vf = vertex_faces.data.data(), *ve = vertex_edges.data.data(),
-          *x = X.data.data();
-  const index_t* line = level.line_edges.data();
-  exec.for_each(V, [=] SPMESH_HD(index_t v) {
-    const index_t e0 = line[2 * v], e1 = line[2 * v + 1], u0 = w.crease_end(v, 0), u1 = w.crease_end(v, 1);
-    const T self = w.vertex_self(v), line_weight = w.line_edge_point(v);
+  // Cell points (the average of the corners) and old face centroids (each corner met twice,
+  // through the face's two edges there).
+  exec.for_each(C, [=] SPMESH_HD(index_t c) {
+    const T each = T(1) / T(cell_at[c + 1] - cell_at[c]);
     for (index_t j = 0; j < k; ++j) {
-      vp[v * k + j] = vc[v * k + j] + vf[v * k + j] + ve[v * k + j] + self * x[v * k + j];
-      if (e0 >= 0) vp[v * k + j] += line_weight * (ep[e0 * k + j] + ep[e1 * k + j]);
-      if (u0 >= 0) vp[v * k + j] += w.crease_weight(v) * (x[u0 * k + j] + x[u1 * k + j]);
+      T sum = 0;
+      for (index_t p = cell_at[c]; p < cell_at[c + 1]; ++p) sum += each * x[corner[p] * k + j];
+      cp[c * k + j] = sum;
+    }
+  });
+  exec.for_each(F, [=] SPMESH_HD(index_t f) {
+    const T each = w.centroid_corner(f);
+    for (index_t j = 0; j < k; ++j) {
+      T sum = 0;
+      for (index_t q = d2v.begin(f); q < d2v.end(f); ++q) {
+        const index_t e = d2v.index(q);
+        sum += each * x[d1v.index(2 * e) * k + j] + each * x[d1v.index(2 * e + 1) * k + j];
+      }
+      a[f * k + j] = sum;
     }
   });
 
+  // Face, edge and vertex points; the vertices' last, as a line vertex reads two edge points.
+  const detail::PointValues<T> values{cp, a, x, ep, d1v, k, 0, 0, {}};
+  detail::sum_terms(exec, F, values, fp, [=] SPMESH_HD(index_t f, detail::PointValues<T>& v) { terms.face_point(f, v); });
+  detail::sum_terms(exec, E, values, ep,
+                    [=] SPMESH_HD(index_t e, detail::PointValues<T>& v) { terms.edge_point(e, T(1), v); });
+  detail::sum_terms(exec, V, values, vp,
+                    [=] SPMESH_HD(index_t u, detail::PointValues<T>& v) { terms.vertex_point(u, v); });
   return positions;
+}
+
+// The same, with the level's weights made here.
+template <class Exec, class T, class S = typename Exec::space>
+linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
+                                  const Transposes<S>& transposed, const linalg::Dense<T, S>& X,
+                                  const RefineOptions& options = {}, const SharpRules<S>* sharp = nullptr) {
+  return refine_points(exec, mesh, ops, transposed, level_weights(exec, ops, transposed, options), X, sharp);
 }
 
 // One level: the refined cells (refined_cells) and points (refine_points).

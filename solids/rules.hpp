@@ -1,6 +1,7 @@
 // The weights of one level of Catmull-Clark solid refinement (refine.hpp states the rules),
-// written once and read by both of its forms: eval's mapped products (refine_points, each weight
-// an action map) and the level matrix S_l (level_matrix.hpp, each weight a matrix entry).
+// written once and read, through the walk of point_terms.hpp, by both of its forms: eval
+// (refine_points, each weight a term's factor) and the level matrix S_l (refinement.hpp, each
+// weight a matrix entry).
 //
 // Each weight is what one *visit* of a term contributes, in the walk the products make: a cell
 // point is reached from a vertex through (edge, face, cell) 6 times, a face centroid from an edge

@@ -1,4 +1,5 @@
-// Sizes the solids' memory estimates assume (size_estimate.hpp), with where each comes from.
+// Sizes the solids' memory estimates assume (size_estimate.hpp) and their kernels' blocking, with
+// where each comes from.
 #pragma once
 
 #include <cstdint>
@@ -20,5 +21,10 @@ inline constexpr std::int64_t refinement_row_entries = 64;
 // of sort buffers). 128 columns in double fill the most scratch a GPU thread may have (1536 bytes:
 // blocks of 32 threads).
 inline constexpr int refinement_row_capacity = 128;
+
+// The columns of vertex data one walk of a refined point's terms sums at once (refine.hpp): the
+// walk is read again for each such block, and each column is a register of the thread. 4 holds
+// xyz and xyzw positions in one walk.
+inline constexpr int point_columns = 4;
 
 }  // namespace spmesh::solids::tuning
