@@ -37,7 +37,6 @@
 
 #include "linalg/ternary.hpp"
 #include "solids/refined_topology.hpp"
-#include "solids/point_terms.hpp"
 #include "solids/rules.hpp"
 #include "solids/sharpness.hpp"
 #include "solids/topology.hpp"
@@ -53,60 +52,27 @@ struct SolidLevel {
 
 namespace detail {
 
-// The terms of refined points, valued: columns [first, first + count) of the cell points, old
-// face centroids, old vertices (a midpoint is half of each end) and new edge points, summed with
-// their weights (zero weights dropped, as S_l drops them).
-template <class T>
-struct PointValues {
-  static constexpr int most = tuning::point_columns;  // columns summed at once
-  const T *cells, *centroids, *X, *edge_points;
-  linalg::TernaryView d1;
-  index_t width, first;
-  int count;
-  T sum[most];
-
-  SPMESH_HD void add(const T* rows, index_t row, T weight) {
-    for (int j = 0; j < count; ++j) sum[j] += weight * rows[row * width + first + j];
-  }
-  SPMESH_HD void cell(index_t c, T weight) {
-    if (weight != 0) add(cells, c, weight);
-  }
-  SPMESH_HD void centroid(index_t f, T weight) {
-    if (weight != 0) add(centroids, f, weight);
-  }
-  SPMESH_HD void midpoint(index_t e, T weight) {
-    if (weight == 0) return;
-    add(X, d1.index(2 * e), weight / 2), add(X, d1.index(2 * e + 1), weight / 2);
-  }
-  SPMESH_HD void vertex(index_t v, T weight) { add(X, v, weight); }
-  SPMESH_HD void edge_point(index_t e, T weight) { add(edge_points, e, weight); }
-};
-
-// out's row r of each of `rows` rows: the terms `walk(r, values)` lists, valued by `values`,
-// a few columns at a time.
-template <class Exec, class T, class Walk>
-void sum_terms(Exec& exec, index_t rows, const PointValues<T>& values, T* out, const Walk& walk) {
-  constexpr int most = PointValues<T>::most;
-  const index_t width = values.width;
-  exec.for_each(rows, [=] SPMESH_HD(index_t r) {
-    for (index_t first = 0; first < width; first += most) {
-      PointValues<T> v = values;
-      v.first = first, v.count = int(width - first < most ? width - first : most);
-      for (int j = 0; j < v.count; ++j) v.sum[j] = T(0);
-      walk(r, v);
-      for (int j = 0; j < v.count; ++j) out[r * width + first + j] = v.sum[j];
-    }
-  });
+// body(first, n) for the column blocks [first, first + n) of `width` columns, `block` wide.
+template <class Body>
+SPMESH_HD void in_blocks(index_t width, int block, Body&& body) {
+  for (index_t first = 0; first < width; first += block) body(first, int(width - first < block ? width - first : block));
 }
 
 }  // namespace detail
 
 // One level of refinement of `mesh` (cells and, per vertex, a row of X of any width) with its
 // boundary operators `ops` (boundary_operators(exec, mesh)) and the level's weights (level_weights
-// of the same options): the cell points from the cells' corners and the old face centroids from
-// the faces' sides, then each face, edge and vertex point as the sum of its terms (point_terms.hpp,
-// the walk of the products |t1| |t2| |t3| with the rules' weights as their action maps), one
-// gathering kernel a kind of point, so that no product's partial sums are written between them.
+// of the same options). The products of the rules, fused a kind of point at a time, each kernel
+// summing operator rows with the weights of rules.hpp as their factors and keeping for the next
+// the sums it can reuse:
+//   cells:    P_c = the average of the cell's corners (its vertex list);
+//   faces:    A_f = |d2| |d1| X / (2 k_f), FC_f = |t3| P (the sum of its cells' points), and the
+//             face point from FC_f and A_f;
+//   edges:    EC_e = |t2| FC, EA_e = the sum of A over the faces that count for its vertices,
+//             and the edge point from FC and A over its faces and its midpoint M_e;
+//   vertices: the vertex point from EC, EA and M over its edges, itself, the line's edge points
+//             and the crease ends.
+// So each operator is read about once and only A, FC, EC and EA are written between kernels.
 // DimensionError unless X has a row per vertex.
 template <class Exec, class T, class S = typename Exec::space>
 linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
@@ -118,47 +84,97 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
     throw DimensionError("solids::refine: vertex data has " + std::to_string(X.rows) + " rows, the mesh " +
                          std::to_string(V) + " vertices");
   const RuleWeights<T> w = rule_weights<T>(mesh, ops, transposed, level, sharp);
-  const PointTerms<T> terms = point_terms(w, transposed);
 
-  Dense<T, S> positions(V + E + F + C, k), centroids(F, k);
+  // Each face's row: A_f then FC_f; each edge's: EC_e then EA_e (one cache line for both).
+  Dense<T, S> positions(V + E + F + C, k), face_sums(F, 2 * k), edge_sums(E, 2 * k);
   T* vp = positions.data.data();
   T* ep = vp + std::int64_t(V) * k;
   T* fp = ep + std::int64_t(E) * k;
   T* cp = fp + std::int64_t(F) * k;
-  T* a = centroids.data.data();
+  T *fs = face_sums.data.data(), *es = edge_sums.data.data();
   const T* x = X.data.data();
   const index_t *cell_at = mesh.offsets.data(), *corner = mesh.indices.data();
-  const auto d1v = ops.d1.view(), d2v = ops.d2.view();
+  const index_t* line = level.line_edges.data();
+  const auto d1v = ops.d1.view(), d2v = ops.d2.view(), t1v = transposed.t1.view(), t2v = transposed.t2.view(),
+             t3v = transposed.t3.view();
+  // Each kernel sums up to `block` columns of a row in one pass over its operator rows.
+  constexpr int block = tuning::point_columns;
+  // The midpoint of edge e, w times, added to columns [first, first + n) of sum.
+  auto add_midpoint = [=] SPMESH_HD(T* sum, index_t e, T weight, index_t first, int n) {
+    const T* a = x + d1v.index(2 * e) * k + first;
+    const T* b = x + d1v.index(2 * e + 1) * k + first;
+    for (int j = 0; j < n; ++j) sum[j] += weight * (T(0.5) * a[j] + T(0.5) * b[j]);
+  };
 
-  // Cell points (the average of the corners) and old face centroids (each corner met twice,
-  // through the face's two edges there).
   exec.for_each(C, [=] SPMESH_HD(index_t c) {
     const T each = T(1) / T(cell_at[c + 1] - cell_at[c]);
-    for (index_t j = 0; j < k; ++j) {
-      T sum = 0;
-      for (index_t p = cell_at[c]; p < cell_at[c + 1]; ++p) sum += each * x[corner[p] * k + j];
-      cp[c * k + j] = sum;
-    }
+    detail::in_blocks(k, block, [&](index_t first, int n) {
+      T sum[block] = {};
+      for (index_t p = cell_at[c]; p < cell_at[c + 1]; ++p)
+        for (int j = 0; j < n; ++j) sum[j] += each * x[corner[p] * k + first + j];
+      for (int j = 0; j < n; ++j) cp[c * k + first + j] = sum[j];
+    });
   });
   exec.for_each(F, [=] SPMESH_HD(index_t f) {
-    const T each = w.centroid_corner(f);
-    for (index_t j = 0; j < k; ++j) {
-      T sum = 0;
+    const T each = w.centroid_corner(f);  // each corner met twice, through its two edges
+    detail::in_blocks(k, block, [&](index_t first, int n) {
+      T centroid[block] = {}, cells[block] = {};
       for (index_t q = d2v.begin(f); q < d2v.end(f); ++q) {
         const index_t e = d2v.index(q);
-        sum += each * x[d1v.index(2 * e) * k + j] + each * x[d1v.index(2 * e + 1) * k + j];
+        const T *a = x + d1v.index(2 * e) * k + first, *b = x + d1v.index(2 * e + 1) * k + first;
+        for (int j = 0; j < n; ++j) centroid[j] += each * a[j] + each * b[j];
       }
-      a[f * k + j] = sum;
-    }
+      for (index_t q = t3v.begin(f); q < t3v.end(f); ++q)
+        for (int j = 0; j < n; ++j) cells[j] += cp[t3v.index(q) * k + first + j];
+      for (int j = 0; j < n; ++j) {
+        fs[f * 2 * k + first + j] = centroid[j], fs[f * 2 * k + k + first + j] = cells[j];
+        fp[f * k + first + j] = w.face_cell(f) * cells[j] + w.face_centroid(f) * centroid[j];
+      }
+    });
   });
-
-  // Face, edge and vertex points; the vertices' last, as a line vertex reads two edge points.
-  const detail::PointValues<T> values{cp, a, x, ep, d1v, k, 0, 0, {}};
-  detail::sum_terms(exec, F, values, fp, [=] SPMESH_HD(index_t f, detail::PointValues<T>& v) { terms.face_point(f, v); });
-  detail::sum_terms(exec, E, values, ep,
-                    [=] SPMESH_HD(index_t e, detail::PointValues<T>& v) { terms.edge_point(e, T(1), v); });
-  detail::sum_terms(exec, V, values, vp,
-                    [=] SPMESH_HD(index_t u, detail::PointValues<T>& v) { terms.vertex_point(u, v); });
+  exec.for_each(E, [=] SPMESH_HD(index_t e) {
+    const T cell_weight = w.edge_cell(e);
+    detail::in_blocks(k, block, [&](index_t first, int n) {
+      T cells[block] = {}, faces[block] = {}, counted[block] = {};
+      for (index_t q = t2v.begin(e); q < t2v.end(e); ++q) {
+        const index_t f = t2v.index(q);
+        const T face_weight = w.edge_face(e, f), counts = w.vertex_face_counts(e, f) ? T(1) : T(0);
+        const T* row = fs + f * 2 * k + first;
+        for (int j = 0; j < n; ++j) {
+          cells[j] += row[k + j];
+          faces[j] += face_weight * row[j];
+          counted[j] += counts * row[j];
+        }
+      }
+      T point[block] = {};
+      add_midpoint(point, e, w.edge_midpoint(e), first, n);
+      for (int j = 0; j < n; ++j) {
+        es[e * 2 * k + first + j] = cells[j], es[e * 2 * k + k + first + j] = counted[j];
+        ep[e * k + first + j] = cell_weight * cells[j] + faces[j] + point[j];
+      }
+    });
+  });
+  // After the edge points: a vertex on one extraordinary edge line reads two of them.
+  exec.for_each(V, [=] SPMESH_HD(index_t v) {
+    const index_t e0 = line[2 * v], e1 = line[2 * v + 1], u0 = w.crease_end(v, 0), u1 = w.crease_end(v, 1);
+    const T cell_weight = w.vertex_cell(v), self = w.vertex_self(v), line_weight = w.line_edge_point(v);
+    detail::in_blocks(k, block, [&](index_t first, int n) {
+      T sum[block] = {};
+      for (index_t p = t1v.begin(v); p < t1v.end(v); ++p) {
+        const index_t e = t1v.index(p);
+        const T face_weight = w.vertex_face(v, e);
+        const T* row = es + e * 2 * k + first;
+        for (int j = 0; j < n; ++j) sum[j] += cell_weight * row[j] + face_weight * row[k + j];
+        add_midpoint(sum, e, w.vertex_edge(v, e), first, n);
+      }
+      for (int j = 0; j < n; ++j) {
+        T point = sum[j] + self * x[v * k + first + j];
+        if (e0 >= 0) point += line_weight * (ep[e0 * k + first + j] + ep[e1 * k + first + j]);
+        if (u0 >= 0) point += w.crease_weight(v) * (x[u0 * k + first + j] + x[u1 * k + first + j]);
+        vp[v * k + first + j] = point;
+      }
+    });
+  });
   return positions;
 }
 

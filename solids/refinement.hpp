@@ -7,65 +7,88 @@
 #include "linalg/convert.hpp"
 #include "linalg/spgemm.hpp"
 #include "solids/plan.hpp"
-#include "solids/point_terms.hpp"
 #include "solids/rules.hpp"
 #include "solids/tuning.hpp"
 
 #include <cstdint>
-#include <type_traits>
 
 namespace spmesh::solids {
 
 namespace detail {
 
 // The rows of S_l (an assemble_rows producer), in the refined vertex order [V, E, F, C]: each
-// child point's terms (point_terms.hpp) as the old vertices they average, so that every vertex is
-// listed with the weight eval gives it (repeated columns are summed in this order).
+// child point walks the topology the way eval's products do, so that every term is listed with
+// the weight its action map gives it (repeated columns are summed in this order).
 struct LevelRows {
-  PointTerms<double> terms;
-  linalg::TernaryView d1, d2;
+  RuleWeights<double> w;
+  linalg::TernaryView d1, d2, t1, t2, t3;
   const index_t* corners;  // the level's cells' vertices
   index_t vertices, edges, faces;
 
-  // The terms of a sink as old vertices, to `sink(vertex, weight)`; zero weights are dropped.
+  // A cell point: the average of the cell's corners.
   template <class Sink>
-  struct Columns {
-    const LevelRows& rows;
-    Sink& sink;
+  SPMESH_HD void cell(index_t c, double weight, Sink& sink) const {
+    if (weight == 0) return;
+    const double each = weight / double(w.cell_at[c + 1] - w.cell_at[c]);
+    for (index_t p = w.cell_at[c]; p < w.cell_at[c + 1]; ++p) sink(corners[p], each);
+  }
+  // A face centroid: each corner met twice, through the face's two edges there.
+  template <class Sink>
+  SPMESH_HD void centroid(index_t f, double weight, Sink& sink) const {
+    if (weight == 0) return;
+    const double each = weight * w.centroid_corner(f);
+    for (index_t q = d2.begin(f); q < d2.end(f); ++q) {
+      const index_t e = d2.index(q);
+      sink(d1.index(2 * e), each), sink(d1.index(2 * e + 1), each);
+    }
+  }
+  template <class Sink>
+  SPMESH_HD void midpoint(index_t e, double weight, Sink& sink) const {
+    if (weight == 0) return;
+    sink(d1.index(2 * e), weight / 2), sink(d1.index(2 * e + 1), weight / 2);
+  }
 
-    // A cell point: the average of the cell's corners.
-    SPMESH_HD void cell(index_t c, double weight) {
-      if (weight == 0) return;
-      const index_t* at = rows.terms.w.cell_at;
-      const double each = weight / double(at[c + 1] - at[c]);
-      for (index_t p = at[c]; p < at[c + 1]; ++p) sink(rows.corners[p], each);
+  template <class Sink>
+  SPMESH_HD void edge_point(index_t e, double scale, Sink& sink) const {
+    for (index_t q = t2.begin(e); q < t2.end(e); ++q) {
+      const index_t f = t2.index(q);
+      for (index_t r = t3.begin(f); r < t3.end(f); ++r) cell(t3.index(r), scale * w.edge_cell(e), sink);
+      centroid(f, scale * w.edge_face(e, f), sink);
     }
-    // A face centroid: each corner met twice, through the face's two edges there.
-    SPMESH_HD void centroid(index_t f, double weight) {
-      if (weight == 0) return;
-      const double each = weight * rows.terms.w.centroid_corner(f);
-      for (index_t q = rows.d2.begin(f); q < rows.d2.end(f); ++q) {
-        const index_t e = rows.d2.index(q);
-        sink(rows.d1.index(2 * e), each), sink(rows.d1.index(2 * e + 1), each);
+    midpoint(e, scale * w.edge_midpoint(e), sink);
+  }
+
+  template <class Sink>
+  SPMESH_HD void vertex_point(index_t v, Sink& sink) const {
+    for (index_t p = t1.begin(v); p < t1.end(v); ++p) {
+      const index_t e = t1.index(p);
+      for (index_t q = t2.begin(e); q < t2.end(e); ++q) {
+        const index_t f = t2.index(q);
+        for (index_t r = t3.begin(f); r < t3.end(f); ++r) cell(t3.index(r), w.vertex_cell(v), sink);
+        if (w.vertex_face_counts(e, f)) centroid(f, w.vertex_face(v, e), sink);
       }
+      midpoint(e, w.vertex_edge(v, e), sink);
     }
-    SPMESH_HD void midpoint(index_t e, double weight) {
-      if (weight == 0) return;
-      sink(rows.d1.index(2 * e), weight / 2), sink(rows.d1.index(2 * e + 1), weight / 2);
+    sink(v, w.vertex_self(v));
+    if (w.on_line(v)) {
+      edge_point(w.line[2 * v], w.line_edge_point(v), sink);
+      edge_point(w.line[2 * v + 1], w.line_edge_point(v), sink);
     }
-    SPMESH_HD void vertex(index_t v, double weight) { sink(v, weight); }
-    SPMESH_HD void edge_point(index_t e, double weight) { rows.terms.edge_point(e, weight, *this); }
-  };
+    if (const index_t u = w.crease_end(v, 0); u >= 0)
+      sink(u, w.crease_weight(v)), sink(w.crease_end(v, 1), w.crease_weight(v));
+  }
 
   template <class Sink>
   SPMESH_HD void operator()(index_t r, Sink&& sink) const {
-    Columns<std::remove_reference_t<Sink>> columns{*this, sink};
-    if (r < vertices) return terms.vertex_point(r, columns);
+    if (r < vertices) return vertex_point(r, sink);
     r -= vertices;
-    if (r < edges) return terms.edge_point(r, 1.0, columns);
+    if (r < edges) return edge_point(r, 1.0, sink);
     r -= edges;
-    if (r < faces) return terms.face_point(r, columns);
-    columns.cell(r - faces, 1.0);
+    if (r < faces) {
+      for (index_t q = t3.begin(r); q < t3.end(r); ++q) cell(t3.index(q), w.face_cell(r), sink);
+      return centroid(r, w.face_centroid(r), sink);
+    }
+    cell(r - faces, 1.0, sink);
   }
 
   // The contributions of row r, counted by listing them.
@@ -84,8 +107,17 @@ linalg::Csr<double, S> level_matrix(Exec& exec, const SolidTopology<S>& level) {
   const auto& ops = level.ops;
   const auto& transposed = level.transposed;
   const index_t V = ops.vertices(), E = ops.edges(), F = ops.faces(), C = ops.cells();
-  const auto w = rule_weights<double>(level.cells, ops, transposed, level.weights, level.sharp ? &*level.sharp : nullptr);
-  const detail::LevelRows rows{point_terms(w, transposed), ops.d1.view(), ops.d2.view(), level.cells.indices.data(), V, E, F};
+  const detail::LevelRows rows{
+      rule_weights<double>(level.cells, ops, transposed, level.weights, level.sharp ? &*level.sharp : nullptr),
+      ops.d1.view(),
+      ops.d2.view(),
+      transposed.t1.view(),
+      transposed.t2.view(),
+      transposed.t3.view(),
+      level.cells.indices.data(),
+      V,
+      E,
+      F};
   return linalg::assemble_rows<double>(exec, V + E + F + C, V, rows);
 }
 

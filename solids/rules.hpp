@@ -1,7 +1,7 @@
 // The weights of one level of Catmull-Clark solid refinement (refine.hpp states the rules),
-// written once and read, through the walk of point_terms.hpp, by both of its forms: eval
-// (refine_points, each weight a term's factor) and the level matrix S_l (refinement.hpp, each
-// weight a matrix entry).
+// written once and read by both of its forms: eval's products (refine_points, each weight the
+// factor of a term in a sum over an operator's row) and the level matrix S_l (refinement.hpp,
+// each weight a matrix entry).
 //
 // Each weight is what one *visit* of a term contributes, in the walk the products make: a cell
 // point is reached from a vertex through (edge, face, cell) 6 times, a face centroid from an edge

@@ -22,9 +22,9 @@ inline constexpr std::int64_t refinement_row_entries = 64;
 // blocks of 32 threads).
 inline constexpr int refinement_row_capacity = 128;
 
-// The columns of vertex data one walk of a refined point's terms sums at once (refine.hpp): the
-// walk is read again for each such block, and each column is a register of the thread. 4 holds
-// xyz and xyzw positions in one walk.
+// The columns of vertex data refine_points sums in one pass over a row's operator entries
+// (refine.hpp): the entries are read again for each such block, and each column is a register
+// of the thread. 4 holds xyz and xyzw positions in one pass.
 inline constexpr int point_columns = 4;
 
 }  // namespace spmesh::solids::tuning
