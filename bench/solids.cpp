@@ -98,7 +98,7 @@ Row measure(Exec& exec, const Up& up, const Peak& peak_mib, const solids::Volume
   const auto& last = plan.parents.back();
   const auto parent_points = solids::eval(exec, solids::build(exec, cells(), level - 1), X);
   r.last_eval = time_ms([&] {
-    solids::refine_points(exec, last.cells, last.ops, last.transposed, parent_points);
+    solids::refine_points(exec, last.cells, last.ops, last.transposed, last.weights, parent_points);
     sync();
   });
   const auto &parent = counts[std::size_t(level) - 1], &child = counts[std::size_t(level)];

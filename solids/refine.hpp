@@ -1,10 +1,9 @@
 // One level of Catmull-Clark solid refinement (Joy and MacCracken 1999; docs/rules.md "Catmull-Clark
 // solids"), written as products on the boundary operators (topology.hpp): every average is a
-// product with |d1|, |d2|, |d3| or their transposes whose action map carries the rule's weight
-// (rules.hpp), each refined point's row of those products summed in one walk (point_terms.hpp,
-// which the level matrix S_l of refinement.hpp reads too). The refined mesh is all hexahedra: a
-// cell of n corners (tetrahedron, prism, hexahedron, polyhedron) has n children, one at each
-// corner. Refined vertices come in the order
+// product with |d1|, |d2|, |d3| or their transposes, the rule's weights (rules.hpp, which the
+// level matrix S_l of refinement.hpp reads too) the factors of their terms, fused into a kernel
+// a kind of point (refine_points). The refined mesh is all hexahedra: a cell of n corners
+// (tetrahedron, prism, hexahedron, polyhedron) has n children, one at each corner. Refined vertices come in the order
 // [vertex points (V), edge points (E), face points (F), cell points (C)].
 //
 // Interior rules, with the *old* face centroids A:
@@ -107,7 +106,7 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
   };
 
   exec.for_each(C, [=] SPMESH_HD(index_t c) {
-    const T each = T(1) / T(cell_at[c + 1] - cell_at[c]);
+    const T each = w.cell_corner(c);
     detail::in_blocks(k, block, [&](index_t first, int n) {
       T sum[block] = {};
       for (index_t p = cell_at[c]; p < cell_at[c + 1]; ++p)

@@ -29,7 +29,7 @@ struct LevelRows {
   template <class Sink>
   SPMESH_HD void cell(index_t c, double weight, Sink& sink) const {
     if (weight == 0) return;
-    const double each = weight / double(w.cell_at[c + 1] - w.cell_at[c]);
+    const double each = weight * w.cell_corner(c);
     for (index_t p = w.cell_at[c]; p < w.cell_at[c + 1]; ++p) sink(corners[p], each);
   }
   // A face centroid: each corner met twice, through the face's two edges there.
