@@ -9,6 +9,8 @@ tent.obj  : open mixed mesh with boundary: a hexagonal fan of 6 triangles around
             ringed by 6 quads and a pentagon (mixed orders, boundary, valence 3..6).
 block.mesh : a volume (Medit): 4 x 4 x 3 hexahedra, a layer of 24 prisms beside them and 4
             tetrahedra on the top prisms (every cell kind spmesh refines; a ball, chi 1).
+honeycomb.vtk : a volume of polyhedra (VTK legacy 4.2, type 42 with its faces): 7 hexagonal
+            prisms (a hexagon and its 6 neighbours) in 2 layers (a ball, chi 1).
 """
 import math, os
 
@@ -97,6 +99,45 @@ def block(n=4, m=3):
         f.write("End\n")
 
 
+def honeycomb(layers=2):
+    """The hexagons (q, r) with |q|, |r|, |q + r| <= 1 of a pointy-top honeycomb of unit radius,
+    extruded into `layers` unit layers: each cell a hexagonal prism given by its 8 faces, turned
+    outward (the bottom seen from below, the top from above, the sides from outside)."""
+    index, verts = {}, []
+
+    def vid(x, y, z):
+        key = (round(x, 6), round(y, 6), z)
+        if key not in index:
+            index[key] = len(verts)
+            verts.append((x, y, z))
+        return index[key]
+
+    cells = []
+    for q in (-1, 0, 1):
+        for r in (-1, 0, 1):
+            if abs(q + r) > 1:
+                continue
+            cx, cy = math.sqrt(3) * (q + r / 2), 1.5 * r
+            ring = [(cx + math.cos(math.radians(30 + 60 * k)), cy + math.sin(math.radians(30 + 60 * k)))
+                    for k in range(6)]
+            for z in range(layers):
+                bottom = [vid(x, y, z) for x, y in ring]
+                top = [vid(x, y, z + 1) for x, y in ring]
+                cells.append([bottom[::-1], top] + [[bottom[k], bottom[(k + 1) % 6], top[(k + 1) % 6], top[k]]
+                                                    for k in range(6)])
+    with open(os.path.join(here, "honeycomb.vtk"), "w") as f:
+        f.write("# vtk DataFile Version 4.2\nA honeycomb of 7 hexagonal prisms in 2 layers "
+                "(VTK polyhedra), by scripts/make_meshes.py (spmesh project)\nASCII\n"
+                f"DATASET UNSTRUCTURED_GRID\nPOINTS {len(verts)} double\n")
+        for v in verts:
+            f.write("%.9g %.9g %.9g\n" % v)
+        streams = [[len(c)] + [x for face in c for x in [len(face)] + face] for c in cells]
+        f.write(f"CELLS {len(cells)} {sum(len(s) + 1 for s in streams)}\n")
+        for stream in streams:
+            f.write(" ".join(str(x) for x in [len(stream)] + stream) + "\n")
+        f.write(f"CELL_TYPES {len(cells)}\n" + "42\n" * len(cells))
+
+
 if __name__ == "__main__":
     os.makedirs(here, exist_ok=True)
     write("torus.obj", "Quad torus 16 x 8: V 128, E 256, F 128, chi 0", *torus())
@@ -105,3 +146,4 @@ if __name__ == "__main__":
           *cube(), creases())
     write("tent.obj", "Open tent (a disk): V 14, E 25, F 12 (6 triangles, 5 quads, 1 pentagon), 7 boundary edges, chi 1", *tent())
     block()
+    honeycomb()

@@ -238,6 +238,8 @@ printf '# vtk DataFile Version 2.0\nprism\nASCII\nDATASET UNSTRUCTURED_GRID\nPOI
 "$spmesh" subdivide "$tmp/prism5.vtk" --levels 1 -o "$tmp/prism5.vtu" >"$tmp/p5.txt" || fail "subdivide a polyhedron"
 grep -q "^ccsolid 1 levels on cpu: 1 -> 10 cells, 10 -> 33 vertices" "$tmp/p5.txt" || fail "subdivide a polyhedron: $(cat "$tmp/p5.txt")"
 "$spmesh" info "$tmp/prism5.vtk" | grep -q "^kinds     1 polyhedra" || fail "info of a polyhedron"
+"$spmesh" subdivide "$data/meshes/honeycomb.vtk" --levels 1 -o "$tmp/honeycomb1.vtu" >"$tmp/hc.txt" || fail "subdivide the honeycomb"
+grep -q "^ccsolid 1 levels on cpu: 14 -> 168 cells, 72 -> 305 vertices" "$tmp/hc.txt" || fail "subdivide the honeycomb: $(cat "$tmp/hc.txt")"
 "$spmesh" subdivide "$tmp/prism5.vtk" --levels 0 -o "$tmp/prism5_0.vtu" >/dev/null || fail "a polyhedron at level 0"
 grep -q 'Name="faceoffsets"' "$tmp/prism5_0.vtu" || fail "a polyhedron at level 0: no faceoffsets"
 expect_error "a polyhedron in a .mesh" "$tmp/g.mesh" subdivide "$tmp/prism5.vtk" --levels 0 -o "$tmp/g.mesh"
