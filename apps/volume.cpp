@@ -362,10 +362,6 @@ int build_volume_as(const Args& args) {
   outputs.add(out);
   const auto context = gpu ? start_gpu() : std::future<void>();
   const auto in = read_volume_input(args, input, levels);
-  if (const index_t c = solids::first_polyhedron(in.mesh.cells); c >= 0)
-    throw InputError(fmt::format("{}: cell {} is {}: a refinement file holds tetrahedra, prisms and hexahedra, not "
-                                 "polyhedra (refine it with `spmesh subdivide`; ids count from 0)",
-                                 input, c, solids::describe_cell(in.mesh.cells.view().shape(c))));
   check_host(build_host_bytes(in.sizes, sizeof(T)), fmt::format("{}: R of {} levels", input, levels));
   if (gpu) {
     context.wait();
@@ -395,12 +391,19 @@ int build_volume_as(const Args& args) {
 }
 
 // Throws InputError naming the pose unless its cells are the base cells.
-void check_cells(const solids::CellMesh<>& pose, const linalg::MeshMatrix<>& base, const std::string& pose_path,
+// The pose's cells, polyhedra's faces included, are those R was built for.
+template <class T>
+void check_cells(const solids::CellMesh<>& pose, const schemes::Refinement<T>& r, const std::string& pose_path,
                  const std::string& refinement_path) {
-  const bool same = pose.vertices == base.vertices && pose.offsets.size() == base.offsets.size() &&
-                    pose.indices.size() == base.indices.size() &&
-                    std::equal(pose.offsets.begin(), pose.offsets.end(), base.offsets.begin()) &&
-                    std::equal(pose.indices.begin(), pose.indices.end(), base.indices.begin());
+  auto equal = [](const linalg::Array<index_t>& a, const linalg::Array<index_t>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  };
+  const bool polyhedra = solids::first_polyhedron(pose) >= 0;
+  const bool same = pose.vertices == r.base.vertices && equal(pose.offsets, r.base.offsets) &&
+                    equal(pose.indices, r.base.indices) &&
+                    (polyhedra ? equal(pose.face_offsets, r.base_face_offsets) &&
+                                     equal(pose.face_streams, r.base_face_streams)
+                               : r.base_face_streams.size() == 0);
   if (!same) throw InputError(pose_path + ": its cells differ from those " + refinement_path + " was built from");
 }
 
@@ -441,7 +444,7 @@ int replay_volume_as(const Args& args) {
   std::vector<linalg::Dense<T>> poses;
   for (const auto& path : pose_paths) {
     const auto pose = solids::read_volume(path);
-    check_cells(pose.cells, r.base, path, refinement_path);
+    check_cells(pose.cells, r, path, refinement_path);
     solids::check_geometry(path, pose.positions, pose.cells);
     linalg::Dense<T> P0(pose.vertex_count(), 3);
     for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(pose.positions.data[p]);

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -30,6 +31,9 @@ namespace {
 
 constexpr char magic[8] = {'S', 'P', 'M', 'E', 'S', 'H', '-', 'R'};
 constexpr std::uint32_t version = 2;
+// A solid whose base has polyhedra: version 2 with the length of the base's face streams after
+// the header, and the face sections after the base indices.
+constexpr std::uint32_t polyhedra_version = 3;
 
 struct Header {
   char magic[8];
@@ -40,8 +44,12 @@ struct Header {
   std::int64_t base_vertices, base_faces, base_corners, sharp_edges;
   std::uint64_t refined_hash;
   std::int64_t refined_vertices, refined_faces, refined_corners;
+  std::int64_t face_streams;  // version 3 only
 };
-static_assert(sizeof(Header) == 176 && std::is_trivially_copyable_v<Header>);
+static_assert(sizeof(Header) == 184 && std::is_trivially_copyable_v<Header>);
+
+// The header's bytes in the file: version 2 ends before face_streams.
+std::size_t header_bytes(const Header& h) { return h.version == polyhedra_version ? sizeof(Header) : 176; }
 
 // ---- The checksum: 64-bit words in four independent lanes per chunk, chunks in parallel. ----
 
@@ -169,7 +177,8 @@ void write_as(std::ostream& out, const Refinement<T>& r, const linalg::StencilCs
 
   Header h{};
   std::memcpy(h.magic, magic, sizeof magic);
-  h.version = version, h.scalar_bytes = sizeof(T);
+  h.face_streams = r.base_face_streams.size();
+  h.version = h.face_streams > 0 ? polyhedra_version : version, h.scalar_bytes = sizeof(T);
   put_name(h.scheme, r.scheme);
   h.levels = static_cast<std::uint32_t>(r.levels);
   h.boundary = static_cast<std::uint32_t>(r.options.boundary);
@@ -185,24 +194,30 @@ void write_as(std::ostream& out, const Refinement<T>& r, const linalg::StencilCs
   h.refined_vertices = r.refined.vertices, h.refined_faces = r.refined.faces;
   h.refined_corners = r.refined.nnz();
 
-  const Section sections[] = {
+  if (h.face_streams > 0 && r.base_face_offsets.size() != r.base.faces + 1)
+    throw Error("save_refinement: face offsets for " + std::to_string(r.base_face_offsets.size() - 1) +
+                " cells, the base has " + std::to_string(r.base.faces));
+  std::vector<Section> sections = {
       section(list.length.data(), h.stencils),
       section(list.table.data(), h.table),
       narrow_ids ? section(ids16.data(), h.rows) : section(list.id.data(), h.rows),
       section(R.columns.data(), h.nnz),
       section(r.base.offsets.data(), r.base.offsets.size()),
       section(r.base.indices.data(), h.base_corners),
-      section(C.edges.row_indices.data(), h.sharp_edges),
-      section(C.edges.col_indices.data(), h.sharp_edges),
-      section(C.edges.values.data(), h.sharp_edges),
-      section(C.vertices.data(), C.vertices.size()),
   };
+  if (h.face_streams > 0)
+    sections.insert(sections.end(), {section(r.base_face_offsets.data(), r.base_face_offsets.size()),
+                                     section(r.base_face_streams.data(), h.face_streams)});
+  sections.insert(sections.end(), {section(C.edges.row_indices.data(), h.sharp_edges),
+                                   section(C.edges.col_indices.data(), h.sharp_edges),
+                                   section(C.edges.values.data(), h.sharp_edges),
+                                   section(C.vertices.data(), C.vertices.size())});
   Checksum sum;
-  sum.add(&h, sizeof h);
+  sum.add(&h, header_bytes(h));
   for (const auto& s : sections) sum.add(s.data, s.bytes);
 
   static constexpr char zeros[8] = {};
-  out.write(reinterpret_cast<const char*>(&h), sizeof h);
+  out.write(reinterpret_cast<const char*>(&h), static_cast<std::streamsize>(header_bytes(h)));
   for (const auto& s : sections) {
     out.write(static_cast<const char*>(s.data), static_cast<std::streamsize>(s.bytes));
     out.write(zeros, static_cast<std::streamsize>(padding(s.bytes)));
@@ -279,11 +294,12 @@ void check_counts(const Source& src, const Header& h) {
   const std::int64_t counts[] = {h.rows,          h.cols,          h.nnz,
                                  h.stencils,      h.table,         h.base_vertices,
                                  h.base_faces,    h.base_corners,  h.sharp_edges,
-                                 h.refined_vertices, h.refined_faces, h.refined_corners};
+                                 h.refined_vertices, h.refined_faces, h.refined_corners,
+                                 h.face_streams};
   const char* names[] = {"R's rows", "R's columns", "R's non-zeros", "the stencil count",
                          "the table length", "the base vertices", "the base faces",
                          "the base face corners", "the sharp edge count", "the refined vertices",
-                         "the refined faces", "the refined face corners"};
+                         "the refined faces", "the refined face corners", "the face stream length"};
   for (std::size_t i = 0; i < std::size(counts); ++i)
     if (counts[i] < 0 || counts[i] >= std::numeric_limits<index_t>::max())
       src.fail(std::string(names[i]) + " in the header, " + std::to_string(counts[i]) +
@@ -291,17 +307,19 @@ void check_counts(const Source& src, const Header& h) {
 }
 
 // Each section's bytes (without padding), in file order, for a header whose counts are checked.
-std::array<std::size_t, 10> section_bytes(const Header& h) {
+std::vector<std::size_t> section_bytes(const Header& h) {
   const std::size_t scalar = h.scalar_bytes;
-  return {4 * std::size_t(h.stencils),        scalar * std::size_t(h.table),
-          h.id_bytes * std::size_t(h.rows),   h.column_bytes * std::size_t(h.nnz),
-          4 * std::size_t(h.base_faces + 1),  4 * std::size_t(h.base_corners),
-          4 * std::size_t(h.sharp_edges),     4 * std::size_t(h.sharp_edges),
-          4 * std::size_t(h.sharp_edges),     4 * std::size_t(h.base_vertices)};
+  std::vector<std::size_t> out = {4 * std::size_t(h.stencils),       scalar * std::size_t(h.table),
+                                  h.id_bytes * std::size_t(h.rows),  h.column_bytes * std::size_t(h.nnz),
+                                  4 * std::size_t(h.base_faces + 1), 4 * std::size_t(h.base_corners)};
+  if (h.face_streams > 0) out.insert(out.end(), {4 * std::size_t(h.base_faces + 1), 4 * std::size_t(h.face_streams)});
+  out.insert(out.end(), {4 * std::size_t(h.sharp_edges), 4 * std::size_t(h.sharp_edges), 4 * std::size_t(h.sharp_edges),
+                         4 * std::size_t(h.base_vertices)});
+  return out;
 }
 
 std::size_t expected_size(const Header& h) {
-  std::size_t total = sizeof(Header) + sizeof(std::uint64_t);
+  std::size_t total = header_bytes(h) + sizeof(std::uint64_t);
   for (std::size_t b : section_bytes(h)) total += b + padding(b);
   return total;
 }
@@ -321,6 +339,10 @@ void check_header(const Source& src, const Header& h) {
     src.fail(std::to_string(h.cols) + " columns do not fit the header's 16-bit columns");
   if (h.id_bytes == 2 && h.stencils > 65536)
     src.fail(std::to_string(h.stencils) + " stencils do not fit the header's 16-bit ids");
+  if ((h.version == polyhedra_version) != (h.face_streams > 0) ||
+      (h.face_streams > 0 && std::string_view(h.scheme) != solid_scheme))
+    src.fail("version " + std::to_string(h.version) + " with " + std::to_string(h.face_streams) +
+             " face stream entries (version 3 holds a solid's polyhedra, version 2 none)");
   if (h.base_vertices != h.cols || h.refined_vertices != h.rows)
     src.fail("R is " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
              " but the meshes have " + std::to_string(h.base_vertices) + " and " +
@@ -359,7 +381,7 @@ struct Stored {
   linalg::Array<F> table;
   linalg::Array<Id> id;
   linalg::Array<Column> columns;
-  linalg::Array<index_t> offsets, indices, edge_rows, edge_cols;
+  linalg::Array<index_t> offsets, indices, face_offsets, face_streams, edge_rows, edge_cols;
   linalg::Array<float> edge_sharpness, vertex_sharpness;
   std::size_t at_lengths = 0, at_ids = 0, at_columns = 0, at_indices = 0, at_edges = 0;
 };
@@ -373,6 +395,10 @@ Stored<F, Id, Column> read_sections(Loader& in, const Header& h) {
   s.columns = in.array<Column>(h.nnz, "R's columns", &s.at_columns);
   s.offsets = in.array<index_t>(h.base_faces + 1, "the base mesh's offsets");
   s.indices = in.array<index_t>(h.base_corners, "the base mesh's indices", &s.at_indices);
+  if (h.face_streams > 0) {
+    s.face_offsets = in.array<index_t>(h.base_faces + 1, "the base cells' face offsets");
+    s.face_streams = in.array<index_t>(h.face_streams, "the base cells' face streams");
+  }
   s.edge_rows = in.array<index_t>(h.sharp_edges, "the sharp edges", &s.at_edges);
   s.edge_cols = in.array<index_t>(h.sharp_edges, "the sharp edges");
   s.edge_sharpness = in.array<float>(h.sharp_edges, "the edge sharpness");
@@ -475,6 +501,13 @@ void base_mesh(const Source& src, const Header& h, Stored<F, Id, Column>& s, Ref
       src.fail("vertex " + std::to_string(v) + " (0-based) has sharpness " +
                std::to_string(s.vertex_sharpness[v]));
   r.base = linalg::MeshMatrix<>(V, std::move(s.offsets), std::move(s.indices));
+  if (h.face_streams > 0) {  // what the streams say is checked where the cells are rebuilt
+    const auto& at = s.face_offsets;
+    bool ordered = at[0] == 0 && at[h.base_faces] == h.face_streams;
+    for (index_t c = 0; c < h.base_faces && ordered; ++c) ordered = at[c] <= at[c + 1];
+    if (!ordered) src.fail("the base cells' face offsets do not span their face streams in order");
+    r.base_face_offsets = std::move(s.face_offsets), r.base_face_streams = std::move(s.face_streams);
+  }
   r.sharpness = {{V, V, std::move(s.edge_rows), std::move(s.edge_cols), std::move(s.edge_sharpness)},
                  std::move(s.vertex_sharpness)};
 }
@@ -509,12 +542,13 @@ Header header(Source& src, std::size_t file_size) {
   if (h.version == 1)
     src.fail("version 1, an earlier spmesh's format (R as CSR); rebuild it with this spmesh's "
              "`spmesh build` (version " + std::to_string(version) + ")");
-  if (h.version != version)
+  if (h.version != version && h.version != polyhedra_version)
     src.fail("version " + std::to_string(h.version) + "; this spmesh reads version " +
-             std::to_string(version));
-  if (file_size < sizeof h)
-    src.fail("truncated: the header needs 176 bytes, the file has " + std::to_string(file_size));
-  src.read(reinterpret_cast<char*>(&h) + 16, sizeof h - 16);
+             std::to_string(version) + " (and " + std::to_string(polyhedra_version) + " for a solid with polyhedra)");
+  if (file_size < header_bytes(h))
+    src.fail("truncated: the header needs " + std::to_string(header_bytes(h)) + " bytes, the file has " +
+             std::to_string(file_size));
+  src.read(reinterpret_cast<char*>(&h) + 16, header_bytes(h) - 16);
   check_header(src, h);
   const std::size_t expected = expected_size(h);
   if (expected != file_size)
@@ -550,7 +584,7 @@ template <class T>
 StoredRefinement<T> parse(Source& src, std::size_t file_size) {
   const Header h = header(src, file_size);
   Loader in{src, {}};
-  in.sum.add(&h, sizeof h);
+  in.sum.add(&h, header_bytes(h));
   StoredRefinement<T> stored;
   stored.refined = {src.name(), h.refined_vertices, h.refined_faces, h.refined_corners,
                     h.refined_hash};
@@ -609,9 +643,10 @@ std::uint64_t topology_hash(const linalg::MeshMatrix<>& M) {
 
 std::uint64_t refinement_checksum(std::string_view bytes) {
   Header h{};
-  if (bytes.size() < sizeof h + sizeof(std::uint64_t))
+  if (bytes.size() < 176 + sizeof(std::uint64_t))
     throw InputError("refinement_checksum: " + std::to_string(bytes.size()) + " bytes hold no header");
-  std::memcpy(&h, bytes.data(), sizeof h);
+  std::memcpy(&h, bytes.data(), 176);
+  if (h.version == polyhedra_version && bytes.size() >= sizeof h) std::memcpy(&h, bytes.data(), sizeof h);
   const Source src("refinement_checksum", bytes);
   check_header(src, h);
   if (expected_size(h) != bytes.size())
@@ -619,8 +654,8 @@ std::uint64_t refinement_checksum(std::string_view bytes) {
                      std::to_string(expected_size(h)) + " bytes, there are " +
                      std::to_string(bytes.size()));
   Checksum sum;
-  sum.add(bytes.data(), sizeof h);
-  std::size_t at = sizeof h;
+  sum.add(bytes.data(), header_bytes(h));
+  std::size_t at = header_bytes(h);
   for (std::size_t b : section_bytes(h)) sum.add(bytes.data() + at, b), at += b + padding(b);
   return sum.value;
 }
@@ -668,6 +703,8 @@ std::size_t refinement_file_size(const Refinement<T>& r) {
         h.table = static_cast<std::int64_t>(list.table.size());
         h.base_vertices = r.base.vertices, h.base_faces = r.base.faces;
         h.base_corners = r.base.nnz(), h.sharp_edges = r.sharpness.edges.nnz();
+        h.face_streams = r.base_face_streams.size();
+        h.version = h.face_streams > 0 ? polyhedra_version : version;
         return expected_size(h);
       },
       r.R);

@@ -3,7 +3,7 @@
 // was built with, in a versioned binary file, so an animation pipeline builds once and replays
 // every frame as P_L = R P_0.
 //
-// File layout, version 2 (little endian; every section starts at a multiple of 8 bytes, its
+// File layout, versions 2 and 3 (little endian; every section starts at a multiple of 8 bytes, its
 // padding zero):
 //   header, 176 bytes:
 //     magic "SPMESH-R" (8), u32 version (2), u32 scalar bytes (4 float, 8 double),
@@ -13,7 +13,10 @@
 //     u32 vertex rule (Catmull-Clark solids' solids::VertexRule; 0 for surfaces),
 //     i64 R's rows, cols, nnz, stencils, table length,
 //     i64 base vertices, faces, face corners, sharp edges, u64 refined mesh hash,
-//     i64 refined vertices, faces, face corners.
+//     i64 refined vertices, faces, face corners;
+//     version 3 only (184 bytes): i64 face stream length.
+// Version 3 is a Catmull-Clark solid whose base cells include polyhedra given by their faces
+// (solids/cells.hpp's face arrays); every other refinement is written as version 2.
 //   sections, in this order:
 //     stencil lengths   i32[stencils]     stencil s is table[start_s, start_s + length_s),
 //                                         start_s the sum of the lengths before it
@@ -21,6 +24,7 @@
 //     stencil ids       u16|u32[rows]     row o's stencil
 //     columns           u16|u32[nnz]      row o's columns, in its stencil's order
 //     base offsets      i32[faces + 1], base indices i32[face corners]
+//     (version 3 only)  face offsets i32[faces + 1], face streams i32[face stream length]
 //     sharp edges       i32 rows[n], i32 cols[n], f32 values[n]; vertex sharpness f32[vertices]
 //   u64 checksum: the header's and each section's 64-bit hash (content_hash) combined in order.
 // Loading reads each section straight into its array; R's row offsets and shifts are one prefix
@@ -75,6 +79,8 @@ struct Refinement {
   Sharpness<> sharpness;         // the base mesh's creases and corners
   linalg::MeshMatrix<> refined;  // the topology R produces
   int vertex_rule = 0;           // solid_scheme's solids::VertexRule
+  // A solid's polyhedra (solids::CellMesh's face arrays of the base cells); empty without.
+  linalg::Array<index_t> base_face_offsets{}, base_face_streams{};
 };
 
 // R's shape, whichever its column type.
@@ -95,11 +101,11 @@ index_t nnz(const RefinementMatrix<T, S>& R) {
 // fingerprint in the file.
 std::uint64_t topology_hash(const linalg::MeshMatrix<>& M);
 
-// The checksum a version 2 file's last 8 bytes must hold, from its header and sections (for
+// The checksum a version 2 or 3 file's last 8 bytes must hold, from its header and sections (for
 // tools and tests that edit a file's bytes). InputError if the header is not a valid one.
 std::uint64_t refinement_checksum(std::string_view bytes);
 
-// The file's bytes for r (version 2).
+// The file's bytes for r.
 template <class T>
 std::size_t refinement_file_size(const Refinement<T>& r);
 

@@ -40,9 +40,6 @@ template <class T>
 schemes::Refinement<T> refinement_record(const CellMesh<>& base, const BoundaryOperators<>& base_ops,
                                          const std::optional<SolidSharpness<>>& sharpness, const RefineOptions& options,
                                          int levels, schemes::RefinementMatrix<T> R, CellMesh<>&& refined) {
-  if (const index_t c = first_polyhedron(base); c >= 0)
-    throw InputError("cell " + std::to_string(c) + " is " + describe_cell(base.view().shape(c)) +
-                     ": a refinement file holds tetrahedra, prisms and hexahedra, not polyhedra (ids count from 0)");
   schemes::Refinement<T> r;
   r.scheme = schemes::solid_scheme;
   r.levels = levels;
@@ -50,6 +47,7 @@ schemes::Refinement<T> refinement_record(const CellMesh<>& base, const BoundaryO
   r.vertex_rule = static_cast<int>(options.vertex_rule);
   r.R = std::move(R);
   r.base = linalg::MeshMatrix<>(base.vertices, base.offsets.clone(), base.indices.clone());
+  if (first_polyhedron(base) >= 0) r.base_face_offsets = base.face_offsets.clone(), r.base_face_streams = base.face_streams.clone();
   r.sharpness = stored_sharpness(base_ops, sharpness);
   r.refined = as_stored(std::move(refined));
   return r;
@@ -61,7 +59,8 @@ StoredSolid stored_solid(const schemes::Refinement<T>& r, const schemes::Refined
     throw InputError(check.file + ": a " + r.scheme + " surface refinement, not a Catmull-Clark solid's");
   linalg::cpu::Executor cpu;
   StoredSolid s;
-  s.base = CellMesh<>{r.base.vertices, r.base.offsets.clone(), r.base.indices.clone()};
+  s.base = CellMesh<>{r.base.vertices, r.base.offsets.clone(), r.base.indices.clone(), r.base_face_offsets.clone(),
+                      r.base_face_streams.clone()};
   s.options.crease = r.options.crease;
   s.options.vertex_rule = static_cast<VertexRule>(r.vertex_rule);
   try {

@@ -26,9 +26,8 @@ CellMesh<> as_cells(linalg::MeshMatrix<>&& stored);
 // with its sharpness, every vertex's sharpness; none (an empty list, zeros) without.
 schemes::Sharpness<> stored_sharpness(const BoundaryOperators<>& ops, const std::optional<SolidSharpness<>>& sharpness);
 
-// The record save_refinement writes, from a build's parts (the base's operators number its edges).
-// InputError for a base with polyhedra: the file holds a solid's cells as vertex lists, each
-// cell's kind told by its vertex count.
+// The record save_refinement writes, from a build's parts (the base's operators number its edges;
+// its polyhedra's faces go in a version 3 file).
 template <class T>
 schemes::Refinement<T> refinement_record(const CellMesh<>& base, const BoundaryOperators<>& base_ops,
                                          const std::optional<SolidSharpness<>>& sharpness, const RefineOptions& options,

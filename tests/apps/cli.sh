@@ -243,7 +243,30 @@ grep -q "^ccsolid 1 levels on cpu: 14 -> 168 cells, 72 -> 305 vertices" "$tmp/hc
 "$spmesh" subdivide "$tmp/prism5.vtk" --levels 0 -o "$tmp/prism5_0.vtu" >/dev/null || fail "a polyhedron at level 0"
 grep -q 'Name="faceoffsets"' "$tmp/prism5_0.vtu" || fail "a polyhedron at level 0: no faceoffsets"
 expect_error "a polyhedron in a .mesh" "$tmp/g.mesh" subdivide "$tmp/prism5.vtk" --levels 0 -o "$tmp/g.mesh"
-expect_error "build of a polyhedron" "$tmp/g.spr" build "$tmp/prism5.vtk" --levels 1 -o "$tmp/g.spr"
+# Build and replay of polyhedra: the honeycomb moved, replayed == subdivided (a version 3 file).
+"$spmesh" build "$data/meshes/honeycomb.vtk" --levels 2 -o "$tmp/honeycomb.spr" --precision double >/dev/null ||
+  fail "build the honeycomb"
+[[ $(od -An -tu4 -j8 -N4 "$tmp/honeycomb.spr" | tr -d ' ') == 3 ]] || fail "the honeycomb's file is not version 3"
+mkdir -p "$tmp/hmoved" "$tmp/hframes"
+awk 'NR > 5 && NR <= 77 { $1 = $1 * 1.5 + $3 * 0.2 } { print }' "$data/meshes/honeycomb.vtk" >"$tmp/hmoved/honeycomb.vtk"
+"$spmesh" subdivide "$tmp/hmoved/honeycomb.vtk" --levels 2 -o "$tmp/hmoved2.vtk" --precision double >/dev/null ||
+  fail "subdivide the moved honeycomb"
+"$spmesh" replay "$tmp/honeycomb.spr" "$tmp/hmoved/honeycomb.vtk" -o "$tmp/hframes" --format vtk --precision double \
+  >/dev/null || fail "replay the honeycomb"
+cmp -s "$tmp/hmoved2.vtk" "$tmp/hframes/honeycomb.vtk" || python3 - "$tmp/hmoved2.vtk" "$tmp/hframes/honeycomb.vtk" <<'PY' || fail "honeycomb replay differs from subdivide"
+import struct, sys
+def points(path):
+    data = open(path, "rb").read()
+    head = data.index(b"POINTS ")
+    line = data[head:data.index(b"\n", head)].split()
+    n = int(line[1])
+    start = data.index(b"\n", head) + 1
+    return struct.unpack(">%dd" % (3 * n), data[start:start + 24 * n])
+a, b = points(sys.argv[1]), points(sys.argv[2])
+worst = max(abs(x - y) for x, y in zip(a, b)) if len(a) == len(b) else float("inf")
+print(f"honeycomb replay against subdivide: {worst:.2e}")
+sys.exit(0 if worst < 1e-12 else 1)
+PY
 sed 's/^13$/14/' "$tmp/two.vtk" >"$tmp/pyramid.vtk"
 expect_error "a VTK pyramid" "$tmp/g.vtu" subdivide "$tmp/pyramid.vtk" --levels 1 -o "$tmp/g.vtu"
 # A corner tag keeps its vertex where it is.

@@ -250,7 +250,7 @@ TEST_CASE("a refinement file edited byte by byte is refused, naming the file and
                          "it with this spmesh's `spmesh build` (version 2)");
     std::string future = good;
     set_field<std::uint32_t>(future, 8, 9);
-    CHECK(refused(future) == "edited.spr: version 9; this spmesh reads version 2");
+    CHECK(refused(future) == "edited.spr: version 9; this spmesh reads version 2 (and 3 for a solid with polyhedra)");
   }
   SUBCASE("a NaN or infinite weight, checksum valid: the stencil and its first row") {
     std::string b = good;

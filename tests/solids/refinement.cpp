@@ -169,11 +169,6 @@ TEST_CASE("a solid's refinement file round trip keeps R, the base and refined ce
   OnBackend<CpuBackend> cpu;
   for (const auto& c : cases()) {
     CAPTURE(c.name);
-    if (c.cells.has_polyhedra()) {  // the file format holds the kinds only
-      CHECK_THROWS_WITH_AS(record_of(c, 1), doctest::Contains("is a polyhedron of 7 faces: a refinement file holds"),
-                           InputError);
-      continue;
-    }
     const auto record = record_of(c, 2);
     const auto bytes = bytes_of(record);
     auto parts = schemes::parse_refinement_parts<double>(bytes, "memory.spr");
@@ -181,6 +176,9 @@ TEST_CASE("a solid's refinement file round trip keeps R, the base and refined ce
     CHECK(cells.vertices == record.refined.vertices);
     CHECK(std::equal(cells.indices.begin(), cells.indices.end(), record.refined.indices.begin(),
                      record.refined.indices.end()));
+    CHECK(bytes[8] == (c.cells.has_polyhedra() ? 3 : 2));  // the version: 3 holds polyhedra's faces
+    CHECK(std::equal(parts.r.base_face_streams.begin(), parts.r.base_face_streams.end(), c.cells.face_streams.begin(),
+                     c.cells.face_streams.end()));
     const auto stored = solids::stored_solid(parts.r, parts.refined);
     CHECK(stored.options.vertex_rule == c.options.vertex_rule);
     CHECK(stored.options.crease == c.options.crease);
@@ -236,6 +234,23 @@ TEST_CASE("a solid's refinement file that does not hold together is refused, nam
   auto surface = record_of(c, 1);
   surface.scheme = "catmark";
   CHECK_THROWS_AS(schemes::parse_refinement_parts<double>(bytes_of(surface), "surface.spr"), Error);
+  // Polyhedra (a version 3 file): face offsets that do not span the streams, a stream whose
+  // polyhedron does not close, and polyhedra's faces in a surface's file.
+  const auto polyhedra = std::find_if(all.begin(), all.end(), [](const Case& k) { return k.cells.has_polyhedra(); });
+  REQUIRE(polyhedra != all.end());
+  auto offsets = record_of(*polyhedra, 1);
+  offsets.base_face_offsets[1] = offsets.base_face_streams.size() + 1;
+  CHECK_THROWS_WITH_AS(schemes::parse_refinement_parts<double>(bytes_of(offsets), "offsets.spr"),
+                       "offsets.spr: the base cells' face offsets do not span their face streams in order", InputError);
+  auto open = record_of(*polyhedra, 1);
+  std::swap(open.base_face_streams[1], open.base_face_streams[2]);  // the first face's first two corners
+  parts = schemes::parse_refinement_parts<double>(bytes_of(open), "open.spr");
+  CHECK_THROWS_WITH_AS(solids::rebuild_cells(parts.r, parts.refined),
+                       doctest::Contains("open.spr: the stored base cells: cell "), InputError);
+  auto faces = record_of(*polyhedra, 1);
+  faces.scheme = "catmark";
+  CHECK_THROWS_WITH_AS(schemes::parse_refinement_parts<double>(bytes_of(faces), "faces.spr"),
+                       doctest::Contains("version 3 holds a solid's polyhedra"), InputError);
 }
 
 }  // namespace spmesh::test::solid_refinement
