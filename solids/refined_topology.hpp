@@ -40,7 +40,7 @@ template <class Exec, class S = typename Exec::space>
 CellMesh<S> refined_cells(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops) {
   using linalg::Array;
   const index_t V = ops.vertices(), E = ops.edges(), F = ops.faces(), C = ops.cells();
-  const auto d1v = ops.d1.view(), d3v = ops.d3.view();
+  const auto d1v = ops.d1.view(), d2v = ops.d2.view(), d3v = ops.d3.view();
   const index_t *cell_at = mesh.offsets.data(), *cell_vertex = mesh.indices.data();
   const CellsView view = mesh.view();
   const index_t children = mesh.indices.size();
@@ -54,14 +54,15 @@ CellMesh<S> refined_cells(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpe
       const CornerFrame f = corner_frame(shape, l);
       const index_t v = cell_vertex[begin + l];
       index_t* h = child + 8 * (begin + l);
+      const index_t ab = d3v.index(faces + f.ab), bc = d3v.index(faces + f.bc), ca = d3v.index(faces + f.ca);
       h[0] = v;
-      h[1] = V + find_edge(d1v, v, cell_vertex[begin + f.a]);
-      h[2] = V + E + d3v.index(faces + f.ab);
-      h[3] = V + find_edge(d1v, v, cell_vertex[begin + f.b]);
-      h[4] = V + find_edge(d1v, v, cell_vertex[begin + f.c]);
-      h[5] = V + E + d3v.index(faces + f.ca);
+      h[1] = V + face_edge(d1v, d2v, ab, v, cell_vertex[begin + f.a]);
+      h[2] = V + E + ab;
+      h[3] = V + face_edge(d1v, d2v, ab, v, cell_vertex[begin + f.b]);
+      h[4] = V + face_edge(d1v, d2v, ca, v, cell_vertex[begin + f.c]);
+      h[5] = V + E + ca;
       h[6] = V + E + F + c;
-      h[7] = V + E + d3v.index(faces + f.bc);
+      h[7] = V + E + bc;
     }
   });
   return out;
@@ -156,8 +157,8 @@ BoundaryOperators<S> refined_operators(Exec& exec, const CellMesh<S>& mesh, cons
       const int on[3] = {frame.ab, frame.bc, frame.ca}, off[3] = {frame.ca, frame.ab, frame.bc};
       for (int i = 0; i < 3; ++i) {
         if (to[i] < l) continue;
-        const index_t e = find_edge(d1v, v, cell_vertex[begin + to[i]]);
         const index_t f_on = face(on[i]), f_off = face(off[i]);
+        const index_t e = face_edge(d1v, d2v, f_on, v, cell_vertex[begin + to[i]]);
         index_t* quad = d2_col + 4 * (around + shape.edge_between(l, to[i]));
         quad[0] = signed_column(edge_face(e, f_on), 1);
         quad[1] = signed_column(face_cell(f_on, c), 1);

@@ -87,6 +87,18 @@ SPMESH_HD inline index_t find_edge(const linalg::TernaryView& d1, index_t u, ind
   return lo;
 }
 
+// The edge of face f joining vertices u and w, found among the face's sides (its row of d2):
+// a few reads near each other, where find_edge searches all the edges.
+SPMESH_HD inline index_t face_edge(const linalg::TernaryView& d1, const linalg::TernaryView& d2, index_t f, index_t u,
+                                   index_t w) {
+  const index_t low = u < w ? u : w, high = u < w ? w : u;
+  for (index_t p = d2.begin(f); p < d2.end(f); ++p) {
+    const index_t e = d2.index(p);
+    if (linalg::column_of(d1.columns[2 * e]) == low && d1.columns[2 * e + 1] == high) return e;
+  }
+  return -1;
+}
+
 namespace detail {
 
 // The first position in [0, n) where pred holds, or -1 (two host waits when one does).
