@@ -14,7 +14,7 @@ honeycomb.vtk : a volume of polyhedra (VTK legacy 4.2, type 42 with its faces): 
 """
 import math, os
 
-here = os.path.join(os.path.dirname(__file__), "..", "data", "meshes")
+here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "meshes")
 
 
 def write(name, header, verts, faces, tags=()):
@@ -99,10 +99,11 @@ def block(n=4, m=3):
         f.write("End\n")
 
 
-def honeycomb(layers=2):
+def honeycomb_cells(layers=2):
     """The hexagons (q, r) with |q|, |r|, |q + r| <= 1 of a pointy-top honeycomb of unit radius,
-    extruded into `layers` unit layers: each cell a hexagonal prism given by its 8 faces, turned
-    outward (the bottom seen from below, the top from above, the sides from outside)."""
+    extruded into `layers` unit layers: the points, and each cell a hexagonal prism given by its 8
+    faces, turned outward (the bottom seen from below, the top from above, the sides from outside).
+    tests/solids/meshio_check.py passes them through meshio."""
     index, verts = {}, []
 
     def vid(x, y, z):
@@ -125,6 +126,11 @@ def honeycomb(layers=2):
                 top = [vid(x, y, z + 1) for x, y in ring]
                 cells.append([bottom[::-1], top] + [[bottom[k], bottom[(k + 1) % 6], top[(k + 1) % 6], top[k]]
                                                     for k in range(6)])
+    return verts, cells
+
+
+def honeycomb():
+    verts, cells = honeycomb_cells()
     with open(os.path.join(here, "honeycomb.vtk"), "w") as f:
         f.write("# vtk DataFile Version 4.2\nA honeycomb of 7 hexagonal prisms in 2 layers "
                 "(VTK polyhedra), by scripts/make_meshes.py (spmesh project)\nASCII\n"

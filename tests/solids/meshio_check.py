@@ -7,7 +7,7 @@
 # polyhedra) go both ways through .vtu. Run by
 # meshio_check.sh, which finds a Python with meshio (Debian: python3-meshio).
 #   meshio_check.py VOLUME_DUMP FILE.mesh...
-import math
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -87,23 +87,15 @@ with tempfile.TemporaryDirectory() as folder:
                                 (points, sorted(tuple(sorted(c)) for c in cells)),
                                 ([tuple(float(x) for x in p) for p in meshio.read(out).points],
                                  sorted(tuple(sorted(c)) for c in hexes)))
-    # Hexagonal prisms in a row (VTK polyhedra of 12 corners and 8 faces, each side face shared),
-    # written by meshio as .vtu (ASCII and base64): spmesh reads the same points and cells; the .vtu
-    # spmesh writes of them, meshio reads with the same faces, each turned as given (outward).
-    points, index, prisms = [], {}, []
-
-    def point(x, y, z):
-        key = (round(x, 9), round(y, 9), z)
-        if key not in index:
-            index[key] = len(points)
-            points.append((x, y, z))
-        return index[key]
-
-    for i in range(3):
-        ring = [(i * math.sqrt(3) + math.cos(math.radians(30 + 60 * k)), math.sin(math.radians(30 + 60 * k)))
-                for k in range(6)]
-        bottom, top = [point(x, y, 0.0) for x, y in ring], [point(x, y, 1.0) for x, y in ring]
-        prisms.append([bottom[::-1], top] + [[bottom[k], bottom[(k + 1) % 6], top[(k + 1) % 6], top[k]] for k in range(6)])
+    # The bundled honeycomb's hexagonal prisms (VTK polyhedra of 12 corners and 8 faces, side faces
+    # shared; scripts/make_meshes.py), written by meshio as .vtu (ASCII and base64): spmesh reads
+    # the same points and cells; the .vtu spmesh writes of them, meshio reads with the same faces,
+    # each turned as given (outward).
+    spec = importlib.util.spec_from_file_location(
+        "make_meshes", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "make_meshes.py"))
+    make_meshes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_meshes)
+    points, prisms = make_meshes.honeycomb_cells()
 
     def cycles(cells):  # each cell's faces, each started at its lowest vertex, sorted
         return [sorted(tuple(f[f.index(min(f)):] + f[:f.index(min(f))]) for f in ([int(v) for v in face] for face in c))
