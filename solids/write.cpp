@@ -32,13 +32,19 @@ int vtk_corner(const CellShape& shape, int k) {
   return !shape.polyhedron() && shape.corners == 6 ? wedge[k] : k;
 }
 
-// A polyhedron's VTK face stream: [face count, n_0, ids of face 0..., n_1, ...].
-std::vector<std::int32_t> vtk_face_stream(const CellMesh<>& cells, index_t c) {
-  const CellShape shape = cells.view().shape(c);
-  std::vector<std::int32_t> out{shape.faces()};
-  for (int f = 0; f < shape.faces(); ++f) {
-    out.push_back(shape.face_size(f));
-    for (int k = 0; k < shape.face_size(f); ++k) out.push_back(std::int32_t(cells.view().vertex(c, shape.corner(f, k))));
+// Each cell's VTK face stream, [face count, n_0, ids of face 0..., n_1, ...], for a polyhedron;
+// empty for a kind, and for every cell of a mesh without polyhedra.
+std::vector<std::vector<std::int32_t>> vtk_face_streams(const CellMesh<>& cells) {
+  std::vector<std::vector<std::int32_t>> out(cells.has_polyhedra() ? std::size_t(cells.cells()) : 0);
+  const CellsView view = cells.view();
+  for (std::size_t c = 0; c < out.size(); ++c) {
+    const CellShape shape = view.shape(index_t(c));
+    if (!shape.polyhedron()) continue;
+    out[c].push_back(shape.faces());
+    for (int f = 0; f < shape.faces(); ++f) {
+      out[c].push_back(shape.face_size(f));
+      for (int k = 0; k < shape.face_size(f); ++k) out[c].push_back(std::int32_t(view.vertex(index_t(c), shape.corner(f, k))));
+    }
   }
   return out;
 }
@@ -83,14 +89,10 @@ meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh
   const index_t count = cells.cells();
   // The polyhedra's face streams and, for every cell, where its stream ends (-1 for a kind).
   std::vector<std::int32_t> faces, face_ends;
-  if (cells.has_polyhedra())
-    for (index_t c = 0; c < count; ++c) {
-      if (cells.view().shape(c).polyhedron()) {
-        const auto stream = vtk_face_stream(cells, c);
-        faces.insert(faces.end(), stream.begin(), stream.end());
-      }
-      face_ends.push_back(cells.view().shape(c).polyhedron() ? std::int32_t(faces.size()) : -1);
-    }
+  for (const auto& stream : vtk_face_streams(cells)) {
+    faces.insert(faces.end(), stream.begin(), stream.end());
+    face_ends.push_back(stream.empty() ? -1 : std::int32_t(faces.size()));
+  }
   const int arrays = cells.has_polyhedra() ? 6 : 4;
   const std::size_t sizes[6] = {sizeof(T) * 3 * std::size_t(positions.rows), 4 * std::size_t(cells.indices.size()),
                                 4 * std::size_t(count), std::size_t(count), 4 * faces.size(), 4 * face_ends.size()};
@@ -175,12 +177,14 @@ meshops::FileLayout vtk_layout(const linalg::Dense<T>& positions, const CellMesh
   const T* p = positions.data.data();
   // Where each cell's entry starts in CELLS (in values): a count, then its ids or, for a
   // polyhedron, its face stream.
+  const auto streams = std::make_shared<const std::vector<std::vector<std::int32_t>>>(vtk_face_streams(cells));
   std::vector<std::size_t> entry_at;
-  if (cells.has_polyhedra()) {
+  if (!streams->empty()) {
     entry_at.push_back(0);
-    for (index_t c = 0; c < count; ++c)
-      entry_at.push_back(entry_at.back() + 1 +
-                         (view.shape(c).polyhedron() ? vtk_face_stream(cells, c).size() : std::size_t(view.corners(c))));
+    for (index_t c = 0; c < count; ++c) {
+      const auto& stream = (*streams)[std::size_t(c)];
+      entry_at.push_back(entry_at.back() + 1 + (stream.empty() ? std::size_t(view.corners(c)) : stream.size()));
+    }
   }
   const std::size_t values = entry_at.empty() ? std::size_t(count) + std::size_t(cells.indices.size()) : entry_at.back();
   text("# vtk DataFile Version 4.2\nspmesh\nBINARY\nDATASET UNSTRUCTURED_GRID\nPOINTS " + std::to_string(vertices) +
@@ -196,10 +200,10 @@ meshops::FileLayout vtk_layout(const linalg::Dense<T>& positions, const CellMesh
       [offsets, entry_at = std::move(entry_at)](index_t c) {
         return 4 * (entry_at.empty() ? std::size_t(offsets[c]) + std::size_t(c) : entry_at[std::size_t(c)]);
       },
-      [offsets, indices, view, &cells](char* out, index_t c) {
+      [offsets, indices, view, streams](char* out, index_t c) {
         const CellShape shape = view.shape(c);
         if (shape.polyhedron()) {
-          const auto stream = vtk_face_stream(cells, c);
+          const auto& stream = (*streams)[std::size_t(c)];
           put_big_endian(out, std::int32_t(stream.size()));
           for (std::size_t k = 0; k < stream.size(); ++k) put_big_endian(out + 4 * (k + 1), stream[k]);
           return;
