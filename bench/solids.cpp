@@ -10,6 +10,10 @@
 // the output written), with R's entries per row. Positions in float.
 //   spmesh_bench_solids [--json FILE] [--cpu-max-level L] [--cpu-compose-max-level L] MESH.mesh:LEVELS ...
 // (R is composed on the CPU up to --cpu-compose-max-level, default 3.)
+//   spmesh_bench_solids --profile MESH.mesh:LEVEL ...
+// runs one build and one eval of each mesh to its level (on the GPU where compiled for it),
+// untimed: for a profiler such as Nsight Compute, which tells the kernels apart by their names
+// (build's, then eval's four a level).
 // Times are medians of at least 3 runs (one run past a third of 3 s).
 #include "linalg/cpu/executor.hpp"
 #include "solids/medit.hpp"
@@ -168,21 +172,47 @@ void write_json(const std::string& path, const std::vector<Row>& rows, double co
   std::fclose(f);
 }
 
+// One build and one eval of `mesh` to `level` on `exec`, for a profiler.
+template <class Exec, class Up>
+void profile(Exec& exec, const Up& up, const solids::VolumeMesh& mesh, int level) {
+  using S = typename Exec::space;
+  linalg::Dense<float> host_points(mesh.positions.rows, 3);
+  for (index_t i = 0; i < host_points.data.size(); ++i) host_points.data[i] = float(mesh.positions.data[i]);
+  const auto plan = solids::build(exec, CellMesh<S>{mesh.cells.vertices, up(mesh.cells.offsets), up(mesh.cells.indices)},
+                                  level);
+  const auto P = solids::eval(exec, plan, up(host_points));
+  exec.synchronize();
+  std::printf("profiled: %lld refined vertices\n", static_cast<long long>(P.rows));
+}
+
 int run(int argc, char** argv) {
   std::string json;
   int cpu_max = 3, cpu_compose_max = 3;
+  bool profile_only = false;
   std::vector<std::pair<std::string, int>> meshes;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) json = argv[++i];
     else if (a == "--cpu-max-level" && i + 1 < argc) cpu_max = std::stoi(argv[++i]);
     else if (a == "--cpu-compose-max-level" && i + 1 < argc) cpu_compose_max = std::stoi(argv[++i]);
+    else if (a == "--profile") profile_only = true;
     else if (const auto colon = a.rfind(':'); colon != std::string::npos)
       meshes.emplace_back(a.substr(0, colon), std::stoi(a.substr(colon + 1)));
     else throw Error("usage: spmesh_bench_solids [--json FILE] [--cpu-max-level L] [--cpu-compose-max-level L] "
-                     "MESH.mesh:LEVELS ...");
+                     "MESH.mesh:LEVELS ... | --profile MESH.mesh:LEVEL ...");
   }
   linalg::cpu::Executor cpu;
+  if (profile_only) {
+#if defined(__CUDACC__)
+    linalg::cuda::Executor gpu;
+    for (const auto& [path, level] : meshes)
+      profile(gpu, [](const auto& x) { return linalg::cuda::to_device(x); }, solids::read_medit(path), level);
+#else
+    for (const auto& [path, level] : meshes)
+      profile(cpu, [](const auto& x) { return x.clone(); }, solids::read_medit(path), level);
+#endif
+    return 0;
+  }
   double copy_gbs = 0;
 #if defined(__CUDACC__)
   linalg::cuda::Executor gpu;
