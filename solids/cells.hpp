@@ -50,10 +50,11 @@ SPMESH_HD inline int cell_faces(index_t corners) {
 // The cell-local vertex at corner `corner` of face `face` of a kind of `corners` vertices, or -1
 // past a triangle's third corner.
 SPMESH_HD inline int face_corner(index_t corners, int face, int corner) {
-  constexpr signed char tetrahedron[4][4] = {{0, 2, 1, -1}, {0, 1, 3, -1}, {1, 2, 3, -1}, {2, 0, 3, -1}};
-  constexpr signed char prism[5][4] = {
+  // static: one table in read-only memory, not one built on each GPU thread's stack per call.
+  static constexpr signed char tetrahedron[4][4] = {{0, 2, 1, -1}, {0, 1, 3, -1}, {1, 2, 3, -1}, {2, 0, 3, -1}};
+  static constexpr signed char prism[5][4] = {
       {0, 2, 1, -1}, {3, 4, 5, -1}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}};
-  constexpr signed char hexahedron[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
+  static constexpr signed char hexahedron[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
                                             {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
   return corners == 4 ? tetrahedron[face][corner]
          : corners == 6 ? prism[face][corner]
@@ -63,9 +64,9 @@ SPMESH_HD inline int face_corner(index_t corners, int face, int corner) {
 // End `end` (0 or 1, the lower first) of edge `edge` of a kind of `corners` vertices, as a
 // cell-local vertex: a fixed numbering of each kind's edges.
 SPMESH_HD inline int cell_edge(index_t corners, int edge, int end) {
-  constexpr signed char tetrahedron[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-  constexpr signed char prism[9][2] = {{0, 1}, {0, 2}, {1, 2}, {3, 4}, {3, 5}, {4, 5}, {0, 3}, {1, 4}, {2, 5}};
-  constexpr signed char hexahedron[12][2] = {{0, 1}, {1, 2}, {2, 3}, {0, 3}, {4, 5}, {5, 6},
+  static constexpr signed char tetrahedron[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+  static constexpr signed char prism[9][2] = {{0, 1}, {0, 2}, {1, 2}, {3, 4}, {3, 5}, {4, 5}, {0, 3}, {1, 4}, {2, 5}};
+  static constexpr signed char hexahedron[12][2] = {{0, 1}, {1, 2}, {2, 3}, {0, 3}, {4, 5}, {5, 6},
                                              {6, 7}, {4, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
   return corners == 4 ? tetrahedron[edge][end] : corners == 6 ? prism[edge][end] : hexahedron[edge][end];
 }
@@ -135,22 +136,33 @@ struct CornerFrame {
 };
 
 SPMESH_HD inline CornerFrame corner_frame(const CellShape& shape, int corner) {
-  int prev[3] = {0, 0, 0}, next[3] = {0, 0, 0}, face[3] = {0, 0, 0}, found = 0;
+  // The three faces at the corner, each with the neighbours before and after the corner in it.
+  // Named variables, not an array indexed by a count, so that a GPU thread keeps them in
+  // registers for a polyhedron too.
+  struct Side {
+    int before = 0, after = 0, face = 0;
+  } first, second, third;
+  int found = 0;
   const int faces = shape.faces();
   for (int k = 0; k < faces && found < 3; ++k) {
     const int n = shape.face_size(k);
-    for (int m = 0; m < n; ++m)
-      if (shape.corner(k, m) == corner) {
-        prev[found] = shape.corner(k, (m + n - 1) % n);
-        next[found] = shape.corner(k, (m + 1) % n);
-        face[found++] = k;
-      }
+    for (int m = 0; m < n; ++m) {
+      if (shape.corner(k, m) != corner) continue;
+      const Side side{shape.corner(k, (m + n - 1) % n), shape.corner(k, (m + 1) % n), k};
+      if (found == 0) first = side;
+      else if (found == 1) second = side;
+      else third = side;
+      ++found;
+    }
   }
-  CornerFrame f{prev[0], next[0], 0, face[0], 0, 0};
-  for (int i = 1; i < 3; ++i) {
-    if (prev[i] == f.b) f.c = next[i], f.bc = face[i];
-    else f.ca = face[i];
-  }
+  // The first face is ab; of the others, the one that takes b on is bc (and gives c), the other ca.
+  CornerFrame f{first.before, first.after, 0, first.face, 0, 0};
+  auto place = [&f](const Side& side) {
+    if (side.before == f.b) f.c = side.after, f.bc = side.face;
+    else f.ca = side.face;
+  };
+  place(second);
+  place(third);
   return f;
 }
 

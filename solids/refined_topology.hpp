@@ -152,19 +152,21 @@ BoundaryOperators<S> refined_operators(Exec& exec, const CellMesh<S>& mesh, cons
     for (int l = 0; l < n; ++l) {
       const CornerFrame frame = corner_frame(shape, l);
       const index_t v = cell_vertex[begin + l];
-      // The quads around this corner's edges whose other end is higher: made here.
-      const int to[3] = {frame.a, frame.b, frame.c};
-      const int on[3] = {frame.ab, frame.bc, frame.ca}, off[3] = {frame.ca, frame.ab, frame.bc};
-      for (int i = 0; i < 3; ++i) {
-        if (to[i] < l) continue;
-        const index_t f_on = face(on[i]), f_off = face(off[i]);
-        const index_t e = face_edge(d1v, d2v, f_on, v, cell_vertex[begin + to[i]]);
-        index_t* quad = d2_col + 4 * (around + shape.edge_between(l, to[i]));
+      // The quads around this corner's edges whose other end is higher: made here (an edge to
+      // `to`, between faces `on` and `off`).
+      auto edge_quad_from = [&](int to, int on, int off) {
+        if (to < l) return;
+        const index_t f_on = face(on), f_off = face(off);
+        const index_t e = face_edge(d1v, d2v, f_on, v, cell_vertex[begin + to]);
+        index_t* quad = d2_col + 4 * (around + shape.edge_between(l, to));
         quad[0] = signed_column(edge_face(e, f_on), 1);
         quad[1] = signed_column(face_cell(f_on, c), 1);
         quad[2] = signed_column(face_cell(f_off, c), -1);
         quad[3] = signed_column(edge_face(e, f_off), -1);
-      }
+      };
+      edge_quad_from(frame.a, frame.ab, frame.ca);
+      edge_quad_from(frame.b, frame.bc, frame.ab);
+      edge_quad_from(frame.c, frame.ca, frame.bc);
       auto edge_quad = [=](int x) {
         return signed_column(around + shape.edge_between(l, x), l < x ? 1 : -1);
       };
