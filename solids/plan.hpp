@@ -1,8 +1,9 @@
 // Catmull-Clark solids over several levels, split as for surfaces: build (the topology of every
 // level, once), eval (vertex data through the built levels, as often as the data changes), and
 // build_and_eval (both a level at a time, holding two levels: for topology that changes every
-// time). The input's operators come from boundary_operators (identification by sorting), every
-// refined level's from refined_operators (index arithmetic).
+// time). The input's operators and their transposes come from boundary_operators and transposes
+// (identification and transposition by sorting), every refined level's from refined_operators and
+// refined_transposes (index arithmetic).
 #pragma once
 
 #include "solids/refine.hpp"
@@ -55,16 +56,20 @@ SolidPlan<S> build(Exec& exec, CellMesh<S> mesh, int levels, const RefineOptions
   SolidPlan<S> plan;
   plan.options = options;
   auto ops = boundary_operators(exec, mesh);
+  auto transposed = transposes(exec, ops);
   for (int l = 0; l < levels; ++l) {
-    auto transposed = transposes(exec, ops);
     auto children = refined_cells(exec, mesh, ops);
     auto sharp = detail::level_rules(exec, ops, transposed, sharpness, options);
     auto weights = level_weights(exec, ops, transposed, options);
     // The last level's cells are the plan's result: its operators are not needed.
-    auto next = l + 1 < levels ? refined_operators(exec, mesh, ops, transposed) : BoundaryOperators<S>{};
+    BoundaryOperators<S> next;
+    Transposes<S> next_transposed;
+    if (l + 1 < levels)
+      next = refined_operators(exec, mesh, ops, transposed),
+      next_transposed = refined_transposes(exec, mesh, ops, transposed);
     plan.parents.push_back(
         {std::move(mesh), std::move(ops), std::move(transposed), std::move(weights), std::move(sharp)});
-    mesh = std::move(children), ops = std::move(next);
+    mesh = std::move(children), ops = std::move(next), transposed = std::move(next_transposed);
   }
   plan.refined = std::move(mesh);
   return plan;
@@ -98,11 +103,15 @@ SolidResult<T, S> build_and_eval(Exec& exec, CellMesh<S> mesh, linalg::Dense<T, 
                                  const RefineOptions& options = {},
                                  std::type_identity_t<std::optional<SolidSharpness<S>>> sharpness = std::nullopt) {
   auto ops = boundary_operators(exec, mesh);
+  auto transposed = transposes(exec, ops);
   for (int l = 0; l < levels; ++l) {
-    const auto transposed = transposes(exec, ops);
     const auto sharp = detail::level_rules(exec, ops, transposed, sharpness, options);
     auto next = refine(exec, mesh, ops, transposed, X, options, sharp ? &*sharp : nullptr);
-    if (l + 1 < levels) ops = refined_operators(exec, mesh, ops, transposed);
+    if (l + 1 < levels) {
+      auto next_ops = refined_operators(exec, mesh, ops, transposed);
+      transposed = refined_transposes(exec, mesh, ops, transposed);
+      ops = std::move(next_ops);
+    }
     mesh = std::move(next.cells), X = std::move(next.positions);
   }
   return {std::move(mesh), std::move(X), std::move(ops)};

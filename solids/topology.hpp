@@ -99,6 +99,23 @@ SPMESH_HD inline index_t face_edge(const linalg::TernaryView& d1, const linalg::
   return -1;
 }
 
+// The two sides of face f at its corner v: `toward` the one whose other end is w, and `other`.
+// One walk of the face's sides where two face_edge calls would make two.
+struct CornerSides {
+  index_t toward = -1, other = -1;
+};
+SPMESH_HD inline CornerSides corner_sides(const linalg::TernaryView& d1, const linalg::TernaryView& d2, index_t f,
+                                          index_t v, index_t w) {
+  CornerSides sides;
+  for (index_t p = d2.begin(f); p < d2.end(f) && (sides.toward < 0 || sides.other < 0); ++p) {
+    const index_t e = d2.index(p), low = linalg::column_of(d1.columns[2 * e]), high = d1.columns[2 * e + 1];
+    if (low != v && high != v) continue;
+    if (low == w || high == w) sides.toward = e;
+    else sides.other = e;
+  }
+  return sides;
+}
+
 namespace detail {
 
 // The first position in [0, n) where pred holds, or -1 (two host waits when one does).

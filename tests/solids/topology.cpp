@@ -413,12 +413,24 @@ void check_refined_operators(CellMesh<> mesh, std::vector<Point> points, int lev
     for (index_t p = 0; p < got.d3.nnz(); ++p)
       differ += outward_cycle(got, p) != outward_cycle(expected, p) || sign_of(got.d3.columns[p]) != sign_of(expected.d3.columns[p]);
     CHECK(differ == 0);
+    // Their transposes by index arithmetic: transposes() of them, entry for entry.
+    const auto arithmetic = solids::refined_transposes(exec, cells, ops, transposed);
+    const auto sorted = solids::transposes(exec, refined);
+    auto same = [](const auto& on_exec, const auto& expected_on_exec) {
+      const auto A = to_host<B>(on_exec), T = to_host<B>(expected_on_exec);
+      return A.rows == T.rows && A.cols == T.cols &&
+             std::equal(A.offsets.begin(), A.offsets.end(), T.offsets.begin(), T.offsets.end()) &&
+             std::equal(A.columns.begin(), A.columns.end(), T.columns.begin(), T.columns.end());
+    };
+    CHECK(same(arithmetic.t1, sorted.t1));
+    CHECK(same(arithmetic.t2, sorted.t2));
+    CHECK(same(arithmetic.t3, sorted.t3));
     cells = std::move(next.cells), ops = std::move(refined);
   }
 }
 
 TEST_CASE_TEMPLATE("refined levels' operators by index arithmetic are boundary_operators' of the "
-                   "refined cells but for the faces' numbering (2 levels of a block, of "
+                   "refined cells but for the faces' numbering, and their transposes transposes' (2 levels of a block, of "
                    "hexahedra, prisms and a tetrahedron, and of a shell of polyhedra, 1 of the team's hex meshes)",
                    B, SPMESH_TEST_BACKENDS) {
   const Block block(3, 2, 2);
