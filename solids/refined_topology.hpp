@@ -11,7 +11,8 @@
 // oriented as the child at its lower corner sees it from outside. Each face is so oriented as
 // the lowest-numbered child holding it sees it, as boundary_operators orients faces; only the
 // faces' numbering (and where each cycle starts) differ from boundary_operators of the refined
-// cells.
+// cells. Their transposes follow from the same numbering (refined_transposes), so a refined level
+// needs no sort either.
 #pragma once
 
 #include "linalg/intrinsics.hpp"
