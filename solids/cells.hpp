@@ -55,7 +55,7 @@ SPMESH_HD inline int face_corner(index_t corners, int face, int corner) {
   static constexpr signed char prism[5][4] = {
       {0, 2, 1, -1}, {3, 4, 5, -1}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}};
   static constexpr signed char hexahedron[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
-                                            {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
+                                                   {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
   return corners == 4 ? tetrahedron[face][corner]
          : corners == 6 ? prism[face][corner]
                         : hexahedron[face][corner];
@@ -67,7 +67,7 @@ SPMESH_HD inline int cell_edge(index_t corners, int edge, int end) {
   static constexpr signed char tetrahedron[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
   static constexpr signed char prism[9][2] = {{0, 1}, {0, 2}, {1, 2}, {3, 4}, {3, 5}, {4, 5}, {0, 3}, {1, 4}, {2, 5}};
   static constexpr signed char hexahedron[12][2] = {{0, 1}, {1, 2}, {2, 3}, {0, 3}, {4, 5}, {5, 6},
-                                             {6, 7}, {4, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+                                                    {6, 7}, {4, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
   return corners == 4 ? tetrahedron[edge][end] : corners == 6 ? prism[edge][end] : hexahedron[edge][end];
 }
 

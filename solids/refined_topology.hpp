@@ -88,17 +88,17 @@ struct ParentLevel {
 
 template <class S>
 ParentLevel parent_level(const CellMesh<S>& mesh, const BoundaryOperators<S>& ops, const Transposes<S>& transposed) {
-  return {ops.vertices(),         ops.edges(),           ops.faces(),           ops.cells(),
-          ops.d2.nnz(),           ops.d1.view(),         ops.d2.view(),         ops.d3.view(),
-          transposed.t1.view(),   transposed.t2.view(),  transposed.t3.view(),  mesh.view()};
+  return {ops.vertices(),        ops.edges(),          ops.faces(),          ops.cells(),   ops.d2.nnz(),
+          ops.d1.view(),         ops.d2.view(),        ops.d3.view(),        transposed.t1.view(),
+          transposed.t2.view(),  transposed.t3.view(), mesh.view()};
 }
 
 // Sorts row[0, n) by column (the signs kept): a refined transpose's short rows.
 SPMESH_HD inline void sort_row(index_t* row, index_t n) {
   for (index_t i = 1; i < n; ++i)
     for (index_t j = i; j > 0 && linalg::column_of(row[j]) < linalg::column_of(row[j - 1]); --j) {
-      const index_t t = row[j];
-      row[j] = row[j - 1], row[j - 1] = t;
+      const index_t held = row[j];
+      row[j] = row[j - 1], row[j - 1] = held;
     }
 }
 
