@@ -1,7 +1,7 @@
 # Sourced by the device profiling scripts (device-profile.sh, device-ncu-details.sh,
-# device-ncu-source.sh), run on the device machine after scripts/device-test.sh has built
-# build/device: $out (made), the unpacked Debian libraries on the library path, and
-# bench_on MESH:LEVEL, which sets "${bench[@]}" to spmesh_bench_subdivision on that one level,
+# device-ncu-source.sh, device-profile-solids.sh), run on the device machine after
+# scripts/device-test.sh has built build/device: $out (made), the unpacked Debian libraries on
+# the library path, and bench_on MESH:LEVEL, which sets "${bench[@]}" to spmesh_bench_subdivision on that one level,
 # GPU only, as briefly as it runs (the command ncu profiles).
 out=${OUT:-build/device-out}
 mkdir -p "$out"

@@ -28,10 +28,6 @@
 #                    SANITIZER_SECONDS: start no run after this many seconds, and fail)
 #   SKIP_E2E         set to 1 to skip scripts/device-e2e.sh (the command line end to end;
 #                    E2E_LEVEL, default 6)
-#   SOLIDS_PROFILE   MESH:LEVEL (a path under the shared folder): Nsight Compute over one build
-#                    and eval of it (spmesh_bench_solids --profile), each kernel's time and DRAM
-#                    bytes to $out/ncu_solids.csv, summed by kernel (scripts/ncu_summary.py)
-#                    in $out/ncu_solids.txt; default: none
 #   TESTS_REGEX      run only the tests whose names match (ctest -R); default: every test
 #   SKIP_TESTS       set to 1 to run no test
 #   BUILD_TARGETS    build only these targets (e.g. spmesh_bench_subdivision, for a profile)
@@ -119,11 +115,6 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
     [[ ! -f $shared/bench/cylinder_hex.mesh ]] || build/device/bench/spmesh_bench_solids \
       --json $out/bench_solids_cylinder.json --cpu-max-level 2 --cpu-compose-max-level 1 \
       $shared/bench/cylinder_hex.mesh:3"
-[[ -z ${SOLIDS_PROFILE:-} ]] ||
-  step ncu_solids bash -c "ncu --clock-control none --csv \
-      --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-      build/device/bench/spmesh_bench_solids --profile $shared/$SOLIDS_PROFILE > $out/ncu_solids.csv &&
-    scripts/ncu_summary.py $out/ncu_solids.csv | tee $out/ncu_solids.txt"
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
 [[ ${SKIP_TESTS:-0} == 1 ]] || echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
 exit $status

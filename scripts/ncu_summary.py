@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Summarise an Nsight Compute CSV of `spmesh_bench_solids --profile` (scripts/device-test.sh's
-SOLIDS_PROFILE writes one): each kernel's time and DRAM bytes, summed over its launches, for
+"""Summarise an Nsight Compute CSV of `spmesh_bench_solids --profile` (as
+scripts/device-profile-solids.sh writes it): each kernel's time and DRAM bytes, summed over its launches, for
 build (every kernel before eval's first) and eval (refine_points' four kernels a level), with
 eval's deepest level kernel by kernel.
     scripts/ncu_summary.py ncu_solids.csv
