@@ -7,7 +7,8 @@
 // column and a 4-byte value an entry); then composing R (solids/refinement.hpp, encoded as a
 // stencil table, where solids::refinement_bytes fits the device's free memory) and replaying it
 // (P_L = R P_0) against its bytes floor (R's columns, row offsets and shifts, the input read and
-// the output written), with R's entries per row. Positions in float.
+// the output written), with R's entries per row and replay's largest difference from eval.
+// Positions in float.
 //   spmesh_bench_solids [--json FILE] [--cpu-max-level L] [--cpu-compose-max-level L] MESH.mesh:LEVELS ...
 // (R is composed on the CPU up to --cpu-compose-max-level, default 3.)
 //   spmesh_bench_solids --profile MESH.mesh:LEVEL ...
@@ -27,6 +28,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -62,6 +64,7 @@ struct Row {
   double dynamic = 0, build = 0, eval = 0, last_eval = 0, floor = 0, peak_mib = 0;
   double ternary_per_hex = 0, csr_per_hex = 0;
   double compose = 0, replay = 0, replay_floor = 0, r_per_row = 0;  // 0: R not composed (does not fit)
+  double replay_difference = 0;  // the largest |R P_0 - eval| of a coordinate
 };
 
 // The bytes of the level's operators, ternary (offsets and signed columns) and as a CSR with values.
@@ -77,10 +80,10 @@ linalg::Dense<T, S> copy_of(Exec& exec, const linalg::Dense<T, S>& X) {
   return copy;
 }
 
-// One mesh and level on `exec`: `up` moves host arrays to its memory, `peak_mib` reads (and
-// resets, given true) the most it held.
-template <class Exec, class Up, class Peak>
-Row measure(Exec& exec, const Up& up, const Peak& peak_mib, const solids::VolumeMesh& mesh,
+// One mesh and level on `exec`: `up` moves host arrays to its memory and `down` back, `peak_mib`
+// reads (and resets, given true) the most it held.
+template <class Exec, class Up, class Down, class Peak>
+Row measure(Exec& exec, const Up& up, const Down& down, const Peak& peak_mib, const solids::VolumeMesh& mesh,
             const std::vector<solids::SolidCounts>& counts, int level, double copy_gbs, std::int64_t free_bytes) {
   using S = typename Exec::space;
   auto cells = [&] { return CellMesh<S>{mesh.cells.vertices, up(mesh.cells.offsets), up(mesh.cells.indices)}; };
@@ -136,6 +139,9 @@ Row measure(Exec& exec, const Up& up, const Peak& peak_mib, const solids::Volume
           sync();
         });
         r.r_per_row = double(A.nnz()) / double(A.rows);
+        const auto replayed = down(P), evaluated = down(solids::eval(exec, plan, X));
+        for (index_t i = 0; i < replayed.data.size(); ++i)
+          r.replay_difference = std::max(r.replay_difference, double(std::abs(replayed.data[i] - evaluated.data[i])));
         const double bytes = double(sizeof(*A.columns.data())) * A.nnz() + 8.0 * A.rows + 4.0 * A.table.size() +
                              12.0 * (A.cols + A.rows);
         r.replay_floor = copy_gbs > 0 ? bytes / (copy_gbs * 1e6) : 0;
@@ -145,10 +151,11 @@ Row measure(Exec& exec, const Up& up, const Peak& peak_mib, const solids::Volume
 }
 
 void print(const Row& r) {
-  std::printf("%-18s %2d %-4s %11lld %9.3f %9.3f %9.3f %9.3f %7.1fx %9.1f %6.1f %6.1f %9.3f %9.3f %7.1fx %6.1f\n",
+  std::printf("%-18s %2d %-4s %11lld %9.3f %9.3f %9.3f %9.3f %7.1fx %9.1f %6.1f %6.1f %9.3f %9.3f %7.1fx %6.1f %8.1e\n",
               r.mesh.c_str(), r.level, r.device.c_str(), static_cast<long long>(r.cells), r.dynamic, r.build, r.eval,
               r.last_eval, r.floor > 0 ? r.last_eval / r.floor : 0.0, r.peak_mib, r.ternary_per_hex, r.csr_per_hex,
-              r.compose, r.replay, r.replay_floor > 0 ? r.replay / r.replay_floor : 0.0, r.r_per_row);
+              r.compose, r.replay, r.replay_floor > 0 ? r.replay / r.replay_floor : 0.0, r.r_per_row,
+              r.replay_difference);
 }
 
 void write_json(const std::string& path, const std::vector<Row>& rows, double copy_gbs) {
@@ -162,11 +169,11 @@ void write_json(const std::string& path, const std::vector<Row>& rows, double co
                  "\"dynamic_ms\": %.4f, \"build_ms\": %.4f, \"eval_ms\": %.4f, \"last_eval_ms\": %.4f, "
                  "\"floor_ms\": %.4f, \"peak_mib\": %.2f, \"ternary_bytes_per_hex\": %.2f, "
                  "\"csr_bytes_per_hex\": %.2f, \"compose_ms\": %.4f, \"replay_ms\": %.4f, "
-                 "\"replay_floor_ms\": %.4f, \"r_entries_per_row\": %.2f}%s\n",
+                 "\"replay_floor_ms\": %.4f, \"r_entries_per_row\": %.2f, \"replay_max_difference\": %.3g}%s\n",
                  r.mesh.c_str(), r.level, r.device.c_str(), static_cast<long long>(r.cells),
                  static_cast<long long>(r.vertices), r.dynamic, r.build, r.eval, r.last_eval, r.floor, r.peak_mib,
                  r.ternary_per_hex, r.csr_per_hex, r.compose, r.replay, r.replay_floor, r.r_per_row,
-                 i + 1 < rows.size() ? "," : "");
+                 r.replay_difference, i + 1 < rows.size() ? "," : "");
   }
   std::fprintf(f, "]}\n");
   std::fclose(f);
@@ -229,10 +236,11 @@ int run(int argc, char** argv) {
   std::printf("device-to-device copy %.0f GB/s; ", copy_gbs);
 #endif
   std::printf("CPU threads %d\n", cpu.threads());
-  std::printf("%-18s %2s %-4s %11s %9s %9s %9s %9s %8s %9s %6s %6s %9s %9s %8s %6s  (ms; xfloor: the last level's "
-              "eval, then replay, over its bytes floor; B/hex: operators, ternary and CSR; R/row: R's entries a row)\n",
+  std::printf("%-18s %2s %-4s %11s %9s %9s %9s %9s %8s %9s %6s %6s %9s %9s %8s %6s %8s  (ms; xfloor: the last "
+              "level's eval, then replay, over its bytes floor; B/hex: operators, ternary and CSR; R/row: R's entries "
+              "a row; |R-eval|: replay's largest difference from eval)\n",
               "mesh", "L", "dev", "cells", "dynamic", "build", "eval", "last", "xfloor", "peakMiB", "tern", "csr",
-              "compose", "replay", "xfloor", "R/row");
+              "compose", "replay", "xfloor", "R/row", "|R-eval|");
   std::vector<Row> rows;
   for (const auto& [path, levels] : meshes) {
     const auto mesh = solids::read_medit(path);
@@ -247,14 +255,15 @@ int run(int argc, char** argv) {
       };
       std::size_t free_bytes = 0, total_bytes = 0;
       linalg::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-      rows.push_back(measure(gpu, up, peak, mesh, counts, level, copy_gbs, std::int64_t(free_bytes)));
+      auto down = [](const auto& x) { return linalg::cuda::to_host(x); };
+      rows.push_back(measure(gpu, up, down, peak, mesh, counts, level, copy_gbs, std::int64_t(free_bytes)));
       rows.back().mesh = name, rows.back().device = "cuda";
       print(rows.back());
 #endif
       if (level > cpu_max) continue;
       auto copy = [](const auto& x) { return x.clone(); };
       auto none = [](bool) { return 0.0; };
-      rows.push_back(measure(cpu, copy, none, mesh, counts, level, 0,
+      rows.push_back(measure(cpu, copy, copy, none, mesh, counts, level, 0,
                              level <= cpu_compose_max ? std::numeric_limits<std::int64_t>::max() : 0));
       rows.back().mesh = name, rows.back().device = "cpu";
       print(rows.back());

@@ -255,7 +255,7 @@ public:
     // The capture stream does not wait for the pool's allocations on the legacy stream (a
     // blocking stream that captures may not), which happen at once; frees are held. CUB's temp
     // storage starts afresh, so that what the work uses of it goes with the recording.
-    temp_ = DeviceArray<char>();
+    temp_ = DeviceArray<TempUnit>();
     check(cudaStreamBeginCapture(capture_, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture");
     const cudaStream_t own = std::exchange(stream_, capture_);
     Device::holding() = &recording.held_;
@@ -265,7 +265,7 @@ public:
     } catch (...) {
       thrown = std::current_exception();
     }
-    temp_ = DeviceArray<char>();
+    temp_ = DeviceArray<TempUnit>();
     cudaGraph_t graph = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(capture_, &graph);
     stream_ = own, Device::holding() = nullptr;
@@ -519,16 +519,22 @@ private:
   // Segments up to this long are sorted by one thread each, in registers.
   static constexpr index_t short_segment = tuning::cuda_short_segment;
 
-  // CUB temp storage, grown on demand and reused across calls.
+  // CUB temp storage, grown on demand and reused across calls: counted in 16-byte units, so that
+  // a sort past 2^31 bytes of buffers (its items still fewer than 2^31) gets them.
+  struct alignas(16) TempUnit {
+    unsigned char bytes[16];
+  };
   void* temp(std::size_t bytes) {
-    if (bytes > static_cast<std::size_t>(temp_.size())) temp_ = DeviceArray<char>(checked_index(static_cast<std::int64_t>(bytes), "CUB temp storage"));
+    const std::size_t units = (bytes + sizeof(TempUnit) - 1) / sizeof(TempUnit);
+    if (units > static_cast<std::size_t>(temp_.size()))
+      temp_ = DeviceArray<TempUnit>(checked_index(static_cast<std::int64_t>(units), "CUB temp storage (16-byte units)"));
     return temp_.data();
   }
 
   int device_ = 0;
   cudaStream_t stream_ = nullptr;
   cudaStream_t capture_ = nullptr;  // the stream record() captures, made at the first recording
-  DeviceArray<char> temp_;
+  DeviceArray<TempUnit> temp_;
   mutable Counts counts_;
 };
 
