@@ -20,7 +20,7 @@
 #   SKIP_CPU_BENCH   set to 1 to run only the GPU benchmarks
 #   SKIP_LINALG_BENCH set to 1 to skip spmesh_bench_cuda
 #   SKIP_SOLIDS_BENCH set to 1 to skip spmesh_bench_solids (Catmull-Clark solids: sphere_allhex
-#                    1-4 and, where the shared folder has bench/cylinder_hex.mesh, made by gmsh
+#                    1-5 and, where the shared folder has bench/cylinder_hex.mesh, made by gmsh
 #                    from bench/meshes/cylinder_hex.geo, the cylinder 1-3)
 #   SKIP_SANITIZERS  set to 1 to skip compute-sanitizer memcheck and racecheck over the GPU test
 #                    executables (SANITIZER_EXECUTABLES: grep -E pattern of their names,
@@ -111,9 +111,9 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
   step bench_cuda build/device/bench/spmesh_bench_cuda --json "$out/bench_cuda.json" ${CUDA_BENCH_ARGS:-}
 [[ ${SKIP_SOLIDS_BENCH:-0} == 1 ]] ||
   step bench_solids bash -c "build/device/bench/spmesh_bench_solids --json $out/bench_solids_sphere.json \
-      --cpu-max-level 4 $shared/meshes/hex/sphere_allhex.mesh:4 || exit 1
+      --cpu-max-level 5 $shared/meshes/hex/sphere_allhex.mesh:5 || exit 1
     [[ ! -f $shared/bench/cylinder_hex.mesh ]] || build/device/bench/spmesh_bench_solids \
-      --json $out/bench_solids_cylinder.json --cpu-max-level 2 --cpu-compose-max-level 1 \
+      --json $out/bench_solids_cylinder.json --cpu-max-level 3 --cpu-compose-max-level 1 \
       $shared/bench/cylinder_hex.mesh:3"
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
 [[ ${SKIP_TESTS:-0} == 1 ]] || echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
