@@ -130,6 +130,12 @@ inline constexpr int spgemm_row_capacity = 32;
 // bench/RESULTS.md, Tuning choices: assembly_row_capacity
 inline constexpr int assembly_row_capacity = 32;
 
+// The most contributions of spilled rows (detail/rows.hpp) written out and sorted at once: 2^28,
+// about 6 GB with double values and the sort's copies, where a 32-bit position allows 2^31. The
+// Catmull-Clark solid's R of sphere_allhex at level 4 spills 2.6e9 (10 batches).
+// Not swept. bench/RESULTS.md, Tuning choices: spill_batch_contributions
+inline constexpr std::int64_t spill_batch_contributions = std::int64_t(1) << 28;
+
 // The same for M M^T: an edge matrix row holds a vertex's valence, plus itself for Q^0.
 // Chosen by L (M M^T of the triangle torus): 16 was no faster.
 // bench/RESULTS.md, Tuning choices: mmt_row_capacity

@@ -149,6 +149,28 @@ TEST_CASE_TEMPLATE("spgemm equals Eigen's A B: structural pattern, canonical row
   }
 }
 
+TEST_CASE_TEMPLATE("spgemm's rows wider than its scratch, folded in batches of any size, give the same bits "
+                   "(one row a batch, a few rows, all at once) and Eigen's A B",
+                   P, SPMESH_TEST_REALS) {
+  using B = typename P::Backend;
+  using T = typename P::type;
+  typename B::Exec exec;
+  // About 150 products a row over more than spgemm_row_capacity columns: every row spills.
+  const auto a = random_triplets<T>(200, 150, density(12), 561), b = random_triplets<T>(150, 180, density(12), 562);
+  const auto A = B::upload(csr_of<T>(a)), Bm = B::upload(csr_of<T>(b));
+  auto product = [&](std::int64_t batch) {
+    return B::download(la::detail::build_rows<la::tuning::spgemm_row_capacity, T>(
+        exec, A.rows, Bm.cols, la::detail::ProductsOfRow<T, T, la::map::Multiply>{A.view(), Bm.view(), {}},
+        la::reduce::Sum{}, batch));
+  };
+  const Csr<T> whole = product(la::tuning::spill_batch_contributions);
+  check_csr(whole, a.rows, b.cols, eigen_product(a, b), "one batch");
+  for (const std::int64_t batch : {std::int64_t(1), std::int64_t(700), std::int64_t(9000)}) {
+    INFO("batch " << batch);
+    CHECK(same_bits(product(batch), whole));
+  }
+}
+
 TEST_CASE_TEMPLATE(
     "spgemm of non-canonical operands (unsorted, duplicate entries) equals Eigen's "
     "A B of the summed matrices",
