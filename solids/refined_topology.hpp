@@ -43,9 +43,16 @@ struct EdgeQuad {
 // What the numbering of a refined level reads of its parent: the parent's operators, their
 // transposes and its cells, and the numbers refined_operators gives the child edges and faces.
 struct ParentLevel {
-  index_t V, E, F, C, sides;  // sides: nnz(d2), the corner quads
+  index_t V, E, F, C;
+  index_t sides, cell_sides, corners;  // nnz(d2) (the corner quads), nnz(d3), the cells' corners
   linalg::TernaryView d1, d2, d3, t1, t2, t3;
   CellsView cells;
+
+  // The child level's counts: V' = V + E + F + C, E' = 2E + nnz(d2) + nnz(d3), F' = nnz(d2) + the
+  // cells' edges (3 a corner, each met twice).
+  index_t child_vertices() const { return V + E + F + C; }
+  index_t child_edges() const { return 2 * E + sides + cell_sides; }
+  index_t child_faces() const { return sides + 3 * corners / 2; }
 
   // The child edges: a half of edge e at its end v, from edge e's point to face f's, from face
   // f's point to cell c's.
@@ -88,9 +95,10 @@ struct ParentLevel {
 
 template <class S>
 ParentLevel parent_level(const CellMesh<S>& mesh, const BoundaryOperators<S>& ops, const Transposes<S>& transposed) {
-  return {ops.vertices(),        ops.edges(),          ops.faces(),          ops.cells(),   ops.d2.nnz(),
-          ops.d1.view(),         ops.d2.view(),        ops.d3.view(),        transposed.t1.view(),
-          transposed.t2.view(),  transposed.t3.view(), mesh.view()};
+  return {ops.vertices(),       ops.edges(),          ops.faces(),          ops.cells(),
+          ops.d2.nnz(),          ops.d3.nnz(),         mesh.indices.size(),  ops.d1.view(),
+          ops.d2.view(),         ops.d3.view(),        transposed.t1.view(), transposed.t2.view(),
+          transposed.t3.view(),  mesh.view()};
 }
 
 // Sorts row[0, n) by column (the signs kept): a refined transpose's short rows.
@@ -149,16 +157,15 @@ BoundaryOperators<S> refined_operators(Exec& exec, const CellMesh<S>& mesh, cons
                                        const Transposes<S>& transposed) {
   using linalg::Array;
   using linalg::signed_column;
-  const index_t V = ops.vertices(), E = ops.edges(), F = ops.faces(), C = ops.cells();
-  const index_t sides = ops.d2.nnz(), cell_sides = ops.d3.nnz(), corners = mesh.indices.size();
-  const index_t edges = 2 * E + sides + cell_sides, faces = sides + 3 * corners / 2;
-  const auto d1v = ops.d1.view(), d2v = ops.d2.view(), d3v = ops.d3.view(), t1v = transposed.t1.view(),
-             t2v = transposed.t2.view(), t3v = transposed.t3.view();
+  const detail::ParentLevel parent = detail::parent_level(mesh, ops, transposed);
+  const index_t V = parent.V, E = parent.E, F = parent.F, C = parent.C, sides = parent.sides, corners = parent.corners;
+  const index_t edges = parent.child_edges(), faces = parent.child_faces();
+  const auto d1v = parent.d1, d2v = parent.d2, d3v = parent.d3, t1v = parent.t1, t2v = parent.t2, t3v = parent.t3;
   const index_t *cell_at = mesh.offsets.data(), *cell_vertex = mesh.indices.data();
   const CellsView view = mesh.view();
 
   BoundaryOperators<S> out;
-  out.d1 = {edges, V + E + F + C, Array<index_t, S>(edges + 1), Array<index_t, S>(2 * std::size_t(edges))};
+  out.d1 = {edges, parent.child_vertices(), Array<index_t, S>(edges + 1), Array<index_t, S>(2 * std::size_t(edges))};
   out.d2 = {faces, edges, Array<index_t, S>(faces + 1), Array<index_t, S>(4 * std::size_t(faces))};
   out.d3 = {corners, faces, Array<index_t, S>(corners + 1), Array<index_t, S>(6 * std::size_t(corners))};
   index_t *d1_at = out.d1.offsets.data(), *d1_col = out.d1.columns.data(), *d2_at = out.d2.offsets.data(),
@@ -181,7 +188,6 @@ BoundaryOperators<S> refined_operators(Exec& exec, const CellMesh<S>& mesh, cons
     for (index_t p = t3v.begin(f); p < t3v.end(f); ++p) edge(2 * E + sides + p, V + E + f, V + E + F + t3v.index(p));
   });
 
-  const detail::ParentLevel parent = detail::parent_level(mesh, ops, transposed);
 
   // d2, the corner quads: at side k's start v, (v, the point of side k, the face point, the point
   // of side k - 1), each child edge + where it runs from its lower vertex.
@@ -251,9 +257,8 @@ Transposes<S> refined_transposes(Exec& exec, const CellMesh<S>& mesh, const Boun
   using linalg::Array;
   using linalg::signed_column;
   const detail::ParentLevel parent = detail::parent_level(mesh, ops, transposed);
-  const index_t V = parent.V, E = parent.E, F = parent.F, C = parent.C, sides = parent.sides;
-  const index_t corners = mesh.indices.size(), vertices = V + E + F + C;
-  const index_t edges = 2 * E + sides + ops.d3.nnz(), faces = sides + 3 * corners / 2;
+  const index_t V = parent.V, E = parent.E, F = parent.F, C = parent.C, sides = parent.sides, corners = parent.corners;
+  const index_t vertices = parent.child_vertices(), edges = parent.child_edges(), faces = parent.child_faces();
   const auto d1v = parent.d1, d2v = parent.d2, d3v = parent.d3, t1v = parent.t1, t2v = parent.t2, t3v = parent.t3;
   auto length = [] SPMESH_HD(const linalg::TernaryView& A, index_t row) { return A.end(row) - A.begin(row); };
 
