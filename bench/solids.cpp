@@ -15,6 +15,9 @@
 // runs one build and one eval of each mesh to its level (on the GPU where compiled for it),
 // untimed: for a profiler such as Nsight Compute, which tells the kernels apart by their names
 // (build's, then eval's four a level).
+//   spmesh_bench_solids --phases MESH.mesh:LEVEL ...
+// times each step of build_and_eval alone (waiting after each) with the GPU launches and host
+// waits it makes, then the whole unbroken: where the dynamic path's time goes at small levels.
 // Times are medians of at least 3 runs (one run past a third of 3 s).
 #include "linalg/cpu/executor.hpp"
 #include "solids/medit.hpp"
@@ -33,6 +36,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <variant>
 #include <string>
 #include <vector>
@@ -61,11 +65,35 @@ struct Row {
   std::string mesh, device;
   int level = 0;
   std::int64_t cells = 0, vertices = 0;
-  double dynamic = 0, build = 0, eval = 0, last_eval = 0, floor = 0, peak_mib = 0;
+  double upload = 0, dynamic = 0, build = 0, eval = 0, last_eval = 0, floor = 0, peak_mib = 0;
   double ternary_per_hex = 0, csr_per_hex = 0;
   double compose = 0, replay = 0, replay_floor = 0, r_per_row = 0;  // 0: R not composed (does not fit)
   double replay_difference = 0;  // the largest |R P_0 - eval| of a coordinate
+  std::int64_t launches = 0, waits = 0;  // of one dynamic run on the GPU
 };
+
+// The GPU launches and host waits f makes on `exec` (none counted on the CPU).
+template <class Exec, class F>
+std::pair<std::int64_t, std::int64_t> launches_and_waits(Exec& exec, F&& f) {
+  if constexpr (requires { exec.counts(); }) {
+    const auto before = exec.counts();
+    f();
+    return {exec.counts().launches - before.launches, exec.counts().waits - before.waits};
+  } else {
+    f();
+    return {0, 0};
+  }
+}
+
+// A copy of `mesh` in its own memory space: the input as the timed runs take it (moved in).
+template <class Exec, class S>
+CellMesh<S> copy_of(Exec& exec, const CellMesh<S>& mesh) {
+  CellMesh<S> copy{mesh.vertices, linalg::Array<index_t, S>(mesh.offsets.size()),
+                   linalg::Array<index_t, S>(mesh.indices.size())};
+  exec.copy(mesh.offsets.data(), mesh.offsets.size(), copy.offsets.data());
+  exec.copy(mesh.indices.data(), mesh.indices.size(), copy.indices.data());
+  return copy;
+}
 
 // The bytes of the level's operators, ternary (offsets and signed columns) and as a CSR with values.
 std::pair<std::int64_t, std::int64_t> incidence_bytes(const solids::SolidCounts& c) {
@@ -93,17 +121,24 @@ Row measure(Exec& exec, const Up& up, const Down& down, const Peak& peak_mib, co
   auto sync = [&] { exec.synchronize(); };
   Row r;
   r.level = level;
+  r.upload = time_ms([&] {
+    const auto uploaded = cells();
+    const auto points = up(host_points);
+    sync();
+  });
+  // The timed runs start from the input in the executor's memory (copied there, as they move it in).
+  const auto input = cells();
+  auto dynamic = [&] { solids::build_and_eval(exec, copy_of(exec, input), copy_of(exec, X), level); sync(); };
   peak_mib(true);
-  solids::build_and_eval(exec, cells(), copy_of(exec, X), level);
-  sync();
+  std::tie(r.launches, r.waits) = launches_and_waits(exec, dynamic);
   r.peak_mib = peak_mib(false);
-  r.dynamic = time_ms([&] { solids::build_and_eval(exec, cells(), copy_of(exec, X), level); sync(); });
-  r.build = time_ms([&] { solids::build(exec, cells(), level); sync(); });
-  const auto plan = solids::build(exec, cells(), level);
+  r.dynamic = time_ms(dynamic);
+  r.build = time_ms([&] { solids::build(exec, copy_of(exec, input), level); sync(); });
+  const auto plan = solids::build(exec, copy_of(exec, input), level);
   r.eval = time_ms([&] { solids::eval(exec, plan, X); sync(); });
   // The deepest level alone, from its parent's points.
   const auto& last = plan.parents.back();
-  const auto parent_points = solids::eval(exec, solids::build(exec, cells(), level - 1), X);
+  const auto parent_points = solids::eval(exec, solids::build(exec, copy_of(exec, input), level - 1), X);
   r.last_eval = time_ms([&] {
     solids::refine_points(exec, last.cells, last.ops, last.transposed, last.weights, parent_points);
     sync();
@@ -151,11 +186,12 @@ Row measure(Exec& exec, const Up& up, const Down& down, const Peak& peak_mib, co
 }
 
 void print(const Row& r) {
-  std::printf("%-18s %2d %-4s %11lld %9.3f %9.3f %9.3f %9.3f %7.1fx %9.1f %6.1f %6.1f %9.3f %9.3f %7.1fx %6.1f %8.1e\n",
-              r.mesh.c_str(), r.level, r.device.c_str(), static_cast<long long>(r.cells), r.dynamic, r.build, r.eval,
-              r.last_eval, r.floor > 0 ? r.last_eval / r.floor : 0.0, r.peak_mib, r.ternary_per_hex, r.csr_per_hex,
-              r.compose, r.replay, r.replay_floor > 0 ? r.replay / r.replay_floor : 0.0, r.r_per_row,
-              r.replay_difference);
+  std::printf("%-18s %2d %-4s %11lld %8.3f %9.3f %9.3f %9.3f %9.3f %7.1fx %9.1f %6.1f %6.1f %9.3f %9.3f %7.1fx %6.1f "
+              "%8.1e %5lld/%lld\n",
+              r.mesh.c_str(), r.level, r.device.c_str(), static_cast<long long>(r.cells), r.upload, r.dynamic, r.build,
+              r.eval, r.last_eval, r.floor > 0 ? r.last_eval / r.floor : 0.0, r.peak_mib, r.ternary_per_hex,
+              r.csr_per_hex, r.compose, r.replay, r.replay_floor > 0 ? r.replay / r.replay_floor : 0.0, r.r_per_row,
+              r.replay_difference, static_cast<long long>(r.launches), static_cast<long long>(r.waits));
 }
 
 void write_json(const std::string& path, const std::vector<Row>& rows, double copy_gbs) {
@@ -169,11 +205,13 @@ void write_json(const std::string& path, const std::vector<Row>& rows, double co
                  "\"dynamic_ms\": %.4f, \"build_ms\": %.4f, \"eval_ms\": %.4f, \"last_eval_ms\": %.4f, "
                  "\"floor_ms\": %.4f, \"peak_mib\": %.2f, \"ternary_bytes_per_hex\": %.2f, "
                  "\"csr_bytes_per_hex\": %.2f, \"compose_ms\": %.4f, \"replay_ms\": %.4f, "
-                 "\"replay_floor_ms\": %.4f, \"r_entries_per_row\": %.2f, \"replay_max_difference\": %.3g}%s\n",
+                 "\"replay_floor_ms\": %.4f, \"r_entries_per_row\": %.2f, \"replay_max_difference\": %.3g, "
+                 "\"upload_ms\": %.4f, \"dynamic_launches\": %lld, \"dynamic_waits\": %lld}%s\n",
                  r.mesh.c_str(), r.level, r.device.c_str(), static_cast<long long>(r.cells),
                  static_cast<long long>(r.vertices), r.dynamic, r.build, r.eval, r.last_eval, r.floor, r.peak_mib,
                  r.ternary_per_hex, r.csr_per_hex, r.compose, r.replay, r.replay_floor, r.r_per_row,
-                 r.replay_difference, i + 1 < rows.size() ? "," : "");
+                 r.replay_difference, r.upload, static_cast<long long>(r.launches), static_cast<long long>(r.waits),
+                 i + 1 < rows.size() ? "," : "");
   }
   std::fprintf(f, "]}\n");
   std::fclose(f);
@@ -192,10 +230,63 @@ void profile(Exec& exec, const Up& up, const solids::VolumeMesh& mesh, int level
   std::printf("profiled: %lld refined vertices\n", static_cast<long long>(P.rows));
 }
 
+// Each step of build_and_eval of `mesh` to `level` on `exec` alone (waiting after it), with its
+// launches and waits, then the whole run unbroken.
+template <class Exec, class Up>
+void phases(Exec& exec, const Up& up, const solids::VolumeMesh& mesh, int level) {
+  using S = typename Exec::space;
+  linalg::Dense<float> host_points(mesh.positions.rows, 3);
+  for (index_t i = 0; i < host_points.data.size(); ++i) host_points.data[i] = float(mesh.positions.data[i]);
+  const CellMesh<S> input{mesh.cells.vertices, up(mesh.cells.offsets), up(mesh.cells.indices)};
+  const auto X = up(host_points);
+  double total = 0;
+  std::int64_t total_launches = 0, total_waits = 0;
+  std::printf("%-30s %9s %8s %6s\n", "step", "ms", "launches", "waits");
+  // Times f, then runs it once more, counted, for the result the next steps read.
+  auto step = [&](const std::string& name, auto&& f) {
+    const double ms = time_ms([&] {
+      f();
+      exec.synchronize();
+    });
+    std::optional<decltype(f())> kept;
+    const auto [launches, waits] = launches_and_waits(exec, [&] { kept.emplace(f()); });
+    exec.synchronize();
+    std::printf("%-30s %9.3f %8lld %6lld\n", name.c_str(), ms, static_cast<long long>(launches),
+                static_cast<long long>(waits));
+    total += ms, total_launches += launches, total_waits += waits;
+    return std::move(*kept);
+  };
+  auto cells = step("input: copy", [&] { return copy_of(exec, input); });
+  auto ops = step("input: boundary_operators", [&] { return solids::boundary_operators(exec, cells); });
+  auto transposed = step("input: transposes", [&] { return solids::transposes(exec, ops); });
+  auto points = step("input: points copy", [&] { return copy_of(exec, X); });
+  for (int l = 1; l <= level; ++l) {
+    const std::string at = "L" + std::to_string(l) + ": ";
+    auto children = step(at + "refined_cells", [&] { return solids::refined_cells(exec, cells, ops); });
+    auto weights = step(at + "level_weights", [&] { return solids::level_weights(exec, ops, transposed, {}); });
+    points = step(at + "refine_points",
+                  [&] { return solids::refine_points(exec, cells, ops, transposed, weights, points); });
+    if (l == level) break;
+    auto next = step(at + "refined_operators", [&] { return solids::refined_operators(exec, cells, ops, transposed); });
+    transposed = step(at + "refined_transposes",
+                      [&] { return solids::refined_transposes(exec, cells, ops, transposed); });
+    ops = std::move(next), cells = std::move(children);
+  }
+  std::printf("%-30s %9.3f %8lld %6lld\n", "sum of the steps", total, static_cast<long long>(total_launches),
+              static_cast<long long>(total_waits));
+  auto dynamic = [&] {
+    solids::build_and_eval(exec, copy_of(exec, input), copy_of(exec, X), level);
+    exec.synchronize();
+  };
+  const auto [launches, waits] = launches_and_waits(exec, dynamic);
+  std::printf("%-30s %9.3f %8lld %6lld\n", "build_and_eval, unbroken", time_ms(dynamic),
+              static_cast<long long>(launches), static_cast<long long>(waits));
+}
+
 int run(int argc, char** argv) {
   std::string json;
   int cpu_max = 3, cpu_compose_max = 3;
-  bool profile_only = false;
+  bool profile_only = false, phases_only = false;
   std::vector<std::pair<std::string, int>> meshes;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -203,21 +294,29 @@ int run(int argc, char** argv) {
     else if (a == "--cpu-max-level" && i + 1 < argc) cpu_max = std::stoi(argv[++i]);
     else if (a == "--cpu-compose-max-level" && i + 1 < argc) cpu_compose_max = std::stoi(argv[++i]);
     else if (a == "--profile") profile_only = true;
+    else if (a == "--phases") phases_only = true;
     else if (const auto colon = a.rfind(':'); colon != std::string::npos)
       meshes.emplace_back(a.substr(0, colon), std::stoi(a.substr(colon + 1)));
     else throw Error("usage: spmesh_bench_solids [--json FILE] [--cpu-max-level L] [--cpu-compose-max-level L] "
-                     "MESH.mesh:LEVELS ... | --profile MESH.mesh:LEVEL ...");
+                     "MESH.mesh:LEVELS ... | --profile MESH.mesh:LEVEL ... |\n  [--cpu-max-level L] --phases MESH.mesh:LEVEL ...");
   }
   linalg::cpu::Executor cpu;
-  if (profile_only) {
+  if (profile_only || phases_only) {
+    for (const auto& [path, level] : meshes) {
+      const auto mesh = solids::read_medit(path);
 #if defined(__CUDACC__)
-    linalg::cuda::Executor gpu;
-    for (const auto& [path, level] : meshes)
-      profile(gpu, [](const auto& x) { return linalg::cuda::to_device(x); }, solids::read_medit(path), level);
-#else
-    for (const auto& [path, level] : meshes)
-      profile(cpu, [](const auto& x) { return x.clone(); }, solids::read_medit(path), level);
+      linalg::cuda::Executor gpu;
+      auto up = [](const auto& x) { return linalg::cuda::to_device(x); };
+      if (phases_only) std::printf("%s to level %d, GPU\n", path.c_str(), level), phases(gpu, up, mesh, level);
+      else profile(gpu, up, mesh, level);
 #endif
+      auto copy = [](const auto& x) { return x.clone(); };
+      if (phases_only && level <= cpu_max)
+        std::printf("%s to level %d, CPU\n", path.c_str(), level), phases(cpu, copy, mesh, level);
+#if !defined(__CUDACC__)
+      else profile(cpu, copy, mesh, level);
+#endif
+    }
     return 0;
   }
   double copy_gbs = 0;
@@ -236,11 +335,12 @@ int run(int argc, char** argv) {
   std::printf("device-to-device copy %.0f GB/s; ", copy_gbs);
 #endif
   std::printf("CPU threads %d\n", cpu.threads());
-  std::printf("%-18s %2s %-4s %11s %9s %9s %9s %9s %8s %9s %6s %6s %9s %9s %8s %6s %8s  (ms; xfloor: the last "
-              "level's eval, then replay, over its bytes floor; B/hex: operators, ternary and CSR; R/row: R's entries "
-              "a row; |R-eval|: replay's largest difference from eval)\n",
-              "mesh", "L", "dev", "cells", "dynamic", "build", "eval", "last", "xfloor", "peakMiB", "tern", "csr",
-              "compose", "replay", "xfloor", "R/row", "|R-eval|");
+  std::printf("%-18s %2s %-4s %11s %8s %9s %9s %9s %9s %8s %9s %6s %6s %9s %9s %8s %6s %8s %s  (ms; upload: the "
+              "input to the executor, outside the other times; xfloor: the last level's eval, then replay, over its "
+              "bytes floor; B/hex: operators, ternary and CSR; R/row: R's entries a row; |R-eval|: replay's largest "
+              "difference from eval; launch/wait: dynamic's GPU launches and host waits)\n",
+              "mesh", "L", "dev", "cells", "upload", "dynamic", "build", "eval", "last", "xfloor", "peakMiB", "tern",
+              "csr", "compose", "replay", "xfloor", "R/row", "|R-eval|", "launch/wait");
   std::vector<Row> rows;
   for (const auto& [path, levels] : meshes) {
     const auto mesh = solids::read_medit(path);
