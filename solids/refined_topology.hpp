@@ -110,12 +110,6 @@ SPMESH_HD inline void sort_row(index_t* row, index_t n) {
     }
 }
 
-// Offsets from each row's length in at[0, rows): an exclusive scan, the total in at[rows].
-template <class Exec>
-void lengths_to_offsets(Exec& exec, index_t* at, index_t rows) {
-  exec.write(at + rows, exec.exclusive_scan(at, at, rows));
-}
-
 }  // namespace detail
 
 // The refined cells of one level, all hexahedra, one at each corner of each cell in order: at
@@ -132,20 +126,18 @@ CellMesh<S> refined_cells(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpe
   CellMesh<S> out{V + E + F + C, Array<index_t, S>(children + 1), Array<index_t, S>(8 * std::int64_t(children))};
   index_t *child_at = out.offsets.data(), *child = out.indices.data();
   exec.for_each(children + 1, [=] SPMESH_HD(index_t i) { child_at[i] = 8 * i; });
-  exec.for_each(C, [=] SPMESH_HD(index_t c) {
-    const index_t begin = cell_at[c], corners = cell_at[c + 1] - begin, faces = d3v.begin(c);
-    const CellShape shape = view.shape(c);
-    for (int l = 0; l < corners; ++l) {
-      const CornerFrame f = corner_frame(shape, l);
-      const index_t v = cell_vertex[begin + l];
-      const index_t ab = d3v.index(faces + f.ab), bc = d3v.index(faces + f.bc), ca = d3v.index(faces + f.ca);
-      const CornerSides at_ab = corner_sides(d1v, d2v, ab, v, cell_vertex[begin + f.a]);  // e_a, e_b
-      const index_t e_c = face_edge(d1v, d2v, ca, v, cell_vertex[begin + f.c]);
-      // Whole 16-byte stores: a GPU thread's child fills its sectors at once.
-      index_t* h = child + 8 * (begin + l);
-      linalg::store4(h, {{v, V + at_ab.toward, V + E + ab, V + at_ab.other}});
-      linalg::store4(h + 4, {{V + e_c, V + E + ca, V + E + F + c, V + E + bc}});
-    }
+  detail::for_each_entry(exec, C, [=] SPMESH_HD(index_t c) { return cell_at[c + 1] - cell_at[c]; },
+                         [=] SPMESH_HD(index_t c, index_t corner) {
+    const index_t begin = cell_at[c], faces = d3v.begin(c), l = corner;
+    const CornerFrame f = corner_frame(view.shape(c), int(l));
+    const index_t v = cell_vertex[begin + l];
+    const index_t ab = d3v.index(faces + f.ab), bc = d3v.index(faces + f.bc), ca = d3v.index(faces + f.ca);
+    const CornerSides at_ab = corner_sides(d1v, d2v, ab, v, cell_vertex[begin + f.a]);  // e_a, e_b
+    const index_t e_c = face_edge(d1v, d2v, ca, v, cell_vertex[begin + f.c]);
+    // Whole 16-byte stores: a GPU thread's child fills its sectors at once.
+    index_t* h = child + 8 * (begin + l);
+    linalg::store4(h, {{v, V + at_ab.toward, V + E + ab, V + at_ab.other}});
+    linalg::store4(h + 4, {{V + e_c, V + E + ca, V + E + F + c, V + E + bc}});
   });
   return out;
 }
@@ -191,23 +183,25 @@ BoundaryOperators<S> refined_operators(Exec& exec, const CellMesh<S>& mesh, cons
 
   // d2, the corner quads: at side k's start v, (v, the point of side k, the face point, the point
   // of side k - 1), each child edge + where it runs from its lower vertex.
-  exec.for_each(F, [=] SPMESH_HD(index_t f) {
+  detail::for_each_entry(exec, F, [=] SPMESH_HD(index_t f) { return d2v.end(f) - d2v.begin(f); },
+                         [=] SPMESH_HD(index_t f, index_t k) {
     const index_t begin = d2v.begin(f), n = d2v.end(f) - begin;
-    for (index_t k = 0; k < n; ++k) {
-      const index_t v = parent.side_start(begin + k), e = d2v.index(begin + k);
-      const index_t before = d2v.index(begin + (k + n - 1) % n);
-      linalg::store4(d2_col + 4 * (begin + k),
-                     {{signed_column(parent.half(v, e), 1), signed_column(parent.edge_face(e, f), 1),
-                       signed_column(parent.edge_face(before, f), -1), signed_column(parent.half(v, before), -1)}});
-    }
+    const index_t v = parent.side_start(begin + k), e = d2v.index(begin + k);
+    const index_t before = d2v.index(begin + (k + n - 1) % n);
+    linalg::store4(d2_col + 4 * (begin + k),
+                   {{signed_column(parent.half(v, e), 1), signed_column(parent.edge_face(e, f), 1),
+                     signed_column(parent.edge_face(before, f), -1), signed_column(parent.half(v, before), -1)}});
   });
   // d2, the quads around the cells' edges, and d3. At corner l of cell c, with neighbours a, b, c
   // and faces ab, bc, ca (corner_frame), the child (l, e_a, f_ab, e_b, e_c, f_ca, P, f_bc) has
   // the hexahedron's faces (cells.hpp): ab's corner quad, the quad around edge (l, c), ca's corner
   // quad, the quads around (l, a) and (l, b), bc's corner quad. Around edge (l, x) the quad turns
   // e_x -> the face taking x on -> P -> the face coming to x, seen from corner l.
-  exec.for_each(C, [=] SPMESH_HD(index_t c) {
-    const index_t begin = cell_at[c], n = cell_at[c + 1] - begin, face_at = d3v.begin(c);
+  // Lanes at every size: a corner's walks here are long enough that sharing a cell's corners
+  // gains at large levels too (tuning.hpp).
+  auto corners_of = [=] SPMESH_HD(index_t c) { return cell_at[c + 1] - cell_at[c]; };
+  detail::for_each_entry<detail::entry_lanes<Exec>>(exec, C, corners_of, [=] SPMESH_HD(index_t c, index_t corner) {
+    const index_t begin = cell_at[c], face_at = d3v.begin(c);
     const index_t around = parent.edge_quads_of(c);
     const CellShape shape = view.shape(c);
     auto face = [=](int local) { return d3v.index(face_at + local); };
@@ -217,32 +211,28 @@ BoundaryOperators<S> refined_operators(Exec& exec, const CellMesh<S>& mesh, cons
       while (parent.side_start(k) != v) ++k;
       return signed_column(k, d3v.value(0, face_at + local));
     };
-    for (int l = 0; l < n; ++l) {
-      const CornerFrame frame = corner_frame(shape, l);
-      const index_t v = cell_vertex[begin + l];
-      // The quads around this corner's edges whose other end is higher: made here (an edge to
-      // `to`, between faces `on` and `off`).
-      auto edge_quad_from = [&](int to, int on, int off) {
-        if (to < l) return;
-        const index_t f_on = face(on), f_off = face(off);
-        const index_t e = face_edge(d1v, d2v, f_on, v, cell_vertex[begin + to]);
-        linalg::store4(d2_col + 4 * (around + shape.edge_between(l, to)),
-                       {{signed_column(parent.edge_face(e, f_on), 1), signed_column(parent.face_cell(f_on, c), 1),
-                         signed_column(parent.face_cell(f_off, c), -1),
-                         signed_column(parent.edge_face(e, f_off), -1)}});
-      };
-      edge_quad_from(frame.a, frame.ab, frame.ca);
-      edge_quad_from(frame.b, frame.bc, frame.ab);
-      edge_quad_from(frame.c, frame.ca, frame.bc);
-      auto edge_quad = [=](int x) {
-        return signed_column(around + shape.edge_between(l, x), l < x ? 1 : -1);
-      };
-      // Found first, then stored together: a GPU thread's row fills its sectors at once.
-      const index_t faces_of_child[6] = {corner_quad(frame.ab, v), edge_quad(frame.c), corner_quad(frame.ca, v),
-                                         edge_quad(frame.a),       edge_quad(frame.b), corner_quad(frame.bc, v)};
-      index_t* child = d3_col + 6 * (begin + l);
-      for (int i = 0; i < 6; ++i) child[i] = faces_of_child[i];
-    }
+    const int l = int(corner);
+    const CornerFrame frame = corner_frame(shape, l);
+    const index_t v = cell_vertex[begin + l];
+    // The quads around this corner's edges whose other end is higher: made here (an edge to
+    // `to`, between faces `on` and `off`).
+    auto edge_quad_from = [&](int to, int on, int off) {
+      if (to < l) return;
+      const index_t f_on = face(on), f_off = face(off);
+      const index_t e = face_edge(d1v, d2v, f_on, v, cell_vertex[begin + to]);
+      linalg::store4(d2_col + 4 * (around + shape.edge_between(l, to)),
+                     {{signed_column(parent.edge_face(e, f_on), 1), signed_column(parent.face_cell(f_on, c), 1),
+                       signed_column(parent.face_cell(f_off, c), -1), signed_column(parent.edge_face(e, f_off), -1)}});
+    };
+    edge_quad_from(frame.a, frame.ab, frame.ca);
+    edge_quad_from(frame.b, frame.bc, frame.ab);
+    edge_quad_from(frame.c, frame.ca, frame.bc);
+    auto edge_quad = [=](int x) { return signed_column(around + shape.edge_between(l, x), l < x ? 1 : -1); };
+    // Found first, then stored together: a GPU thread's row fills its sectors at once.
+    const index_t faces_of_child[6] = {corner_quad(frame.ab, v), edge_quad(frame.c), corner_quad(frame.ca, v),
+                                       edge_quad(frame.a),       edge_quad(frame.b), corner_quad(frame.bc, v)};
+    index_t* child = d3_col + 6 * (begin + l);
+    for (int i = 0; i < 6; ++i) child[i] = faces_of_child[i];
   });
   return out;
 }
@@ -258,6 +248,7 @@ Transposes<S> refined_transposes(Exec& exec, const CellMesh<S>& mesh, const Boun
   using linalg::signed_column;
   const detail::ParentLevel parent = detail::parent_level(mesh, ops, transposed);
   const index_t V = parent.V, E = parent.E, F = parent.F, C = parent.C, sides = parent.sides, corners = parent.corners;
+  const index_t cell_sides = parent.cell_sides;
   const index_t vertices = parent.child_vertices(), edges = parent.child_edges(), faces = parent.child_faces();
   const auto d1v = parent.d1, d2v = parent.d2, d3v = parent.d3, t1v = parent.t1, t2v = parent.t2, t3v = parent.t3;
   auto length = [] SPMESH_HD(const linalg::TernaryView& A, index_t row) { return A.end(row) - A.begin(row); };
@@ -271,14 +262,15 @@ Transposes<S> refined_transposes(Exec& exec, const CellMesh<S>& mesh, const Boun
   // (it is their lower end); an edge point's two halves (higher) and its edges to its faces'
   // points (lower); a face point's edges from its sides' points (higher) and to its cells'
   // points (lower); a cell point's edges from its faces' points (higher).
+  // Each block's offsets follow from the parent's rows that give its lengths: no scan.
   index_t *t1_at = out.t1.offsets.data(), *t1_col = out.t1.columns.data();
-  exec.for_each(vertices, [=] SPMESH_HD(index_t i) {
-    if (i < V) t1_at[i] = length(t1v, i);
-    else if (i < V + E) t1_at[i] = 2 + length(t2v, i - V);
-    else if (i < V + E + F) t1_at[i] = length(d2v, i - V - E) + length(t3v, i - V - E);
-    else t1_at[i] = length(d3v, i - V - E - F);
+  exec.for_each(vertices + 1, [=] SPMESH_HD(index_t i) {
+    if (i < V) t1_at[i] = t1v.begin(i);
+    else if (i < V + E) t1_at[i] = 2 * E + 2 * (i - V) + t2v.begin(i - V);
+    else if (i < V + E + F) t1_at[i] = 4 * E + sides + d2v.begin(i - V - E) + t3v.begin(i - V - E);
+    else if (i < vertices) t1_at[i] = 4 * E + 2 * sides + cell_sides + d3v.begin(i - V - E - F);
+    else t1_at[i] = 2 * edges;
   });
-  detail::lengths_to_offsets(exec, t1_at, vertices);
   exec.for_each(vertices, [=] SPMESH_HD(index_t i) {
     index_t* row = t1_col + t1_at[i];
     if (i < V) {
@@ -317,42 +309,40 @@ Transposes<S> refined_transposes(Exec& exec, const CellMesh<S>& mesh, const Boun
   exec.for_each(F, [=] SPMESH_HD(index_t f) {
     for (index_t r = t3v.begin(f); r < t3v.end(f); ++r) t2_at[2 * E + sides + r] = length(d2v, f);
   });
-  detail::lengths_to_offsets(exec, t2_at, edges);
-  exec.for_each(V, [=] SPMESH_HD(index_t v) {
-    for (index_t p = t1v.begin(v); p < t1v.end(v); ++p) {
-      const index_t e = t1v.index(p);
-      index_t* row = t2_col + t2_at[p];
-      for (index_t q = t2v.begin(e); q < t2v.end(e); ++q) {
-        const index_t f = t2v.index(q), k = parent.side_of(f, e);
-        *row++ = parent.side_start(k) == v ? signed_column(k, 1) : signed_column(parent.next_side(f, k), -1);
-      }
-    }
-  });
-  exec.for_each(E, [=] SPMESH_HD(index_t e) {
-    const index_t u = linalg::column_of(d1v.columns[2 * e]), w = d1v.columns[2 * e + 1];
+  detail::lengths_to_offsets(exec, t2_at, edges, 4 * faces);
+  detail::for_each_entry(exec, V, [=] SPMESH_HD(index_t v) { return length(t1v, v); },
+                         [=] SPMESH_HD(index_t v, index_t j) {
+    const index_t p = t1v.begin(v) + j, e = t1v.index(p);
+    index_t* row = t2_col + t2_at[p];
     for (index_t q = t2v.begin(e); q < t2v.end(e); ++q) {
-      const index_t f = t2v.index(q), k = parent.side_of(f, e), next = parent.next_side(f, k);
-      index_t* row = t2_col + t2_at[2 * E + q];
-      row[0] = next > k ? signed_column(k, 1) : signed_column(next, -1);
-      row[1] = next > k ? signed_column(next, -1) : signed_column(k, 1);
-      row += 2;
-      for (index_t r = t3v.begin(f); r < t3v.end(f); ++r) {
-        const detail::EdgeQuad quad = parent.edge_quad(t3v.index(r), u, w);
-        *row++ = signed_column(quad.number, quad.on == f ? 1 : -1);
-      }
+      const index_t f = t2v.index(q), k = parent.side_of(f, e);
+      *row++ = parent.side_start(k) == v ? signed_column(k, 1) : signed_column(parent.next_side(f, k), -1);
     }
   });
-  exec.for_each(F, [=] SPMESH_HD(index_t f) {
+  detail::for_each_entry(exec, E, [=] SPMESH_HD(index_t e) { return length(t2v, e); },
+                         [=] SPMESH_HD(index_t e, index_t j) {
+    const index_t u = linalg::column_of(d1v.columns[2 * e]), w = d1v.columns[2 * e + 1];
+    const index_t q = t2v.begin(e) + j, f = t2v.index(q), k = parent.side_of(f, e), next = parent.next_side(f, k);
+    index_t* row = t2_col + t2_at[2 * E + q];
+    row[0] = next > k ? signed_column(k, 1) : signed_column(next, -1);
+    row[1] = next > k ? signed_column(next, -1) : signed_column(k, 1);
+    row += 2;
     for (index_t r = t3v.begin(f); r < t3v.end(f); ++r) {
-      const index_t c = t3v.index(r);
-      index_t* row = t2_col + t2_at[2 * E + sides + r];
-      for (index_t p = d2v.begin(f); p < d2v.end(f); ++p) {
-        const index_t e = d2v.index(p);
-        const detail::EdgeQuad quad = parent.edge_quad(c, linalg::column_of(d1v.columns[2 * e]), d1v.columns[2 * e + 1]);
-        row[p - d2v.begin(f)] = signed_column(quad.number, quad.on == f ? 1 : -1);
-      }
-      detail::sort_row(row, length(d2v, f));
+      const detail::EdgeQuad quad = parent.edge_quad(t3v.index(r), u, w);
+      *row++ = signed_column(quad.number, quad.on == f ? 1 : -1);
     }
+  });
+  // A face point's edge into cell c: an entry per side of the face, then the row sorted.
+  detail::for_each_entry(exec, F, [=] SPMESH_HD(index_t f) { return length(t3v, f) * length(d2v, f); },
+                         [=] SPMESH_HD(index_t f, index_t j) {
+    const index_t r = t3v.begin(f) + j / length(d2v, f), p = d2v.begin(f) + j % length(d2v, f);
+    const index_t e = d2v.index(p), u = linalg::column_of(d1v.columns[2 * e]), w = d1v.columns[2 * e + 1];
+    const detail::EdgeQuad quad = parent.edge_quad(t3v.index(r), u, w);
+    t2_col[t2_at[2 * E + sides + r] + p - d2v.begin(f)] = signed_column(quad.number, quad.on == f ? 1 : -1);
+  });
+  detail::for_each_entry(exec, F, [=] SPMESH_HD(index_t f) { return length(t3v, f); },
+                         [=] SPMESH_HD(index_t f, index_t j) {
+    detail::sort_row(t2_col + t2_at[2 * E + sides + t3v.begin(f) + j], length(d2v, f));
   });
 
   // t3, the children at each refined face: a corner quad of face f at v is in the child at v of
@@ -363,7 +353,7 @@ Transposes<S> refined_transposes(Exec& exec, const CellMesh<S>& mesh, const Boun
     for (index_t k = d2v.begin(f); k < d2v.end(f); ++k) t3_at[k] = length(t3v, f);
   });
   exec.for_each(faces - sides, [=] SPMESH_HD(index_t q) { t3_at[sides + q] = 2; });
-  detail::lengths_to_offsets(exec, t3_at, faces);
+  detail::lengths_to_offsets(exec, t3_at, faces, 6 * corners);
   exec.for_each(F, [=] SPMESH_HD(index_t f) {
     for (index_t k = d2v.begin(f); k < d2v.end(f); ++k) {
       const index_t v = parent.side_start(k);
@@ -374,20 +364,20 @@ Transposes<S> refined_transposes(Exec& exec, const CellMesh<S>& mesh, const Boun
       }
     }
   });
-  exec.for_each(C, [=] SPMESH_HD(index_t c) {
+  detail::for_each_entry(exec, C, [=] SPMESH_HD(index_t c) { return parent.cells.corners(c); },
+                         [=] SPMESH_HD(index_t c, index_t corner) {
     const CellShape shape = parent.cells.shape(c);
     const index_t begin = parent.cells.begin(c), around = parent.edge_quads_of(c);
-    for (int l = 0; l < shape.corners; ++l) {
-      const CornerFrame frame = corner_frame(shape, l);
-      auto quad_to = [&](int x) {
-        if (x < l) return;
-        index_t* row = t3_col + t3_at[around + shape.edge_between(l, x)];
-        row[0] = signed_column(begin + l, 1), row[1] = signed_column(begin + x, -1);
-      };
-      quad_to(frame.a);
-      quad_to(frame.b);
-      quad_to(frame.c);
-    }
+    const int l = int(corner);
+    const CornerFrame frame = corner_frame(shape, l);
+    auto quad_to = [&](int x) {
+      if (x < l) return;
+      index_t* row = t3_col + t3_at[around + shape.edge_between(l, x)];
+      row[0] = signed_column(begin + l, 1), row[1] = signed_column(begin + x, -1);
+    };
+    quad_to(frame.a);
+    quad_to(frame.b);
+    quad_to(frame.c);
   });
   return out;
 }

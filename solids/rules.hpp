@@ -8,6 +8,7 @@
 // end twice, so the weights below carry those counts.
 #pragma once
 
+#include "linalg/lanes.hpp"
 #include "schemes/catmull_clark/masks.hpp"
 #include "solids/cells.hpp"
 #include "solids/sharpness.hpp"
@@ -33,6 +34,36 @@ struct LevelWeights {
   linalg::Array<index_t, S> edges_at, boundary_edges_at, faces_at, cells_at, line_edges;
 };
 
+namespace detail {
+
+// What meets each vertex, counted through its edges in one pass, exactly in integers: each face
+// at v is met through its two edges at v, each cell 6 times (three edges at a corner, two of the
+// cell's faces on each). The edges are shared among the item's lanes (share_entries), their
+// counts summed.
+template <int G>
+struct VertexCounts {
+  index_t V;
+  linalg::TernaryView t1, t2, t3;
+  const char* edge_on;
+  index_t *edges, *boundary_edges, *faces, *cells;
+
+  SPMESH_HD void operator()(index_t v, int lane) const {
+    index_t on = 0, face_sides = 0, cell_sides = 0;
+    for (index_t p = v < V ? t1.begin(v) + lane : 0; v < V && p < t1.end(v); p += G) {
+      const index_t e = t1.index(p);
+      on += edge_on[e];
+      face_sides += t2.end(e) - t2.begin(e);
+      for (index_t q = t2.begin(e); q < t2.end(e); ++q) cell_sides += t3.end(t2.index(q)) - t3.begin(t2.index(q));
+    }
+    on = linalg::lane_sum<G>(on), face_sides = linalg::lane_sum<G>(face_sides);
+    cell_sides = linalg::lane_sum<G>(cell_sides);
+    if (v < V && lane == 0)
+      edges[v] = t1.end(v) - t1.begin(v), boundary_edges[v] = on, faces[v] = face_sides / 2, cells[v] = cell_sides / 6;
+  }
+};
+
+}  // namespace detail
+
 template <class Exec, class S = typename Exec::space>
 LevelWeights<S> level_weights(Exec& exec, const BoundaryOperators<S>& ops, const Transposes<S>& transposed,
                               const RefineOptions& options) {
@@ -43,21 +74,13 @@ LevelWeights<S> level_weights(Exec& exec, const BoundaryOperators<S>& ops, const
   const auto d2v = ops.d2.view(), t1v = transposed.t1.view(), t2v = transposed.t2.view(), t3v = transposed.t3.view();
   const char* eb = out.flags.edges.data();
   const char* vb = out.flags.vertices.data();
-  // Counted through the vertex's edges in one pass, exactly in integers: each face at v is met
-  // through its two edges at v, each cell 6 times (three edges at a corner, two of the cell's
-  // faces on each).
-  index_t *edges = out.edges_at.data(), *boundary = out.boundary_edges_at.data(), *faces = out.faces_at.data(),
-          *cells = out.cells_at.data();
-  exec.for_each(V, [=] SPMESH_HD(index_t v) {
-    index_t on = 0, face_sides = 0, cell_sides = 0;
-    for (index_t p = t1v.begin(v); p < t1v.end(v); ++p) {
-      const index_t e = t1v.index(p);
-      on += eb[e];
-      face_sides += t2v.end(e) - t2v.begin(e);
-      for (index_t q = t2v.begin(e); q < t2v.end(e); ++q) cell_sides += t3v.end(t2v.index(q)) - t3v.begin(t2v.index(q));
-    }
-    edges[v] = t1v.end(v) - t1v.begin(v), boundary[v] = on, faces[v] = face_sides / 2, cells[v] = cell_sides / 6;
-  });
+  auto count_at_vertices = [&]<int G>() {
+    exec.template for_each_grouped<G>(V, detail::VertexCounts<G>{V, t1v, t2v, t3v, eb, out.edges_at.data(),
+                                                                 out.boundary_edges_at.data(), out.faces_at.data(),
+                                                                 out.cells_at.data()});
+  };
+  if (detail::share_entries<Exec>(V)) count_at_vertices.template operator()<detail::entry_lanes<Exec>>();
+  else count_at_vertices.template operator()<1>();
   // One extraordinary edge line: inside, exactly two edges of one valence n != 4 faces, n + 2
   // edges in all, the two in no common face. Every corner of a tetrahedron, prism or hexahedron
   // has three edges, so two edges at a vertex share a cell exactly when they share a face.

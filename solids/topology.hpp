@@ -14,6 +14,7 @@
 #include "linalg/ternary.hpp"
 #include "solids/cells.hpp"
 #include "solids/polyhedra.hpp"
+#include "solids/tuning.hpp"
 
 #include "linalg/detail/offsets.hpp"
 
@@ -126,6 +127,48 @@ index_t first_where(Exec& exec, index_t n, Pred pred) {
   linalg::Array<index_t, typename Exec::space> positions(count), found(1);
   exec.select_positions(n, positions.data(), found.data(), pred);
   return exec.read(positions.data());
+}
+
+// Offsets from each row's length in at[0, rows): an exclusive scan, the total in at[rows] and
+// returned (one host wait).
+template <class Exec>
+index_t lengths_to_offsets(Exec& exec, index_t* at, index_t rows) {
+  exec.exclusive_scan(at, at, rows, at + rows);
+  return exec.read(at + rows);
+}
+// The same where the total is known from the counts: no wait.
+template <class Exec>
+void lengths_to_offsets(Exec& exec, index_t* at, index_t rows, index_t total) {
+  exec.exclusive_scan(at, at, rows, static_cast<index_t*>(nullptr));
+  exec.for_each(1, [=] SPMESH_HD(index_t) { at[rows] = total; });
+}
+
+// The lanes a small level's numbering kernels share an item among: tuning::entry_lanes where the
+// executor has them and the kernel has fewer than tuning::entry_lanes_below items, else 1. For
+// items whose entries each take a walk through a level's rows (refined_topology.hpp): one thread
+// walking all of an item's entries waits on each load in turn, which bounds a small level, whose
+// few items do not fill the GPU, by latency; a large level is faster one thread an item.
+template <class Exec>
+inline constexpr int entry_lanes = Exec::lanes < tuning::entry_lanes ? Exec::lanes : tuning::entry_lanes;
+template <class Exec>
+bool share_entries(index_t n) {
+  return entry_lanes<Exec> > 1 && n < tuning::entry_lanes_below;
+}
+
+// f(i, j) for every item i in [0, n) and entry j in [0, entries(i)), G lanes an item.
+template <int G, class Exec, class Entries, class F>
+void for_each_entry(Exec& exec, index_t n, Entries entries, F f) {
+  exec.template for_each_grouped<G>(n, [=] SPMESH_HD(index_t i, int lane) {
+    if (i >= n) return;
+    const index_t count = entries(i);
+    for (index_t j = lane; j < count; j += G) f(i, j);
+  });
+}
+// The same, with the lanes share_entries gives.
+template <class Exec, class Entries, class F>
+void for_each_entry(Exec& exec, index_t n, Entries entries, F f) {
+  if (share_entries<Exec>(n)) for_each_entry<entry_lanes<Exec>>(exec, n, entries, f);
+  else for_each_entry<1>(exec, n, entries, f);
 }
 
 // Elements [begin, end) of executor memory, on the host.
@@ -243,8 +286,7 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
   Array<index_t, S> first_instance(cells + 1);
   index_t* first = first_instance.data();
   exec.for_each(cells, [=] SPMESH_HD(index_t c) { first[c] = view.shape(c).faces(); });
-  const index_t instances = exec.exclusive_scan(first, first, cells);
-  exec.write(first + cells, instances);
+  const index_t instances = detail::lengths_to_offsets(exec, first, cells);
   Array<index_t, S> corner_of(slots * std::size_t(instances)), sorted_of(slots * std::size_t(instances));
   index_t *corner = corner_of.data(), *sorted = sorted_of.data();
   exec.for_each(cells, [=] SPMESH_HD(index_t c) {
@@ -335,8 +377,7 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
   ops.d2.offsets = Array<index_t, S>(faces + 1);
   index_t* d2_at = ops.d2.offsets.data();
   exec.for_each(faces, [=] SPMESH_HD(index_t f) { d2_at[f] = inst.corners(owner[f]); });
-  const index_t sides = exec.exclusive_scan(d2_at, d2_at, faces);
-  exec.write(d2_at + faces, sides);
+  const index_t sides = detail::lengths_to_offsets(exec, d2_at, faces);
   Array<std::uint64_t, S> pair_of(sides);
   Array<index_t, S> side_of(sides), forward_of(sides);
   std::uint64_t* pair = pair_of.data();
@@ -372,7 +413,7 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
       d1_col[2 * e + 1] = linalg::signed_column(high, 1);
     }
   });
-  exec.write(d1_at + edges, 2 * edges);
+  exec.for_each(1, [=] SPMESH_HD(index_t) { d1_at[edges] = 2 * edges; });
   return ops;
 }
 

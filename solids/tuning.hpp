@@ -27,4 +27,17 @@ inline constexpr int refinement_row_capacity = 128;
 // of the thread. 4 holds xyz and xyzw positions in one pass.
 inline constexpr int point_columns = 4;
 
+// The GPU threads that share an item of a small level's numbering kernels (detail::
+// with_entry_lanes, topology.hpp), each taking every entry_lanes-th of its entries, where an entry
+// is a walk through the parent's rows (a hexahedron's 8 corners, a vertex's 6 edges, an edge's 4
+// faces), when the kernel has fewer than entry_lanes_below items. On the H100: one thread an item
+// left sphere_allhex's levels 1 and 2 (2,700 to 70,000 items a kernel) bound by the latency of
+// those walks (refined_transposes 0.54 ms at either level, 100 to 170 us a kernel; 8 lanes: 0.18
+// and 0.33 ms), while at the cylinder's levels 1 and 2 (130,000 to 3.2M items) 8 lanes were
+// slower (refined_cells 1.7x at 8.3M cells, refined_transposes 1.1-1.6x), except for
+// refined_operators' kernel over the cells' corners, whose walks are the longest: 1.45x faster
+// with 8 lanes at 1M cells (4.5 -> 3.1 ms), so it takes them at every size.
+inline constexpr int entry_lanes = 8;
+inline constexpr std::int64_t entry_lanes_below = 1 << 16;
+
 }  // namespace spmesh::solids::tuning

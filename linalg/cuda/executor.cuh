@@ -431,7 +431,7 @@ public:
     DeviceArray<index_t> rank(n);
     index_t* rk = rank.data();
     for_each(n, [=] __device__(index_t p) { rk[p] = atomicAdd(offsets + keys[p], 1); });
-    exclusive_scan(offsets, offsets, groups + 1);
+    exclusive_scan(offsets, offsets, groups + 1, static_cast<index_t*>(nullptr));  // no wait: the total is n
     for_each(n, [=] __device__(index_t p) { positions[offsets[keys[p]] + rk[p]] = p; });
     segmented_sort_pairs(positions, static_cast<void*>(nullptr), offsets, groups);
   }
