@@ -257,8 +257,13 @@ void phases(Exec& exec, const Up& up, const solids::VolumeMesh& mesh, int level)
     return std::move(*kept);
   };
   auto cells = step("input: copy", [&] { return copy_of(exec, input); });
-  auto ops = step("input: boundary_operators", [&] { return solids::boundary_operators(exec, cells); });
-  auto transposed = step("input: transposes", [&] { return solids::transposes(exec, ops); });
+  auto input_topology = step("input: boundary_operators", [&] {
+    solids::Transposes<S> transposed;
+    auto ops = solids::boundary_operators(exec, cells, &transposed);
+    return std::make_pair(std::move(ops), std::move(transposed));
+  });
+  auto ops = std::move(input_topology.first);
+  auto transposed = std::move(input_topology.second);
   auto points = step("input: points copy", [&] { return copy_of(exec, X); });
   for (int l = 1; l <= level; ++l) {
     const std::string at = "L" + std::to_string(l) + ": ";

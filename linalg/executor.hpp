@@ -90,9 +90,11 @@ concept Executor = MemorySpace<typename E::space> &&
   exec.segmented_sort_pairs(out, values_out, in, n);
   exec.group_by_key(in, n, n, out, out);
 
-  // Reductions: each segment in order (empty ones get the identity); how many i satisfy pred.
+  // Reductions: each segment in order (empty ones get the identity); how many i satisfy pred
+  // (returned, or left at `count` in executor memory).
   exec.segmented_reduce(values_in, in, n, values_out, executor_probe::Reduction{});
   { exec.count_if(n, executor_probe::Predicate{}) } -> std::same_as<index_t>;
+  exec.count_if(n, executor_probe::Predicate{}, out);
 
   // Compaction, keeping the order: the elements where pred(position) holds (their count
   // returned, or left at `count` in executor memory), the positions themselves, run heads.

@@ -1,9 +1,9 @@
 // Catmull-Clark solids over several levels, split as for surfaces: build (the topology of every
 // level, once), eval (vertex data through the built levels, as often as the data changes), and
 // build_and_eval (both a level at a time, holding two levels: for topology that changes every
-// time). The input's operators and their transposes come from boundary_operators and transposes
-// (identification and transposition by sorting), every refined level's from refined_operators and
-// refined_transposes (index arithmetic).
+// time). The input's operators and their transposes come from boundary_operators (identification
+// by sorting), every refined level's from refined_operators and refined_transposes (index
+// arithmetic).
 #pragma once
 
 #include "solids/refine.hpp"
@@ -55,8 +55,8 @@ SolidPlan<S> build(Exec& exec, CellMesh<S> mesh, int levels, const RefineOptions
                    std::type_identity_t<std::optional<SolidSharpness<S>>> sharpness = std::nullopt) {
   SolidPlan<S> plan;
   plan.options = options;
-  auto ops = boundary_operators(exec, mesh);
-  auto transposed = transposes(exec, ops);
+  Transposes<S> transposed;
+  auto ops = boundary_operators(exec, mesh, &transposed);
   for (int l = 0; l < levels; ++l) {
     auto children = refined_cells(exec, mesh, ops);
     auto sharp = detail::level_rules(exec, ops, transposed, sharpness, options);
@@ -102,8 +102,8 @@ template <class Exec, class T, class S = typename Exec::space>
 SolidResult<T, S> build_and_eval(Exec& exec, CellMesh<S> mesh, linalg::Dense<T, S> X, int levels,
                                  const RefineOptions& options = {},
                                  std::type_identity_t<std::optional<SolidSharpness<S>>> sharpness = std::nullopt) {
-  auto ops = boundary_operators(exec, mesh);
-  auto transposed = transposes(exec, ops);
+  Transposes<S> transposed;
+  auto ops = boundary_operators(exec, mesh, &transposed);
   for (int l = 0; l < levels; ++l) {
     const auto sharp = detail::level_rules(exec, ops, transposed, sharpness, options);
     auto next = refine(exec, mesh, ops, transposed, X, options, sharp ? &*sharp : nullptr);

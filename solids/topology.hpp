@@ -19,6 +19,7 @@
 #include "linalg/detail/offsets.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -136,6 +137,18 @@ index_t lengths_to_offsets(Exec& exec, index_t* at, index_t rows) {
   exec.exclusive_scan(at, at, rows, at + rows);
   return exec.read(at + rows);
 }
+// An exclusive scan of in[0, rows) into out and how many positions of [0, n) satisfy pred, read
+// together (one host wait): {the scan's total, the count}.
+template <class Exec, class Pred>
+std::array<index_t, 2> scan_and_count(Exec& exec, const index_t* in, index_t* out, index_t rows, index_t n, Pred pred) {
+  linalg::Array<index_t, typename Exec::space> totals(2);
+  exec.exclusive_scan(in, out, rows, totals.data());
+  exec.count_if(n, pred, totals.data() + 1);
+  std::array<index_t, 2> host;
+  exec.read(totals.data(), 2, host.data());
+  return host;
+}
+
 // The same where the total is known from the counts: no wait.
 template <class Exec>
 void lengths_to_offsets(Exec& exec, index_t* at, index_t rows, index_t total) {
@@ -245,17 +258,21 @@ int check_polyhedra(Exec& exec, const CellMesh<S>& mesh) {
 // polyhedron (a pyramid or another vertex count without faces: pyramids do not subdivide into
 // hexahedra), a polyhedron that check_polyhedra refuses, a cell that names a vertex out of range
 // or repeats one; the first face held by more than two cells (non-manifold); the first face two
-// cells hold with the same orientation (one of them inverted).
+// cells hold with the same orientation (one of them inverted). Where `transposed` is given, also
+// the operators' transposes, as transposes() gives them: t3 and t2 as the identification's sorts
+// leave them (a face's instances together in cell order, an edge's sides in face order), t1 by
+// transposing d1.
 template <class Exec, class S = typename Exec::space>
-BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
+BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Transposes<S>* transposed = nullptr) {
   using linalg::Array;
   const index_t cells = mesh.cells(), vertices = mesh.vertices;
   const index_t *cell_at = mesh.offsets.data(), *cell_vertex = mesh.indices.data();
   const CellsView view = mesh.view();
   const int slots = detail::check_polyhedra(exec, mesh);
 
-  // Every cell a kind or a polyhedron, with distinct vertices in range.
-  const index_t bad_cell = detail::first_where(exec, cells, [=] SPMESH_HD(index_t c) {
+  // Every cell a kind or a polyhedron, with distinct vertices in range; counted with the face
+  // instances (each cell's faces, as the cell sees them: outward), one wait for both.
+  auto is_bad = [=] SPMESH_HD(index_t c) {
     const index_t begin = cell_at[c], corners = cell_at[c + 1] - begin;
     if (!view.shape(c).polyhedron() && cell_faces(corners) == 0) return true;
     for (index_t a = 0; a < corners; ++a) {
@@ -265,8 +282,13 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
         if (cell_vertex[begin + b] == v) return true;
     }
     return false;
-  });
-  if (bad_cell >= 0) {
+  };
+  Array<index_t, S> first_instance(cells + 1);
+  index_t* first = first_instance.data();
+  exec.for_each(cells, [=] SPMESH_HD(index_t c) { first[c] = view.shape(c).faces(); });
+  const auto [instances, bad_cells] = detail::scan_and_count(exec, first, first, cells, cells, is_bad);
+  if (bad_cells > 0) {
+    const index_t bad_cell = detail::first_where(exec, cells, is_bad);
     const auto at = detail::host_copy(exec, cell_at, bad_cell, bad_cell + 2);
     const auto ids = detail::host_copy(exec, cell_vertex, at[0], at[1]);
     const index_t corners = at[1] - at[0];
@@ -281,18 +303,17 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
                      " (ids count from 0)");
   }
 
-  // Face instances: each cell's faces, as the cell sees them (outward), a corner slot each;
-  // the slots past a face's corners hold `vertices`, past every vertex id.
-  Array<index_t, S> first_instance(cells + 1);
-  index_t* first = first_instance.data();
-  exec.for_each(cells, [=] SPMESH_HD(index_t c) { first[c] = view.shape(c).faces(); });
-  const index_t instances = detail::lengths_to_offsets(exec, first, cells);
+  // The instances' corners, a slot each; the slots past a face's corners hold `vertices`, past
+  // every vertex id. cell_of[i]: instance i's cell.
+  exec.for_each(1, [=] SPMESH_HD(index_t) { first[cells] = instances; });
   Array<index_t, S> corner_of(slots * std::size_t(instances)), sorted_of(slots * std::size_t(instances));
-  index_t *corner = corner_of.data(), *sorted = sorted_of.data();
+  Array<index_t, S> cell_of_instance(instances);
+  index_t *corner = corner_of.data(), *sorted = sorted_of.data(), *cell_of = cell_of_instance.data();
   exec.for_each(cells, [=] SPMESH_HD(index_t c) {
     const index_t begin = cell_at[c];
     const CellShape shape = view.shape(c);
     for (index_t i = first[c]; i < first[c + 1]; ++i) {
+      cell_of[i] = c;
       index_t* face = corner + slots * i;
       index_t* key = sorted + slots * i;
       const int n = shape.face_size(int(i - first[c]));
@@ -316,11 +337,17 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
     exec.for_each(instances, [=] SPMESH_HD(index_t j) { key[j] = sorted[slots * order[j] + k]; });
     exec.sort_pairs(key, order, instances, key_bits);
   }
+  // Runs of equal sets numbered as faces, counted with the sets held more than twice: one wait.
   const detail::FaceInstances inst{corner, sorted, vertices, slots};
-  const index_t crowded = detail::first_where(exec, instances, [=] SPMESH_HD(index_t j) {
-    return j >= 2 && inst.same_set(order[j], order[j - 2]);
+  auto is_crowded = [=] SPMESH_HD(index_t j) { return j >= 2 && inst.same_set(order[j], order[j - 2]); };
+  Array<index_t, S> face_number(instances);
+  index_t* number = face_number.data();
+  exec.for_each(instances, [=] SPMESH_HD(index_t j) {
+    number[j] = j == 0 || !inst.same_set(order[j], order[j - 1]) ? 1 : 0;
   });
-  if (crowded >= 0) {
+  const auto [faces, crowded_faces] = detail::scan_and_count(exec, number, number, instances, instances, is_crowded);
+  if (crowded_faces > 0) {
+    const index_t crowded = detail::first_where(exec, instances, is_crowded);
     const auto held = detail::host_copy(exec, order, crowded - 2, crowded + 1);
     const auto face = detail::host_copy(exec, sorted, slots * held[0], slots * held[0] + slots);
     std::vector<index_t> ids, holders;
@@ -331,14 +358,9 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
     throw InputError("the face of vertices " + detail::list(ids) + " is held by cells " +
                      detail::list(holders) + " and maybe more: a face is in one or two cells (ids count from 0)");
   }
-  Array<index_t, S> face_number(instances);
-  index_t* number = face_number.data();
-  exec.for_each(instances, [=] SPMESH_HD(index_t j) {
-    number[j] = j == 0 || !inst.same_set(order[j], order[j - 1]) ? 1 : 0;
-  });
-  const index_t faces = exec.exclusive_scan(number, number, instances);
   // face_of[i]: instance i's face; owner[f]: the instance face f is oriented by (the first in
-  // cell order); twin[i]: the other instance of i's face, or -1 on the boundary.
+  // cell order); twin[i]: the other instance of i's face, or -1 on the boundary. The sorted order
+  // holds a face's instances together in cell order: t3's rows, its offsets the runs' heads.
   Array<index_t, S> face_of_instance(instances), owner_of(faces), twin_of(instances);
   index_t *face_of = face_of_instance.data(), *owner = owner_of.data(), *twin = twin_of.data();
   exec.for_each(instances, [=] SPMESH_HD(index_t j) {
@@ -350,11 +372,17 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
     twin[i] = !paired ? -1 : head ? order[j + 1] : order[j - 1];
   });
 
-  // The two cells of an interior face see it in opposite orientations, unless one is inverted.
-  const index_t inverted = detail::first_where(exec, instances, [=] SPMESH_HD(index_t i) {
-    return twin[i] > i && inst.same_turn(i, twin[i]);
-  });
-  if (inverted >= 0) {
+  // The two cells of an interior face see it in opposite orientations, unless one is inverted;
+  // counted with d2's rows (each face's corners), one wait.
+  BoundaryOperators<S> ops;
+  ops.d2.rows = faces;
+  ops.d2.offsets = Array<index_t, S>(faces + 1);
+  index_t* d2_at = ops.d2.offsets.data();
+  exec.for_each(faces, [=] SPMESH_HD(index_t f) { d2_at[f] = inst.corners(owner[f]); });
+  auto is_inverted = [=] SPMESH_HD(index_t i) { return twin[i] > i && inst.same_turn(i, twin[i]); };
+  const auto [sides, inverted_faces] = detail::scan_and_count(exec, d2_at, d2_at, faces, instances, is_inverted);
+  if (inverted_faces > 0) {
+    const index_t inverted = detail::first_where(exec, instances, is_inverted);
     const index_t other = exec.read(twin + inverted);
     const auto starts = detail::host_copy(exec, first, 0, cells + 1);
     throw InputError("cells " + std::to_string(detail::cell_of(starts, inverted)) + " and " +
@@ -363,7 +391,8 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
                      "(its vertices in mirrored order; ids count from 0)");
   }
 
-  BoundaryOperators<S> ops;
+  exec.for_each(1, [=] SPMESH_HD(index_t) { d2_at[faces] = sides; });
+
   // d3: a cell's faces in its local order, + where it owns the face's orientation.
   ops.d3 = {cells, faces, Array<index_t, S>(cells + 1), Array<index_t, S>(instances)};
   index_t *d3_at = ops.d3.offsets.data(), *d3_col = ops.d3.columns.data();
@@ -371,29 +400,40 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
   exec.for_each(instances, [=] SPMESH_HD(index_t i) {
     d3_col[i] = linalg::signed_column(face_of[i], owner[face_of[i]] == i ? 1 : -1);
   });
+  if (transposed) {
+    transposed->t3 = {faces, cells, Array<index_t, S>(faces + 1), Array<index_t, S>(instances)};
+    index_t *t3_at = transposed->t3.offsets.data(), *t3_col = transposed->t3.columns.data();
+    exec.for_each(instances + 1, [=] SPMESH_HD(index_t j) {
+      if (j == instances) {
+        t3_at[faces] = instances;
+        return;
+      }
+      const index_t i = order[j];
+      if (j == 0 || !inst.same_set(i, order[j - 1])) t3_at[face_of[i]] = j;
+      t3_col[j] = linalg::signed_column(cell_of[i], owner[face_of[i]] == i ? 1 : -1);
+    });
+  }
 
-  // d2: each face's cycle as its owner sees it; its edges found by sorting (lower, higher) pairs.
-  ops.d2.rows = faces;
-  ops.d2.offsets = Array<index_t, S>(faces + 1);
-  index_t* d2_at = ops.d2.offsets.data();
-  exec.for_each(faces, [=] SPMESH_HD(index_t f) { d2_at[f] = inst.corners(owner[f]); });
-  const index_t sides = detail::lengths_to_offsets(exec, d2_at, faces);
+  // d2: each face's cycle as its owner sees it; its edges found by sorting (lower, higher) pairs,
+  // each key the two vertex ids in 2 x bits_for(vertices) bits.
+  const int vertex_bits = linalg::detail::bits_for(static_cast<std::uint64_t>(vertices));
   Array<std::uint64_t, S> pair_of(sides);
-  Array<index_t, S> side_of(sides), forward_of(sides);
+  Array<index_t, S> side_of(sides), forward_of(sides), face_of_side(sides);
   std::uint64_t* pair = pair_of.data();
-  index_t *side = side_of.data(), *forward = forward_of.data();
+  index_t *side = side_of.data(), *forward = forward_of.data(), *side_face = face_of_side.data();
   exec.for_each(faces, [=] SPMESH_HD(index_t f) {
     const index_t* p = corner + slots * owner[f];
     const index_t n = d2_at[f + 1] - d2_at[f];
     for (index_t k = 0; k < n; ++k) {
       const index_t a = p[k], b = p[(k + 1) % n];
       const index_t low = a < b ? a : b, high = a < b ? b : a;
-      pair[d2_at[f] + k] = std::uint64_t(low) << 32 | std::uint64_t(high);
+      pair[d2_at[f] + k] = std::uint64_t(low) << vertex_bits | std::uint64_t(high);
       side[d2_at[f] + k] = d2_at[f] + k;
       forward[d2_at[f] + k] = a == low;  // the side runs low -> high
+      side_face[d2_at[f] + k] = f;
     }
   });
-  exec.sort_pairs(pair, side, sides);
+  exec.sort_pairs(pair, side, sides, 2 * vertex_bits);
   Array<index_t, S> edge_number(sides);
   index_t* edge = edge_number.data();
   exec.for_each(sides, [=] SPMESH_HD(index_t j) { edge[j] = j == 0 || pair[j] != pair[j - 1] ? 1 : 0; });
@@ -402,18 +442,35 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh) {
   ops.d2.columns = Array<index_t, S>(sides);
   ops.d1 = {edges, vertices, Array<index_t, S>(edges + 1), Array<index_t, S>(2 * std::size_t(edges))};
   index_t *d2_col = ops.d2.columns.data(), *d1_at = ops.d1.offsets.data(), *d1_col = ops.d1.columns.data();
+  // The sorted sides hold an edge's sides together in face order: t2's rows, its offsets the
+  // runs' heads.
+  index_t *t2_at = nullptr, *t2_col = nullptr;
+  if (transposed) {
+    transposed->t2 = {edges, faces, Array<index_t, S>(edges + 1), Array<index_t, S>(sides)};
+    t2_at = transposed->t2.offsets.data(), t2_col = transposed->t2.columns.data();
+  }
+  const std::uint64_t high_mask = (std::uint64_t(1) << vertex_bits) - 1;
   exec.for_each(sides, [=] SPMESH_HD(index_t j) {
     const bool head = j == 0 || pair[j] != pair[j - 1];
     const index_t e = head ? edge[j] : edge[j] - 1;
-    const index_t low = index_t(pair[j] >> 32), high = index_t(pair[j] & 0xffffffffu);
-    d2_col[side[j]] = linalg::signed_column(e, forward[side[j]] ? 1 : -1);
+    const index_t low = index_t(pair[j] >> vertex_bits), high = index_t(pair[j] & high_mask);
+    const int sign = forward[side[j]] ? 1 : -1;
+    d2_col[side[j]] = linalg::signed_column(e, sign);
     if (head) {
       d1_at[e] = 2 * e;
       d1_col[2 * e] = linalg::signed_column(low, -1);
       d1_col[2 * e + 1] = linalg::signed_column(high, 1);
     }
+    if (t2_at) {
+      if (head) t2_at[e] = j;
+      t2_col[j] = linalg::signed_column(side_face[side[j]], sign);
+    }
   });
-  exec.for_each(1, [=] SPMESH_HD(index_t) { d1_at[edges] = 2 * edges; });
+  exec.for_each(1, [=] SPMESH_HD(index_t) {
+    d1_at[edges] = 2 * edges;
+    if (t2_at) t2_at[edges] = sides;
+  });
+  if (transposed) transposed->t1 = linalg::transpose(exec, ops.d1);
   return ops;
 }
 

@@ -260,6 +260,10 @@ public:
     for (index_t c : counts) total += c;
     return total;
   }
+  template <class Pred>
+  void count_if(index_t n, Pred pred, index_t* count) const {
+    *count = count_if(n, pred);
+  }
 
   // Removes consecutive duplicates; returns the count kept.
   template <class K>

@@ -454,14 +454,24 @@ public:
   template <class Pred>
   index_t count_if(index_t n, Pred pred) {
     if (n <= 0) return 0;
-    DeviceArray<index_t> flags(n), count(1);
+    DeviceArray<index_t> count(1);
+    count_if(n, pred, count.data());
+    return read(count.data());
+  }
+  // The same with the count left in device memory (no wait), for counts that share one read.
+  template <class Pred>
+  void count_if(index_t n, Pred pred, index_t* count) {
+    if (n <= 0) {
+      check(cudaMemsetAsync(count, 0, sizeof(index_t), stream_), "cudaMemsetAsync");
+      return;
+    }
+    DeviceArray<index_t> flags(n);
     index_t* f = flags.data();
     for_each(n, [=] __device__(index_t i) { f[i] = pred(i) ? 1 : 0; });
     std::size_t bytes = 0;
-    check(cub::DeviceReduce::Sum(nullptr, bytes, f, count.data(), n, stream_), "cub::DeviceReduce");
+    check(cub::DeviceReduce::Sum(nullptr, bytes, f, count, n, stream_), "cub::DeviceReduce");
     ++counts_.launches;
-    check(cub::DeviceReduce::Sum(temp(bytes), bytes, f, count.data(), n, stream_), "cub::DeviceReduce");
-    return read(count.data());
+    check(cub::DeviceReduce::Sum(temp(bytes), bytes, f, count, n, stream_), "cub::DeviceReduce");
   }
 
   template <class T, class Pred>

@@ -205,8 +205,10 @@ struct ScatterMin {
 struct CountIf {
   template <class E, class A>
   auto operator()(E& exec, const A& in) const {
-    return std::make_pair(exec.count_if(in.size(), Below250{in.data()}),
-                          exec.count_if(in.size(), Always{}));
+    A kept(1);  // the count left in executor memory
+    exec.count_if(in.size(), Below250{in.data()}, kept.data());
+    return std::make_tuple(exec.count_if(in.size(), Below250{in.data()}), exec.count_if(in.size(), Always{}),
+                           std::move(kept));
   }
 };
 struct Unique {
@@ -579,9 +581,10 @@ TEST_CASE_TEMPLATE("count_if counts like std::count_if", B, SPMESH_TEST_BACKENDS
     for (index_t n : sizes) {
       INFO("n " << n);
       const auto in = random_ints(n, 0, 1000, 29 + n);
-      const auto [below, all] = run_on<B>(exec, "count_if", CountIf{}, HostArray<index_t>(in));
+      const auto [below, all, kept] = run_on<B>(exec, "count_if", CountIf{}, HostArray<index_t>(in));
       CHECK(below == std::count_if(in.begin(), in.end(), [](index_t x) { return x < 250; }));
       CHECK(all == n);
+      CHECK(kept[0] == below);
     }
   });
 }

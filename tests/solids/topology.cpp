@@ -384,12 +384,25 @@ std::vector<index_t> outward_cycle(const BoundaryOperators<>& ops, index_t p) {
 // `levels` levels on backend B, each level's operators made by index arithmetic from the
 // last (refined_operators): each must be valid (check_operators, on the refined positions) and
 // equal boundary_operators of the refined cells but for the faces' numbering: the same edges,
-// each cell's faces the same cycles with the same signs.
+// each cell's faces the same cycles with the same signs. Every level's transposes, the input's
+// as boundary_operators leaves them and the refined levels' by index arithmetic, must be
+// transposes() of its operators entry for entry.
 template <class B>
 void check_refined_operators(CellMesh<> mesh, std::vector<Point> points, int levels) {
   typename B::Exec exec;
+  auto same = [](const auto& on_exec, const auto& expected_on_exec) {
+    const auto A = to_host<B>(on_exec), T = to_host<B>(expected_on_exec);
+    return A.rows == T.rows && A.cols == T.cols &&
+           std::equal(A.offsets.begin(), A.offsets.end(), T.offsets.begin(), T.offsets.end()) &&
+           std::equal(A.columns.begin(), A.columns.end(), T.columns.begin(), T.columns.end());
+  };
   auto cells = upload_cells<B>(mesh);
-  auto ops = solids::boundary_operators(exec, cells);
+  solids::Transposes<typename B::Exec::space> identified;
+  auto ops = solids::boundary_operators(exec, cells, &identified);
+  const auto input_sorted = solids::transposes(exec, ops);
+  CHECK(same(identified.t1, input_sorted.t1));
+  CHECK(same(identified.t2, input_sorted.t2));
+  CHECK(same(identified.t3, input_sorted.t3));
   for (int level = 1; level <= levels; ++level) {
     CAPTURE(level);
     linalg::Dense<double> X(index_t(points.size()), 3);
@@ -416,12 +429,6 @@ void check_refined_operators(CellMesh<> mesh, std::vector<Point> points, int lev
     // Their transposes by index arithmetic: transposes() of them, entry for entry.
     const auto arithmetic = solids::refined_transposes(exec, cells, ops, transposed);
     const auto sorted = solids::transposes(exec, refined);
-    auto same = [](const auto& on_exec, const auto& expected_on_exec) {
-      const auto A = to_host<B>(on_exec), T = to_host<B>(expected_on_exec);
-      return A.rows == T.rows && A.cols == T.cols &&
-             std::equal(A.offsets.begin(), A.offsets.end(), T.offsets.begin(), T.offsets.end()) &&
-             std::equal(A.columns.begin(), A.columns.end(), T.columns.begin(), T.columns.end());
-    };
     CHECK(same(arithmetic.t1, sorted.t1));
     CHECK(same(arithmetic.t2, sorted.t2));
     CHECK(same(arithmetic.t3, sorted.t3));
@@ -430,7 +437,8 @@ void check_refined_operators(CellMesh<> mesh, std::vector<Point> points, int lev
 }
 
 TEST_CASE_TEMPLATE("refined levels' operators by index arithmetic are boundary_operators' of the "
-                   "refined cells but for the faces' numbering, and their transposes transposes' (2 levels of a block, of "
+                   "refined cells but for the faces' numbering, and every level's transposes transposes' (2 levels of a "
+                   "block, of "
                    "hexahedra, prisms and a tetrahedron, and of a shell of polyhedra, 1 of the team's hex meshes)",
                    B, SPMESH_TEST_BACKENDS) {
   const Block block(3, 2, 2);
