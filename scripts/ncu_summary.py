@@ -24,14 +24,23 @@ def kernels(path):
     return list(launches.values())
 
 
+FOR_EACH = ("for_each_kernel", "for_each_grouped_kernel", "for_each_bounded_kernel")
+
+
 def short_name(name):
-    """The function whose lambda a for_each_kernel runs, and which lambda; CUB's kernel names."""
+    """The function whose lambda (or the functor) a for_each kernel runs, and which lambda; CUB's
+    kernel names."""
     functions = re.findall(r"(?:solids|spmesh|Executor)::([a-z_]+)[<(]", name)
+    functors = re.findall(r"::([A-Z][A-Za-z]+)<", name)
     lambdas = re.findall(r"\(instance (\d+)\)", name)
     kernel = name.replace("void ", "").split("<")[0].split("::")[-1]
-    inner = [f for f in functions if f not in ("for_each_kernel",)]
-    if kernel == "for_each_kernel" and inner:
+    inner = [f for f in functions if f not in FOR_EACH + ("for_each_entry",)]
+    if "for_each_entry" in functions:
+        lambdas = lambdas[:-1]  # for_each_entry's own lambda: the caller's two name the kernel
+    if kernel in FOR_EACH and inner:
         return inner[0] + " #" + ".".join(lambdas)
+    if kernel in FOR_EACH and functors:
+        return functors[0]
     return kernel
 
 
