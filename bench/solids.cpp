@@ -95,6 +95,18 @@ CellMesh<S> copy_of(Exec& exec, const CellMesh<S>& mesh) {
   return copy;
 }
 
+// The mesh's cells moved to a memory space by `up`, and its points in float on the host.
+template <class Up>
+auto cells_by(const Up& up, const solids::VolumeMesh& mesh) {
+  using S = typename decltype(up(mesh.cells.offsets))::space;
+  return CellMesh<S>{mesh.cells.vertices, up(mesh.cells.offsets), up(mesh.cells.indices)};
+}
+linalg::Dense<float> float_points(const solids::VolumeMesh& mesh) {
+  linalg::Dense<float> points(mesh.positions.rows, 3);
+  for (index_t i = 0; i < points.data.size(); ++i) points.data[i] = float(mesh.positions.data[i]);
+  return points;
+}
+
 // The bytes of the level's operators, ternary (offsets and signed columns) and as a CSR with values.
 std::pair<std::int64_t, std::int64_t> incidence_bytes(const solids::SolidCounts& c) {
   const std::int64_t rows = c.edges + c.faces + c.cells + 3, nnz = 2 * c.edges + c.face_sides + c.cell_faces;
@@ -114,20 +126,18 @@ template <class Exec, class Up, class Down, class Peak>
 Row measure(Exec& exec, const Up& up, const Down& down, const Peak& peak_mib, const solids::VolumeMesh& mesh,
             const std::vector<solids::SolidCounts>& counts, int level, double copy_gbs, std::int64_t free_bytes) {
   using S = typename Exec::space;
-  auto cells = [&] { return CellMesh<S>{mesh.cells.vertices, up(mesh.cells.offsets), up(mesh.cells.indices)}; };
-  linalg::Dense<float> host_points(mesh.positions.rows, 3);
-  for (index_t i = 0; i < host_points.data.size(); ++i) host_points.data[i] = float(mesh.positions.data[i]);
+  const auto host_points = float_points(mesh);
   const auto X = up(host_points);
   auto sync = [&] { exec.synchronize(); };
   Row r;
   r.level = level;
   r.upload = time_ms([&] {
-    const auto uploaded = cells();
+    const auto uploaded = cells_by(up, mesh);
     const auto points = up(host_points);
     sync();
   });
   // The timed runs start from the input in the executor's memory (copied there, as they move it in).
-  const auto input = cells();
+  const auto input = cells_by(up, mesh);
   auto dynamic = [&] { solids::build_and_eval(exec, copy_of(exec, input), copy_of(exec, X), level); sync(); };
   peak_mib(true);
   std::tie(r.launches, r.waits) = launches_and_waits(exec, dynamic);
@@ -220,12 +230,7 @@ void write_json(const std::string& path, const std::vector<Row>& rows, double co
 // One build and one eval of `mesh` to `level` on `exec`, for a profiler.
 template <class Exec, class Up>
 void profile(Exec& exec, const Up& up, const solids::VolumeMesh& mesh, int level) {
-  using S = typename Exec::space;
-  linalg::Dense<float> host_points(mesh.positions.rows, 3);
-  for (index_t i = 0; i < host_points.data.size(); ++i) host_points.data[i] = float(mesh.positions.data[i]);
-  const auto plan = solids::build(exec, CellMesh<S>{mesh.cells.vertices, up(mesh.cells.offsets), up(mesh.cells.indices)},
-                                  level);
-  const auto P = solids::eval(exec, plan, up(host_points));
+  const auto P = solids::eval(exec, solids::build(exec, cells_by(up, mesh), level), up(float_points(mesh)));
   exec.synchronize();
   std::printf("profiled: %lld refined vertices\n", static_cast<long long>(P.rows));
 }
@@ -235,10 +240,8 @@ void profile(Exec& exec, const Up& up, const solids::VolumeMesh& mesh, int level
 template <class Exec, class Up>
 void phases(Exec& exec, const Up& up, const solids::VolumeMesh& mesh, int level) {
   using S = typename Exec::space;
-  linalg::Dense<float> host_points(mesh.positions.rows, 3);
-  for (index_t i = 0; i < host_points.data.size(); ++i) host_points.data[i] = float(mesh.positions.data[i]);
-  const CellMesh<S> input{mesh.cells.vertices, up(mesh.cells.offsets), up(mesh.cells.indices)};
-  const auto X = up(host_points);
+  const auto input = cells_by(up, mesh);
+  const auto X = up(float_points(mesh));
   double total = 0;
   std::int64_t total_launches = 0, total_waits = 0;
   std::printf("%-30s %9s %8s %6s\n", "step", "ms", "launches", "waits");

@@ -130,13 +130,6 @@ index_t first_where(Exec& exec, index_t n, Pred pred) {
   return exec.read(positions.data());
 }
 
-// Offsets from each row's length in at[0, rows): an exclusive scan, the total in at[rows] and
-// returned (one host wait).
-template <class Exec>
-index_t lengths_to_offsets(Exec& exec, index_t* at, index_t rows) {
-  exec.exclusive_scan(at, at, rows, at + rows);
-  return exec.read(at + rows);
-}
 // An exclusive scan of in[0, rows) into out and how many positions of [0, n) satisfy pred, read
 // together (one host wait): {the scan's total, the count}.
 template <class Exec, class Pred>
@@ -149,7 +142,8 @@ std::array<index_t, 2> scan_and_count(Exec& exec, const index_t* in, index_t* ou
   return host;
 }
 
-// The same where the total is known from the counts: no wait.
+// Offsets from each row's length in at[0, rows), whose total the counts give: an exclusive scan
+// and at[rows] = total, with no host wait.
 template <class Exec>
 void lengths_to_offsets(Exec& exec, index_t* at, index_t rows, index_t total) {
   exec.exclusive_scan(at, at, rows, static_cast<index_t*>(nullptr));
@@ -304,16 +298,16 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
   }
 
   // The instances' corners, a slot each; the slots past a face's corners hold `vertices`, past
-  // every vertex id. cell_of[i]: instance i's cell.
+  // every vertex id. instance_cell[i]: instance i's cell.
   exec.for_each(1, [=] SPMESH_HD(index_t) { first[cells] = instances; });
   Array<index_t, S> corner_of(slots * std::size_t(instances)), sorted_of(slots * std::size_t(instances));
   Array<index_t, S> cell_of_instance(instances);
-  index_t *corner = corner_of.data(), *sorted = sorted_of.data(), *cell_of = cell_of_instance.data();
+  index_t *corner = corner_of.data(), *sorted = sorted_of.data(), *instance_cell = cell_of_instance.data();
   exec.for_each(cells, [=] SPMESH_HD(index_t c) {
     const index_t begin = cell_at[c];
     const CellShape shape = view.shape(c);
     for (index_t i = first[c]; i < first[c + 1]; ++i) {
-      cell_of[i] = c;
+      instance_cell[i] = c;
       index_t* face = corner + slots * i;
       index_t* key = sorted + slots * i;
       const int n = shape.face_size(int(i - first[c]));
@@ -410,7 +404,7 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
       }
       const index_t i = order[j];
       if (j == 0 || !inst.same_set(i, order[j - 1])) t3_at[face_of[i]] = j;
-      t3_col[j] = linalg::signed_column(cell_of[i], owner[face_of[i]] == i ? 1 : -1);
+      t3_col[j] = linalg::signed_column(instance_cell[i], owner[face_of[i]] == i ? 1 : -1);
     });
   }
 
