@@ -427,6 +427,11 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
       side_face[d2_at[f] + k] = f;
     }
   });
+  // The instances' arrays are read no more (the kernels that read them are queued before the
+  // frees): freed before the edges' sort, whose buffers then set the peak.
+  for (auto* done : {&corner_of, &sorted_of, &cell_of_instance, &order_of, &key_of, &face_number, &face_of_instance,
+                     &owner_of, &twin_of})
+    *done = {};
   exec.sort_pairs(pair, side, sides, 2 * vertex_bits);
   Array<index_t, S> edge_number(sides);
   index_t* edge = edge_number.data();
@@ -464,7 +469,11 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
     d1_at[edges] = 2 * edges;
     if (t2_at) t2_at[edges] = sides;
   });
-  if (transposed) transposed->t1 = linalg::transpose(exec, ops.d1);
+  if (transposed) {
+    for (auto* done : {&side_of, &forward_of, &face_of_side, &edge_number}) *done = {};
+    pair_of = {};
+    transposed->t1 = linalg::transpose(exec, ops.d1);
+  }
   return ops;
 }
 
