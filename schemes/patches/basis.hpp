@@ -1,0 +1,109 @@
+// The 1D bases of tensor-product patches, after seed 001's levels 3 and 2 (the binomials of a
+// degree; the basis at a sample): Bernstein polynomials of degree n on [0, 1] (Bezier patches)
+// and the uniform B-spline of degree n on one knot span (its n + 1 functions that are non-zero
+// there, the span taken as [0, 1]), with their first and second derivatives. tensor.hpp combines
+// them with the control points (level 1).
+//
+// Every value is a sum of positive terms, accurate to a few ulps at any degree:
+//   Bernstein   B_i,n(t) = C(n, i) t^i (1 - t)^(n - i), from the binomials and powers of t, 1 - t;
+//   B-spline    N_j,n(t) by the Cox-de Boor triangle on the knots 0, 1, 2, ... (The NURBS Book,
+//               algorithm A2.2), whose denominators are all j on a uniform knot vector.
+// Derivatives are differences of the degree n - 1 and n - 2 functions (their only cancellation):
+//   B'_i,n = n (B_i-1,n-1 - B_i,n-1),   B''_i,n = n (n - 1) (B_i-2,n-2 - 2 B_i-1,n-2 + B_i,n-2),
+//   N'_j,n = N_j-1,n-1 - N_j,n-1,       N''_j,n = N_j-2,n-2 - 2 N_j-1,n-2 + N_j,n-2,
+// a function of index outside 0..degree being 0 (the B-spline's lower-degree functions are those
+// non-zero on the same span).
+#pragma once
+
+#include "linalg/base.hpp"
+
+#include <string>
+#include <vector>
+
+namespace spmesh::schemes::patches {
+
+enum class Basis { bernstein, bspline };
+
+// The highest degree evaluated: a degree's functions are a GPU thread's registers.
+inline constexpr int max_degree = 31;
+
+// Where degree n's row of a binomial table starts: rows 0, 1, ..., n one after another.
+SPMESH_HD inline int binomial_row(int n) { return n * (n + 1) / 2; }
+
+// Level 3: the binomial coefficients C(n, i) of every degree n up to `degree` (binomial_row),
+// exact in double (Pascal's rule on integers below 2^53).
+inline std::vector<double> binomials(int degree) {
+  if (degree < 0 || degree > max_degree)
+    throw InputError("patches: degree " + std::to_string(degree) + "; spmesh evaluates degrees 0 to " +
+                     std::to_string(max_degree));
+  std::vector<double> table(std::size_t(binomial_row(degree + 1)));
+  for (int n = 0; n <= degree; ++n) {
+    double* row = table.data() + binomial_row(n);
+    const double* above = table.data() + binomial_row(n - 1);
+    row[0] = row[n] = 1;
+    for (int i = 1; i < n; ++i) row[i] = above[i - 1] + above[i];
+  }
+  return table;
+}
+
+namespace detail {
+
+// The degree + 1 Bernstein values at t from C(degree, .) (`row`).
+template <class T>
+SPMESH_HD void bernstein_values(int degree, const double* row, T t, T* values) {
+  const T s = T(1) - t;
+  T power = T(1);  // t^i
+  for (int i = 0; i <= degree; ++i) values[i] = T(row[i]) * power, power *= t;
+  power = T(1);  // (1 - t)^(degree - i)
+  for (int i = degree; i >= 0; --i) values[i] *= power, power *= s;
+}
+
+// The degree + 1 uniform B-spline values at t in [0, 1] of one span (A2.2 with U_k = k).
+template <class T>
+SPMESH_HD void bspline_values(int degree, T t, T* values) {
+  values[0] = T(1);
+  for (int j = 1; j <= degree; ++j) {
+    T saved = T(0);
+    for (int r = 0; r < j; ++r) {
+      // A2.2's right[r + 1] = r + 1 - t and left[j - r] = t + j - r - 1 sum to j.
+      const T temp = values[r] / T(j);
+      values[r] = saved + (T(r + 1) - t) * temp;
+      saved = (t + T(j - r - 1)) * temp;
+    }
+    values[j] = saved;
+  }
+}
+
+template <class T>
+SPMESH_HD void values_of(Basis basis, int degree, const double* binomials, T t, T* values) {
+  if (basis == Basis::bernstein) bernstein_values(degree, binomials + binomial_row(degree), t, values);
+  else bspline_values(degree, t, values);
+}
+
+}  // namespace detail
+
+// The degree + 1 functions of `basis` at t in [0, 1] and, where given, their first and second
+// derivatives. `binomials`: a table from binomials() of at least `degree` (Bernstein only; may be
+// null for B-splines), in the memory of the caller's executor.
+template <class T>
+SPMESH_HD void basis_functions(Basis basis, int degree, const double* binomials, T t, T* values, T* first = nullptr,
+                               T* second = nullptr) {
+  detail::values_of(basis, degree, binomials, t, values);
+  T lower[max_degree + 1] = {};
+  auto at = [&](int i, int n) { return i < 0 || i > n ? T(0) : lower[i]; };
+  if (first) {
+    if (degree >= 1) detail::values_of(basis, degree - 1, binomials, t, lower);
+    const T scale = basis == Basis::bernstein ? T(degree) : T(1);
+    for (int i = 0; i <= degree; ++i)
+      first[i] = degree >= 1 ? scale * (at(i - 1, degree - 1) - at(i, degree - 1)) : T(0);
+  }
+  if (second) {
+    if (degree >= 2) detail::values_of(basis, degree - 2, binomials, t, lower);
+    const T scale = basis == Basis::bernstein ? T(degree) * T(degree - 1) : T(1);
+    for (int i = 0; i <= degree; ++i)
+      second[i] =
+          degree >= 2 ? scale * (at(i - 2, degree - 2) - T(2) * at(i - 1, degree - 2) + at(i, degree - 2)) : T(0);
+  }
+}
+
+}  // namespace spmesh::schemes::patches
