@@ -1,0 +1,2 @@
+// Tensor-product patches on the GPU: the CPU test source compiled by nvcc.
+#include "../patches.cpp"
