@@ -122,6 +122,41 @@ TEST_CASE_TEMPLATE("patch curves at degrees 1 to 15, values and first and second
     }
 }
 
+TEST_CASE_TEMPLATE("patch curves in float are the double reference's to 1e-6 of the control points' size, "
+                   "degrees 1 to 15",
+                   B, SPMESH_TEST_BACKENDS) {
+  typename B::Exec exec;
+  const auto table = binomials_on<B>(15);
+  const auto t = sample_values(7);
+  linalg::Array<float> t_float(index_t(t.size()));
+  for (std::size_t s = 0; s < t.size(); ++s) t_float[index_t(s)] = float(t[s]);
+  for (Basis basis : {Basis::bernstein, Basis::bspline})
+    for (int degree = 1; degree <= 15; ++degree) {
+      CAPTURE(int(basis));
+      CAPTURE(degree);
+      const auto basis_at = schemes::patches::sample_basis(exec, basis, degree, table, B::upload(t_float));
+      const Points net = random_points(std::size_t(degree + 1), unsigned(7 * degree + 3));
+      linalg::Dense<float> X(degree + 1, 3);
+      for (int i = 0; i <= degree; ++i)
+        for (int x = 0; x < 3; ++x) X(i, x) = float(net[std::size_t(i)][x]);
+      for (int order = 0; order <= 2; ++order) {
+        CAPTURE(order);
+        const auto got = B::download(schemes::patches::evaluate(exec, {&basis_at}, 1, B::upload(X), {order, 0, 0}));
+        double worst = 0;
+        for (std::size_t s = 0; s < t.size(); ++s) {
+          // The reference at the float sample and control points, in double.
+          Points rounded = net;
+          for (auto& p : rounded)
+            for (double& x : p) x = double(float(x));
+          const auto expected = curve_derivative(basis, rounded, double(float(t[s])), order);
+          for (int x = 0; x < 3; ++x)
+            worst = std::max(worst, std::abs(double(got(index_t(s), x)) - expected[std::size_t(x)]));
+        }
+        CHECK(worst <= 1e-6 * scale_of(basis, degree, order));
+      }
+    }
+}
+
 // The tensor product of the nets' curves: along the last direction first, then the others, each
 // by the curve of the previous results (a curve of curves).
 std::array<double, 3> product(const std::vector<Basis>& bases, const std::vector<int>& degrees, const Points& net,
