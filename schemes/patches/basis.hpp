@@ -30,12 +30,17 @@ inline constexpr int max_degree = 31;
 // Where degree n's row of a binomial table starts: rows 0, 1, ..., n one after another.
 SPMESH_HD inline int binomial_row(int n) { return n * (n + 1) / 2; }
 
-// Level 3: the binomial coefficients C(n, i) of every degree n up to `degree` (binomial_row),
-// exact in double (Pascal's rule on integers below 2^53).
-inline std::vector<double> binomials(int degree) {
+// InputError unless 0 <= degree <= max_degree.
+inline void check_degree(int degree) {
   if (degree < 0 || degree > max_degree)
     throw InputError("patches: degree " + std::to_string(degree) + "; spmesh evaluates degrees 0 to " +
                      std::to_string(max_degree));
+}
+
+// Level 3: the binomial coefficients C(n, i) of every degree n up to `degree` (binomial_row),
+// exact in double (Pascal's rule on integers below 2^53).
+inline std::vector<double> binomials(int degree) {
+  check_degree(degree);
   std::vector<double> table(std::size_t(binomial_row(degree + 1)));
   for (int n = 0; n <= degree; ++n) {
     double* row = table.data() + binomial_row(n);

@@ -32,9 +32,7 @@ struct SampleBasis {
 template <class Exec, class T, class S = typename Exec::space>
 SampleBasis<T, S> sample_basis(Exec& exec, Basis basis, int degree, const linalg::Array<double, S>& binomials,
                                const linalg::Array<T, S>& at) {
-  if (degree < 0 || degree > max_degree)
-    throw InputError("patches: degree " + std::to_string(degree) + "; spmesh evaluates degrees 0 to " +
-                     std::to_string(max_degree));
+  check_degree(degree);
   if (basis == Basis::bernstein && binomials.size() < binomial_row(degree + 1))
     throw DimensionError("patches: degree " + std::to_string(degree) + " needs " +
                          std::to_string(binomial_row(degree + 1)) + " binomials, not " +
