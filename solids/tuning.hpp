@@ -27,8 +27,8 @@ inline constexpr int refinement_row_capacity = 128;
 // of the thread. 4 holds xyz and xyzw positions in one pass.
 inline constexpr int point_columns = 4;
 
-// The GPU threads that share an item of a small level's numbering kernels (detail::
-// with_entry_lanes, topology.hpp), each taking every entry_lanes-th of its entries, where an entry
+// The GPU threads that share an item of a small level's numbering kernels (detail::share_entries
+// and for_each_entry, topology.hpp), each taking every entry_lanes-th of its entries, where an entry
 // is a walk through the parent's rows (a hexahedron's 8 corners, a vertex's 6 edges, an edge's 4
 // faces), when the kernel has fewer than entry_lanes_below items. On the H100: one thread an item
 // left sphere_allhex's levels 1 and 2 (2,700 to 70,000 items a kernel) bound by the latency of
