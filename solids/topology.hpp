@@ -280,7 +280,9 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
   Array<index_t, S> first_instance(cells + 1);
   index_t* first = first_instance.data();
   exec.for_each(cells, [=] SPMESH_HD(index_t c) { first[c] = view.shape(c).faces(); });
-  const auto [instances, bad_cells] = detail::scan_and_count(exec, first, first, cells, cells, is_bad);
+  // (Named copies, not a structured binding, which C++20 lambdas may capture but clang 14 cannot.)
+  const auto instances_and_bad = detail::scan_and_count(exec, first, first, cells, cells, is_bad);
+  const index_t instances = instances_and_bad[0], bad_cells = instances_and_bad[1];
   if (bad_cells > 0) {
     const index_t bad_cell = detail::first_where(exec, cells, is_bad);
     const auto at = detail::host_copy(exec, cell_at, bad_cell, bad_cell + 2);
@@ -339,7 +341,8 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
   exec.for_each(instances, [=] SPMESH_HD(index_t j) {
     number[j] = j == 0 || !inst.same_set(order[j], order[j - 1]) ? 1 : 0;
   });
-  const auto [faces, crowded_faces] = detail::scan_and_count(exec, number, number, instances, instances, is_crowded);
+  const auto faces_and_crowded = detail::scan_and_count(exec, number, number, instances, instances, is_crowded);
+  const index_t faces = faces_and_crowded[0], crowded_faces = faces_and_crowded[1];
   if (crowded_faces > 0) {
     const index_t crowded = detail::first_where(exec, instances, is_crowded);
     const auto held = detail::host_copy(exec, order, crowded - 2, crowded + 1);
@@ -374,7 +377,8 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
   index_t* d2_at = ops.d2.offsets.data();
   exec.for_each(faces, [=] SPMESH_HD(index_t f) { d2_at[f] = inst.corners(owner[f]); });
   auto is_inverted = [=] SPMESH_HD(index_t i) { return twin[i] > i && inst.same_turn(i, twin[i]); };
-  const auto [sides, inverted_faces] = detail::scan_and_count(exec, d2_at, d2_at, faces, instances, is_inverted);
+  const auto sides_and_inverted = detail::scan_and_count(exec, d2_at, d2_at, faces, instances, is_inverted);
+  const index_t sides = sides_and_inverted[0], inverted_faces = sides_and_inverted[1];
   if (inverted_faces > 0) {
     const index_t inverted = detail::first_where(exec, instances, is_inverted);
     const index_t other = exec.read(twin + inverted);
