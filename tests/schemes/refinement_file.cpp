@@ -3,6 +3,7 @@
 // byte by byte (their checksum fixed) are refused naming the problem; the size against the
 // version 1 layout (R as CSR with both meshes).
 #include "../linalg/common.hpp"
+#include "../meshops/temp_dir.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
 #include "schemes/refinement_file.hpp"
@@ -138,10 +139,11 @@ TEST_CASE_TEMPLATE("a refinement file round-trips R's every entry, the base mesh
   CHECK(same_bits(back.sharpness.edges.col_indices, r.sharpness.edges.col_indices));
   CHECK(same_bits(back.sharpness.vertices, r.sharpness.vertices));
 
-  // Through a file, and into the other scalar type (weights converted).
-  const auto dir = std::filesystem::temp_directory_path() / "spmesh_refinement_file_test";
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / "tent.spr").string();
+  // Through a file, and into the other scalar type (weights converted). A folder of this run's
+  // own: the float and double cases may run at once.
+  const TempDir temp;
+  const auto& dir = temp.path;
+  const std::string path = temp / "tent.spr";
   schemes::save_refinement(path, r);
   CHECK(std::filesystem::file_size(path) == bytes.size());
   const auto loaded = schemes::load_refinement<T>(path);
@@ -157,7 +159,6 @@ TEST_CASE_TEMPLATE("a refinement file round-trips R's every entry, the base mesh
   const auto missing = dir / "no" / "such" / "dir" / "r.spr";
   CHECK_THROWS_AS(schemes::save_refinement(missing.string(), r), Error);
   CHECK(!std::filesystem::exists(missing.parent_path()));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("Loop and sqrt(3) refinements round-trip too") {
@@ -351,9 +352,9 @@ TEST_CASE("a file's parts load without the refined mesh, which rebuild_refined m
           "check accepts, the check refuses another mesh naming the file, the header's sizes") {
   const auto tent = meshops::read_obj(tent_path);
   const auto [r, R] = refinement<double, schemes::CatmullClark>(tent, tent_sharpness(), 2);
-  const auto dir = std::filesystem::temp_directory_path() / "spmesh_refinement_parts_test";
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / "tent.spr").string();
+  const TempDir temp;
+  const auto& dir = temp.path;
+  const std::string path = temp / "tent.spr";
   schemes::save_refinement(path, r);
 
   auto stored = schemes::load_refinement_parts<double>(path);
@@ -386,7 +387,6 @@ TEST_CASE("a file's parts load without the refined mesh, which rebuild_refined m
   CHECK(shape.file_bytes == std::int64_t(std::filesystem::file_size(path)));
   CHECK_THROWS_WITH_AS(schemes::refinement_shape((dir / "none.spr").string()),
                        doctest::Contains("none.spr"), InputError);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace spmesh::test::refinement_file_tests

@@ -6,6 +6,7 @@
 // file that does not hold together is refused by name. The same source runs on the GPU
 // (cuda/refinement.cu), whose R is compared with the CPU's.
 #include "../backends.hpp"
+#include "../meshops/temp_dir.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "linalg/spmv.hpp"
 #include "solids/plan.hpp"
@@ -193,7 +194,9 @@ TEST_CASE("a solid's refinement file round trip keeps R, the base and refined ce
     CHECK(relative_difference(replayed, evaluated) <= 1e-12);
   }
   // Through a file on disk, and as float.
-  const auto path = std::filesystem::temp_directory_path() / "spmesh_solid_round_trip.spr";
+  // A folder of this run's own: test_solids and test_solids_cuda may run this at once.
+  const TempDir temp;
+  const auto path = temp.path / "round_trip.spr";
   const auto all = cases();
   const auto& c = all[1];
   schemes::save_refinement(path.string(), record_of(c, 1));
@@ -203,7 +206,6 @@ TEST_CASE("a solid's refinement file round trip keeps R, the base and refined ce
   CHECK_THROWS_WITH_AS(schemes::load_refinement<float>(path.string()),
                        (path.string() + ": a Catmull-Clark solid's refinement (load it with solids::load_refinement)").c_str(),
                        InputError);
-  std::filesystem::remove(path);
 }
 
 TEST_CASE("a solid's refinement file that does not hold together is refused, naming the file and the problem") {
