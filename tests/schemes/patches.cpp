@@ -86,24 +86,31 @@ double scale_of(Basis basis, int degree, int order) {
   return s;
 }
 
-TEST_CASE_TEMPLATE("patch curves at degrees 1 to 15, values and first and second derivatives, are de Casteljau's "
-                   "(Bezier) and de Boor's (uniform B-spline) on the control points and their differences",
-                   B, SPMESH_TEST_BACKENDS) {
+// Curves of both bases at degrees 1 to 15 in T, `patches` a degree, values and first and second
+// derivatives, against the reference in double on the same (T-rounded) samples and control points:
+// at most `tolerance` times the control points' size (scale_of).
+template <class B, class T>
+void check_curves(double tolerance) {
   typename B::Exec exec;
   const auto table = binomials_on<B>(15);
-  const auto t = sample_values(9);
+  std::vector<double> t = sample_values(9);
+  linalg::Array<T> t_as(index_t(t.size()));
+  for (std::size_t s = 0; s < t.size(); ++s) t_as[index_t(s)] = T(t[s]), t[s] = double(T(t[s]));
   for (Basis basis : {Basis::bernstein, Basis::bspline})
     for (int degree = 1; degree <= 15; ++degree) {
       CAPTURE(int(basis));
       CAPTURE(degree);
       const index_t patches = 3;
-      const auto basis_at = schemes::patches::sample_basis(exec, basis, degree, table, samples_on<B>(t));
-      linalg::Dense<double> X(patches * (degree + 1), 3);
+      const auto basis_at = schemes::patches::sample_basis(exec, basis, degree, table, B::upload(t_as));
+      linalg::Dense<T> X(patches * (degree + 1), 3);
       std::vector<Points> nets;
       for (index_t p = 0; p < patches; ++p) {
         nets.push_back(random_points(std::size_t(degree + 1), unsigned(100 * degree + p)));
         for (int i = 0; i <= degree; ++i)
-          for (int x = 0; x < 3; ++x) X(p * (degree + 1) + i, x) = nets.back()[std::size_t(i)][x];
+          for (int x = 0; x < 3; ++x) {
+            auto& coordinate = nets.back()[std::size_t(i)][x];
+            X(p * (degree + 1) + i, x) = T(coordinate), coordinate = double(T(coordinate));
+          }
       }
       const auto X_on = B::upload(X);
       for (int order = 0; order <= 2; ++order) {
@@ -115,46 +122,24 @@ TEST_CASE_TEMPLATE("patch curves at degrees 1 to 15, values and first and second
           for (std::size_t s = 0; s < t.size(); ++s) {
             const auto expected = curve_derivative(basis, nets[std::size_t(p)], t[s], order);
             for (int x = 0; x < 3; ++x)
-              worst = std::max(worst, std::abs(got(p * index_t(t.size()) + index_t(s), x) - expected[std::size_t(x)]));
+              worst = std::max(worst, std::abs(double(got(p * index_t(t.size()) + index_t(s), x)) -
+                                               expected[std::size_t(x)]));
           }
-        CHECK(worst <= 1e-12 * scale_of(basis, degree, order));
+        CHECK(worst <= tolerance * scale_of(basis, degree, order));
       }
     }
+}
+
+TEST_CASE_TEMPLATE("patch curves at degrees 1 to 15, values and first and second derivatives, are de Casteljau's "
+                   "(Bezier) and de Boor's (uniform B-spline) on the control points and their differences",
+                   B, SPMESH_TEST_BACKENDS) {
+  check_curves<B, double>(1e-12);
 }
 
 TEST_CASE_TEMPLATE("patch curves in float are the double reference's to 1e-6 of the control points' size, "
                    "degrees 1 to 15",
                    B, SPMESH_TEST_BACKENDS) {
-  typename B::Exec exec;
-  const auto table = binomials_on<B>(15);
-  const auto t = sample_values(7);
-  linalg::Array<float> t_float(index_t(t.size()));
-  for (std::size_t s = 0; s < t.size(); ++s) t_float[index_t(s)] = float(t[s]);
-  for (Basis basis : {Basis::bernstein, Basis::bspline})
-    for (int degree = 1; degree <= 15; ++degree) {
-      CAPTURE(int(basis));
-      CAPTURE(degree);
-      const auto basis_at = schemes::patches::sample_basis(exec, basis, degree, table, B::upload(t_float));
-      const Points net = random_points(std::size_t(degree + 1), unsigned(7 * degree + 3));
-      linalg::Dense<float> X(degree + 1, 3);
-      for (int i = 0; i <= degree; ++i)
-        for (int x = 0; x < 3; ++x) X(i, x) = float(net[std::size_t(i)][x]);
-      for (int order = 0; order <= 2; ++order) {
-        CAPTURE(order);
-        const auto got = B::download(schemes::patches::evaluate(exec, {&basis_at}, 1, B::upload(X), {order, 0, 0}));
-        double worst = 0;
-        for (std::size_t s = 0; s < t.size(); ++s) {
-          // The reference at the float sample and control points, in double.
-          Points rounded = net;
-          for (auto& p : rounded)
-            for (double& x : p) x = double(float(x));
-          const auto expected = curve_derivative(basis, rounded, double(float(t[s])), order);
-          for (int x = 0; x < 3; ++x)
-            worst = std::max(worst, std::abs(double(got(index_t(s), x)) - expected[std::size_t(x)]));
-        }
-        CHECK(worst <= 1e-6 * scale_of(basis, degree, order));
-      }
-    }
+  check_curves<B, float>(1e-6);
 }
 
 // The tensor product of the nets' curves: along the last direction first, then the others, each
