@@ -350,6 +350,16 @@ TEST_CASE("bad .vtu files are refused naming the byte or the cell") {
   lz4.replace(lz4.find("byte_order"), 0, "compressor=\"vtkLZ4DataCompressor\" ");
   CHECK(refusal(lz4, "z.vtu") ==
         "z.vtu: byte 46: compressor vtkLZ4DataCompressor: spmesh reads zlib-compressed and uncompressed data");
+  // A compressed block's table that claims more than deflate can give (1032 to 1) is refused before
+  // any memory is taken for it (it allocated the 2 GiB named; found by fuzz_vtu).
+  std::string huge = vtu(true, false), table;
+  for (std::uint64_t v : {std::uint64_t(1), std::uint64_t(1) << 31, std::uint64_t(1) << 31, std::uint64_t(12)})
+    put(table, v, true);
+  const std::size_t points_at = huge.find("format=\"binary\">\n") + 17;
+  huge.replace(points_at, huge.find("</DataArray>") - points_at, base64(table) + base64("twelve bytes"));
+  huge.replace(huge.find("byte_order"), 0, "compressor=\"vtkZLibDataCompressor\" ");
+  CHECK(refusal(huge, "h.vtu").ends_with("DataArray 'Points': its compressed block 0 of 12 bytes cannot inflate to "
+                                         "the 2147483648 bytes its header names"));
   std::string poly = vtu(false, false);
   poly.replace(poly.find("UnstructuredGrid\" "), 16, "PolyData");
   CHECK(refusal(poly, "q.vtu").ends_with("a VTK XML file of type 'PolyData': spmesh reads volume meshes, type "
