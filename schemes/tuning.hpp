@@ -36,6 +36,13 @@ inline constexpr double max_region_share = 0.2;
 inline constexpr std::size_t patch_tile_bytes = 40 * 1024;
 inline constexpr int patch_threads = 256;
 
+// Tensor-product patch evaluation (patches/tensor.hpp): threads a tile, the points a tile
+// evaluates, and the shared memory its partial sums may take beyond one sample row's (B, the
+// patch benchmark; Tuning choices: TensorTiles; not swept).
+inline constexpr int tensor_tile_threads = 256;
+inline constexpr int tensor_tile_points = 2048;
+inline constexpr std::size_t tensor_tile_bytes = 16 * 1024;
+
 // The edges of a special vertex that the crease rules' kernel keeps in registers; a vertex of
 // more walks its ring on every pass (Tuning choices: HalfEdgeVertexRules::kept; not swept).
 inline constexpr int vertex_rules_kept_edges = 12;

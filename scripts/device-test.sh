@@ -26,6 +26,8 @@
 #                    executables (SANITIZER_EXECUTABLES: grep -E pattern of their names,
 #                    default: all; SANITIZER_TESTS: doctest -tc filter for them, default: all;
 #                    SANITIZER_SECONDS: start no run after this many seconds, and fail)
+#   SKIP_PATCHES_BENCH set to 1 to skip spmesh_bench_patches (tensor-product Bezier surfaces in
+#                    seed 001's setting, GPU and CPU; PATCHES_BENCH_ARGS: extra arguments)
 #   SKIP_E2E         set to 1 to skip scripts/device-e2e.sh (the command line end to end;
 #                    E2E_LEVEL, default 6)
 #   TESTS_REGEX      run only the tests whose names match (ctest -R); default: every test
@@ -115,6 +117,9 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
     [[ ! -f $shared/bench/cylinder_hex.mesh ]] || build/device/bench/spmesh_bench_solids \
       --json $out/bench_solids_cylinder.json --cpu-max-level 3 --cpu-compose-max-level 1 \
       $shared/bench/cylinder_hex.mesh:3"
+[[ ${SKIP_PATCHES_BENCH:-0} == 1 ]] ||
+  step bench_patches build/device/bench/spmesh_bench_patches --json "$out/bench_patches.json" \
+    ${PATCHES_BENCH_ARGS:-}
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
 [[ ${SKIP_TESTS:-0} == 1 ]] || echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
 exit $status

@@ -15,10 +15,10 @@
 // non-zero on the same span).
 #pragma once
 
+#include "linalg/array.hpp"
 #include "linalg/base.hpp"
 
 #include <string>
-#include <vector>
 
 namespace spmesh::schemes::patches {
 
@@ -37,17 +37,22 @@ inline void check_degree(int degree) {
                      std::to_string(max_degree));
 }
 
-// Level 3: the binomial coefficients C(n, i) of every degree n up to `degree` (binomial_row),
-// exact in double (Pascal's rule on integers below 2^53).
-inline std::vector<double> binomials(int degree) {
+// Level 3: the binomial coefficients C(n, i) of every degree n up to `degree` (binomial_row), in
+// the executor's memory. Each is the product C(n - i + j, j) = C(n - i + j - 1, j - 1) (n - i + j) / j
+// for j = 1 .. i, every step an integer below 2^53 (n <= 31), so exact in double.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<double, S> binomials(Exec& exec, int degree) {
   check_degree(degree);
-  std::vector<double> table(std::size_t(binomial_row(degree + 1)));
-  for (int n = 0; n <= degree; ++n) {
-    double* row = table.data() + binomial_row(n);
-    const double* above = table.data() + binomial_row(n - 1);
-    row[0] = row[n] = 1;
-    for (int i = 1; i < n; ++i) row[i] = above[i - 1] + above[i];
-  }
+  linalg::Array<double, S> table(binomial_row(degree + 1));
+  double* out = table.data();
+  exec.for_each(table.size(), [=] SPMESH_HD(index_t at) {
+    int n = 0;
+    while (binomial_row(n + 1) <= at) ++n;
+    const int i = int(at) - binomial_row(n);
+    double c = 1;
+    for (int j = 1; j <= i; ++j) c = c * double(n - i + j) / double(j);
+    out[at] = c;
+  });
   return table;
 }
 

@@ -3,7 +3,7 @@
 // (the hodographs), uniform B-splines by de Boor's algorithm (repeated knot insertion), and
 // surfaces and volumes as curves of curves; at degrees 1 to 15, 1e-12 of the control points'
 // size.
-#include "schemes/patches/tensor.hpp"
+#include "schemes/patches/evaluator.hpp"
 
 #include "../backends.hpp"
 
@@ -70,11 +70,6 @@ std::vector<double> sample_values(int count) {
 }
 
 template <class B>
-linalg::Array<double, typename B::Exec::space> binomials_on(int degree) {
-  return B::upload(linalg::Array<double>(schemes::patches::binomials(degree)));
-}
-
-template <class B>
 auto samples_on(const std::vector<double>& t) {
   return B::upload(linalg::Array<double>(t));
 }
@@ -92,7 +87,7 @@ double scale_of(Basis basis, int degree, int order) {
 template <class B, class T>
 void check_curves(double tolerance) {
   typename B::Exec exec;
-  const auto table = binomials_on<B>(15);
+  const auto table = schemes::patches::binomials(exec, 15);
   std::vector<double> t = sample_values(9);
   linalg::Array<T> t_as(index_t(t.size()));
   for (std::size_t s = 0; s < t.size(); ++s) t_as[index_t(s)] = T(t[s]), t[s] = double(T(t[s]));
@@ -162,73 +157,191 @@ std::array<double, 3> product(const std::vector<Basis>& bases, const std::vector
   return curve_derivative(bases[0], column, at[0], orders[0]);
 }
 
+// A tensor product to check: each direction's basis, degree, derivative order and samples.
+struct Product {
+  std::vector<Basis> bases;
+  std::vector<int> degrees, orders;
+  std::vector<std::vector<double>> at;
+  std::size_t controls() const {
+    std::size_t n = 1;
+    for (int degree : degrees) n *= std::size_t(degree + 1);
+    return n;
+  }
+  std::size_t points() const {
+    std::size_t n = 1;
+    for (const auto& t : at) n *= t.size();
+    return n;
+  }
+  double scale() const {
+    double s = 1;
+    for (std::size_t d = 0; d < bases.size(); ++d) s *= scale_of(bases[d], degrees[d], orders[d]);
+    return s;
+  }
+};
+
+// Random control nets of `patches` patches, and X: column x holds coordinate x % 3 times 1 + x / 3.
+std::pair<std::vector<Points>, linalg::Dense<double>> nets_of(const Product& c, index_t patches, index_t columns) {
+  std::vector<Points> nets;
+  linalg::Dense<double> X(patches * index_t(c.controls()), columns);
+  for (index_t p = 0; p < patches; ++p) {
+    nets.push_back(random_points(c.controls(), 31u + unsigned(p) + 7u * unsigned(c.bases.size())));
+    for (std::size_t i = 0; i < c.controls(); ++i)
+      for (index_t x = 0; x < columns; ++x) X(p * index_t(c.controls()) + index_t(i), x) = nets.back()[i][x % 3] * (1 + x / 3);
+  }
+  return {std::move(nets), std::move(X)};
+}
+
+// The largest difference of `got` (every patch's grid of points, nets_of's columns) from the
+// curves of curves, over the derivatives' scale.
+double worst_difference(const linalg::Dense<double>& got, const Product& c, const std::vector<Points>& nets) {
+  const std::size_t D = c.bases.size(), points = c.points();
+  REQUIRE(got.rows == index_t(nets.size() * points));
+  double worst = 0;
+  for (std::size_t p = 0; p < nets.size(); ++p)
+    for (std::size_t s = 0; s < points; ++s) {
+      // Sample s's index in each direction, the last fastest.
+      std::vector<double> at(D);
+      std::size_t rest = s;
+      for (std::size_t d = D; d-- > 0;) at[d] = c.at[d][rest % c.at[d].size()], rest /= c.at[d].size();
+      const auto expected = product(c.bases, c.degrees, nets[p], at, c.orders);
+      for (index_t x = 0; x < got.cols; ++x)
+        worst = std::max(worst, std::abs(got(index_t(p * points + s), x) - expected[std::size_t(x % 3)] * double(1 + x / 3)));
+    }
+  return worst / c.scale();
+}
+
+// c's points by sample_basis and evaluate on B.
+template <class B>
+linalg::Dense<double> evaluated(typename B::Exec& exec, const Product& c, index_t patches, const linalg::Dense<double>& X) {
+  const auto table = schemes::patches::binomials(exec, 31);
+  std::vector<schemes::patches::SampleBasis<double, typename B::Exec::space>> bases;
+  for (std::size_t d = 0; d < c.bases.size(); ++d)
+    bases.push_back(schemes::patches::sample_basis(exec, c.bases[d], c.degrees[d], table, samples_on<B>(c.at[d])));
+  const std::array<int, 3> orders{c.orders[0], c.orders.size() > 1 ? c.orders[1] : 0, c.orders.size() > 2 ? c.orders[2] : 0};
+  const auto X_on = B::upload(X);
+  switch (bases.size()) {
+    case 1: return B::download(schemes::patches::evaluate(exec, {&bases[0]}, patches, X_on, orders));
+    case 2: return B::download(schemes::patches::evaluate(exec, {&bases[0], &bases[1]}, patches, X_on, orders));
+    default: return B::download(schemes::patches::evaluate(exec, {&bases[0], &bases[1], &bases[2]}, patches, X_on, orders));
+  }
+}
+
 TEST_CASE_TEMPLATE("patch surfaces and volumes of mixed bases and degrees (up to 15) are curves of curves, "
                    "their mixed derivatives included",
                    B, SPMESH_TEST_BACKENDS) {
   typename B::Exec exec;
-  const auto table = binomials_on<B>(15);
-  struct Case {
-    std::vector<Basis> bases;
-    std::vector<int> degrees;
-    std::vector<int> orders;
+  const std::vector<Product> cases{
+      {{Basis::bernstein, Basis::bernstein}, {3, 3}, {0, 0}, {}},
+      {{Basis::bspline, Basis::bspline}, {3, 3}, {1, 1}, {}},
+      {{Basis::bernstein, Basis::bspline}, {15, 5}, {2, 0}, {}},
+      {{Basis::bspline, Basis::bernstein}, {7, 12}, {0, 2}, {}},
+      {{Basis::bspline, Basis::bspline, Basis::bspline}, {3, 3, 3}, {0, 0, 0}, {}},
+      {{Basis::bernstein, Basis::bspline, Basis::bernstein}, {2, 4, 6}, {1, 0, 1}, {}},
   };
-  const std::vector<Case> cases{
-      {{Basis::bernstein, Basis::bernstein}, {3, 3}, {0, 0}},
-      {{Basis::bspline, Basis::bspline}, {3, 3}, {1, 1}},
-      {{Basis::bernstein, Basis::bspline}, {15, 5}, {2, 0}},
-      {{Basis::bspline, Basis::bernstein}, {7, 12}, {0, 2}},
-      {{Basis::bspline, Basis::bspline, Basis::bspline}, {3, 3, 3}, {0, 0, 0}},
-      {{Basis::bernstein, Basis::bspline, Basis::bernstein}, {2, 4, 6}, {1, 0, 1}},
-  };
-  for (const Case& c : cases) {
-    const std::size_t D = c.bases.size();
-    CAPTURE(D);
+  for (Product c : cases) {
+    CAPTURE(c.bases.size());
     CAPTURE(c.degrees[0]);
     CAPTURE(c.orders[0]);
-    std::vector<std::vector<double>> t;
-    std::vector<schemes::patches::SampleBasis<double, typename B::Exec::space>> bases;
-    std::size_t controls = 1, points = 1;
-    for (std::size_t d = 0; d < D; ++d) {
-      t.push_back(sample_values(4 + int(d)));
-      bases.push_back(schemes::patches::sample_basis(exec, c.bases[d], c.degrees[d], table, samples_on<B>(t.back())));
-      controls *= std::size_t(c.degrees[d] + 1), points *= t.back().size();
-    }
-    const index_t patches = 2;
-    std::vector<Points> nets;
-    linalg::Dense<double> X(patches * index_t(controls), 3);
-    for (index_t p = 0; p < patches; ++p) {
-      nets.push_back(random_points(controls, 31u + unsigned(p) + 7u * unsigned(D)));
-      for (std::size_t i = 0; i < controls; ++i)
-        for (int x = 0; x < 3; ++x) X(p * index_t(controls) + index_t(i), x) = nets.back()[i][x];
-    }
-    const auto X_on = B::upload(X);
-    const std::array<int, 3> orders{c.orders[0], D > 1 ? c.orders[1] : 0, D > 2 ? c.orders[2] : 0};
-    const auto got = B::download(
-        D == 2 ? schemes::patches::evaluate(exec, {&bases[0], &bases[1]}, patches, X_on, orders)
-               : schemes::patches::evaluate(exec, {&bases[0], &bases[1], &bases[2]}, patches, X_on, orders));
-    REQUIRE(got.rows == patches * index_t(points));
-    double worst = 0, scale = 1;
-    for (std::size_t d = 0; d < D; ++d) scale *= scale_of(c.bases[d], c.degrees[d], c.orders[d]);
-    for (index_t p = 0; p < patches; ++p)
-      for (std::size_t s = 0; s < points; ++s) {
-        // Sample s's index in each direction, the last fastest.
-        std::vector<double> at(D);
-        std::size_t rest = s;
-        for (std::size_t d = D; d-- > 0;) at[d] = t[d][rest % t[d].size()], rest /= t[d].size();
-        const auto expected = product(c.bases, c.degrees, nets[std::size_t(p)], at, c.orders);
-        for (int x = 0; x < 3; ++x)
-          worst = std::max(worst, std::abs(got(p * index_t(points) + index_t(s), x) - expected[std::size_t(x)]));
-      }
-    CHECK(worst <= 1e-12 * scale);
+    for (std::size_t d = 0; d < c.bases.size(); ++d) c.at.push_back(sample_values(4 + int(d)));
+    const auto [nets, X] = nets_of(c, 2, 3);
+    CHECK(worst_difference(evaluated<B>(exec, c, 2, X), c, nets) <= 1e-12);
+  }
+}
+
+TEST_CASE_TEMPLATE("patch tiles: columns past a tile's four, a direction's points split among tiles, several "
+                   "sample rows a tile, a degree-31 direction",
+                   B, SPMESH_TEST_BACKENDS) {
+  typename B::Exec exec;
+  const std::vector<std::pair<Product, index_t>> cases{
+      // 5000 points of a curve: three spans of tensor_tile_points; seven columns: two tiles' worth.
+      {{{Basis::bernstein}, {5}, {1}, {sample_values(5000)}}, 7},
+      // Rows of 3000 points: a row a tile, split.
+      {{{Basis::bspline, Basis::bspline}, {3, 2}, {0, 1}, {sample_values(3), sample_values(3000)}}, 5},
+      // Rows of 63 points: 32 rows a tile.
+      {{{Basis::bspline, Basis::bernstein, Basis::bspline}, {2, 3, 1}, {0, 0, 2}, {sample_values(40), sample_values(7), sample_values(9)}}, 1},
+      // Degree 31 (its curve and derivatives are de Casteljau's to a looser 1e-10: 2^31 x the net).
+      {{{Basis::bernstein, Basis::bspline}, {31, 4}, {2, 0}, {sample_values(6), sample_values(5)}}, 3},
+  };
+  for (const auto& [c, columns] : cases) {
+    CAPTURE(c.bases.size());
+    CAPTURE(columns);
+    const auto [nets, X] = nets_of(c, 3, columns);
+    CHECK(worst_difference(evaluated<B>(exec, c, 3, X), c, nets) <= (c.degrees[0] == 31 ? 1e-10 : 1e-12));
+  }
+}
+
+TEST_CASE_TEMPLATE("GridEvaluator remakes the binomials only for a higher degree and a basis only for a new grid, "
+                   "and gives evaluate's points bit for bit",
+                   B, SPMESH_TEST_BACKENDS) {
+  using schemes::patches::Grid;
+  using S = typename B::Exec::space;
+  typename B::Exec exec;
+  schemes::patches::GridEvaluator<double, S> grids;
+  const Grid cubic_u{Basis::bernstein, 3, 20}, cubic_v{Basis::bernstein, 3, 30};
+  Product c{{Basis::bernstein, Basis::bernstein}, {3, 3}, {0, 1}, {}};
+  for (index_t n : {20, 30}) {
+    std::vector<double> t;
+    for (index_t s = 0; s < n; ++s) t.push_back(double(s) / double(n - 1));
+    c.at.push_back(t);
+  }
+  auto [nets, X] = nets_of(c, 4, 3);
+  const auto first = B::download(grids.evaluate(exec, {cubic_u, cubic_v}, 4, B::upload(X), {0, 1, 0}));
+  CHECK(worst_difference(first, c, nets) <= 1e-12);
+  // The same points as sample_basis and evaluate at uniform_samples, bit for bit.
+  const auto table = schemes::patches::binomials(exec, 3);
+  const auto u = schemes::patches::sample_basis(exec, Basis::bernstein, 3, table,
+                                                schemes::patches::uniform_samples<typename B::Exec, double>(exec, 20));
+  const auto v = schemes::patches::sample_basis(exec, Basis::bernstein, 3, table,
+                                                schemes::patches::uniform_samples<typename B::Exec, double>(exec, 30));
+  const auto direct = B::download(schemes::patches::evaluate(exec, {&u, &v}, 4, B::upload(X), {0, 1, 0}));
+  CHECK(first.data.to_vector() == direct.data.to_vector());
+  CHECK(grids.counts().binomials == 1);
+  CHECK(grids.counts().bases == 2);
+  // Moved control points (seed 001's case A): level 1 alone.
+  std::tie(nets, X) = nets_of(c, 5, 3);
+  CHECK(worst_difference(B::download(grids.evaluate(exec, {cubic_u, cubic_v}, 5, B::upload(X), {0, 1, 0})), c, nets) <= 1e-12);
+  CHECK(grids.counts().bases == 2);
+  const auto zeros = [](int degree) {
+    return B::upload(linalg::Dense<double>(degree + 1, 3, linalg::Array<double>(3 * (degree + 1), 0.0)));
+  };
+  // A lower degree and a new resolution (case B): a basis each, the binomials kept.
+  grids.evaluate(exec, {Grid{Basis::bernstein, 2, 20}}, 1, zeros(2));
+  grids.evaluate(exec, {Grid{Basis::bernstein, 3, 21}}, 1, zeros(3));
+  CHECK(grids.counts().binomials == 1);
+  CHECK(grids.counts().bases == 4);
+  // A higher degree (case C): all three levels.
+  grids.evaluate(exec, {Grid{Basis::bernstein, 7, 20}}, 1, zeros(7));
+  CHECK(grids.counts().binomials == 2);
+  CHECK(grids.counts().bases == 5);
+  // Past kept_bases grids the least recently used go first: cubic_u, used again here, outlives
+  // cubic_v through three new grids.
+  grids.evaluate(exec, {cubic_u}, 1, zeros(3));
+  for (int degree : {4, 5, 6}) grids.evaluate(exec, {Grid{Basis::bspline, degree, 8}}, 1, zeros(degree));
+  CHECK(grids.counts().bases == 8);
+  CHECK(worst_difference(B::download(grids.evaluate(exec, {cubic_u, cubic_v}, 5, B::upload(X), {0, 1, 0})), c, nets) <=
+        1e-12);
+  CHECK(grids.counts().bases == 9);
+  CHECK(grids.counts().evaluations == 10);
+}
+
+TEST_CASE("binomials on the executor are Pascal's triangle to degree 31, exactly") {
+  linalg::cpu::Executor exec;
+  const auto table = schemes::patches::binomials(exec, 31);
+  std::vector<std::uint64_t> row{1};
+  for (int n = 0; n <= 31; ++n) {
+    for (int i = 0; i <= n; ++i) CHECK(table[schemes::patches::binomial_row(n) + i] == double(row[std::size_t(i)]));
+    std::vector<std::uint64_t> next(row.size() + 1, 1);
+    for (std::size_t i = 1; i < row.size(); ++i) next[i] = row[i - 1] + row[i];
+    row = next;
   }
 }
 
 TEST_CASE_TEMPLATE("patches refuse degrees past 31, a control net of the wrong size and a fourth direction by name",
                    B, SPMESH_TEST_BACKENDS) {
   typename B::Exec exec;
-  CHECK_THROWS_WITH_AS(schemes::patches::binomials(32), "patches: degree 32; spmesh evaluates degrees 0 to 31",
+  CHECK_THROWS_WITH_AS(schemes::patches::binomials(exec, 32), "patches: degree 32; spmesh evaluates degrees 0 to 31",
                        InputError);
-  const auto table = binomials_on<B>(3);
+  const auto table = schemes::patches::binomials(exec, 3);
   const auto t = samples_on<B>(sample_values(5));
   CHECK_THROWS_AS(schemes::patches::sample_basis(exec, Basis::bernstein, 4, table, t), DimensionError);
   const auto cubic = schemes::patches::sample_basis(exec, Basis::bernstein, 3, table, t);
