@@ -8,10 +8,13 @@
 //   direct    every point sums its whole control net with its basis computed on the spot
 //             (seed 001's "BRF", the reference its speedups are measured against);
 //   floor     the points written and the control nets read once, at the memory's copy rate.
+// With the GPU, then seed 001's CPU-GPU cooperation (split.hpp), the points wanted in host memory:
+// the GPU alone (its evaluation read back), fixed shares of the groups on the host's cores, and
+// the dynamic distribution, with the share it gave the host.
 // Times are medians (at least 3 runs, more up to 2 s), the executor synchronised in each.
 //   spmesh_bench_patches [--json FILE] [--samples N] [--batch B] [--cpu-batch B]
 #include "linalg/cpu/executor.hpp"
-#include "schemes/patches/evaluator.hpp"
+#include "schemes/patches/split.hpp"
 #if defined(__CUDACC__)
 #include "linalg/cuda/executor.cuh"
 #endif
@@ -128,6 +131,39 @@ Row measure(Exec& exec, Up up, Down down, const char* device, int degree, index_
   return r;
 }
 
+#if defined(__CUDACC__)
+// Seed 001's CPU-GPU cooperation for one setting: the GPU alone with its points read back, fixed
+// host shares, dynamic.
+template <class T>
+void measure_split(linalg::cpu::Executor& cpu, linalg::cuda::Executor& gpu, int degree, index_t samples,
+                   index_t surfaces) {
+  using schemes::patches::Distribution;
+  const index_t width = degree + 1;
+  linalg::Dense<T> X(surfaces * width * width, 3);
+  std::mt19937 rng{unsigned(degree)};
+  std::uniform_real_distribution<double> coordinate(-1, 1);
+  for (T& x : X.data) x = T(coordinate(rng));
+  const auto X_device = linalg::cuda::to_device(X);
+  const Grid grid{Basis::bernstein, degree, samples};
+  schemes::patches::GridEvaluator<T, linalg::Device> alone;
+  const double gpu_alone = time_ms([&] { linalg::cuda::to_host(alone.evaluate(gpu, {grid, grid}, surfaces, X_device)); });
+  schemes::patches::SplitEvaluator<T, linalg::Device> split;
+  std::printf("split  %-6s %2d %5lld  gpu+read %8.4f |", sizeof(T) == 4 ? "float" : "double", degree,
+              static_cast<long long>(surfaces), gpu_alone);
+  for (double share : {0.01, 0.02, 0.05, 0.1, 0.2})
+    std::printf(" %4.2f: %8.4f", share, time_ms([&] {
+                  split.evaluate(cpu, gpu, {grid, grid}, surfaces, X, X_device, {Distribution::fixed, share});
+                }));
+  const double dynamic = time_ms([&] {
+    split.evaluate(cpu, gpu, {grid, grid}, surfaces, X, X_device, {Distribution::dynamic});
+  });
+  const auto taken = split.taken();
+  std::printf(" | dynamic %8.4f (host %.3f of the groups)\n", dynamic,
+              double(taken.host) / double(std::max<index_t>(1, taken.host + taken.device)));
+  std::fflush(stdout);
+}
+#endif
+
 void print(const Row& r) {
   std::printf("%-4s %-6s %2d %5lld %11lld %9.4f %9.4f %9.4f %8.4f %6.2f %7.1f %8.0f %9.2g\n", r.device.c_str(),
               r.type.c_str(), r.degree, static_cast<long long>(r.surfaces), static_cast<long long>(r.points), r.level1,
@@ -192,6 +228,12 @@ int run(int argc, char** argv) {
   linalg::cuda::Executor gpu;
   sweep(gpu, [](const auto& x) { return linalg::cuda::to_device(x); },
         [](const auto& x) { return linalg::cuda::to_host(x); }, "gpu", batch);
+  std::printf("CPU-GPU split (ms; the points wanted in host memory; fixed: the host's share of the groups)\n");
+  for (index_t surfaces : {index_t(1), batch / 4})
+    for (int degree : {3, 15}) {
+      measure_split<float>(cpu, gpu, degree, samples, surfaces);
+      measure_split<double>(cpu, gpu, degree, samples, surfaces);
+    }
 #else
   (void)batch;  // GPU rows only
 #endif

@@ -43,18 +43,22 @@ class GridEvaluator {
   template <class Exec>
   linalg::Dense<T, S> evaluate(Exec& exec, std::initializer_list<Grid> directions, index_t patches,
                                const linalg::Dense<T, S>& X, std::array<int, 3> orders = {0, 0, 0}) {
+    const auto kept = bases(exec, directions);
+    ++counts_.evaluations;
+    return patches::evaluate(exec, std::span(kept.data(), directions.size()), patches, X, orders);
+  }
+
+  // Level 2 of the 1 to 3 `directions` (and level 3), made where not kept; valid until the
+  // next call.
+  template <class Exec>
+  std::array<const SampleBasis<T, S>*, 3> bases(Exec& exec, std::initializer_list<Grid> directions) {
     if (directions.size() < 1 || directions.size() > 3)
       throw DimensionError("patches::GridEvaluator: " + std::to_string(directions.size()) +
                            " directions, not 1 to 3");
-    std::array<const SampleBasis<T, S>*, 3> bases{};
+    std::array<const SampleBasis<T, S>*, 3> out{};
     std::size_t d = 0;
-    for (const Grid& grid : directions) bases[d++] = &basis_of(exec, grid);
-    ++counts_.evaluations;
-    switch (d) {
-      case 1: return patches::evaluate(exec, {bases[0]}, patches, X, orders);
-      case 2: return patches::evaluate(exec, {bases[0], bases[1]}, patches, X, orders);
-      default: return patches::evaluate(exec, {bases[0], bases[1], bases[2]}, patches, X, orders);
-    }
+    for (const Grid& grid : directions) out[d++] = &basis_of(exec, grid);
+    return out;
   }
 
  private:

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <span>
 #include <string>
 
 namespace spmesh::schemes::patches {
@@ -100,7 +101,20 @@ struct TensorTiles {
   index_t rest = 0;                  // the points of directions 1 and 2 together
   int rows = 1, columns = 1;         // a tile's
   index_t span = 1;
+  index_t patches = 0, total = 0;    // total: the points of all patches
   index_t row_tiles = 1, span_tiles = 1, column_tiles = 1;
+  // Where a launch starts: its tile 0 is tile first_tile, and y holds the rows from
+  // first_out_row on (evaluate_groups).
+  index_t first_tile = 0;
+  std::int64_t first_out_row = 0;
+
+  // A group is a patch's row tile: its tiles (span_tiles x column_tiles) write a run of
+  // consecutive rows, from group_row(g) to group_row(g + 1).
+  index_t groups() const { return patches * row_tiles; }
+  std::int64_t group_row(index_t g) const {
+    if (g >= groups()) return total;
+    return std::int64_t(g / row_tiles) * points + std::int64_t(g % row_tiles) * rows * rest;
+  }
 
   int inner() const { return direction[1].width * direction[2].width; }
   std::size_t bytes() const { return std::size_t(rows) * std::size_t(inner()) * std::size_t(columns) * sizeof(T); }
@@ -111,7 +125,8 @@ struct TensorTiles {
     index_t patch, first_row, first_point, span, first_column;
     int rows, columns;
   };
-  SPMESH_HD Tile tile_at(index_t tile) const {
+  SPMESH_HD Tile tile_at(index_t launched) const {
+    const index_t tile = launched + first_tile;
     const index_t column_tile = tile % column_tiles, span_tile = tile / column_tiles % span_tiles,
                   row_tile = tile / column_tiles / span_tiles % row_tiles;
     Tile t{tile / column_tiles / span_tiles / row_tiles, row_tile * rows, span_tile * span, span,
@@ -148,7 +163,7 @@ struct TensorTiles {
   template <bool Third>
   SPMESH_HD void sum_points(const Tile& t, int thread, const T* partial) const {
     const int width1 = direction[1].width, width2 = Third ? direction[2].width : 1, inner = width1 * width2;
-    T* out = y + (std::int64_t(t.patch) * points + std::int64_t(t.first_row) * rest) * k + t.first_column;
+    T* out = y + (std::int64_t(t.patch) * points + std::int64_t(t.first_row) * rest - first_out_row) * k + t.first_column;
     // Point (r, q) of the tile is its item r span + q; the next this thread takes, `threads`
     // items on, is found by carrying, not dividing.
     int r = int(thread / t.span);
@@ -178,15 +193,15 @@ struct TensorTiles {
 
 }  // namespace detail
 
-// Level 1: the points (or the derivative of orders `orders[d]` in direction d, each 0, 1 or 2) of
-// `patches` patches whose control points are X's rows (see above), at the grid of `directions`'
-// samples (1 to 3 directions). DimensionError unless X has a row per control point of every patch.
-template <class Exec, class T, class S = typename Exec::space>
-linalg::Dense<T, S> evaluate(Exec& exec, std::initializer_list<const SampleBasis<T, S>*> directions, index_t patches,
-                             const linalg::Dense<T, S>& X, std::array<int, 3> orders = {0, 0, 0}) {
+namespace detail {
+
+// The tiles of an evaluation of level 1 (below), their output not yet given.
+template <class T, class S>
+TensorTiles<T> tiles_of(std::span<const SampleBasis<T, S>* const> directions, index_t patches,
+                        const linalg::Dense<T, S>& X, std::array<int, 3> orders) {
   if (directions.size() < 1 || directions.size() > 3)
     throw DimensionError("patches::evaluate: " + std::to_string(directions.size()) + " directions, not 1 to 3");
-  detail::TensorTiles<T> tiles;
+  TensorTiles<T> tiles;
   // One direction is the middle of three; two the first two.
   int d = directions.size() == 1 ? 1 : 0;
   std::int64_t controls = 1, points = 1;
@@ -202,29 +217,56 @@ linalg::Dense<T, S> evaluate(Exec& exec, std::initializer_list<const SampleBasis
     throw DimensionError("patches::evaluate: X has " + std::to_string(X.rows) + " rows, " + std::to_string(patches) +
                          " patches of " + std::to_string(controls) + " control points need " +
                          std::to_string(std::int64_t(patches) * controls));
-  const index_t rows = checked_index(std::int64_t(patches) * points, "patches::evaluate: points");
-  linalg::Dense<T, S> out(rows, X.cols);
-  if (rows == 0 || X.cols == 0) return out;
+  tiles.patches = patches;
+  tiles.total = checked_index(std::int64_t(patches) * points, "patches::evaluate: points");
   // Tiles: a span of at most tensor_tile_points of the last two directions' points, or whole
   // rows of them, as many as make that many points and fit tensor_tile_bytes.
   const auto& [first, middle, last] = tiles.direction;
-  tiles.x = X.data.data(), tiles.y = out.data.data(), tiles.k = X.cols;
+  tiles.x = X.data.data(), tiles.k = X.cols;
   tiles.points = index_t(points), tiles.controls = index_t(controls);
   tiles.rest = middle.samples * last.samples;
-  tiles.columns = int(std::min<index_t>(X.cols, tiles.max_columns));
+  tiles.columns = int(std::clamp<index_t>(X.cols, 1, tiles.max_columns));
   constexpr index_t target = tuning::tensor_tile_points;
   const std::size_t row_bytes = std::size_t(tiles.inner()) * std::size_t(tiles.columns) * sizeof(T);
-  tiles.span = std::min(tiles.rest, target);
-  tiles.rows = int(std::clamp<std::int64_t>(std::min<std::int64_t>(target / tiles.rest,
+  tiles.span = std::max<index_t>(1, std::min(tiles.rest, target));
+  tiles.rows = int(std::clamp<std::int64_t>(std::min<std::int64_t>(target / std::max<index_t>(tiles.rest, 1),
                                                                    std::int64_t(tuning::tensor_tile_bytes / row_bytes)),
-                                            1, first.samples));
+                                            1, std::max<index_t>(first.samples, 1)));
   tiles.row_tiles = (first.samples + tiles.rows - 1) / tiles.rows;
   tiles.span_tiles = (tiles.rest + tiles.span - 1) / tiles.span;
   tiles.column_tiles = (X.cols + tiles.columns - 1) / tiles.columns;
-  const index_t count = checked_index(std::int64_t(patches) * tiles.row_tiles * tiles.span_tiles * tiles.column_tiles,
-                                      "patches::evaluate: tiles");
-  exec.template for_each_tile<detail::TensorTiles<T>::threads>(count, 2, tiles.bytes(), tiles);
+  checked_index(std::int64_t(patches) * tiles.row_tiles * tiles.span_tiles * tiles.column_tiles,
+                "patches::evaluate: tiles");
+  return tiles;
+}
+
+// Groups [first, last) of `tiles` (TensorTiles::group_row), written to `out`, which holds their
+// rows from group first's on.
+template <class Exec, class T>
+void evaluate_groups(Exec& exec, TensorTiles<T> tiles, index_t first, index_t last, T* out) {
+  if (last <= first || tiles.k == 0) return;
+  const index_t per_group = tiles.span_tiles * tiles.column_tiles;
+  tiles.first_tile = first * per_group, tiles.first_out_row = tiles.group_row(first), tiles.y = out;
+  exec.template for_each_tile<TensorTiles<T>::threads>((last - first) * per_group, 2, tiles.bytes(), tiles);
+}
+
+}  // namespace detail
+
+// Level 1: the points (or the derivative of orders `orders[d]` in direction d, each 0, 1 or 2) of
+// `patches` patches whose control points are X's rows (see above), at the grid of `directions`'
+// samples (1 to 3 directions). DimensionError unless X has a row per control point of every patch.
+template <class Exec, class T, class S = typename Exec::space>
+linalg::Dense<T, S> evaluate(Exec& exec, std::span<const SampleBasis<T, S>* const> directions, index_t patches,
+                             const linalg::Dense<T, S>& X, std::array<int, 3> orders = {0, 0, 0}) {
+  const auto tiles = detail::tiles_of(directions, patches, X, orders);
+  linalg::Dense<T, S> out(tiles.total, X.cols);
+  detail::evaluate_groups(exec, tiles, 0, tiles.groups(), out.data.data());
   return out;
+}
+template <class Exec, class T, class S = typename Exec::space>
+linalg::Dense<T, S> evaluate(Exec& exec, std::initializer_list<const SampleBasis<T, S>*> directions, index_t patches,
+                             const linalg::Dense<T, S>& X, std::array<int, 3> orders = {0, 0, 0}) {
+  return evaluate(exec, std::span(directions.begin(), directions.size()), patches, X, orders);
 }
 
 }  // namespace spmesh::schemes::patches

@@ -3,7 +3,7 @@
 // (the hodographs), uniform B-splines by de Boor's algorithm (repeated knot insertion), and
 // surfaces and volumes as curves of curves; at degrees 1 to 15, 1e-12 of the control points'
 // size.
-#include "schemes/patches/evaluator.hpp"
+#include "schemes/patches/split.hpp"
 
 #include "../backends.hpp"
 
@@ -322,6 +322,55 @@ TEST_CASE_TEMPLATE("GridEvaluator remakes the binomials only for a higher degree
         1e-12);
   CHECK(grids.counts().bases == 9);
   CHECK(grids.counts().evaluations == 10);
+}
+
+TEST_CASE_TEMPLATE("SplitEvaluator shares one evaluation between the host and a device, fixed or dynamic, each "
+                   "group the points of the executor that took it",
+                   B, SPMESH_TEST_BACKENDS) {
+  using schemes::patches::Distribution;
+  using schemes::patches::Grid;
+  using S = typename B::Exec::space;
+  linalg::cpu::Executor host;
+  typename B::Exec device;
+  // 3 patches of 37 rows of 3000 points: a row a group (two tiles, tensor_tile_points apart), 111 groups.
+  const Grid u{Basis::bernstein, 5, 37}, v{Basis::bspline, 3, 3000};
+  const index_t patches = 3;
+  linalg::Dense<double> X(patches * 24, 3);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> coordinate(-1, 1);
+  for (double& x : X.data) x = coordinate(rng);
+  const auto X_device = B::upload(X);
+  schemes::patches::GridEvaluator<double> on_host;
+  schemes::patches::GridEvaluator<double, S> on_device;
+  const auto host_only = on_host.evaluate(host, {u, v}, patches, X).data.to_vector();
+  const auto device_only = B::download(on_device.evaluate(device, {u, v}, patches, X_device)).data.to_vector();
+  schemes::patches::SplitEvaluator<double, S> split;
+  const std::int64_t group_values = 3000 * 3, groups = 3 * 37;
+  for (double share : {0.0, 0.3, 1.0}) {
+    CAPTURE(share);
+    const auto got = split.evaluate(host, device, {u, v}, patches, X, X_device, {Distribution::fixed, share}).data.to_vector();
+    const auto taken = split.taken();
+    CHECK(taken.host == index_t(share * double(groups) + 0.5));
+    CHECK(taken.host + taken.device == groups);
+    // The host's groups first, as the host alone gives them; the device's after, as it alone does.
+    const auto cut = got.begin() + taken.host * group_values;
+    CHECK(std::equal(got.begin(), cut, host_only.begin()));
+    CHECK(std::equal(cut, got.end(), device_only.begin() + taken.host * group_values));
+  }
+  for (index_t chunk : {0, 1, 7}) {
+    CAPTURE(chunk);
+    const auto got = split.evaluate(host, device, {u, v}, patches, X, X_device, {Distribution::dynamic, 0, chunk}).data.to_vector();
+    CHECK(split.taken().host + split.taken().device == groups);
+    REQUIRE(got.size() == host_only.size());
+    // Each group as one of the two executors gives it.
+    for (std::int64_t g = 0; g < groups; ++g) {
+      const auto at = std::size_t(g * group_values), end = at + std::size_t(group_values);
+      CHECK((std::equal(got.begin() + at, got.begin() + end, host_only.begin() + at) ||
+             std::equal(got.begin() + at, got.begin() + end, device_only.begin() + at)));
+    }
+  }
+  CHECK_THROWS_WITH_AS(split.evaluate(host, device, {u, v}, patches, X, X_device, {Distribution::fixed, 1.5}),
+                       "patches::SplitEvaluator: host share 1.500000, not 0 to 1", InputError);
 }
 
 TEST_CASE("binomials on the executor are Pascal's triangle to degree 31, exactly") {
