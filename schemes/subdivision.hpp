@@ -103,27 +103,41 @@ auto level_rules(Exec& exec, const Level& first, const Options& options) {
 // The half-edge build of `levels` levels of mesh M with level-0 sharpness C into `sink`: the
 // scheme's first level, then per level its rules (level_rules' step), sink.ready(L),
 // the child (Scheme::refine, with the child's own topology unless it is the last), and
-// sink.keep(L); returns the refined mesh (M itself for zero levels).
+// sink.keep(L); returns the refined mesh (M itself for zero levels). A sink that keeps the last
+// level (Sink::keeps_last_level: limit.hpp's) has it refined with its topology and rules too
+// and takes it, its mesh included, at sink.last_level(L) (the refined mesh returned is empty).
 template <class Scheme, class Exec, class Sink, class S = typename Exec::space>
 RefinedMesh<S> build_half_edges(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C,
                                 int levels, const Options& options, Sink& sink) {
-  if (levels == 0) return RefinedMesh<S>(std::move(M));
+  constexpr bool keep_last = requires { Sink::keeps_last_level; };
+  if (levels == 0 && !keep_last) return RefinedMesh<S>(std::move(M));
   const std::int64_t corners = M.nnz();
   return visit_level(Scheme::first_level(exec, std::move(M), C), [&](auto&& first) {
     check_capacity<Scheme>(first, corners, levels);
     const auto rules = level_rules<Scheme>(exec, first, options);
     rules(exec, first, 0);
+    if constexpr (keep_last)
+      if (levels == 0) {
+        sink.last_level(std::move(first));
+        return RefinedMesh<S>();
+      }
     sink.ready(first);
-    auto L = Scheme::refine(exec, first, levels > 1);
+    auto L = Scheme::refine(exec, first, levels > 1 || keep_last);
     sink.keep(std::move(first));
     for (int l = 1; l < levels; ++l) {
       rules(exec, L, l);
       sink.ready(L);
-      auto child = Scheme::refine(exec, L, l + 1 < levels);
+      auto child = Scheme::refine(exec, L, l + 1 < levels || keep_last);
       sink.keep(std::move(L));
       L = std::move(child);
     }
-    return RefinedMesh<S>(std::move(L.M));
+    if constexpr (keep_last) {
+      rules(exec, L, levels);
+      sink.last_level(std::move(L));
+      return RefinedMesh<S>();
+    } else {
+      return RefinedMesh<S>(std::move(L.M));
+    }
   });
 }
 

@@ -70,7 +70,9 @@ OsdRefinement osd_refine(const meshops::PolyMesh& mesh, const schemes::Sharpness
                          Sdc::SchemeType scheme) {
   OsdRefinement r;
   r.refiner = osd_refiner(mesh, sharpness, options, boundary_none, scheme);
-  r.refiner->RefineUniform(Far::TopologyRefiner::UniformOptions(levels));
+  Far::TopologyRefiner::UniformOptions uniform(levels);
+  uniform.fullTopologyInLastLevel = true;  // for Limit (osd_limit)
+  r.refiner->RefineUniform(uniform);
 
   r.positions.emplace_back(mesh.positions.data.begin(), mesh.positions.data.end());
   Far::PrimvarRefinerReal<double> primvars(*r.refiner);
@@ -82,6 +84,17 @@ OsdRefinement osd_refine(const meshops::PolyMesh& mesh, const schemes::Sharpness
     r.positions.push_back(std::move(child));
   }
   return r;
+}
+
+OsdLimits osd_limit(const OsdRefinement& r) {
+  const std::size_t n = r.positions.back().size();
+  OsdLimits out{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
+  auto* position = reinterpret_cast<Point*>(out.position.data());
+  auto* tangent1 = reinterpret_cast<Point*>(out.tangent1.data());
+  auto* tangent2 = reinterpret_cast<Point*>(out.tangent2.data());
+  Far::PrimvarRefinerReal<double>(*r.refiner)
+      .Limit(reinterpret_cast<const Point*>(r.positions.back().data()), position, tangent1, tangent2);
+  return out;
 }
 
 }  // namespace spmesh::test

@@ -33,4 +33,11 @@ OsdRefinement osd_refine(const meshops::PolyMesh& mesh, const schemes::Sharpness
                          const schemes::Options& options, int levels, bool boundary_none = false,
                          OpenSubdiv::Sdc::SchemeType scheme = OpenSubdiv::Sdc::SCHEME_CATMARK);
 
+// Far::PrimvarRefiner::Limit on the refinement's last level: the limit positions and both
+// tangents of its vertices, vertices x 3 each.
+struct OsdLimits {
+  std::vector<double> position, tangent1, tangent2;
+};
+OsdLimits osd_limit(const OsdRefinement& r);
+
 }  // namespace spmesh::test

@@ -5,6 +5,7 @@
 
 #include "schemes/catmull_clark/build.hpp"
 #include "schemes/catmull_clark/eval.hpp"
+#include "schemes/catmull_clark/limit_masks.hpp"
 #include "schemes/catmull_clark/patch_build.hpp"
 #include "schemes/catmull_clark/quad_build.hpp"
 #include "schemes/catmull_clark/refinement.hpp"
@@ -31,6 +32,7 @@ struct CatmullClark {
   template <class S>
   using PlanData = catmull_clark::PlanPatches<S>;
   using SmoothMask = catmull_clark::detail::SmoothMask;  // Eq. 14's, for the crease rules
+  using LimitMask = catmull_clark::LimitMask;            // limit.hpp's
 
   // The general path's level build.
   template <class Exec, class S = typename Exec::space>

@@ -4,6 +4,7 @@
 
 #include "schemes/loop/build.hpp"
 #include "schemes/loop/eval.hpp"
+#include "schemes/loop/limit_masks.hpp"
 #include "schemes/loop/refinement.hpp"
 #include "schemes/loop/triangle_build.hpp"
 #include "schemes/loop/triangle_eval.hpp"
@@ -27,6 +28,7 @@ struct Loop {
   template <class S>
   using GroupedLevel = loop::TriangleLevel<S>;
   using SmoothMask = loop::detail::SmoothMask;  // Eq. 33's, for the crease rules
+  using LimitMask = loop::LimitMask;            // limit.hpp's
 
   // The general path's level build.
   template <class Exec, class S = typename Exec::space>

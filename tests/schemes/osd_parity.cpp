@@ -25,6 +25,7 @@
 #include "linalg/spmv.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/obj.hpp"
+#include "schemes/limit.hpp"
 #include "schemes/schemes.hpp"
 
 #include <doctest/doctest.h>
@@ -110,6 +111,30 @@ std::vector<std::filesystem::path> shapes_of(const std::string& prefix) {
   return out;
 }
 
+// The vertex correspondence (above) of level 0.
+std::vector<index_t> identity_map(const meshops::PolyMesh& mesh) {
+  std::vector<index_t> m(mesh.vertex_count());
+  for (index_t i = 0; i < mesh.vertex_count(); ++i) m[i] = i;
+  return m;
+}
+// m, level l - 1's correspondence, made level l's.
+template <class Scheme, class Plan>
+void extend_map(const Plan& plan, const test::OsdRefinement& osd, int l, std::vector<index_t>& m) {
+  const auto& parent = osd.level(l - 1);
+  Scheme::visit(plan.levels[l - 1], [&](const auto& L, index_t face_points) {
+    std::vector<index_t> from, to;
+    edge_ends(L, from, to);
+    const index_t first_edge_point = L.vertices + face_points;
+    m.resize(L.child_vertices());
+    for (index_t e = 0; e < L.edges; ++e) {
+      const int osd_edge = parent.FindEdge(m[from[e]], m[to[e]]);
+      REQUIRE(osd_edge >= 0);
+      m[first_edge_point + e] = first_edge_point + osd_edge;
+    }
+    for (index_t f = 0; f < face_points; ++f) m[L.vertices + f] = L.vertices + f;
+  });
+}
+
 struct Checked {
   double max_error = 0;  // over all levels, relative to the diagonal
   int levels = 0;
@@ -119,35 +144,18 @@ struct Checked {
 // Refines `mesh` with spmesh and OpenSubdiv and compares every level (positions and faces).
 template <class Scheme>
 Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
-                const schemes::Options& options, int levels) {
+                const schemes::Options& options, int levels, bool none) {
   linalg::cpu::Executor exec;
   auto plan = schemes::build<typename Scheme::Traits>(exec, mesh.M.clone(), clone(tags.sharpness),
                                                       levels, options);
-  const bool none = std::any_of(mesh.tags.begin(), mesh.tags.end(), [](const meshops::Tag& t) {
-    return t.name == "interpolateboundary" && t.ints == std::vector<int>{0};
-  });
   const auto osd = test::osd_refine(mesh, tags.sharpness, options, levels, none, Scheme::osd);
   const double diag = diagonal(mesh.positions);
 
-  std::vector<index_t> m(mesh.vertex_count());
-  for (index_t i = 0; i < mesh.vertex_count(); ++i) m[i] = i;
+  auto m = identity_map(mesh);
   linalg::Dense<double> P = mesh.positions.clone();
   Checked out;
   for (int l = 1; l <= levels; ++l) {
-    const auto& parent = osd.level(l - 1);
-    Scheme::visit(plan.levels[l - 1], [&](const auto& L, index_t face_points) {
-      std::vector<index_t> from, to;
-      edge_ends(L, from, to);
-      const index_t first_edge_point = L.vertices + face_points;
-      m.resize(L.child_vertices());
-      for (index_t e = 0; e < L.edges; ++e) {
-        const int osd_edge = parent.FindEdge(m[from[e]], m[to[e]]);
-        REQUIRE(osd_edge >= 0);
-        m[first_edge_point + e] = first_edge_point + osd_edge;
-      }
-      for (index_t f = 0; f < face_points; ++f) m[L.vertices + f] = L.vertices + f;
-    });
-
+    extend_map<Scheme>(plan, osd, l, m);
     P = schemes::subdivide(exec, plan, l - 1, P);
     const auto& child = osd.level(l);
     REQUIRE(P.rows == child.GetNumVertices());
@@ -181,11 +189,43 @@ Checked compare(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
   return out;
 }
 
-// Compares every shape of the scheme; returns the names of those spmesh rejects.
+// The largest differences of spmesh's limit positions and tangents at level `level`'s vertices
+// (schemes/limit.hpp) from OpenSubdiv's Far::PrimvarRefiner::Limit there, over the diagonal; a
+// Catmull-Clark base of polygons is compared at level 0 with OpenSubdiv's level 1 (its vertex
+// points: limit.hpp says why).
+struct LimitChecked {
+  double position = 0, tangent = 0;
+};
 template <class Scheme>
-std::vector<std::string> parity(int expected_compared) {
-  int compared = 0;
-  double worst = 0;
+LimitChecked compare_limits(const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
+                            const schemes::Options& options, int level, bool none) {
+  linalg::cpu::Executor exec;
+  const auto got = schemes::limit_at_vertices<typename Scheme::Traits>(exec, mesh.M.clone(), clone(tags.sharpness), level,
+                                                                      mesh.positions, options);
+  const bool polygons = level == 0 && mesh.M.nnz() != 4 * std::int64_t(mesh.M.faces);
+  const int osd_level = polygons && Scheme::osd == OpenSubdiv::Sdc::SCHEME_CATMARK ? 1 : level;
+  const auto osd = test::osd_refine(mesh, tags.sharpness, options, osd_level, none, Scheme::osd);
+  const auto expected = test::osd_limit(osd);
+  const auto plan = schemes::build<typename Scheme::Traits>(exec, mesh.M.clone(), clone(tags.sharpness), osd_level, options);
+  auto m = identity_map(mesh);
+  for (int l = 1; l <= osd_level; ++l) extend_map<Scheme>(plan, osd, l, m);
+  const double diag = diagonal(mesh.positions);
+  LimitChecked out;
+  REQUIRE(got.position.rows <= index_t(m.size()));
+  for (index_t i = 0; i < got.position.rows; ++i)
+    for (int c = 0; c < 3; ++c) {
+      const std::size_t at = 3 * std::size_t(m[i]) + std::size_t(c);
+      out.position = std::max(out.position, std::abs(got.position(i, c) - expected.position[at]) / diag);
+      out.tangent = std::max({out.tangent, std::abs(got.tangent1(i, c) - expected.tangent1[at]) / diag,
+                              std::abs(got.tangent2(i, c) - expected.tangent2[at]) / diag});
+    }
+  return out;
+}
+
+// The shapes of a scheme that spmesh takes, each in every boundary mode it asks for (both
+// where it asks none): f(name, mesh, tags, options, none); returns the rejected names.
+template <class Scheme, class F>
+std::vector<std::string> for_each_shape(F&& f) {
   std::vector<std::string> rejected;
   for (const auto& path : shapes_of(Scheme::prefix)) {
     const auto mesh = meshops::read_obj(path.string());
@@ -198,20 +238,56 @@ std::vector<std::string> parity(int expected_compared) {
       rejected.push_back(path.stem().string());
       continue;
     }
+    const bool none = std::any_of(mesh.tags.begin(), mesh.tags.end(), [](const meshops::Tag& t) {
+      return t.name == "interpolateboundary" && t.ints == std::vector<int>{0};
+    });
     std::vector<Boundary> modes = {Boundary::edge_only, Boundary::edge_and_corner};
     if (tags.boundary) modes = {*tags.boundary};
     for (Boundary mode : modes) {
-      const auto options = schemes::options_from(tags, mode);
       CAPTURE(path.filename().string());
       CAPTURE(mode == Boundary::edge_only ? "edge-only" : "edge-and-corner");
-      const Checked r = compare<Scheme>(mesh, tags, options, 4);
-      CHECK(r.levels == 4);
-      CHECK(r.max_error <= 1e-6);
-      CHECK(r.patch_error <= 1e-6);
-      worst = std::max({worst, r.max_error, r.patch_error});
-      ++compared;
+      f(mesh, tags, schemes::options_from(tags, mode), none);
     }
   }
+  return rejected;
+}
+
+// Limits at levels 0 to 3 of every shape against OpenSubdiv's: positions and tangents within
+// 1e-9 of the diagonal.
+template <class Scheme>
+void limit_parity(int expected_compared) {
+  int compared = 0;
+  LimitChecked worst;
+  for_each_shape<Scheme>([&](const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
+                             const schemes::Options& options, bool none) {
+    for (int level = 0; level <= 3; ++level) {
+      CAPTURE(level);
+      const auto r = compare_limits<Scheme>(mesh, tags, options, level, none);
+      CHECK(r.position <= 1e-9);
+      CHECK(r.tangent <= 1e-9);
+      worst.position = std::max(worst.position, r.position), worst.tangent = std::max(worst.tangent, r.tangent);
+    }
+    ++compared;
+  });
+  MESSAGE("compared " << compared << " shape/boundary combinations at levels 0-3; largest differences "
+                      << worst.position << " (positions) and " << worst.tangent << " (tangents) of the diagonal");
+  CHECK(compared == expected_compared);
+}
+
+// Compares every shape of the scheme; returns the names of those spmesh rejects.
+template <class Scheme>
+std::vector<std::string> parity(int expected_compared) {
+  int compared = 0;
+  double worst = 0;
+  const auto rejected = for_each_shape<Scheme>([&](const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
+                                                   const schemes::Options& options, bool none) {
+    const Checked r = compare<Scheme>(mesh, tags, options, 4, none);
+    CHECK(r.levels == 4);
+    CHECK(r.max_error <= 1e-6);
+    CHECK(r.patch_error <= 1e-6);
+    worst = std::max({worst, r.max_error, r.patch_error});
+    ++compared;
+  });
   MESSAGE("compared " << compared << " shape/boundary combinations; largest error " << worst
                       << " of the diagonal");
   CHECK(compared == expected_compared);
@@ -234,6 +310,24 @@ TEST_CASE("Catmull-Clark matches OpenSubdiv 3.5 on every catmark shape, levels 1
       "catmark_square_hedit2", "catmark_square_hedit3", "catmark_square_hedit4",
       "catmark_val2_nonman"};
   CHECK(rejected == expected);
+}
+
+TEST_CASE("Catmull-Clark limit positions and tangents at the vertices of levels 0-3 are OpenSubdiv 3.5's "
+          "(Far::PrimvarRefiner::Limit) on every catmark shape") {
+  if (!std::filesystem::is_directory(shapes)) {
+    MESSAGE("skipped: " << shapes << " not found");
+    return;
+  }
+  limit_parity<CatmullClark>(83);
+}
+
+TEST_CASE("Loop limit positions and tangents at the vertices of levels 0-3 are OpenSubdiv 3.5's "
+          "(Far::PrimvarRefiner::Limit) on every loop shape") {
+  if (!std::filesystem::is_directory(shapes)) {
+    MESSAGE("skipped: " << shapes << " not found");
+    return;
+  }
+  limit_parity<Loop>(32);
 }
 
 TEST_CASE("Loop matches OpenSubdiv 3.5 on every loop shape, levels 1-4") {

@@ -7,6 +7,7 @@
 #include "meshops/info.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
+#include "schemes/limit.hpp"
 #include "schemes/schemes.hpp"
 
 namespace spmesh::test::scheme_tests {
@@ -549,6 +550,59 @@ TEST_CASE_TEMPLATE("sqrt3: the half-edge path equals the general path (boundary 
   const Tent tent(true, false);  // a triangulated disk: boundary, ears at its corners
   for (int levels : {3, 4}) check_half_edge_path<B, T, Sqrt3>(tent.mesh, tent.creases, tent.corners, levels);
   check_half_edge_path_on_cube<B, T, Sqrt3>(4);
+}
+
+// Limit positions and tangents at the vertices of `levels` levels (schemes/limit.hpp).
+template <class Scheme>
+struct Limits {
+  int levels;
+  schemes::Options options;
+  template <class E, class M, class C, class V, class P>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
+    auto r = schemes::limit_at_vertices<Scheme>(
+        exec, std::move(mesh), schemes::Sharpness<typename E::space>{std::move(creases), std::move(corners)}, levels,
+        points, options);
+    return std::make_tuple(std::move(r.position), std::move(r.tangent1), std::move(r.tangent2));
+  }
+};
+
+// The tent's limits at levels 0 to 3 in every option set, 5 columns (xyz, then 2 x + 1/4 and
+// 2 y + 1/4): a vertex's limit is its vertex point's one level down, the masks' weights sum to
+// 1 (positions) and 0 (tangents), so the extra columns are the same affine maps of the first.
+// The tent without its creases (its boundary is sharp): the limit masks, OpenSubdiv's, are its
+// limit only where a vertex's edges follow the rules the masks assume: not at a dart (the end of
+// a crease inside the mesh, which takes the smooth masks) nor at a semi-sharp feature that has
+// not decayed (which takes the sharp ones); there a deeper level comes closer. (OpenSubdiv
+// parity, creases of every kind: osd_parity.cpp.)
+template <class B, class T, class Scheme>
+void check_limits() {
+  const Tent tent(Scheme::triangles_only, false);
+  const double tolerance = std::is_same_v<T, float> ? 2e-5 : 1e-12;
+  for (const auto& options : option_sets) {
+    Dense<T> above;  // the level before's positions
+    for (int levels = 0; levels <= 3; ++levels) {
+      CAPTURE(levels);
+      const auto [position, tangent1, tangent2] =
+          run<B>("limits", Limits<Scheme>{levels, options}, tent.mesh.M, tent.creases, tent.corners, tent.positions<T>(5));
+      REQUIRE(position.cols == 5);
+      for (index_t v = 0; v < above.rows; ++v)
+        for (index_t c = 0; c < 5; ++c) CHECK(std::abs(double(position(v, c)) - double(above(v, c))) <= tolerance * 4);
+      for (index_t v = 0; v < position.rows; ++v)
+        for (index_t c = 3; c < 5; ++c) {
+          CHECK(std::abs(double(position(v, c)) - (2 * double(position(v, c - 3)) + 0.25)) <= tolerance * 8);
+          CHECK(std::abs(double(tangent1(v, c)) - 2 * double(tangent1(v, c - 3))) <= tolerance * 40);
+          CHECK(std::abs(double(tangent2(v, c)) - 2 * double(tangent2(v, c - 3))) <= tolerance * 40);
+        }
+      above = position.clone();
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("limit positions and tangents at a level's vertices (Catmull-Clark, Loop): the vertex's "
+                   "limit is its vertex point's, affine columns map alike",
+                   V, SPMESH_TEST_REALS) {
+  check_limits<typename V::Backend, typename V::type, CatmullClark>();
+  check_limits<typename V::Backend, typename V::type, Loop>();
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {
