@@ -72,5 +72,6 @@ int info_command(const Args& args);
 int subdivide_command(const Args& args);
 int build_command(const Args& args);
 int replay_command(const Args& args);
+int limit_command(const Args& args);
 
 }  // namespace spmesh::apps

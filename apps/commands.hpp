@@ -14,6 +14,9 @@ template <class T>
 Subdivided<T> subdivide_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                const schemes::Options& options, int levels, Stages& stages);
 template <class T>
+Limits<T> limits_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                        const schemes::Options& options, int levels, Stages& stages);
+template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages);
 // A stored refinement's refined mesh built on the GPU, on the host and checked (pipeline.hpp's
@@ -59,6 +62,8 @@ void check_device_memory(std::int64_t bytes);
   template Subdivided<T> subdivide_on_gpu(const std::string&, const meshops::PolyMesh&,                        \
                                           const schemes::Sharpness<>&,                     \
                                           const schemes::Options&, int, Stages&);          \
+  template Limits<T> limits_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,   \
+                                   const schemes::Options&, int, Stages&);                                      \
   template schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&,                  \
                                                const schemes::Sharpness<>&,                \
                                                const schemes::Options&, int, Stages&);     \

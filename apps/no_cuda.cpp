@@ -15,6 +15,11 @@ Subdivided<T> subdivide_on_gpu(const std::string&, const meshops::PolyMesh&, con
   no_cuda();
 }
 template <class T>
+Limits<T> limits_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,
+                        const schemes::Options&, int, Stages&) {
+  no_cuda();
+}
+template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,
                                     const schemes::Options&, int, Stages&) {
   no_cuda();

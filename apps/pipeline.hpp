@@ -5,10 +5,12 @@
 
 #include "linalg/spmv.hpp"
 #include "meshops/mesh.hpp"
+#include "schemes/limit.hpp"
 #include "schemes/refinement_file.hpp"
 #include "schemes/schemes.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -93,6 +95,51 @@ Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes
   stages.download = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
   return out;
+}
+
+// The limit surface at the vertices of level `levels` (schemes/limit.hpp): positions, unit
+// normals (tangent 1 x tangent 2; zero where the tangents are parallel or zero) and the level's
+// faces, for a scheme with limit masks.
+template <class T>
+struct Limits {
+  linalg::Dense<T> positions, normals;
+  linalg::MeshMatrix<> mesh;
+};
+
+template <class T, class Scheme, class Exec>
+Limits<T> limits(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                 const schemes::Options& options, int levels, Stages& stages) {
+  if constexpr (!requires { typename Scheme::LimitMask; }) {
+    throw InputError(std::string(Scheme::title) + " has no limit masks in spmesh (Catmull-Clark and Loop have)");
+  } else {
+    using X = Transfer<Exec>;
+    auto t = std::chrono::steady_clock::now();
+    linalg::Dense<T> P0(mesh.vertex_count(), 3);
+    for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(mesh.positions.data[p]);
+    auto M = X::up(mesh.M);
+    auto sharpness = schemes::Sharpness<typename Exec::space>{X::up(C.edges), X::up(C.vertices)};
+    auto P = X::up(P0);
+    exec.synchronize();
+    stages.upload = elapsed_ms(t);
+    t = std::chrono::steady_clock::now();
+    auto r = schemes::limit_at_vertices<Scheme>(exec, std::move(M), std::move(sharpness), levels, P, options);
+    exec.synchronize();
+    stages.build_and_eval = elapsed_ms(t);
+    t = std::chrono::steady_clock::now();
+    Limits<T> out{on_host<X>(std::move(r.position)), linalg::Dense<T>(), refined_mesh<X>(std::move(r.mesh))};
+    const auto t1 = on_host<X>(std::move(r.tangent1)), t2 = on_host<X>(std::move(r.tangent2));
+    stages.download = elapsed_ms(t);
+    out.normals = linalg::Dense<T>(t1.rows, 3);
+    for (index_t v = 0; v < t1.rows; ++v) {
+      const double n[3] = {double(t1(v, 1)) * t2(v, 2) - double(t1(v, 2)) * t2(v, 1),
+                           double(t1(v, 2)) * t2(v, 0) - double(t1(v, 0)) * t2(v, 2),
+                           double(t1(v, 0)) * t2(v, 1) - double(t1(v, 1)) * t2(v, 0)};
+      const double length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      for (int c = 0; c < 3; ++c) out.normals(v, c) = length > 0 ? static_cast<T>(n[c] / length) : T(0);
+    }
+    stages.peak_bytes = X::peak_bytes();
+    return out;
+  }
 }
 
 // The refinement matrix R of `levels` levels encoded as a stencil table (on the executor, then

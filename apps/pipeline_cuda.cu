@@ -30,6 +30,14 @@ Subdivided<T> subdivide_on_gpu(const std::string& scheme, const meshops::PolyMes
 }
 
 template <class T>
+Limits<T> limits_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                        const schemes::Options& options, int levels, Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  return with_scheme(scheme, [&]<class Scheme>() { return limits<T, Scheme>(exec, mesh, C, options, levels, stages); });
+}
+
+template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages) {
   linalg::cuda::Executor exec;

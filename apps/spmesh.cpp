@@ -1,4 +1,4 @@
-// The spmesh command line: info, subdivide, build and replay (see `usage`).
+// The spmesh command line: info, subdivide, limit, build and replay (see `usage`).
 #include "apps/args.hpp"
 #include "meshops/output.hpp"
 
@@ -32,6 +32,10 @@ constexpr const char* usage = R"(usage:
       the product of the surface rule and the cubic B-spline, the default, or Joy-MacCracken's).
       Medit Ridges and Corners crease the boundary surface and the inside (--sharp-edges: its
       Edges too, the curves gmsh writes), with --crease uniform|chaikin
+  spmesh limit IN -o OUT.obj [--levels L] [options]
+      the limit surface at the vertices of level L (default 0: IN's own vertices): their limit
+      positions and unit normals (vn), in the vertex and face order of subdivide --levels L;
+      catmark and loop, with their creases, corners and boundary modes
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay; for a volume mesh IN, R of
       Catmull-Clark solids (with its sharp features, --vertex-rule and --crease)
@@ -78,6 +82,10 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     options.insert(options.end(), {"--surface", "--vertex-rule"});  // volume meshes only
     return subdivide_command(parse(command, rest, options, {"--dry-run", "--sharp-edges"}, 1, "one input mesh file"));
   }
+  if (command == "limit")
+    return limit_command(parse(command, rest, {"--output", "--levels", "--scheme", "--boundary", "--crease", "--device",
+                                               "--precision", "--triangulate"},
+                               {}, 1, "one input mesh file"));
   if (command == "build") {
     auto options = scheme_options;
     options.push_back("--vertex-rule");  // volume meshes only

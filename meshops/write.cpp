@@ -11,6 +11,7 @@
 #include <charconv>
 #include <filesystem>
 #include <limits>
+#include <string_view>
 
 namespace spmesh::meshops {
 
@@ -33,44 +34,52 @@ void put_index(std::string& buf, index_t i) {
 // The longest `v x y z` line: 1 + 3 * (1 + 25) + 1 characters.
 constexpr std::size_t vertex_line_bytes = 80;
 
-// `v x y z` lines of vertices [begin, end).
+// `v x y z` lines (or `vn`, `kind`) of vertices [begin, end).
 template <class T>
-void format_vertices(std::string& text, const linalg::Dense<T>& positions, index_t begin, index_t end) {
+void format_vertices(std::string& text, const linalg::Dense<T>& positions, index_t begin, index_t end,
+                     std::string_view kind = "v") {
   text.reserve(text.size() + vertex_line_bytes * std::size_t(end - begin));
   for (index_t v = begin; v < end; ++v) {
-    text += 'v';
+    text += kind;
     for (index_t c = 0; c < 3; ++c) text += ' ', put_real(text, positions(v, c));
     text += '\n';
   }
 }
 
-// `f` lines of faces [begin, end), 1-based as OBJ counts.
-void format_faces(std::string& text, const linalg::MeshMatrix<>& M, index_t begin, index_t end) {
+// `f` lines of faces [begin, end), 1-based as OBJ counts; with `normals`, each corner naming its
+// vertex's normal too (`f 1//1 2//2 3//3`).
+void format_faces(std::string& text, const linalg::MeshMatrix<>& M, index_t begin, index_t end, bool normals = false) {
   text.reserve(text.size() + 2 * std::size_t(end - begin) +
-               12 * std::size_t(M.offsets[end] - M.offsets[begin]));
+               (normals ? 24 : 12) * std::size_t(M.offsets[end] - M.offsets[begin]));
   for (index_t f = begin; f < end; ++f) {
     text += 'f';
-    for (index_t p = M.offsets[f]; p < M.offsets[f + 1]; ++p)
+    for (index_t p = M.offsets[f]; p < M.offsets[f + 1]; ++p) {
       text += ' ', put_index(text, M.indices[p] + 1);
+      if (normals) text += "//", put_index(text, M.indices[p] + 1);
+    }
     text += '\n';
   }
 }
 
 template <class T>
-void emit_vertices(std::ostream& out, const linalg::Dense<T>& positions) {
+void emit_vertices(std::ostream& out, const linalg::Dense<T>& positions, std::string_view kind = "v") {
   emit_in_parallel(out, positions.rows, vertex_line_bytes,
                    [&](std::string& text, index_t begin, index_t end) {
-                     format_vertices(text, positions, begin, end);
+                     format_vertices(text, positions, begin, end, kind);
                    });
 }
 
+// An OBJ file: the vertices, their normals where given, the faces.
 template <class T>
-void emit_obj(std::ostream& out, const linalg::Dense<T>& positions, const linalg::MeshMatrix<>& M) {
+void emit_obj(std::ostream& out, const linalg::Dense<T>& positions, const linalg::MeshMatrix<>& M,
+              const linalg::Dense<T>* normals = nullptr) {
   emit_vertices(out, positions);
-  // A face line takes up to 12 bytes a corner, and 2 more.
-  const std::size_t face_line_bytes = 2 + 12 * std::size_t(M.nnz() / std::max<index_t>(1, M.faces) + 1);
+  if (normals) emit_vertices(out, *normals, "vn");
+  // A face line takes up to 12 bytes a corner (24 with normals), and 2 more.
+  const std::size_t face_line_bytes =
+      2 + (normals ? 24 : 12) * std::size_t(M.nnz() / std::max<index_t>(1, M.faces) + 1);
   emit_in_parallel(out, M.faces, face_line_bytes, [&](std::string& text, index_t begin, index_t end) {
-    format_faces(text, M, begin, end);
+    format_faces(text, M, begin, end, normals != nullptr);
   });
 }
 
@@ -140,6 +149,20 @@ void write_mesh_output(OutputFiles& outputs, const std::string& path, MeshFormat
     outputs.write(path, ply_layout(positions, M));
   else
     outputs.write(path, [&](std::ostream& out) { emit_obj(out, positions, M); });
+}
+
+template <class T>
+void write_obj_with_normals(OutputFiles& outputs, const std::string& path, const std::string& source,
+                            const linalg::Dense<T>& positions, const linalg::Dense<T>& normals,
+                            const linalg::MeshMatrix<>& M) {
+  check_mesh_matrix(source, M, positions.rows, positions.cols);
+  if (normals.rows != positions.rows || normals.cols != positions.cols)
+    throw DimensionError(source + ": " + std::to_string(normals.rows) + " x " + std::to_string(normals.cols) +
+                         " normals for " + std::to_string(positions.rows) + " x " +
+                         std::to_string(positions.cols) + " positions");
+  check_finite(source, positions);
+  check_finite(source, normals);
+  outputs.write(path, [&](std::ostream& out) { emit_obj(out, positions, M, &normals); });
 }
 
 template <class T>
@@ -227,6 +250,17 @@ void write_mesh(std::ostream& out, const std::string& source, const linalg::Dens
 void write_mesh(std::ostream& out, const std::string& source, const linalg::Dense<float>& positions,
                 const EncodedFaces& faces) {
   write_encoded(out, source, positions, faces);
+}
+
+void write_obj(OutputFiles& outputs, const std::string& path, const std::string& source,
+               const linalg::Dense<double>& positions, const linalg::Dense<double>& normals,
+               const linalg::MeshMatrix<>& M) {
+  write_obj_with_normals(outputs, path, source, positions, normals, M);
+}
+void write_obj(OutputFiles& outputs, const std::string& path, const std::string& source,
+               const linalg::Dense<float>& positions, const linalg::Dense<float>& normals,
+               const linalg::MeshMatrix<>& M) {
+  write_obj_with_normals(outputs, path, source, positions, normals, M);
 }
 
 void write_obj(const std::string& path, const linalg::Dense<double>& positions,

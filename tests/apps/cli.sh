@@ -57,6 +57,56 @@ for case in "loop 2 304" "sqrt3 3 513"; do
     END { exit !(NR > 0 && m < 1e-5) }' || fail "$scheme replay differs from subdivide"
 done
 
+# limit: the limit surface at a level's vertices, with unit outward normals on the closed cube;
+# a base vertex's limit is its vertex point's at level 3 (to 1e-12) and subdivide's level-8 point
+# comes within 1e-2 of it; the faces are subdivide's, each corner naming its vertex's normal.
+"$spmesh" limit "$data/meshes/cube.obj" -o "$tmp/limit0.obj" --precision double || fail "limit"
+"$spmesh" limit "$data/meshes/cube.obj" -o "$tmp/limit3.obj" --levels 3 --precision double || fail "limit --levels 3"
+"$spmesh" subdivide "$data/meshes/cube.obj" -o "$tmp/cube3.obj" --levels 3 --precision double || fail "subdivide 3"
+"$spmesh" subdivide "$data/meshes/cube.obj" -o "$tmp/cube8.obj" --levels 8 --precision double || fail "subdivide 8"
+diff -q <(grep '^f ' "$tmp/cube3.obj") <(grep '^f ' "$tmp/limit3.obj" | sed 's#//[0-9]*##g') >/dev/null ||
+  fail "limit: faces are not subdivide's"
+python3 - "$tmp/limit0.obj" "$tmp/limit3.obj" "$tmp/cube8.obj" <<'PY' || fail "limit: positions or normals"
+import sys
+def read(path):
+    v, n, f = [], [], []
+    for line in open(path):
+        w = line.split()
+        if w and w[0] == 'v': v.append([float(x) for x in w[1:4]])
+        if w and w[0] == 'vn': n.append([float(x) for x in w[1:4]])
+        if w and w[0] == 'f': f.append([int(i) for x in w[1:] for i in x.split('//')])
+    return v, n, f
+v0, n0, _ = read(sys.argv[1])
+v3, n3, f3 = read(sys.argv[2])
+v8, _, _ = read(sys.argv[3])
+assert len(v0) == 8 and len(n0) == 8 and len(v3) == len(n3) == 386, (len(v0), len(v3))
+assert all(row[0::2] == row[1::2] for row in f3)
+centre = [sum(p[c] for p in v3) / len(v3) for c in range(3)]
+for v, n in zip(v3, n3):
+    assert abs(sum(x * x for x in n) - 1) < 1e-12
+    assert sum((v[c] - centre[c]) * n[c] for c in range(3)) > 0, "normal points inward"
+for i in range(8):
+    assert max(abs(v0[i][c] - v3[i][c]) for c in range(3)) < 1e-12
+    assert max(abs(v0[i][c] - v8[i][c]) for c in range(3)) < 1e-2
+    assert max(abs(n0[i][c] - n3[i][c]) for c in range(3)) < 1e-12
+PY
+# On the GPU where there is one: the CPU's limit points and normals (1e-12, double), Loop's too.
+"$spmesh" limit "$data/meshes/tent.obj" --scheme loop --triangulate fan --levels 2 -o "$tmp/limit_loop.obj" \
+  --precision double >/dev/null || fail "limit loop"
+if "$spmesh" limit "$data/meshes/tent.obj" --scheme loop --triangulate fan --levels 2 -o "$tmp/limit_loop_gpu.obj" \
+    --precision double --device cuda >/dev/null 2>"$tmp/stderr"; then
+  paste <(grep -E '^vn? ' "$tmp/limit_loop.obj") <(grep -E '^vn? ' "$tmp/limit_loop_gpu.obj") | awk '
+    { for (c = 2; c <= 4; ++c) { d = $c - $(c + 4); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR > 0 && m < 1e-12) }' || fail "limit on the GPU differs from the CPU"
+  echo "ok: limit on the GPU is the CPU's"
+else
+  [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/limit_loop_gpu.obj ]] || fail "limit on no GPU: $(cat "$tmp/stderr")"
+  echo "skip: limit on the GPU: $(cat "$tmp/stderr")"
+fi
+expect_error "limit: sqrt3 has no limit masks" "$tmp/limit_sqrt3.obj" limit "$data/meshes/tent.obj" \
+  -o "$tmp/limit_sqrt3.obj" --scheme sqrt3 --triangulate fan
+expect_error "limit: OBJ only" "$tmp/limit.ply" limit "$data/meshes/cube.obj" -o "$tmp/limit.ply"
+
 # --dry-run: the sizes of every level, no output file; the last level's faces are those that
 # subdivide then makes, for each scheme.
 for scheme in catmark loop sqrt3; do
