@@ -70,23 +70,36 @@ linalg::MeshMatrix<> refined_mesh(schemes::RefinedMesh<S>&& r) {
   return std::move(host).mesh();
 }
 
+// A surface mesh in the executor's memory: its faces, sharpness and positions as T
+// (stages.upload times it).
+template <class T, class S>
+struct Uploaded {
+  linalg::MeshMatrix<S> M;
+  schemes::Sharpness<S> sharpness;
+  linalg::Dense<T, S> P;
+};
+template <class T, class Exec>
+Uploaded<T, typename Exec::space> upload(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                                         Stages& stages) {
+  using X = Transfer<Exec>;
+  const auto t = std::chrono::steady_clock::now();
+  linalg::Dense<T> P0(mesh.vertex_count(), 3);
+  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(mesh.positions.data[p]);
+  Uploaded<T, typename Exec::space> out{X::up(mesh.M), {X::up(C.edges), X::up(C.vertices)}, X::up(P0)};
+  exec.synchronize();
+  stages.upload = elapsed_ms(t);
+  return out;
+}
+
 // The refined mesh and its vertex positions after `levels` levels of Scheme.
 template <class T, class Scheme, class Exec>
 Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                         const schemes::Options& options, int levels, Stages& stages) {
   using X = Transfer<Exec>;
+  auto in = upload<T>(exec, mesh, C, stages);
   auto t = std::chrono::steady_clock::now();
-  linalg::Dense<T> P0(mesh.vertex_count(), 3);
-  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(mesh.positions.data[p]);
-  auto M = X::up(mesh.M);
-  auto sharpness = schemes::Sharpness<typename Exec::space>{X::up(C.edges), X::up(C.vertices)};
-  auto P = X::up(P0);
-  exec.synchronize();
-  stages.upload = elapsed_ms(t);
-
-  t = std::chrono::steady_clock::now();
   auto refined =
-      schemes::build_and_eval<Scheme>(exec, std::move(M), std::move(sharpness), levels, P, options);
+      schemes::build_and_eval<Scheme>(exec, std::move(in.M), std::move(in.sharpness), levels, in.P, options);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
 
@@ -113,16 +126,9 @@ Limits<T> limits(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharp
     throw InputError(std::string(Scheme::title) + " has no limit masks in spmesh (Catmull-Clark and Loop have)");
   } else {
     using X = Transfer<Exec>;
+    auto in = upload<T>(exec, mesh, C, stages);
     auto t = std::chrono::steady_clock::now();
-    linalg::Dense<T> P0(mesh.vertex_count(), 3);
-    for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = static_cast<T>(mesh.positions.data[p]);
-    auto M = X::up(mesh.M);
-    auto sharpness = schemes::Sharpness<typename Exec::space>{X::up(C.edges), X::up(C.vertices)};
-    auto P = X::up(P0);
-    exec.synchronize();
-    stages.upload = elapsed_ms(t);
-    t = std::chrono::steady_clock::now();
-    auto r = schemes::limit_at_vertices<Scheme>(exec, std::move(M), std::move(sharpness), levels, P, options);
+    auto r = schemes::limit_at_vertices<Scheme>(exec, std::move(in.M), std::move(in.sharpness), levels, in.P, options);
     exec.synchronize();
     stages.build_and_eval = elapsed_ms(t);
     t = std::chrono::steady_clock::now();

@@ -15,6 +15,7 @@
 // applies the quad masks to the polygons' corners as they are, which is not their limit.
 #pragma once
 
+#include "linalg/spgemm.hpp"
 #include "schemes/half_edges/limits.hpp"
 #include "schemes/subdivision.hpp"
 
@@ -125,6 +126,47 @@ linalg::Array<std::uint8_t, S> ring_starts(Exec& exec, const std::vector<Level>&
   return turned;
 }
 
+// The build behind limit_at_vertices and limit_matrices: the plan of `levels` levels and its
+// last level with its topology and rules; f(plan, L, terms) with that level L and its
+// LimitTerms.
+template <class Scheme, class Exec, class F, class S = typename Exec::space>
+void with_limit_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C, int levels,
+                      const Options& options, F&& f) {
+  using Level = typename Scheme::template Level<S>;
+  using Mask = typename Scheme::LimitMask;
+  Plan<Scheme, S> plan;
+  plan.options = options;
+  std::optional<Level> last;
+  std::optional<SharpTable<S>> table;
+  KeepLevelsAndLast<Exec, Plan<Scheme, S>, Level> sink{{plan}, exec, last, table};
+  build_half_edges<Scheme>(exec, std::move(M), C, levels, options, sink);
+  visit_level(*last, [&](auto& L) {
+    if constexpr (std::is_base_of_v<HalfEdgeLevel<S>, std::remove_cvref_t<decltype(L)>>) {
+      const auto turned = ring_starts<Mask>(exec, plan.levels, L.vertices);
+      linalg::Array<float, S> sharpness;
+      f(plan, L, limit_terms<Mask>(exec, L, table->at(levels), turned, sharpness));
+    }
+  });
+}
+
+// Whether level 0 of M is taken at level 1 (Catmull-Clark's polygons: above).
+template <class Scheme, class S>
+bool polygons_at_level_0(const linalg::MeshMatrix<S>& M, int levels) {
+  return levels == 0 && !Scheme::triangles_only && M.nnz() != 4 * std::int64_t(M.faces);
+}
+
+// The first `rows` rows of A.
+template <class Exec, class T, class S>
+linalg::Csr<T, S> first_rows(Exec& exec, const linalg::Csr<T, S>& A, index_t rows) {
+  const index_t nnz = exec.read(A.offsets.data() + rows);
+  linalg::Array<index_t, S> offsets(rows + 1), indices(nnz);
+  linalg::Array<T, S> values(nnz);
+  exec.copy(A.offsets.data(), rows + 1, offsets.data());
+  exec.copy(A.indices.data(), nnz, indices.data());
+  exec.copy(A.values.data(), nnz, values.data());
+  return linalg::Csr<T, S>(rows, A.cols, std::move(offsets), std::move(indices), std::move(values));
+}
+
 }  // namespace detail
 
 // The limit positions and tangents of the vertices of level `levels` of mesh M (level-0
@@ -133,31 +175,49 @@ linalg::Array<std::uint8_t, S> ring_starts(Exec& exec, const std::vector<Level>&
 template <class Scheme, class Exec, class T, class S = typename Exec::space>
 VertexLimits<T, S> limit_at_vertices(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C, int levels,
                                      const linalg::Dense<T, S>& P0, Options options = {}) {
-  using Level = typename Scheme::template Level<S>;
   detail::check_input<Scheme>(exec, M, C, levels, false);
   check_vertex_data(P0.rows, M.vertices, "limit_at_vertices");
-  if (levels == 0 && M.nnz() != 4 * std::int64_t(M.faces) && !Scheme::triangles_only) {
-    // Level 0 of polygons: its vertices' level-1 vertex points (above).
+  if (detail::polygons_at_level_0<Scheme>(M, levels)) {
     const index_t V = M.vertices;
     auto at_one = limit_at_vertices<Scheme>(exec, detail::copy_mesh(exec, M), std::move(C), 1, P0, options);
     return {RefinedMesh<S>(std::move(M)), detail::first_rows(exec, at_one.position, V),
             detail::first_rows(exec, at_one.tangent1, V), detail::first_rows(exec, at_one.tangent2, V)};
   }
-  Plan<Scheme, S> plan;
-  plan.options = options;
-  std::optional<Level> last;
-  std::optional<SharpTable<S>> table;
-  detail::KeepLevelsAndLast<Exec, Plan<Scheme, S>, Level> sink{{plan}, exec, last, table};
-  detail::build_half_edges<Scheme>(exec, std::move(M), C, levels, options, sink);
-  const auto P = eval_by_levels(exec, plan, P0);
   VertexLimits<T, S> out;
-  detail::visit_level(*last, [&](auto& L) {
-    if constexpr (std::is_base_of_v<HalfEdgeLevel<S>, std::remove_cvref_t<decltype(L)>>) {
-      using Mask = typename Scheme::LimitMask;
-      const auto turned = detail::ring_starts<Mask>(exec, plan.levels, L.vertices);
-      vertex_limits<Mask>(exec, L, table->at(levels), turned, P, out.position, out.tangent1, out.tangent2);
-      out.mesh = RefinedMesh<S>(std::move(L.M));
+  detail::with_limit_terms<Scheme>(exec, std::move(M), C, levels, options, [&](const auto& plan, auto& L, const auto& terms) {
+    vertex_limits(exec, terms, eval_by_levels(exec, plan, P0), out.position, out.tangent1, out.tangent2);
+    out.mesh = RefinedMesh<S>(std::move(L.M));
+  });
+  return out;
+}
+
+// The same as sparse matrices of the base vertices: W (level-L vertices x base vertices) for the
+// positions and each tangent, so that limit_at_vertices' positions are W_position P0, one SpMV
+// a pose (the level's masks composed with the refinement matrix R, in double, stored as T).
+template <class T, class S>
+struct LimitMatrices {
+  linalg::Csr<T, S> position, tangent1, tangent2;
+};
+template <class T, class Scheme, class Exec, class S = typename Exec::space>
+LimitMatrices<T, S> limit_matrices(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C, int levels,
+                                   Options options = {}) {
+  detail::check_input<Scheme>(exec, M, C, levels, false);
+  if (detail::polygons_at_level_0<Scheme>(M, levels)) {
+    const index_t V = M.vertices;
+    auto at_one = limit_matrices<T, Scheme>(exec, std::move(M), std::move(C), 1, options);
+    return {detail::first_rows(exec, at_one.position, V), detail::first_rows(exec, at_one.tangent1, V),
+            detail::first_rows(exec, at_one.tangent2, V)};
+  }
+  LimitMatrices<T, S> out;
+  detail::with_limit_terms<Scheme>(exec, std::move(M), C, levels, options, [&](const auto& plan, auto& L, const auto& terms) {
+    auto W = limit_matrices(exec, terms, L.vertices);
+    if (levels > 0) {  // the plan's levels (its refined mesh is L's, left empty by the build)
+      const auto R = refinement_matrix<double>(exec, plan);
+      for (auto& w : W) w = linalg::spgemm(exec, w, R);
     }
+    out.position = linalg::cast_values<T>(exec, std::move(W[0]));
+    out.tangent1 = linalg::cast_values<T>(exec, std::move(W[1]));
+    out.tangent2 = linalg::cast_values<T>(exec, std::move(W[2]));
   });
   return out;
 }

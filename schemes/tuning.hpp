@@ -2,7 +2,7 @@
 // bench/RESULTS.md ("Tuning choices", named by the constant's identifier in the code) that
 // holds what was measured to choose it, and the benchmark that measured it: S,
 // scripts/device-test.sh's spmesh_bench_subdivision; P, scripts/device-profile.sh's Nsight
-// Compute of it. Code says what a constant does; the figures live in bench/RESULTS.md.
+// Compute of it; B, scripts/device-test.sh's spmesh_bench_patches. Code says what a constant does; the figures live in bench/RESULTS.md.
 #pragma once
 
 #include <cstddef>
@@ -37,8 +37,8 @@ inline constexpr std::size_t patch_tile_bytes = 40 * 1024;
 inline constexpr int patch_threads = 256;
 
 // Tensor-product patch evaluation (patches/tensor.hpp): threads a tile, the points a tile
-// evaluates, and the shared memory its partial sums may take beyond one sample row's (B, the
-// patch benchmark; Tuning choices: TensorTiles; not swept).
+// evaluates, and the shared memory its partial sums may take beyond one sample row's (B;
+// Tuning choices: TensorTiles; not swept).
 inline constexpr int tensor_tile_threads = 256;
 inline constexpr int tensor_tile_points = 2048;
 inline constexpr std::size_t tensor_tile_bytes = 16 * 1024;

@@ -605,6 +605,61 @@ TEST_CASE_TEMPLATE("limit positions and tangents at a level's vertices (Catmull-
   check_limits<typename V::Backend, typename V::type, Loop>();
 }
 
+// The limit's masks as matrices of the base vertices (limit_matrices), their products with P0.
+template <class Scheme, class T>
+struct LimitProducts {
+  int levels;
+  schemes::Options options;
+  template <class E, class M, class C, class V, class P>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
+    auto W = schemes::limit_matrices<T, Scheme>(
+        exec, std::move(mesh), schemes::Sharpness<typename E::space>{std::move(creases), std::move(corners)}, levels,
+        options);
+    auto apply = [&](const auto& A) {
+      P out(A.rows, points.cols);
+      la::spmm(exec, A, points, out);
+      return out;
+    };
+    return std::make_tuple(apply(W.position), apply(W.tangent1), apply(W.tangent2));
+  }
+};
+
+// W P0 is limit_at_vertices' result: the creased tent (semi-sharp creases and corner included),
+// levels 0 to 3, every option set.
+template <class B, class T, class Scheme>
+void check_limit_matrices() {
+  const Tent tent = Tent::for_scheme<Scheme>();
+  const double tolerance = std::is_same_v<T, float> ? 2e-5 : 1e-12;
+  for (const auto& options : option_sets)
+    for (int levels = 0; levels <= 3; ++levels) {
+      CAPTURE(levels);
+      const auto direct = run<B>("limits", Limits<Scheme>{levels, options}, tent.mesh.M, tent.creases, tent.corners,
+                                 tent.positions<T>());
+      const auto products = run<B>("W P0", LimitProducts<Scheme, T>{levels, options}, tent.mesh.M, tent.creases,
+                                   tent.corners, tent.positions<T>());
+      [&]<std::size_t... m>(std::index_sequence<m...>) {
+        (
+            [&] {
+              const auto& a = std::get<m>(direct);
+              const auto& b = std::get<m>(products);
+              REQUIRE(a.rows == b.rows);
+              double worst = 0;
+              for (index_t p = 0; p < a.data.size(); ++p)
+                worst = std::max(worst, std::abs(double(a.data[p]) - double(b.data[p])));
+              CHECK(worst <= tolerance * 10);
+            }(),
+            ...);
+      }(std::make_index_sequence<3>{});
+    }
+}
+
+TEST_CASE_TEMPLATE("the limit's masks as matrices of the base vertices: W P0 is the limit at a level's vertices "
+                   "(Catmull-Clark, Loop)",
+                   V, SPMESH_TEST_REALS) {
+  check_limit_matrices<typename V::Backend, typename V::type, CatmullClark>();
+  check_limit_matrices<typename V::Backend, typename V::type, Loop>();
+}
+
 TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {
   using B = typename V::Backend;
   using T = typename V::type;
