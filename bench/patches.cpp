@@ -13,6 +13,7 @@
 // the dynamic distribution, with the share it gave the host.
 // Times are medians (at least 3 runs, more up to 2 s), the executor synchronised in each.
 //   spmesh_bench_patches [--json FILE] [--samples N] [--batch B] [--cpu-batch B]
+#include "bench/rates.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "schemes/patches/split.hpp"
 #if defined(__CUDACC__)
@@ -20,9 +21,7 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -33,35 +32,6 @@ namespace {
 
 using schemes::patches::Basis;
 using schemes::patches::Grid;
-
-double time_ms(const std::function<void()>& f) {
-  f();  // warm-up: first touch, pool allocations, OpenMP threads
-  std::vector<double> ms;
-  double total = 0;
-  while (ms.size() < 3 || (total < 2000 && ms.size() < 50)) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    total += ms.back();
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
-// The executor's copy rate in GB/s (bytes read + written): a large array copied by for_each.
-template <class Exec>
-double copy_gbs(Exec& exec) {
-  using S = typename Exec::space;
-  const index_t n = index_t(1) << 26;
-  linalg::Array<float, S> from(n), to(n);
-  float *a = from.data(), *b = to.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t i) { a[i] = float(i); });
-  const double ms = time_ms([&] {
-    exec.for_each(n, [=] SPMESH_HD(index_t i) { b[i] = a[i]; });
-    exec.synchronize();
-  });
-  return 2.0 * sizeof(float) * double(n) / (ms * 1e6);
-}
 
 // Seed 001's BRF: each point's basis made on the spot, its whole net summed.
 template <class Exec, class T, class S = typename Exec::space>

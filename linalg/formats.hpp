@@ -112,6 +112,9 @@ struct Coo {
   Array<T, Space> values;
 
   index_t nnz() const { return values.size(); }
+  Coo clone() const requires std::is_same_v<Space, Host> {
+    return Coo{rows, cols, row_indices.clone(), col_indices.clone(), values.clone()};
+  }
 };
 
 inline void check_row_block(index_t rows, index_t first, index_t count) {

@@ -26,6 +26,8 @@
 #                    executables (SANITIZER_EXECUTABLES: grep -E pattern of their names,
 #                    default: all; SANITIZER_TESTS: doctest -tc filter for them, default: all;
 #                    SANITIZER_SECONDS: start no run after this many seconds, and fail)
+#   SKIP_LIMITS_BENCH set to 1 to skip spmesh_bench_limits (the limit at the vertices of
+#                    ArmorGuy and Bigguy levels 0-6, GPU and CPU, against OpenSubdiv)
 #   SKIP_PATCHES_BENCH set to 1 to skip spmesh_bench_patches (tensor-product Bezier surfaces in
 #                    seed 001's setting, GPU and CPU; PATCHES_BENCH_ARGS: extra arguments)
 #   SKIP_E2E         set to 1 to skip scripts/device-e2e.sh (the command line end to end;
@@ -117,6 +119,9 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
     [[ ! -f $shared/bench/cylinder_hex.mesh ]] || build/device/bench/spmesh_bench_solids \
       --json $out/bench_solids_cylinder.json --cpu-max-level 3 --cpu-compose-max-level 1 \
       $shared/bench/cylinder_hex.mesh:3"
+[[ ${SKIP_LIMITS_BENCH:-0} == 1 ]] ||
+  step bench_limits build/device/bench/spmesh_bench_limits --json "$out/bench_limits.json" \
+    $shared/meshes/characters/ArmorGuy.obj:6 $shared/meshes/characters/Bigguy.obj:6
 [[ ${SKIP_PATCHES_BENCH:-0} == 1 ]] ||
   step bench_patches build/device/bench/spmesh_bench_patches --json "$out/bench_patches.json" \
     ${PATCHES_BENCH_ARGS:-}

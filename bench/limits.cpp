@@ -1,0 +1,193 @@
+// spmesh_bench_limits: the limit surface at the vertices of level L (schemes/limit.hpp) on the
+// CPU and, compiled by nvcc (cuda/limits.cu), the GPU, against OpenSubdiv on the same host. For
+// each mesh and level, positions in float:
+//   limit     limit_at_vertices from the base mesh in the executor's memory (build, eval, the
+//             masks): positions and both tangents, topology that changes every frame;
+//   W build   limit_matrices: the positions' and tangents' masks composed with R;
+//   W replay  W_position P0, one SpMV a pose, against its bytes floor (W's row offsets, columns
+//             and values read once, P0 read, the limit points written, at the copy rate);
+//   osd       OpenSubdiv 3.5 on the host (Far, double: uniform refinement with full topology,
+//             PrimvarRefiner::Interpolate level by level, then Limit with both tangents), and
+//             its Limit alone; single-threaded, as Far is.
+// The largest difference of a limit point from OpenSubdiv's is printed beside (the vertex
+// correspondence of tests/schemes/osd_parity.cpp is not made here: OpenSubdiv's level-L vertex
+// order differs in its edge points, so the difference is taken over the vertex points, which
+// both number alike).
+//   spmesh_bench_limits [--json FILE] [--scheme catmark|loop] [--cpu-max-level L] MESH.obj:L ...
+// (levels 0 to L of each mesh; spmesh's CPU rows up to --cpu-max-level, default 4).
+#include "bench/peers/opensubdiv.hpp"
+#include "bench/rates.hpp"
+#include "linalg/cpu/executor.hpp"
+#include "linalg/spmv.hpp"
+#include "meshops/obj.hpp"
+#include "meshops/triangulate.hpp"
+#include "schemes/limit.hpp"
+#include "schemes/schemes.hpp"
+#if defined(__CUDACC__)
+#include "linalg/cuda/executor.cuh"
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace spmesh::bench {
+
+namespace {
+
+struct Row {
+  std::string mesh, device;
+  int level = 0;
+  index_t vertices = 0;
+  std::int64_t w_entries = 0;
+  double limit = 0, w_build = 0, w_replay = 0, w_floor = 0, osd = 0, osd_limit = 0;
+  double difference = 0;  // the largest |spmesh - OpenSubdiv| of a vertex point's coordinate, over the diagonal
+};
+
+template <class Scheme, class Exec, class Up, class Down>
+Row measure(Exec& exec, Up up, Down down, const meshops::PolyMesh& mesh, const schemes::TagSettings& tags,
+            const schemes::Options& options, int level, double gbs) {
+  using S = typename Exec::space;
+  linalg::Dense<float> host_points(mesh.vertex_count(), 3);
+  for (index_t p = 0; p < host_points.data.size(); ++p) host_points.data[p] = float(mesh.positions.data[p]);
+  const auto P0 = up(host_points);
+  auto sharpness = [&] { return schemes::Sharpness<S>{up(tags.sharpness.edges), up(tags.sharpness.vertices)}; };
+  Row r;
+  r.level = level;
+  r.limit = time_ms([&] {
+    schemes::limit_at_vertices<Scheme>(exec, up(mesh.M), sharpness(), level, P0, options);
+    exec.synchronize();
+  });
+  r.w_build = time_ms([&] {
+    schemes::limit_matrices<float, Scheme>(exec, up(mesh.M), sharpness(), level, options);
+    exec.synchronize();
+  });
+  const auto W = schemes::limit_matrices<float, Scheme>(exec, up(mesh.M), sharpness(), level, options);
+  linalg::Dense<float, S> out(W.position.rows, 3);
+  r.w_replay = time_ms([&] {
+    linalg::spmm(exec, W.position, P0, out);
+    exec.synchronize();
+  });
+  r.vertices = W.position.rows, r.w_entries = W.position.nnz();
+  const double bytes = 4.0 * (W.position.rows + 1) + 8.0 * double(W.position.nnz()) + 12.0 * (P0.rows + out.rows);
+  r.w_floor = gbs > 0 ? bytes / (gbs * 1e6) : 0;
+  // Against OpenSubdiv at the vertex points (ids below the base's vertex count, in both orders).
+  const auto limit = down(schemes::limit_at_vertices<Scheme>(exec, up(mesh.M), sharpness(), level, P0, options).position);
+  const bool loop = Scheme::triangles_only;
+  const auto scheme = loop ? OpenSubdiv::Sdc::SCHEME_LOOP : OpenSubdiv::Sdc::SCHEME_CATMARK;
+  const int osd_level = level == 0 && !loop && mesh.M.nnz() != 4 * std::int64_t(mesh.M.faces) ? 1 : level;
+  const auto refined = test::osd_refine(mesh, tags.sharpness, options, osd_level, false, scheme);
+  const auto expected = test::osd_limit(refined);
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (index_t v = 0; v < mesh.vertex_count(); ++v)
+    for (int c = 0; c < 3; ++c) lo[c] = std::min(lo[c], mesh.positions(v, c)), hi[c] = std::max(hi[c], mesh.positions(v, c));
+  const double diagonal = std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  for (index_t v = 0; v < mesh.vertex_count(); ++v)
+    for (int c = 0; c < 3; ++c)
+      r.difference = std::max(r.difference, std::abs(double(limit(v, c)) - expected.position[3 * v + c]) / diagonal);
+  return r;
+}
+
+void print(const Row& r) {
+  std::printf("%-14s %2d %-4s %10lld %11lld %9.3f %9.3f %9.4f %8.4f %6.2f %9.1f %9.1f %9.2g\n", r.mesh.c_str(),
+              r.level, r.device.c_str(), static_cast<long long>(r.vertices), static_cast<long long>(r.w_entries),
+              r.limit, r.w_build, r.w_replay, r.w_floor, r.w_floor > 0 ? r.w_replay / r.w_floor : 0.0, r.osd,
+              r.osd_limit, r.difference);
+  std::fflush(stdout);
+}
+
+void write_json(const std::string& path, const std::vector<Row>& rows, const std::vector<double>& rates) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw Error("cannot write " + path);
+  std::fprintf(f, "{\"copy_gbs\": [");
+  for (std::size_t i = 0; i < rates.size(); ++i) std::fprintf(f, "%s%.1f", i ? ", " : "", rates[i]);
+  std::fprintf(f, "], \"rows\": [\n");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    std::fprintf(f,
+                 "  {\"mesh\": \"%s\", \"level\": %d, \"device\": \"%s\", \"vertices\": %lld, \"w_entries\": %lld, "
+                 "\"limit_ms\": %.4f, \"w_build_ms\": %.4f, \"w_replay_ms\": %.5f, \"w_floor_ms\": %.5f, "
+                 "\"osd_ms\": %.3f, \"osd_limit_ms\": %.3f, \"max_difference\": %.3g}%s\n",
+                 r.mesh.c_str(), r.level, r.device.c_str(), static_cast<long long>(r.vertices),
+                 static_cast<long long>(r.w_entries), r.limit, r.w_build, r.w_replay, r.w_floor, r.osd, r.osd_limit,
+                 r.difference, i + 1 < rows.size() ? "," : "");
+  }
+  std::fprintf(f, "]}\n");
+  std::fclose(f);
+}
+
+int run(int argc, char** argv) {
+  std::string json, scheme_name = "catmark";
+  int cpu_max = 4;
+  std::vector<std::pair<std::string, int>> meshes;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc) json = argv[++i];
+    else if (a == "--scheme" && i + 1 < argc) scheme_name = argv[++i];
+    else if (a == "--cpu-max-level" && i + 1 < argc) cpu_max = std::stoi(argv[++i]);
+    else if (const auto colon = a.rfind(':'); colon != std::string::npos && a[0] != '-')
+      meshes.emplace_back(a.substr(0, colon), std::stoi(a.substr(colon + 1)));
+    else throw Error("usage: spmesh_bench_limits [--json FILE] [--scheme catmark|loop] [--cpu-max-level L] MESH.obj:L ...");
+  }
+  if (scheme_name != "catmark" && scheme_name != "loop") throw Error("--scheme: catmark or loop");
+  linalg::cpu::Executor cpu;
+  std::vector<Row> rows;
+  std::vector<double> rates{copy_gbs(cpu)};
+#if defined(__CUDACC__)
+  linalg::cuda::Executor gpu;
+  rates.push_back(copy_gbs(gpu));
+  std::printf("copy rate: CPU %.0f GB/s, GPU %.0f GB/s; CPU threads %d\n", rates[0], rates[1], cpu.threads());
+#else
+  std::printf("copy rate: CPU %.0f GB/s; CPU threads %d\n", rates[0], cpu.threads());
+#endif
+  std::printf("%-14s %2s %-4s %10s %11s %9s %9s %9s %8s %6s %9s %9s %9s  (ms; xfloor: W replay over its bytes "
+              "floor; osd: OpenSubdiv's refine + interpolate + Limit, then Limit alone, on one core; |lim-osd|: the "
+              "largest difference at the vertex points, over the diagonal)\n",
+              "mesh", "L", "dev", "vertices", "W entries", "limit", "W build", "W replay", "floor", "xfloor", "osd",
+              "osd lim", "|lim-osd|");
+  for (const auto& [path, levels] : meshes) {
+    auto mesh = meshops::read_obj(path);
+    if (scheme_name == "loop" && mesh.M.nnz() != 3 * std::int64_t(mesh.M.faces))
+      mesh = meshops::triangulate(mesh, meshops::Triangulation::shortest_diagonal);
+    const auto tags = schemes::read_tags(mesh);
+    const auto options = schemes::options_from(tags, tags.boundary.value_or(schemes::Boundary::edge_only));
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    for (int level = 0; level <= levels; ++level) {
+      // OpenSubdiv on the host, once a level.
+      const auto scheme = scheme_name == "loop" ? OpenSubdiv::Sdc::SCHEME_LOOP : OpenSubdiv::Sdc::SCHEME_CATMARK;
+      const double osd = time_ms([&] { test::osd_limit(test::osd_refine(mesh, tags.sharpness, options, level, false, scheme)); });
+      const auto refined = test::osd_refine(mesh, tags.sharpness, options, level, false, scheme);
+      const double osd_limit = time_ms([&] { test::osd_limit(refined); });
+      auto run_on = [&](auto& exec, auto up, auto down, const char* device, double gbs) {
+        Row r = scheme_name == "loop" ? measure<schemes::Loop>(exec, up, down, mesh, tags, options, level, gbs)
+                                      : measure<schemes::CatmullClark>(exec, up, down, mesh, tags, options, level, gbs);
+        r.mesh = name, r.device = device, r.osd = osd, r.osd_limit = osd_limit;
+        rows.push_back(r);
+        print(r);
+      };
+#if defined(__CUDACC__)
+      run_on(gpu, [](const auto& x) { return linalg::cuda::to_device(x); },
+             [](const auto& x) { return linalg::cuda::to_host(x); }, "gpu", rates[1]);
+#endif
+      auto same = [](const auto& x) { return x.clone(); };
+      if (level <= cpu_max) run_on(cpu, same, same, "cpu", rates[0]);
+    }
+  }
+  if (!json.empty()) write_json(json, rows, rates);
+  return 0;
+}
+
+}  // namespace
+
+}  // namespace spmesh::bench
+
+int main(int argc, char** argv) {
+  try {
+    return spmesh::bench::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spmesh_bench_limits: %s\n", e.what());
+    return 1;
+  }
+}

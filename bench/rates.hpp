@@ -1,0 +1,45 @@
+// What the GPU-and-CPU benchmark programs (patches.cpp, limits.cpp) share: a median time and
+// an executor's copy rate, the bytes floor's unit.
+#pragma once
+
+#include "linalg/array.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <vector>
+
+namespace spmesh::bench {
+
+// The median of at least 3 runs of f (more while under 2 s, at most 50), after one warm-up run
+// (first touch, pool allocations, OpenMP threads).
+inline double time_ms(const std::function<void()>& f) {
+  f();
+  std::vector<double> ms;
+  double total = 0;
+  while (ms.size() < 3 || (total < 2000 && ms.size() < 50)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    total += ms.back();
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// The executor's copy rate in GB/s (bytes read + written): a large array copied by for_each.
+template <class Exec>
+double copy_gbs(Exec& exec) {
+  using S = typename Exec::space;
+  const index_t n = index_t(1) << 26;
+  linalg::Array<float, S> from(n), to(n);
+  float *a = from.data(), *b = to.data();
+  exec.for_each(n, [=] SPMESH_HD(index_t i) { a[i] = float(i); });
+  const double ms = time_ms([&] {
+    exec.for_each(n, [=] SPMESH_HD(index_t i) { b[i] = a[i]; });
+    exec.synchronize();
+  });
+  return 2.0 * sizeof(float) * double(n) / (ms * 1e6);
+}
+
+}  // namespace spmesh::bench
