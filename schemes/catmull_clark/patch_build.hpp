@@ -76,6 +76,22 @@ struct BorderingFaces {
 
 }  // namespace detail
 
+// Per vertex of quad level L (its rules made): 1 where a face at it is no regular patch (on the
+// boundary, other than 4 edges, a crease mask, an end of a sharp edge), else 0; `near` is
+// zeroed, for IrregularFaces.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<index_t, S> irregular_vertices(Exec& exec, const QuadLevel<S>& L, linalg::Array<index_t, S>& near) {
+  const index_t V = L.vertices, specials = L.C.special.size();
+  const auto q = view(L);
+  linalg::Array<index_t, S> irregular(V);
+  near = linalg::Array<index_t, S>(V);
+  exec.for_each(V, detail::IrregularVertices{q, irregular.data(), near.data()});
+  exec.for_each(specials + L.C.edges.size(),
+                detail::CreaseVertices{q, L.C.special.data(), L.C.halves.data(), L.rules.smooth.data(),
+                                       L.C.edge_values.data(), specials, irregular.data()});
+  return irregular;
+}
+
 // The patches of the `depth` levels below quad level L (level `level` of its plan; its rules
 // made): four kernels over its vertices, crease entries and faces, selections of the region and
 // of its irregular faces (one host wait) and the layouts; none where the region holds more than
@@ -89,17 +105,13 @@ Patches<S> find_patches(Exec& exec, const QuadLevel<S>& L, int level, int depth,
   using linalg::Array;
   Patches<S> p;
   p.level = level, p.depth = depth;
-  const index_t V = L.vertices, F = L.faces, specials = L.C.special.size();
+  const index_t V = L.vertices, F = L.faces;
   const auto q = view(L);
-  Array<index_t, S> irregular(V), near(V);
+  Array<index_t, S> near;
+  const Array<index_t, S> irregular = irregular_vertices(exec, L, near);
   p.kind = Array<std::uint8_t, S>(F);
   p.region = Array<index_t, S>(F), p.irregular = Array<index_t, S>(F);
   auto* kind = reinterpret_cast<PatchKind*>(p.kind.data());
-  exec.for_each(V, detail::IrregularVertices{q, irregular.data(), near.data()});
-  exec.for_each(specials + L.C.edges.size(),
-                detail::CreaseVertices{q, L.C.special.data(), L.C.halves.data(),
-                                       L.rules.smooth.data(), L.C.edge_values.data(), specials,
-                                       irregular.data()});
   exec.for_each(F, detail::IrregularFaces{q.corners, irregular.data(), near.data(), kind});
   exec.for_each(F, detail::BorderingFaces{q.corners, near.data(), kind});
   Array<index_t, S> count(2);

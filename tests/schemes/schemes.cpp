@@ -7,6 +7,7 @@
 #include "meshops/info.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
+#include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/schemes.hpp"
 
@@ -658,6 +659,126 @@ TEST_CASE_TEMPLATE("the limit's masks as matrices of the base vertices: W P0 is 
                    V, SPMESH_TEST_REALS) {
   check_limit_matrices<typename V::Backend, typename V::type, CatmullClark>();
   check_limit_matrices<typename V::Backend, typename V::type, Loop>();
+}
+
+// Catmull-Clark's limit at samples (face, u, v) (catmull_clark/limit_at.hpp), `depth` levels at most.
+template <class T>
+struct SampleLimitsOf {
+  int depth;
+  template <class E, class M, class C, class V, class F, class U, class P>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, F& faces, U& u, U& v, const P& points) const {
+    auto r = cc::limit_at_samples(exec, std::move(mesh),
+                                  schemes::Sharpness<typename E::space>{std::move(creases), std::move(corners)}, faces,
+                                  u, v, points, depth);
+    return std::make_tuple(std::move(r.position), std::move(r.du), std::move(r.dv));
+  }
+};
+
+// No creases, no corners.
+schemes::Sharpness<> smooth(index_t vertices) {
+  return {la::Coo<float>{vertices, vertices, {}, {}, {}}, HostArray<float>(vertices, 0.0f)};
+}
+
+// Samples at the corners of level-3 sub-faces, against the limit masks at those vertices of level 3
+// (limit.hpp: OpenSubdiv's, exact on regular patches); derivatives against central differences of
+// the samples themselves. The torus's faces are all regular; the cube's become so two levels down
+// but for the sub-faces at its corners.
+template <class B, class T>
+void check_samples(const std::string& file, bool away_from_corners) {
+  const auto mesh = meshops::read_obj(SPMESH_DATA_DIR "/meshes/" + file);
+  std::vector<index_t> faces, vertex;
+  std::vector<double> us, vs;
+  std::mt19937 rng(11);
+  for (int n = 0; n < 200; ++n) {
+    const index_t f = index_t(rng() % std::uint32_t(mesh.face_count()));
+    int i = int(rng() % 9), j = int(rng() % 9);
+    if (away_from_corners && std::min(i, 8 - i) < 2 && std::min(j, 8 - j) < 2) i = 4;  // off the corners' sub-faces
+    // The level-3 vertex at (i/8, j/8): down to the sub-face holding it (child a at corner a), then its corner.
+    index_t sub = f;
+    double x = i / 8.0, y = j / 8.0;
+    for (int l = 0; l < 3; ++l) {
+      const int qi = x >= 0.5, qj = y >= 0.5;
+      sub = 4 * sub + (qj ? 3 - qi : qi), x = 2 * x - qi, y = 2 * y - qj;
+    }
+    const int corner = x == 0 ? (y == 0 ? 0 : 3) : (y == 0 ? 1 : 2);
+    faces.push_back(f), us.push_back(i / 8.0), vs.push_back(j / 8.0), vertex.push_back(sub * 4 + corner);
+  }
+  Dense<T> P0(mesh.vertex_count(), 3);
+  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
+  const auto [position, du, dv] =
+      run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(mesh.vertex_count()).edges,
+             smooth(mesh.vertex_count()).vertices, HostArray<index_t>(faces), HostArray<double>(us),
+             HostArray<double>(vs), P0);
+  cpu::Executor host;
+  const index_t V = mesh.vertex_count();
+  const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), smooth(V), 3);
+  const auto limits = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), 3, P0);
+  const auto refined = plan.refined.mesh();
+  const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+  for (std::size_t n = 0; n < faces.size(); ++n) {
+    const index_t w = refined.indices[vertex[n]];
+    for (index_t c = 0; c < 3; ++c) CHECK(std::abs(double(position(index_t(n), c)) - double(limits.position(w, c))) <= tolerance);
+  }
+  // Derivatives: central differences of the samples, h = 1e-4 (double only: float's rounding).
+  if constexpr (std::is_same_v<T, double>) {
+    std::vector<index_t> near_faces;
+    std::vector<double> near_u, near_v;
+    const double h = 1e-4;
+    for (std::size_t n = 0; n < faces.size(); ++n) {
+      const double x = std::clamp(us[n], h, 1 - h), y = std::clamp(vs[n], h, 1 - h);
+      for (const auto& [dx, dy] : {std::pair{-h, 0.0}, std::pair{h, 0.0}, std::pair{0.0, -h}, std::pair{0.0, h}})
+        near_faces.push_back(faces[n]), near_u.push_back(x + dx), near_v.push_back(y + dy);
+      us[n] = x, vs[n] = y;
+    }
+    const auto [at, at_du, at_dv] =
+        run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(V).edges, smooth(V).vertices,
+               HostArray<index_t>(faces), HostArray<double>(us), HostArray<double>(vs), P0);
+    const auto [moved, unused_du, unused_dv] =
+        run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(V).edges, smooth(V).vertices,
+               HostArray<index_t>(near_faces), HostArray<double>(near_u), HostArray<double>(near_v), P0);
+    for (std::size_t n = 0; n < faces.size(); ++n)
+      for (index_t c = 0; c < 3; ++c) {
+        const index_t r = index_t(4 * n);
+        CHECK(std::abs(at_du(index_t(n), c) - (moved(r + 1, c) - moved(r, c)) / (2 * h)) <= 1e-6);
+        CHECK(std::abs(at_dv(index_t(n), c) - (moved(r + 3, c) - moved(r + 2, c)) / (2 * h)) <= 1e-6);
+      }
+  }
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches is the limit masks' at the level's "
+                   "vertices, and its derivatives the points' differences",
+                   V, SPMESH_TEST_REALS) {
+  check_samples<typename V::Backend, typename V::type>("torus.obj", false);
+  check_samples<typename V::Backend, typename V::type>("cube.obj", true);
+}
+
+TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at an extraordinary vertex, a face "
+          "out of range, (u, v) outside the face and a mesh of other polygons") {
+  const auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj");
+  auto refusal = [&](const meshops::PolyMesh& mesh, index_t face, double u, double v) {
+    cpu::Executor host;
+    auto M = mesh.M.clone();
+    auto none = smooth(mesh.vertex_count());
+    HostArray<index_t> faces{face};
+    HostArray<double> us{u}, vs{v};
+    try {
+      SampleLimitsOf<double>{4}(host, M, none.edges, none.vertices, faces, us, vs, mesh.positions);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(refusal(cube, 2, 0.0, 0.0) ==
+        "limit_at_samples: sample 0 (face 2, u 0.000000, v 0.000000): no regular quad holds it within 4 levels (an "
+        "extraordinary vertex, the boundary or a crease is near; their patches are not evaluated yet)");
+  CHECK(refusal(cube, 6, 0.5, 0.5) == "limit_at_samples: sample 0 (face 6, u 0.500000, v 0.500000): the mesh has faces 0 to 5");
+  CHECK(refusal(cube, 1, 1.5, 0.5) == "limit_at_samples: sample 0 (face 1, u 1.500000, v 0.500000): u and v are in [0, 1]");
+  CHECK(refusal(cube, 1, std::nan(""), 0.5).ends_with("u and v are in [0, 1]"));
+  CHECK(refusal(meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj"), 0, 0.5, 0.5) ==
+        "limit_at_samples: the mesh has faces other than quads; samples on them are not evaluated yet (Bfr's "
+        "parameterization of a polygon's sub-faces)");
+  // Away from the corners the cube's faces are regular two levels down.
+  CHECK(refusal(cube, 2, 0.5, 0.5) == "no error");
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {
