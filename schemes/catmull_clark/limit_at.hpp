@@ -12,6 +12,8 @@
 // boundary and crease patches are limit evaluation's next steps.
 #pragma once
 
+#include "linalg/convert.hpp"
+#include "linalg/spgemm.hpp"
 #include "schemes/catmull_clark/patch_build.hpp"
 #include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/scheme.hpp"
@@ -37,68 +39,180 @@ inline constexpr int max_sample_depth = 12;
 
 namespace detail {
 
-// A level as the samples read it: its quads, its irregular vertices, its points.
-template <class T>
+// A level as the samples read it: its quads and its irregular vertices.
 struct SampleLevel {
   QuadView q;
   const index_t* irregular = nullptr;
-  const T* P = nullptr;
 };
 
-// One thread per sample: down the levels to the first regular quad, then the patch.
-// status: 0 evaluated, 1 no regular quad within the levels, 2 a face out of range, 3 (u, v)
-// outside [0, 1] or not finite.
-template <class T>
-struct SampleKernel {
-  SampleLevel<T> level[max_sample_depth + 1];
+// What a sample's limit is: status 0 and its terms, f(level, vertex, position weight, u
+// derivative's, v derivative's) for the 16 control points of the regular quad that holds it
+// (found level by level); else status 1 (no regular quad within the levels), 2 (a face out of
+// range), 3 ((u, v) outside [0, 1] or not finite), and no terms.
+struct SampleTerms {
+  SampleLevel level[max_sample_depth + 1];
   int levels = 0;  // level[0 .. levels - 1]
   const index_t* face;
   const double *u, *v;
-  T *position, *du, *dv;
-  std::uint8_t* status;
-  index_t k;
 
-  SPMESH_HD void operator()(index_t s) const {
-    index_t f = face[s];
+  template <class F>
+  SPMESH_HD std::uint8_t operator()(index_t s, F&& f) const {
+    index_t at = face[s];
     double x = u[s], y = v[s];
-    if (f < 0 || f >= level[0].q.faces) return void(status[s] = 2);
-    if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) return void(status[s] = 3);
+    if (at < 0 || at >= level[0].q.faces) return 2;
+    if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) return 3;
     for (int l = 0; l < levels; ++l) {
-      const SampleLevel<T>& L = level[l];
+      const SampleLevel& L = level[l];
       bool regular = true;
-      for (int a = 0; a < 4; ++a) regular = regular && L.irregular[L.q.corners[4 * f + a]] == 0;
-      if (regular) return evaluate(L, f, x, y, double(1 << l), s);
+      for (int a = 0; a < 4; ++a) regular = regular && L.irregular[L.q.corners[4 * at + a]] == 0;
+      if (regular) {
+        patch(L.q, at, x, y, double(1 << l), [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); });
+        return 0;
+      }
       // The child holding (x, y): child a lies at corner a.
       const int i = x >= 0.5, j = y >= 0.5;
-      f = 4 * f + (j ? 3 - i : i), x = 2 * x - i, y = 2 * y - j;
+      at = 4 * at + (j ? 3 - i : i), x = 2 * x - i, y = 2 * y - j;
     }
-    status[s] = 1;
+    return 1;
   }
 
-  // The bicubic patch of quad f of level L at (x, y); derivatives times `scale`.
-  SPMESH_HD void evaluate(const SampleLevel<T>& L, index_t f, double x, double y, double scale, index_t s) const {
+  // The bicubic patch of quad f at (x, y): g(control point, weights), derivatives times `scale`.
+  template <class G>
+  SPMESH_HD static void patch(const QuadView& q, index_t f, double x, double y, double scale, G&& g) {
     index_t grid[16];
     for (int a = 0; a < 4; ++a) {
-      const linalg::Index4 c = corner_controls(L.q, f, a);
+      const linalg::Index4 c = corner_controls(q, f, a);
       const unsigned places = unsigned(corner_places >> (16 * a));
       for (int j = 0; j < 4; ++j) grid[(places >> (4 * j)) & 15] = c.v[j];
     }
     double bx[4], dbx[4], by[4], dby[4];  // along u (the grid's columns), along v (its rows)
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, x, bx, dbx);
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, y, by, dby);
-    for (index_t c = 0; c < k; ++c) {
-      double p = 0, pu = 0, pv = 0;
-      for (int row = 0; row < 4; ++row)
-        for (int col = 0; col < 4; ++col) {
-          const double point = double(L.P[std::int64_t(grid[4 * row + col]) * k + c]);
-          p += by[row] * bx[col] * point, pu += by[row] * dbx[col] * point, pv += dby[row] * bx[col] * point;
-        }
-      position[std::int64_t(s) * k + c] = T(p), du[std::int64_t(s) * k + c] = T(scale * pu),
-                                 dv[std::int64_t(s) * k + c] = T(scale * pv);
-    }
-    status[s] = 0;
+    for (int row = 0; row < 4; ++row)
+      for (int col = 0; col < 4; ++col)
+        g(grid[4 * row + col], by[row] * bx[col], scale * by[row] * dbx[col], scale * dby[row] * bx[col]);
   }
 };
+
+// The samples' limits from each level's points (P[l]: level l's, k columns).
+template <class T>
+struct SamplePoints {
+  SampleTerms terms;
+  const T* P[max_sample_depth + 1];
+  T *position, *du, *dv;
+  std::uint8_t* status;
+  index_t k;
+
+  SPMESH_HD void operator()(index_t s) const {
+    for (index_t c = 0; c < k; ++c) {
+      double p = 0, pu = 0, pv = 0;
+      status[s] = terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
+        const double x = double(P[l][std::int64_t(vertex) * k + c]);
+        p += wp * x, pu += wu * x, pv += wv * x;
+      });
+      position[std::int64_t(s) * k + c] = T(p), du[std::int64_t(s) * k + c] = T(pu), dv[std::int64_t(s) * k + c] = T(pv);
+    }
+  }
+};
+
+// Each sample's status alone.
+struct SampleStatus {
+  SampleTerms terms;
+  std::uint8_t* status;
+  SPMESH_HD void operator()(index_t s) const { status[s] = terms(s, [](int, index_t, double, double, double) {}); }
+};
+
+// One of the samples' weights as rows of a matrix of every level's vertices, level l's from
+// column first[l] on (assemble_rows' producer); `which` 0 the position's, 1 and 2 the derivatives'.
+struct SampleRows {
+  SampleTerms terms;
+  index_t first[max_sample_depth + 1];
+  int which;
+  SPMESH_HD std::int64_t bound(index_t) const { return 16; }
+  template <class Sink>
+  SPMESH_HD void operator()(index_t s, Sink&& sink) const {
+    terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
+      const double w = which == 0 ? wp : which == 1 ? wu : wv;
+      if (w != 0) sink(first[l] + vertex, w);
+    });
+  }
+};
+
+// Every level to `depth` of quad mesh M with its topology and rules (plan.levels and last),
+// the samples' terms on them, and f(plan, terms, statuses); then the first sample not evaluated
+// is refused by name.
+template <class Exec, class F, class S = typename Exec::space>
+void with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C,
+                       const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
+                       const linalg::Array<double, S>& v, int depth, const Options& options, F&& f) {
+  schemes::detail::check_input<CatmullClark>(exec, M, C, depth, false);
+  if (depth < 0 || depth > max_sample_depth)
+    throw InputError("limit_at_samples: depth " + std::to_string(depth) + ", not 0 to " +
+                     std::to_string(max_sample_depth));
+  if (M.nnz() != 4 * std::int64_t(M.faces))
+    throw InputError("limit_at_samples: the mesh has faces other than quads; samples on them are not evaluated "
+                     "yet (Bfr's parameterization of a polygon's sub-faces)");
+  const index_t n = faces.size(), base_faces = M.faces;
+  if (u.size() != n || v.size() != n)
+    throw DimensionError("limit_at_samples: " + std::to_string(n) + " faces, " + std::to_string(u.size()) +
+                         " u and " + std::to_string(v.size()) + " v");
+  Plan<S> plan;
+  std::optional<AnyLevel<S>> last;
+  std::optional<SharpTable<S>> table;
+  schemes::detail::KeepLevelsAndLast<Exec, Plan<S>, AnyLevel<S>> sink{{plan}, exec, last, table};
+  schemes::detail::build_half_edges<CatmullClark>(exec, std::move(M), C, depth, options, sink);
+  std::vector<linalg::Array<index_t, S>> irregular;
+  linalg::Array<index_t, S> near;
+  SampleTerms terms{};
+  terms.levels = depth + 1, terms.face = faces.data(), terms.u = u.data(), terms.v = v.data();
+  for (int l = 0; l <= depth; ++l) {
+    const auto& L = std::get<QuadLevel<S>>(l < depth ? plan.levels[std::size_t(l)] : *last);
+    irregular.push_back(irregular_vertices(exec, L, near));
+    terms.level[l] = {view(L), irregular.back().data()};
+  }
+  linalg::Array<std::uint8_t, S> status(n);
+  f(plan, terms, status.data());
+  // The first sample not evaluated, named.
+  std::vector<std::uint8_t> host(static_cast<std::size_t>(n));
+  if (n > 0) exec.read(status.data(), n, host.data());
+  for (index_t s = 0; s < n; ++s) {
+    if (host[std::size_t(s)] == 0) continue;
+    index_t at = 0;
+    double uv[2] = {0, 0};
+    exec.read(faces.data() + s, 1, &at), exec.read(u.data() + s, 1, uv), exec.read(v.data() + s, 1, uv + 1);
+    const std::string sample = "limit_at_samples: sample " + std::to_string(s) + " (face " + std::to_string(at) +
+                               ", u " + std::to_string(uv[0]) + ", v " + std::to_string(uv[1]) + ")";
+    switch (host[std::size_t(s)]) {
+      case 2: throw InputError(sample + ": the mesh has faces 0 to " + std::to_string(base_faces - 1));
+      case 3: throw InputError(sample + ": u and v are in [0, 1]");
+      default:
+        throw InputError(sample + ": no regular quad holds it within " + std::to_string(depth) +
+                         " levels (an extraordinary vertex, the boundary or a crease is near; their patches "
+                         "are not evaluated yet)");
+    }
+  }
+}
+
+// The rows of matrices A_0 .. A_{n-1} (of the same columns), one after another.
+template <class Exec, class T, class S>
+linalg::Csr<T, S> stacked(Exec& exec, const std::vector<linalg::Csr<T, S>>& parts) {
+  index_t rows = 0, nnz = 0;
+  for (const auto& A : parts) rows += A.rows, nnz += A.nnz();
+  linalg::Array<index_t, S> offsets(rows + 1), indices(nnz);
+  linalg::Array<T, S> values(nnz);
+  index_t row = 0, at = 0;
+  for (const auto& A : parts) {
+    const index_t* from = A.offsets.data();
+    index_t* to = offsets.data() + row;
+    const index_t shift = at;
+    exec.for_each(A.rows + 1, [=] SPMESH_HD(index_t i) { to[i] = from[i] + shift; });
+    exec.copy(A.indices.data(), A.nnz(), indices.data() + at);
+    exec.copy(A.values.data(), A.nnz(), values.data() + at);
+    row += A.rows, at += A.nnz();
+  }
+  return linalg::Csr<T, S>(rows, parts.empty() ? 0 : parts[0].cols, std::move(offsets), std::move(indices),
+                           std::move(values));
+}
 
 }  // namespace detail
 
@@ -112,63 +226,54 @@ SampleLimits<T, S> limit_at_samples(Exec& exec, linalg::MeshMatrix<S> M, Sharpne
                                     const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
                                     const linalg::Array<double, S>& v, const linalg::Dense<T, S>& P0, int depth,
                                     Options options = {}) {
-  schemes::detail::check_input<CatmullClark>(exec, M, C, depth, false);
   check_vertex_data(P0.rows, M.vertices, "limit_at_samples");
-  if (depth < 0 || depth > max_sample_depth)
-    throw InputError("limit_at_samples: depth " + std::to_string(depth) + ", not 0 to " +
-                     std::to_string(max_sample_depth));
-  if (M.nnz() != 4 * std::int64_t(M.faces))
-    throw InputError("limit_at_samples: the mesh has faces other than quads; samples on them are not evaluated "
-                     "yet (Bfr's parameterization of a polygon's sub-faces)");
   const index_t n = faces.size();
-  if (u.size() != n || v.size() != n)
-    throw DimensionError("limit_at_samples: " + std::to_string(n) + " faces, " + std::to_string(u.size()) +
-                         " u and " + std::to_string(v.size()) + " v");
-  // Every level to `depth` with its topology and rules, and its points.
-  const index_t base_faces = M.faces;
-  Plan<S> plan;
-  std::optional<AnyLevel<S>> last;
-  std::optional<SharpTable<S>> table;
-  schemes::detail::KeepLevelsAndLast<Exec, Plan<S>, AnyLevel<S>> sink{{plan}, exec, last, table};
-  schemes::detail::build_half_edges<CatmullClark>(exec, std::move(M), C, depth, options, sink);
-  std::vector<linalg::Dense<T, S>> points;
-  points.push_back(schemes::detail::copy(exec, P0));
-  for (int l = 0; l < depth; ++l) points.push_back(schemes::subdivide(exec, plan, std::size_t(l), points.back()));
-  std::vector<linalg::Array<index_t, S>> irregular;
-  linalg::Array<index_t, S> near;
-  detail::SampleKernel<T> kernel{};
-  kernel.levels = depth + 1;
-  for (int l = 0; l <= depth; ++l) {
-    const auto& L = std::get<QuadLevel<S>>(l < depth ? plan.levels[std::size_t(l)] : *last);
-    irregular.push_back(irregular_vertices(exec, L, near));
-    kernel.level[l] = {view(L), irregular.back().data(), points[std::size_t(l)].data.data()};
-  }
   SampleLimits<T, S> out{linalg::Dense<T, S>(n, P0.cols), linalg::Dense<T, S>(n, P0.cols),
                          linalg::Dense<T, S>(n, P0.cols)};
-  linalg::Array<std::uint8_t, S> status(n);
-  kernel.face = faces.data(), kernel.u = u.data(), kernel.v = v.data();
-  kernel.position = out.position.data.data(), kernel.du = out.du.data.data(), kernel.dv = out.dv.data.data();
-  kernel.status = status.data(), kernel.k = P0.cols;
-  exec.for_each(n, kernel);
-  // The first sample not evaluated, named.
-  std::vector<std::uint8_t> host(static_cast<std::size_t>(n));
-  if (n > 0) exec.read(status.data(), n, host.data());
-  for (index_t s = 0; s < n; ++s) {
-    if (host[std::size_t(s)] == 0) continue;
-    index_t f = 0;
-    double at[2] = {0, 0};
-    exec.read(faces.data() + s, 1, &f), exec.read(u.data() + s, 1, at), exec.read(v.data() + s, 1, at + 1);
-    const std::string sample = "limit_at_samples: sample " + std::to_string(s) + " (face " + std::to_string(f) +
-                               ", u " + std::to_string(at[0]) + ", v " + std::to_string(at[1]) + ")";
-    switch (host[std::size_t(s)]) {
-      case 2: throw InputError(sample + ": the mesh has faces 0 to " + std::to_string(base_faces - 1));
-      case 3: throw InputError(sample + ": u and v are in [0, 1]");
-      default:
-        throw InputError(sample + ": no regular quad holds it within " + std::to_string(depth) +
-                         " levels (an extraordinary vertex, the boundary or a crease is near; their patches "
-                         "are not evaluated yet)");
-    }
-  }
+  detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options,
+                            [&](const auto& plan, const detail::SampleTerms& terms, std::uint8_t* status) {
+    std::vector<linalg::Dense<T, S>> points;  // every level's
+    points.push_back(schemes::detail::copy(exec, P0));
+    for (int l = 0; l < depth; ++l) points.push_back(schemes::subdivide(exec, plan, std::size_t(l), points.back()));
+    detail::SamplePoints<T> kernel{terms, {}, out.position.data.data(), out.du.data.data(), out.dv.data.data(),
+                                   status, P0.cols};
+    for (int l = 0; l <= depth; ++l) kernel.P[l] = points[std::size_t(l)].data.data();
+    exec.for_each(n, kernel);
+  });
+  return out;
+}
+
+// The same as sparse matrices of the base vertices (samples x base vertices), for the positions
+// and each derivative: the patches' weights on every level's vertices composed with that level's
+// refinement matrix (in double, stored as T), so that re-evaluating moved vertices is one SpMV.
+template <class T, class S>
+struct SampleMatrices {
+  linalg::Csr<T, S> position, du, dv;
+};
+template <class T, class Exec, class S = typename Exec::space>
+SampleMatrices<T, S> limit_at_samples_matrices(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C,
+                                               const linalg::Array<index_t, S>& faces,
+                                               const linalg::Array<double, S>& u, const linalg::Array<double, S>& v,
+                                               int depth, Options options = {}) {
+  const index_t n = faces.size(), base = M.vertices;
+  SampleMatrices<T, S> out;
+  detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options,
+                            [&](const auto& plan, const detail::SampleTerms& terms, std::uint8_t* status) {
+    // Every level's refinement matrix, stacked: the rows of R_0 = I, R_1 = S_0 R_0, ...
+    std::vector<linalg::Csr<double, S>> R;
+    R.push_back(linalg::identity<double>(exec, base));
+    for (int l = 0; l < depth; ++l) R.push_back(linalg::spgemm(exec, level_matrix(exec, plan.levels[std::size_t(l)]), R.back()));
+    detail::SampleRows rows{terms, {}, 0};
+    for (int l = 0; l <= depth; ++l) rows.first[l] = l == 0 ? 0 : rows.first[l - 1] + R[std::size_t(l - 1)].rows;
+    const auto stacked = detail::stacked(exec, R);
+    exec.for_each(n, detail::SampleStatus{terms, status});
+    auto weights = [&](int which) {
+      rows.which = which;
+      return linalg::cast_values<T>(
+          exec, linalg::spgemm(exec, linalg::assemble_rows<double>(exec, n, stacked.rows, rows), stacked));
+    };
+    out.position = weights(0), out.du = weights(1), out.dv = weights(2);
+  });
   return out;
 }
 

@@ -667,16 +667,41 @@ struct SampleLimitsOf {
   int depth;
   template <class E, class M, class C, class V, class F, class U, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, F& faces, U& u, U& v, const P& points) const {
-    auto r = cc::limit_at_samples(exec, std::move(mesh),
-                                  schemes::Sharpness<typename E::space>{std::move(creases), std::move(corners)}, faces,
-                                  u, v, points, depth);
-    return std::make_tuple(std::move(r.position), std::move(r.du), std::move(r.dv));
+    using S = typename E::space;
+    auto mesh_copy = la::MeshMatrix<S>(mesh.vertices, la::Array<index_t, S>(mesh.offsets.size()), la::Array<index_t, S>(mesh.indices.size()));
+    exec.copy(mesh.offsets.data(), mesh.offsets.size(), mesh_copy.offsets.data());
+    exec.copy(mesh.indices.data(), mesh.indices.size(), mesh_copy.indices.data());
+    la::Array<float, S> corners_copy(corners.size());
+    exec.copy(corners.data(), corners.size(), corners_copy.data());
+    // The matrices of the base vertices, applied to the points: the same limits.
+    auto W = cc::limit_at_samples_matrices<T>(
+        exec, std::move(mesh_copy),
+        schemes::Sharpness<S>{la::Coo<float, S>{creases.rows, creases.cols, {}, {}, {}}, std::move(corners_copy)},
+        faces, u, v, depth);
+    auto r = cc::limit_at_samples(exec, std::move(mesh), schemes::Sharpness<S>{std::move(creases), std::move(corners)},
+                                  faces, u, v, points, depth);
+    auto apply = [&](const auto& A) {
+      P out(A.rows, points.cols);
+      la::spmm(exec, A, points, out);
+      return out;
+    };
+    return std::make_tuple(std::move(r.position), std::move(r.du), std::move(r.dv), apply(W.position), apply(W.du),
+                           apply(W.dv));
   }
 };
 
 // No creases, no corners.
 schemes::Sharpness<> smooth(index_t vertices) {
   return {la::Coo<float>{vertices, vertices, {}, {}, {}}, HostArray<float>(vertices, 0.0f)};
+}
+
+// The largest |a - b| of two blocks of one shape.
+template <class T>
+double largest_difference(const Dense<T>& a, const Dense<T>& b) {
+  REQUIRE((a.rows == b.rows && a.cols == b.cols));
+  double d = 0;
+  for (index_t p = 0; p < a.data.size(); ++p) d = std::max(d, std::abs(double(a.data[p]) - double(b.data[p])));
+  return d;
 }
 
 // Samples at the corners of level-3 sub-faces, against the limit masks at those vertices of level 3
@@ -705,10 +730,15 @@ void check_samples(const std::string& file, bool away_from_corners) {
   }
   Dense<T> P0(mesh.vertex_count(), 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
-  const auto [position, du, dv] =
+  const auto [position, du, dv, by_W, du_by_W, dv_by_W] =
       run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(mesh.vertex_count()).edges,
              smooth(mesh.vertex_count()).vertices, HostArray<index_t>(faces), HostArray<double>(us),
              HostArray<double>(vs), P0);
+  // W P0 (limit_at_samples_matrices) is the same, its derivatives too.
+  const double scale = std::is_same_v<T, float> ? 1e-4 : 1e-11;
+  CHECK(largest_difference(by_W, position) <= scale);
+  CHECK(largest_difference(du_by_W, du) <= 8 * scale);
+  CHECK(largest_difference(dv_by_W, dv) <= 8 * scale);
   cpu::Executor host;
   const index_t V = mesh.vertex_count();
   const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), smooth(V), 3);
@@ -730,10 +760,10 @@ void check_samples(const std::string& file, bool away_from_corners) {
         near_faces.push_back(faces[n]), near_u.push_back(x + dx), near_v.push_back(y + dy);
       us[n] = x, vs[n] = y;
     }
-    const auto [at, at_du, at_dv] =
+    const auto [at, at_du, at_dv, w1, w2, w3] =
         run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(V).edges, smooth(V).vertices,
                HostArray<index_t>(faces), HostArray<double>(us), HostArray<double>(vs), P0);
-    const auto [moved, unused_du, unused_dv] =
+    const auto [moved, unused_du, unused_dv, w4, w5, w6] =
         run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(V).edges, smooth(V).vertices,
                HostArray<index_t>(near_faces), HostArray<double>(near_u), HostArray<double>(near_v), P0);
     for (std::size_t n = 0; n < faces.size(); ++n)
