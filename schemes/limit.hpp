@@ -35,8 +35,8 @@ struct VertexLimits {
 
 namespace detail {
 
-// The half-edge build's sink of limit_at_vertices: every level in a plan, the last one with its
-// topology and rules, and the first one's table of sharp edges.
+// The half-edge build's sink of the limits (here and catmull_clark/limit_at.hpp): every level in
+// a plan, the last one with its topology and rules, and the first one's table of sharp edges.
 template <class Exec, class PlanT, class Level>
 struct KeepLevelsAndLast : KeepLevels<PlanT> {
   static constexpr bool keeps_last_level = true;
@@ -65,6 +65,19 @@ linalg::Dense<T, S> first_rows(Exec& exec, const linalg::Dense<T, S>& X, index_t
   return out;
 }
 
+// The first `rows` rows of A.
+template <class Exec, class T, class S>
+linalg::Csr<T, S> first_rows(Exec& exec, const linalg::Csr<T, S>& A, index_t rows) {
+  const index_t nnz = exec.read(A.offsets.data() + rows);
+  linalg::Array<index_t, S> offsets(rows + 1), indices(nnz);
+  linalg::Array<T, S> values(nnz);
+  exec.copy(A.offsets.data(), rows + 1, offsets.data());
+  exec.copy(A.indices.data(), nnz, indices.data());
+  exec.copy(A.values.data(), nnz, values.data());
+  return linalg::Csr<T, S>(rows, A.cols, std::move(offsets), std::move(indices), std::move(values));
+}
+
+// A copy of M.
 template <class Exec, class S>
 linalg::MeshMatrix<S> copy_mesh(Exec& exec, const linalg::MeshMatrix<S>& M) {
   linalg::Array<index_t, S> offsets(M.offsets.size()), indices(M.indices.size());
@@ -155,17 +168,6 @@ bool polygons_at_level_0(const linalg::MeshMatrix<S>& M, int levels) {
   return levels == 0 && !Scheme::triangles_only && M.nnz() != 4 * std::int64_t(M.faces);
 }
 
-// The first `rows` rows of A.
-template <class Exec, class T, class S>
-linalg::Csr<T, S> first_rows(Exec& exec, const linalg::Csr<T, S>& A, index_t rows) {
-  const index_t nnz = exec.read(A.offsets.data() + rows);
-  linalg::Array<index_t, S> offsets(rows + 1), indices(nnz);
-  linalg::Array<T, S> values(nnz);
-  exec.copy(A.offsets.data(), rows + 1, offsets.data());
-  exec.copy(A.indices.data(), nnz, indices.data());
-  exec.copy(A.values.data(), nnz, values.data());
-  return linalg::Csr<T, S>(rows, A.cols, std::move(offsets), std::move(indices), std::move(values));
-}
 
 }  // namespace detail
 

@@ -668,9 +668,7 @@ struct SampleLimitsOf {
   template <class E, class M, class C, class V, class F, class U, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, F& faces, U& u, U& v, const P& points) const {
     using S = typename E::space;
-    auto mesh_copy = la::MeshMatrix<S>(mesh.vertices, la::Array<index_t, S>(mesh.offsets.size()), la::Array<index_t, S>(mesh.indices.size()));
-    exec.copy(mesh.offsets.data(), mesh.offsets.size(), mesh_copy.offsets.data());
-    exec.copy(mesh.indices.data(), mesh.indices.size(), mesh_copy.indices.data());
+    auto mesh_copy = schemes::detail::copy_mesh(exec, mesh);
     la::Array<float, S> corners_copy(corners.size());
     exec.copy(corners.data(), corners.size(), corners_copy.data());
     // The matrices of the base vertices, applied to the points: the same limits.
