@@ -98,24 +98,14 @@ void print(const Row& r) {
   std::fflush(stdout);
 }
 
-void write_json(const std::string& path, const std::vector<Row>& rows, const std::vector<double>& rates) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw Error("cannot write " + path);
-  std::fprintf(f, "{\"copy_gbs\": [");
-  for (std::size_t i = 0; i < rates.size(); ++i) std::fprintf(f, "%s%.1f", i ? ", " : "", rates[i]);
-  std::fprintf(f, "], \"rows\": [\n");
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    std::fprintf(f,
-                 "  {\"mesh\": \"%s\", \"level\": %d, \"device\": \"%s\", \"vertices\": %lld, \"w_entries\": %lld, "
+void write_row(std::FILE* f, const Row& r) {
+  std::fprintf(f,
+                 "\"mesh\": \"%s\", \"level\": %d, \"device\": \"%s\", \"vertices\": %lld, \"w_entries\": %lld, "
                  "\"limit_ms\": %.4f, \"w_build_ms\": %.4f, \"w_replay_ms\": %.5f, \"w_floor_ms\": %.5f, "
-                 "\"osd_ms\": %.3f, \"osd_limit_ms\": %.3f, \"max_difference\": %.3g}%s\n",
+                 "\"osd_ms\": %.3f, \"osd_limit_ms\": %.3f, \"max_difference\": %.3g",
                  r.mesh.c_str(), r.level, r.device.c_str(), static_cast<long long>(r.vertices),
                  static_cast<long long>(r.w_entries), r.limit, r.w_build, r.w_replay, r.w_floor, r.osd, r.osd_limit,
-                 r.difference, i + 1 < rows.size() ? "," : "");
-  }
-  std::fprintf(f, "]}\n");
-  std::fclose(f);
+                 r.difference);
 }
 
 int run(int argc, char** argv) {
@@ -175,7 +165,7 @@ int run(int argc, char** argv) {
       if (level <= cpu_max) run_on(cpu, same, same, "cpu", rates[0]);
     }
   }
-  if (!json.empty()) write_json(json, rows, rates);
+  if (!json.empty()) write_json(json, rates, rows, write_row);
   return 0;
 }
 

@@ -142,24 +142,13 @@ void print(const Row& r) {
   std::fflush(stdout);
 }
 
-void write_json(const std::string& path, const std::vector<Row>& rows, const std::vector<double>& rates) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw Error("cannot write " + path);
-  std::fprintf(f, "{\"copy_gbs\": [");
-  for (std::size_t i = 0; i < rates.size(); ++i) std::fprintf(f, "%s%.1f", i ? ", " : "", rates[i]);
-  std::fprintf(f, "], \"rows\": [\n");
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    std::fprintf(f,
-                 "  {\"device\": \"%s\", \"type\": \"%s\", \"degree\": %d, \"surfaces\": %lld, \"points\": %lld, "
+void write_row(std::FILE* f, const Row& r) {
+  std::fprintf(f,
+                 "\"device\": \"%s\", \"type\": \"%s\", \"degree\": %d, \"surfaces\": %lld, \"points\": %lld, "
                  "\"level1_ms\": %.5f, \"levels21_ms\": %.5f, \"direct_ms\": %.5f, \"floor_ms\": %.5f, "
-                 "\"max_difference\": %.3g}%s\n",
+                 "\"max_difference\": %.3g",
                  r.device.c_str(), r.type.c_str(), r.degree, static_cast<long long>(r.surfaces),
-                 static_cast<long long>(r.points), r.level1, r.levels21, r.brute, r.floor, r.difference,
-                 i + 1 < rows.size() ? "," : "");
-  }
-  std::fprintf(f, "]}\n");
-  std::fclose(f);
+                 static_cast<long long>(r.points), r.level1, r.levels21, r.brute, r.floor, r.difference);
 }
 
 int run(int argc, char** argv) {
@@ -210,7 +199,7 @@ int run(int argc, char** argv) {
   std::printf("CPU threads %d\n", cpu.threads());
   auto same = [](const auto& x) { return x.clone(); };
   sweep(cpu, same, same, "cpu", cpu_batch);
-  if (!json.empty()) write_json(json, rows, rates);
+  if (!json.empty()) write_json(json, rates, rows, write_row);
   return 0;
 }
 

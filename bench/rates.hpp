@@ -1,12 +1,14 @@
-// What the GPU-and-CPU benchmark programs (patches.cpp, limits.cpp) share: a median time and
-// an executor's copy rate, the bytes floor's unit.
+// What the GPU-and-CPU benchmark programs (patches.cpp, limits.cpp) share: a median time, an
+// executor's copy rate (the bytes floor's unit) and their JSON file.
 #pragma once
 
 #include "linalg/array.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace spmesh::bench {
@@ -40,6 +42,24 @@ double copy_gbs(Exec& exec) {
     exec.synchronize();
   });
   return 2.0 * sizeof(float) * double(n) / (ms * 1e6);
+}
+
+// {"copy_gbs": [rates], "rows": [...]}, each row's fields written by row(file, r) (without
+// braces).
+template <class Row, class F>
+void write_json(const std::string& path, const std::vector<double>& rates, const std::vector<Row>& rows, F&& row) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw Error("cannot write " + path);
+  std::fprintf(f, "{\"copy_gbs\": [");
+  for (std::size_t i = 0; i < rates.size(); ++i) std::fprintf(f, "%s%.1f", i ? ", " : "", rates[i]);
+  std::fprintf(f, "], \"rows\": [\n");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::fprintf(f, "  {");
+    row(f, rows[i]);
+    std::fprintf(f, "}%s\n", i + 1 < rows.size() ? "," : "");
+  }
+  std::fprintf(f, "]}\n");
+  std::fclose(f);
 }
 
 }  // namespace spmesh::bench
