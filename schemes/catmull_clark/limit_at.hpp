@@ -103,14 +103,21 @@ struct SamplePoints {
   std::uint8_t* status;
   index_t k;
 
+  // One walk down the levels a block of four columns.
   SPMESH_HD void operator()(index_t s) const {
-    for (index_t c = 0; c < k; ++c) {
-      double p = 0, pu = 0, pv = 0;
+    constexpr int block = 4;
+    for (index_t c0 = 0; c0 < k; c0 += block) {
+      const int n = int(k - c0 < block ? k - c0 : block);
+      double sum[3][block] = {};
       status[s] = terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
-        const double x = double(P[l][std::int64_t(vertex) * k + c]);
-        p += wp * x, pu += wu * x, pv += wv * x;
+        for (int c = 0; c < n; ++c) {
+          const double x = double(P[l][std::int64_t(vertex) * k + c0 + c]);
+          sum[0][c] += wp * x, sum[1][c] += wu * x, sum[2][c] += wv * x;
+        }
       });
-      position[std::int64_t(s) * k + c] = T(p), du[std::int64_t(s) * k + c] = T(pu), dv[std::int64_t(s) * k + c] = T(pv);
+      T* out[3] = {position, du, dv};
+      for (int m = 0; m < 3; ++m)
+        for (int c = 0; c < n; ++c) out[m][std::int64_t(s) * k + c0 + c] = T(sum[m][c]);
     }
   }
 };
