@@ -50,13 +50,15 @@ public:
   int threads() const { return threads_; }
   void synchronize() const {}
 
-  // One element of executor memory, read or written from the host.
+  // Elements of executor memory, read or written from the host.
   template <class T>
   T read(const T* p) const { return *p; }
   template <class T>
   void read(const T* p, index_t n, T* host) const { std::copy(p, p + n, host); }
   template <class T>
   void write(T* p, T v) const { *p = v; }
+  template <class T>
+  void write(T* p, const T* host, index_t n) const { std::copy(host, host + n, p); }
 
   // The work f() asks of this executor, to be run at each replay() of the Recording (the GPU
   // backend's records it as one graph; see there what f may do).

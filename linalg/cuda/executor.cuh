@@ -189,8 +189,11 @@ public:
     synchronize();
   }
   template <class T>
-  void write(T* p, T v) const {
-    check(cudaMemcpyAsync(p, &v, sizeof(T), cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync (write)");
+  void write(T* p, T v) const { write(p, &v, 1); }
+  // n elements from host memory, with one wait (the host's may go as soon as this returns).
+  template <class T>
+  void write(T* p, const T* host, index_t n) const {
+    if (n > 0) check(cudaMemcpyAsync(p, host, sizeof(T) * n, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync (write)");
     synchronize();
   }
 

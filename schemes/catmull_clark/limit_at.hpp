@@ -1,15 +1,17 @@
-// Catmull-Clark's limit surface at any (face, u, v) of a quad base mesh where it is a bicubic
-// B-spline patch (issue 25's "regular faces, exact"), in OpenSubdiv's Bfr parameterization of a
-// quad: corner 0 at (0, 0), 1 at (1, 0), 2 at (1, 1), 3 at (0, 1). A face whose corners are all
-// inside the mesh with 4 edges, no sharp edge and no crease mask at them (patch_build.hpp's
-// regular faces) is, on the limit surface, the tensor product of cubic B-splines of the 4 x 4
-// points around it (Catmull and Clark 1978; patches.hpp's grid, corner_controls). Elsewhere the
-// sample goes down the levels, to the child quad that holds it (child a of a quad lies at its
-// corner a, turned as its parent: (u, v) -> (2u - i, 2v - j)), until that child is regular; the
-// limit there is exact at every level, and a derivative in the base face's parameters is the
-// child's times 2^level. Samples that reach no regular child within the levels asked (at an
-// extraordinary vertex, on the boundary, at a crease) are not evaluated: Stam's evaluation and
-// boundary and crease patches are limit evaluation's next steps.
+// Catmull-Clark's limit surface at any (face, u, v) of a quad base mesh, exactly, where it is a
+// bicubic B-spline patch or Stam's nest of them (issue 25's "regular faces" and "faces at smooth
+// extraordinary vertices"), in OpenSubdiv's Bfr parameterization of a quad: corner 0 at (0, 0), 1
+// at (1, 0), 2 at (1, 1), 3 at (0, 1). A face whose corners are all inside the mesh with 4 edges,
+// no sharp edge and no crease mask at them (patch_build.hpp's regular faces) is, on the limit
+// surface, the tensor product of cubic B-splines of the 4 x 4 points around it (Catmull and Clark
+// 1978; patches.hpp's grid, corner_controls). A face with one smooth inner corner of 3 to
+// max_stam_valence edges and three regular ones is Stam's (stam.hpp): exact in constant time at
+// any distance from that corner. Elsewhere the sample goes down the levels, to the child quad
+// that holds it (child a of a quad lies at its corner a, turned as its parent: (u, v) -> (2u - i,
+// 2v - j)), until that child is one of those; a derivative in the base face's parameters is the
+// child's times 2^level. Samples that reach neither within the levels asked (on the boundary, at a
+// crease, at a vertex of 2 or more than max_stam_valence edges) are not evaluated: boundary and
+// crease patches are limit evaluation's next steps.
 #pragma once
 
 #include "linalg/convert.hpp"
@@ -17,6 +19,7 @@
 #include "schemes/catmull_clark/patch_build.hpp"
 #include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/scheme.hpp"
+#include "schemes/catmull_clark/stam.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/patches/basis.hpp"
 
@@ -46,14 +49,15 @@ struct SampleLevel {
 };
 
 // What a sample's limit is: status 0 and its terms, f(level, vertex, position weight, u
-// derivative's, v derivative's) for the 16 control points of the regular quad that holds it
-// (found level by level); else status 1 (no regular quad within the levels), 2 (a face out of
-// range), 3 ((u, v) outside [0, 1] or not finite), and no terms.
+// derivative's, v derivative's) for the control points of the regular quad, or of Stam's quad,
+// that holds it (found level by level); else status 1 (neither within the levels), 2 (a face out
+// of range), 3 ((u, v) outside [0, 1] or not finite), and no terms.
 struct SampleTerms {
   SampleLevel level[max_sample_depth + 1];
   int levels = 0;  // level[0 .. levels - 1]
   const index_t* face;
   const double *u, *v;
+  StamView stam;
 
   template <class F>
   SPMESH_HD std::uint8_t operator()(index_t s, F&& f) const {
@@ -63,10 +67,24 @@ struct SampleTerms {
     if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) return 3;
     for (int l = 0; l < levels; ++l) {
       const SampleLevel& L = level[l];
-      bool regular = true;
-      for (int a = 0; a < 4; ++a) regular = regular && L.irregular[L.q.corners[4 * at + a]] == 0;
-      if (regular) {
-        patch(L.q, at, x, y, double(1 << l), [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); });
+      // irregular_vertices: 1 a smooth inner vertex of other than 4 edges, 2 anything else.
+      int extraordinary = -1, others = 0;
+      for (int a = 0; a < 4; ++a) {
+        const index_t code = L.irregular[L.q.corners[4 * at + a]];
+        if (code == 1 && extraordinary < 0) extraordinary = a;
+        else if (code != 0) ++others;
+      }
+      const double scale = double(1 << l);
+      if (extraordinary < 0 && others == 0) {
+        patch(L.q, at, x, y, scale, [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); });
+        return 0;
+      }
+      const int n = others == 0 ? inner_valence(L.q, at, extraordinary) : 0;
+      if (n >= 3 && n <= max_stam_valence) {
+        index_t ring[max_stam_ring];
+        stam_ring(L.q, at, extraordinary, n, [&](int j, index_t vertex) { ring[j] = vertex; });
+        stam.weights(n, extraordinary, x, y, scale,
+                     [&](int j, double p, double pu, double pv) { f(l, ring[j], p, pu, pv); });
         return 0;
       }
       // The child holding (x, y): child a lies at corner a.
@@ -80,11 +98,7 @@ struct SampleTerms {
   template <class G>
   SPMESH_HD static void patch(const QuadView& q, index_t f, double x, double y, double scale, G&& g) {
     index_t grid[16];
-    for (int a = 0; a < 4; ++a) {
-      const linalg::Index4 c = corner_controls(q, f, a);
-      const unsigned places = unsigned(corner_places >> (16 * a));
-      for (int j = 0; j < 4; ++j) grid[(places >> (4 * j)) & 15] = c.v[j];
-    }
+    patch_grid(q, f, grid);
     double bx[4], dbx[4], by[4], dby[4];  // along u (the grid's columns), along v (its rows)
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, x, bx, dbx);
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, y, by, dby);
@@ -135,7 +149,7 @@ struct SampleRows {
   SampleTerms terms;
   index_t first[max_sample_depth + 1];
   int which;
-  SPMESH_HD std::int64_t bound(index_t) const { return 16; }
+  SPMESH_HD std::int64_t bound(index_t) const { return max_stam_ring; }
   template <class Sink>
   SPMESH_HD void operator()(index_t s, Sink&& sink) const {
     terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
@@ -170,8 +184,10 @@ void with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& 
   schemes::detail::build_half_edges<CatmullClark>(exec, std::move(M), C, depth, options, sink);
   std::vector<linalg::Array<index_t, S>> irregular;
   linalg::Array<index_t, S> near;
+  const auto stam = stam_tables(exec);
   SampleTerms terms{};
   terms.levels = depth + 1, terms.face = faces.data(), terms.u = u.data(), terms.v = v.data();
+  terms.stam = stam.view();
   for (int l = 0; l <= depth; ++l) {
     const auto& L = std::get<QuadLevel<S>>(l < depth ? plan.levels[std::size_t(l)] : *last);
     irregular.push_back(irregular_vertices(exec, L, near));
@@ -193,9 +209,9 @@ void with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& 
       case 2: throw InputError(sample + ": the mesh has faces 0 to " + std::to_string(base_faces - 1));
       case 3: throw InputError(sample + ": u and v are in [0, 1]");
       default:
-        throw InputError(sample + ": no regular quad holds it within " + std::to_string(depth) +
-                         " levels (an extraordinary vertex, the boundary or a crease is near; their patches "
-                         "are not evaluated yet)");
+        throw InputError(sample + ": no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
+                         " levels (the boundary, a crease or a vertex of 2 or more than " +
+                         std::to_string(max_stam_valence) + " edges is near; their patches are not evaluated yet)");
     }
   }
 }

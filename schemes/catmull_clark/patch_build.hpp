@@ -16,7 +16,8 @@ namespace spmesh::schemes::catmull_clark {
 
 namespace detail {
 
-// Per vertex: 1 if it is on the boundary or has other than 4 edges (a walk of its ring).
+// Per vertex: 2 if it is on the boundary, else 1 if it has other than 4 edges (a walk of its
+// ring), else 0.
 struct IrregularVertices {
   QuadView q;
   index_t *irregular, *near;
@@ -24,11 +25,11 @@ struct IrregularVertices {
     index_t edges = 0;
     bool boundary = false;
     q.for_each_edge(v, [&](index_t, index_t, index_t face) { ++edges, boundary |= face < 0; });
-    irregular[v] = edges != 4 || boundary ? 1 : 0;
+    irregular[v] = boundary ? 2 : edges != 4 ? 1 : 0;
     near[v] = 0;
   }
 };
-// ... or if it is a special vertex with a crease mask, or an end of an edge of sharpness above 0
+// ... or 2 if it is a special vertex with a crease mask, or an end of an edge of sharpness above 0
 // (integer maxima: the same whatever order they land in).
 struct CreaseVertices {
   QuadView q;
@@ -39,13 +40,13 @@ struct CreaseVertices {
   index_t* irregular;
   SPMESH_HD void operator()(index_t i) const {
     if (i < specials) {
-      if (!smooth[i]) linalg::atomic_max(irregular + special[i], 1);
+      if (!smooth[i]) linalg::atomic_max(irregular + special[i], 2);
       return;
     }
     if (!creasing::is_sharp(sharpness[i - specials])) return;
     const index_t h = halves[i - specials];
-    linalg::atomic_max(irregular + q.corners[h], 1);
-    linalg::atomic_max(irregular + q.corners[q.next(h)], 1);
+    linalg::atomic_max(irregular + q.corners[h], 2);
+    linalg::atomic_max(irregular + q.corners[q.next(h)], 2);
   }
 };
 // Faces with an irregular corner are irregular; their corners are near one.
@@ -76,8 +77,9 @@ struct BorderingFaces {
 
 }  // namespace detail
 
-// Per vertex of quad level L (its rules made): 1 where a face at it is no regular patch (on the
-// boundary, other than 4 edges, a crease mask, an end of a sharp edge), else 0; `near` is
+// Per vertex of quad level L (its rules made): where a face at it is no regular patch, 1 for a
+// smooth inner vertex of other than 4 edges (Stam's, stam.hpp), 2 for the others (on the
+// boundary, a crease mask, an end of a sharp edge); else 0; `near` is
 // zeroed, for IrregularFaces.
 template <class Exec, class S = typename Exec::space>
 linalg::Array<index_t, S> irregular_vertices(Exec& exec, const QuadLevel<S>& L, linalg::Array<index_t, S>& near) {

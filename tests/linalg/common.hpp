@@ -565,20 +565,38 @@ auto fetch(const X& x) {
 // GPU against CPU (design.md "Determinism and precision"): integers and index arrays exactly;
 // floating point within 1e-6 (float) or 1e-12 (double) relative to the largest finite magnitude of
 // the CPU result (rounding of a sum is relative to its terms, not to a result that cancels), and
-// non-finite entries (the +-inf of empty Min / Max rows, NaN) identical.
+// non-finite entries (the +-inf of empty Min / Max rows, NaN) identical. The blocks of one tuple
+// share that magnitude: they are one op's results from the same inputs (a limit's positions and
+// its tangents, which are sums of those positions with weights summing to 0).
 template <class T>
 constexpr double backend_tolerance() {
   return std::is_same_v<T, float> ? 1e-6 : 1e-12;
 }
 
 template <class T>
-void check_same_values(const T* got, const T* cpu, index_t n, const std::string& what) {
-  index_t bad = 0;
-  std::ostringstream first;
+double largest_finite(const T* values, index_t n) {
   double norm = 0;
   if constexpr (std::is_floating_point_v<T>)
     for (index_t p = 0; p < n; ++p)
-      if (std::isfinite(cpu[p])) norm = std::max(norm, std::abs(static_cast<double>(cpu[p])));
+      if (std::isfinite(values[p])) norm = std::max(norm, std::abs(static_cast<double>(values[p])));
+  return norm;
+}
+
+// The largest finite magnitude of a floating-point block (Dense), 0 for anything else.
+template <class X>
+double largest_finite_of(const X& x) {
+  if constexpr (requires { x.data.data(); x.rows; x.cols; })
+    return largest_finite(x.data.data(), x.data.size());
+  else
+    return 0;
+}
+
+// norm: the magnitude the tolerance is relative to (default: the CPU values' largest).
+template <class T>
+void check_same_values(const T* got, const T* cpu, index_t n, const std::string& what, double norm = -1) {
+  index_t bad = 0;
+  std::ostringstream first;
+  if (norm < 0) norm = largest_finite(cpu, n);
   for (index_t p = 0; p < n; ++p) {
     bool ok;
     if constexpr (std::is_floating_point_v<T>) {
@@ -600,13 +618,16 @@ void check_same_values(const T* got, const T* cpu, index_t n, const std::string&
 }
 
 // Results of one op from two backends: same shapes, same structure, values as above.
+// norm: as check_same_values's, for the floating-point blocks (a tuple's members share theirs).
 template <class X>
-void check_same_as_cpu(const X& got, const X& cpu, const std::string& what) {
+void check_same_as_cpu(const X& got, const X& cpu, const std::string& what, double norm = -1) {
   if constexpr (std::is_arithmetic_v<X>) {
     check_same_values(&got, &cpu, 1, what);
   } else if constexpr (requires { std::tuple_size<X>::value; }) {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (check_same_as_cpu(std::get<I>(got), std::get<I>(cpu), what + " [" + std::to_string(I) + "]"),
+      const double shared = std::max({0.0, largest_finite_of(std::get<I>(cpu))...});
+      (check_same_as_cpu(std::get<I>(got), std::get<I>(cpu), what + " [" + std::to_string(I) + "]",
+                         largest_finite_of(std::get<I>(cpu)) > 0 ? shared : -1),
        ...);
     }
     (std::make_index_sequence<std::tuple_size_v<X>>{});
@@ -628,7 +649,7 @@ void check_same_as_cpu(const X& got, const X& cpu, const std::string& what) {
                          got.cols;
                        }) {  // Dense
     REQUIRE_MESSAGE((got.rows == cpu.rows && got.cols == cpu.cols), what << ": shape differs");
-    check_same_values(got.data.data(), cpu.data.data(), got.data.size(), what);
+    check_same_values(got.data.data(), cpu.data.data(), got.data.size(), what, norm);
   } else {  // Array
     REQUIRE_MESSAGE(got.size() == cpu.size(),
                     what << ": " << got.size() << " elements, cpu " << cpu.size());

@@ -11,6 +11,9 @@
 #include "schemes/limit.hpp"
 #include "schemes/schemes.hpp"
 
+#include <array>
+#include <numbers>
+
 namespace spmesh::test::scheme_tests {
 
 namespace cc = schemes::catmull_clark;
@@ -702,61 +705,83 @@ double largest_difference(const Dense<T>& a, const Dense<T>& b) {
   return d;
 }
 
-// Samples at the corners of level-3 sub-faces, against the limit masks at those vertices of level 3
-// (limit.hpp: OpenSubdiv's, exact on regular patches); derivatives against central differences of
-// the samples themselves. The torus's faces are all regular; the cube's become so two levels down
-// but for the sub-faces at its corners.
+// Samples at the corners of level-k sub-faces of the given faces (all if none), against the limit
+// masks at those vertices of level k (limit.hpp: OpenSubdiv's, exact where the surface is a
+// regular patch or Stam's); derivatives against central differences of the samples themselves.
 template <class B, class T>
-void check_samples(const std::string& file, bool away_from_corners) {
-  const auto mesh = meshops::read_obj(SPMESH_DATA_DIR "/meshes/" + file);
+void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidates, int levels) {
+  CAPTURE(mesh.source);
+  if (candidates.empty())
+    for (index_t f = 0; f < mesh.face_count(); ++f) candidates.push_back(f);
+  const int side = 1 << levels;
   std::vector<index_t> faces, vertex;
   std::vector<double> us, vs;
   std::mt19937 rng(11);
   for (int n = 0; n < 200; ++n) {
-    const index_t f = index_t(rng() % std::uint32_t(mesh.face_count()));
-    int i = int(rng() % 9), j = int(rng() % 9);
-    if (away_from_corners && std::min(i, 8 - i) < 2 && std::min(j, 8 - j) < 2) i = 4;  // off the corners' sub-faces
-    // The level-3 vertex at (i/8, j/8): down to the sub-face holding it (child a at corner a), then its corner.
+    const index_t f = candidates[rng() % candidates.size()];
+    // Every second sample next to corner 0: an extraordinary vertex's sub-faces at the last level.
+    const int range = n % 2 ? 3 : side + 1;
+    const int i = int(rng() % range), j = int(rng() % range);
+    // The level-k vertex at (i, j) / 2^k: down to the sub-face holding it (child a at corner a), then its corner.
     index_t sub = f;
-    double x = i / 8.0, y = j / 8.0;
-    for (int l = 0; l < 3; ++l) {
+    double x = double(i) / side, y = double(j) / side;
+    for (int l = 0; l < levels; ++l) {
       const int qi = x >= 0.5, qj = y >= 0.5;
       sub = 4 * sub + (qj ? 3 - qi : qi), x = 2 * x - qi, y = 2 * y - qj;
     }
     const int corner = x == 0 ? (y == 0 ? 0 : 3) : (y == 0 ? 1 : 2);
-    faces.push_back(f), us.push_back(i / 8.0), vs.push_back(j / 8.0), vertex.push_back(sub * 4 + corner);
+    faces.push_back(f), us.push_back(double(i) / side), vs.push_back(double(j) / side), vertex.push_back(sub * 4 + corner);
   }
   Dense<T> P0(mesh.vertex_count(), 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
+  const index_t V = mesh.vertex_count();
   const auto [position, du, dv, by_W, du_by_W, dv_by_W] =
-      run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(mesh.vertex_count()).edges,
-             smooth(mesh.vertex_count()).vertices, HostArray<index_t>(faces), HostArray<double>(us),
-             HostArray<double>(vs), P0);
+      run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(V).edges, smooth(V).vertices, HostArray<index_t>(faces),
+             HostArray<double>(us), HostArray<double>(vs), P0);
   // W P0 (limit_at_samples_matrices) is the same, its derivatives too.
   const double scale = std::is_same_v<T, float> ? 1e-4 : 1e-11;
   CHECK(largest_difference(by_W, position) <= scale);
   CHECK(largest_difference(du_by_W, du) <= 8 * scale);
   CHECK(largest_difference(dv_by_W, dv) <= 8 * scale);
   cpu::Executor host;
-  const index_t V = mesh.vertex_count();
-  const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), smooth(V), 3);
-  const auto limits = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), 3, P0);
+  const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), smooth(V), levels);
+  const auto limits = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), levels, P0);
   const auto refined = plan.refined.mesh();
   const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
   for (std::size_t n = 0; n < faces.size(); ++n) {
+    CAPTURE(faces[n]);
+    CAPTURE(us[n]);
+    CAPTURE(vs[n]);
     const index_t w = refined.indices[vertex[n]];
     for (index_t c = 0; c < 3; ++c) CHECK(std::abs(double(position(index_t(n), c)) - double(limits.position(w, c))) <= tolerance);
+    // At an extraordinary vertex the derivatives are the tangents' directions: their normal is the limit masks'.
+    if (us[n] == 0 && vs[n] == 0) {
+      const auto cross = [](auto&& a, auto&& b) {
+        std::array<double, 3> normal{a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0)};
+        const double length = std::hypot(normal[0], normal[1], normal[2]);
+        for (auto& e : normal) e /= length;
+        return normal;
+      };
+      const auto row = [](const auto& X, index_t r) { return [&X, r](index_t c) { return double(X(r, c)); }; };
+      const auto sampled = cross(row(du, index_t(n)), row(dv, index_t(n)));
+      const auto masks = cross(row(limits.tangent1, w), row(limits.tangent2, w));
+      const double along = sampled[0] * masks[0] + sampled[1] * masks[1] + sampled[2] * masks[2];
+      CHECK(std::abs(std::abs(along) - 1) <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
+    }
   }
-  // Derivatives: central differences of the samples, h = 1e-4 (double only: float's rounding).
+  // Derivatives: central differences of the samples (double only: float's rounding), in steps
+  // h = 1e-4 shrinking with the distance to the nearest corner (near an extraordinary vertex the
+  // derivatives change at the rate of the levels, 2^level); not at the corners themselves (above).
   if constexpr (std::is_same_v<T, double>) {
     std::vector<index_t> near_faces;
-    std::vector<double> near_u, near_v;
-    const double h = 1e-4;
+    std::vector<double> near_u, near_v, steps;
     for (std::size_t n = 0; n < faces.size(); ++n) {
+      const double to_corner = std::max(std::min(us[n], 1 - us[n]), std::min(vs[n], 1 - vs[n]));
+      const double h = 1e-4 * std::min(1.0, 4 * to_corner);
       const double x = std::clamp(us[n], h, 1 - h), y = std::clamp(vs[n], h, 1 - h);
       for (const auto& [dx, dy] : {std::pair{-h, 0.0}, std::pair{h, 0.0}, std::pair{0.0, -h}, std::pair{0.0, h}})
         near_faces.push_back(faces[n]), near_u.push_back(x + dx), near_v.push_back(y + dy);
-      us[n] = x, vs[n] = y;
+      us[n] = x, vs[n] = y, steps.push_back(h);
     }
     const auto [at, at_du, at_dv, w1, w2, w3] =
         run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(V).edges, smooth(V).vertices,
@@ -765,23 +790,56 @@ void check_samples(const std::string& file, bool away_from_corners) {
         run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(V).edges, smooth(V).vertices,
                HostArray<index_t>(near_faces), HostArray<double>(near_u), HostArray<double>(near_v), P0);
     for (std::size_t n = 0; n < faces.size(); ++n)
-      for (index_t c = 0; c < 3; ++c) {
+      for (index_t c = 0; c < 3 && steps[n] > 0; ++c) {
         const index_t r = index_t(4 * n);
+        const double h = steps[n];
         CHECK(std::abs(at_du(index_t(n), c) - (moved(r + 1, c) - moved(r, c)) / (2 * h)) <= 1e-6);
         CHECK(std::abs(at_dv(index_t(n), c) - (moved(r + 3, c) - moved(r + 2, c)) / (2 * h)) <= 1e-6);
       }
   }
 }
 
-TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches is the limit masks' at the level's "
-                   "vertices, and its derivatives the points' differences",
-                   V, SPMESH_TEST_REALS) {
-  check_samples<typename V::Backend, typename V::type>("torus.obj", false);
-  check_samples<typename V::Backend, typename V::type>("cube.obj", true);
+// cc::fan_mesh(n) with points on a wavy surface: sector k's point (i, j) at i d_k + j d_(k+1)
+// (d_k at angle 2 pi k / n), lifted by a smooth function of its place and its vertex number.
+meshops::PolyMesh wavy_fan(int n) {
+  meshops::PolyMesh mesh;
+  mesh.M = cc::fan_mesh(n);
+  mesh.source = "fan of valence " + std::to_string(n);
+  mesh.positions = Dense<double>(mesh.M.vertices, 3);
+  auto place = [&](index_t v, double x, double y) {
+    mesh.positions(v, 0) = x, mesh.positions(v, 1) = y;
+    mesh.positions(v, 2) = 0.3 * std::sin(1.3 * x + 0.7 * y) + 0.05 * std::cos(double(v));
+  };
+  const double turn = 2 * std::numbers::pi / n;
+  place(0, 0, 0);
+  for (int k = 0; k < n; ++k)
+    for (int i = 1; i <= 3; ++i)  // (0, j) is sector k + 1's (j, 0)
+      for (int j = 0; j <= 3; ++j) {
+        const index_t v = j == 0 ? 1 + 3 * k + i - 1 : 1 + 3 * n + 9 * k + 3 * (i - 1) + j - 1;
+        place(v, i * std::cos(turn * k) + j * std::cos(turn * (k + 1)), i * std::sin(turn * k) + j * std::sin(turn * (k + 1)));
+      }
+  return mesh;
 }
 
-TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at an extraordinary vertex, a face "
-          "out of range, (u, v) outside the face and a mesh of other polygons") {
+TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and Stam's is the limit masks' at the "
+                   "level's vertices, and its derivatives the points' differences",
+                   V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj"), {}, 3);
+  check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 3);
+  check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 8);  // deep: 2^-8 from the corners
+  // The faces at the fans' middle vertex, 5 levels down: Stam's nest at valences 3 to 12 (and 4,
+  // where it is the regular patch).
+  for (int n : {3, 4, 5, 6, 7, 8, 12}) {
+    std::vector<index_t> middle;
+    for (int k = 0; k < n; ++k) middle.push_back(9 * k);
+    check_samples<B, T>(wavy_fan(n), middle, 5);
+  }
+}
+
+TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one on the boundary, a face out of range, "
+          "(u, v) outside the face and a mesh of other polygons") {
   const auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj");
   auto refusal = [&](const meshops::PolyMesh& mesh, index_t face, double u, double v) {
     cpu::Executor host;
@@ -796,9 +854,12 @@ TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a
     }
     return std::string("no error");
   };
-  CHECK(refusal(cube, 2, 0.0, 0.0) ==
-        "limit_at_samples: sample 0 (face 2, u 0.000000, v 0.000000): no regular quad holds it within 4 levels (an "
-        "extraordinary vertex, the boundary or a crease is near; their patches are not evaluated yet)");
+  const auto fan = wavy_fan(5);
+  CHECK(refusal(fan, 2, 1.0, 1.0) ==
+        "limit_at_samples: sample 0 (face 2, u 1.000000, v 1.000000): no regular quad nor one of Stam's holds it "
+        "within 4 levels (the boundary, a crease or a vertex of 2 or more than 32 edges is near; their patches are "
+        "not evaluated yet)");
+  CHECK(refusal(cube, 2, 0.0, 0.0) == "no error");  // Stam's, at an extraordinary vertex
   CHECK(refusal(cube, 6, 0.5, 0.5) == "limit_at_samples: sample 0 (face 6, u 0.500000, v 0.500000): the mesh has faces 0 to 5");
   CHECK(refusal(cube, 1, 1.5, 0.5) == "limit_at_samples: sample 0 (face 1, u 1.500000, v 0.500000): u and v are in [0, 1]");
   CHECK(refusal(cube, 1, std::nan(""), 0.5).ends_with("u and v are in [0, 1]"));

@@ -1,0 +1,160 @@
+// Stam's eigenstructure per valence (stam.hpp), read off spmesh's own Catmull-Clark refinement of
+// a fan and decomposed with Eigen in double.
+#include "schemes/catmull_clark/stam.hpp"
+
+#include "linalg/cpu/executor.hpp"
+#include "schemes/catmull_clark/scheme.hpp"
+#include "schemes/limit.hpp"
+
+#include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <string>
+
+namespace spmesh::schemes::catmull_clark {
+
+namespace {
+
+// Row `row` of S restricted to the columns `columns` (position in it per vertex), checked to
+// lie wholly in them.
+std::vector<double> restricted_row(const linalg::Csr<double>& S, index_t row, const std::map<index_t, int>& columns,
+                                   int valence) {
+  std::vector<double> out(columns.size(), 0.0);
+  for (index_t p = S.offsets[row]; p < S.offsets[row + 1]; ++p) {
+    const auto at = columns.find(S.indices[p]);
+    if (at == columns.end())
+      throw Error("catmull_clark stam: valence " + std::to_string(valence) + ": a child point needs a vertex beyond "
+                  "the 2n + 8 control points");
+    out[std::size_t(at->second)] += S.values[p];
+  }
+  return out;
+}
+
+StamStructure make_structure(int n) {
+  cpu::Executor exec;
+  const int K = stam_ring_size(n);
+  auto M = fan_mesh(n);
+  const index_t V = M.vertices;
+  Plan<linalg::Host> plan;
+  std::optional<AnyLevel<linalg::Host>> last;
+  std::optional<SharpTable<linalg::Host>> table;
+  schemes::detail::KeepLevelsAndLast<cpu::Executor, Plan<linalg::Host>, AnyLevel<linalg::Host>> sink{
+      {plan}, exec, last, table};
+  const Sharpness<> smooth{linalg::Coo<float>{V, V, {}, {}, {}}, linalg::Array<float>(V, 0.0f)};
+  schemes::detail::build_half_edges<CatmullClark>(exec, std::move(M), smooth, 1, Options{}, sink);
+  const auto& parent = std::get<QuadLevel<linalg::Host>>(plan.levels[0]);
+  const auto& child = std::get<QuadLevel<linalg::Host>>(*last);
+  const auto S = level_matrix(exec, parent);
+  const QuadView q0 = view(parent), q1 = view(child);
+
+  std::map<index_t, int> ring;  // level 0's control points: vertex -> column
+  stam_ring(q0, 0, 0, n, [&](int j, index_t v) { ring.emplace(v, j); });
+  if (int(ring.size()) != K) throw Error("catmull_clark stam: the fan's control points are not distinct");
+  // A: the control points of child 0 (at vertex 0, turned as face 0) from face 0's.
+  Eigen::MatrixXd A(K, K);
+  stam_ring(q1, 0, 0, n, [&](int j, index_t v) {
+    const auto row = restricted_row(S, v, ring, n);
+    for (int k = 0; k < K; ++k) A(j, k) = row[std::size_t(k)];
+  });
+  // Its eigenstructure, sorted by decreasing eigenvalue. The eigenvalues are real, many repeated
+  // (the regular part's 1/8, 1/16, 1/32, ...); a repeated one may come out of the QR iteration as
+  // a pair of complex conjugates split by rounding, whose eigenvectors are complex combinations
+  // of real ones: the pair's real and imaginary parts are two real eigenvectors of it.
+  Eigen::EigenSolver<Eigen::MatrixXd> solver(A);
+  const Eigen::VectorXcd values = solver.eigenvalues();
+  const Eigen::MatrixXcd vectors = solver.eigenvectors();
+  Eigen::MatrixXd unsorted(K, K);
+  std::vector<double> real(static_cast<std::size_t>(K));
+  double imaginary = 0;  // the largest imaginary part of an eigenvalue
+  for (int i = 0; i < K; ++i) {
+    real[std::size_t(i)] = values[i].real();
+    imaginary = std::max(imaginary, std::abs(values[i].imag()));
+    if (values[i].imag() == 0) {
+      unsorted.col(i) = vectors.col(i).real();
+    } else {  // i and i + 1: conjugates
+      unsorted.col(i) = vectors.col(i).real(), unsorted.col(i + 1) = vectors.col(i).imag();
+      real[std::size_t(i + 1)] = values[i].real();
+      ++i;
+    }
+  }
+  std::vector<int> order(static_cast<std::size_t>(K));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return real[std::size_t(a)] > real[std::size_t(b)]; });
+  Eigen::MatrixXd Vr(K, K);
+  Eigen::VectorXd lambda(K);
+  for (int i = 0; i < K; ++i) lambda[i] = real[std::size_t(order[std::size_t(i)])], Vr.col(i) = unsorted.col(order[std::size_t(i)]);
+  // The eigenvector of 1 is constant: scaled to ones, so that the limit point's term is its
+  // coefficient alone (stam.hpp's corner case).
+  Vr.col(0) /= Vr(0, 0);
+  const Eigen::MatrixXd inverse = Vr.inverse();
+  const double error = (Vr * lambda.asDiagonal() * inverse - A).cwiseAbs().maxCoeff();
+  // stam.hpp's corner takes eigenvalues 1 and 2 as the subdominant pair, 3 below them.
+  const bool pair = std::abs(lambda[1] - lambda[2]) <= 1e-9 && lambda[3] < lambda[2] - 1e-9;
+  if (imaginary > 1e-9 || error > 1e-12 || std::abs(lambda[0] - 1) > 1e-12 || !pair)
+    throw Error("catmull_clark stam: valence " + std::to_string(n) + ": the subdivision matrix is not "
+                "diagonalisable in double with 1 and a subdominant pair first (imaginary part " +
+                std::to_string(imaginary) + ", error " + std::to_string(error) + ")");
+
+  StamStructure out;
+  out.valence = n, out.size = K;
+  out.eigenvalues.assign(lambda.data(), lambda.data() + K);
+  // G_r V: the 16 control points of child r (at face 0's corner r) in the eigenvectors.
+  out.children.resize(std::size_t(48 * K));
+  for (int r = 1; r <= 3; ++r) {
+    index_t grid[16];
+    patch_grid(q1, r, grid);
+    for (int g = 0; g < 16; ++g) {
+      const auto row = restricted_row(S, grid[g], ring, n);
+      const Eigen::Map<const Eigen::RowVectorXd> G(row.data(), K);
+      const Eigen::RowVectorXd GV = G * Vr;
+      std::copy(GV.data(), GV.data() + K, out.children.data() + std::size_t((16 * (r - 1) + g) * K));
+    }
+  }
+  out.inverse.resize(std::size_t(K * K));
+  for (int i = 0; i < K; ++i)
+    for (int k = 0; k < K; ++k) out.inverse[std::size_t(i * K + k)] = inverse(i, k);
+  return out;
+}
+
+}  // namespace
+
+linalg::MeshMatrix<> fan_mesh(int n) {
+  const index_t spokes = 1, inner = 1 + 3 * index_t(n);
+  auto point = [&](index_t k, index_t i, index_t j) -> index_t {
+    if (i == 0 && j == 0) return 0;
+    if (j == 0) return spokes + 3 * k + i - 1;
+    if (i == 0) return spokes + 3 * ((k + 1) % n) + j - 1;
+    return inner + 9 * k + 3 * (i - 1) + j - 1;
+  };
+  linalg::Array<index_t> offsets(9 * n + 1), indices(36 * n);
+  index_t face = 0;
+  for (index_t k = 0; k < n; ++k)
+    for (index_t i = 0; i < 3; ++i)
+      for (index_t j = 0; j < 3; ++j, ++face) {
+        offsets[face] = 4 * face;
+        const index_t corners[4] = {point(k, i, j), point(k, i + 1, j), point(k, i + 1, j + 1), point(k, i, j + 1)};
+        std::copy(corners, corners + 4, indices.data() + 4 * face);
+      }
+  offsets[face] = 4 * face;
+  return linalg::MeshMatrix<>(inner + 9 * index_t(n), std::move(offsets), std::move(indices));
+}
+
+const StamStructure& stam_structure(int valence) {
+  if (valence < 3 || valence > max_stam_valence)
+    throw InputError("catmull_clark stam: valence " + std::to_string(valence) + " is not in [3, " +
+                     std::to_string(max_stam_valence) + "]");
+  static std::mutex lock;
+  static std::map<int, std::unique_ptr<StamStructure>> made;
+  const std::lock_guard<std::mutex> hold(lock);
+  auto& slot = made[valence];
+  if (!slot) slot = std::make_unique<StamStructure>(make_structure(valence));
+  return *slot;
+}
+
+}  // namespace spmesh::schemes::catmull_clark

@@ -1,0 +1,196 @@
+// Stam's exact evaluation of Catmull-Clark's limit surface near an extraordinary vertex (Stam
+// 1998, "Exact evaluation of Catmull-Clark subdivision surfaces at arbitrary parameter values").
+//
+// A quad with one smooth inner corner of n != 4 edges and three regular corners is, on the limit
+// surface, a nest of bicubic patches shrinking towards that corner. Its K = 2n + 8 control points
+// C (stam_ring) subdivide into the same K points of the child at the corner, C' = A C, and into
+// the 16 control points of each of the three other children, G_r C (r = 1, 2, 3, child r at the
+// quad's corner r counted from the extraordinary one). A sample m levels down in child r is
+//   x(s, t) = b(s', t') G_r A^(m-1) C = sum_i lambda_i^(m-1) [b(s', t') G_r V]_i [V^-1 C]_i
+// with A = V diag(lambda) V^-1 (Stam's Eq. 9 and 13): constant time at any depth. A, G_r and the
+// eigenstructure are not written down here: they are read off spmesh's own refinement of a fan of
+// n sectors (stam.cpp), so they are the rules every other path applies, and decomposed once per
+// valence in double (Eigen) and kept.
+#pragma once
+
+#include "schemes/catmull_clark/patch_eval.hpp"
+#include "schemes/catmull_clark/quads.hpp"
+#include "schemes/patches/basis.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace spmesh::schemes::catmull_clark {
+
+// The valences Stam's evaluation takes: 3 to this (K = 2n + 8 points; a sample's weights are
+// kept per eigenvalue, so this bounds a thread's local memory).
+inline constexpr int max_stam_valence = 32;
+SPMESH_HD constexpr int stam_ring_size(int valence) { return 2 * valence + 8; }
+inline constexpr int max_stam_ring = stam_ring_size(max_stam_valence);
+
+// The 16 control points of regular quad f in its 4 x 4 grid (g = 4 row + column: columns along u,
+// rows along v).
+SPMESH_HD inline void patch_grid(const QuadView& q, index_t f, index_t grid[16]) {
+  for (int a = 0; a < 4; ++a) {
+    const linalg::Index4 c = detail::corner_controls(q, f, a);
+    const unsigned places = unsigned(detail::corner_places >> (16 * a));
+    for (int j = 0; j < 4; ++j) grid[(places >> (4 * j)) & 15] = c.v[j];
+  }
+}
+
+// The number of edges of corner a of quad f, an inner vertex.
+SPMESH_HD inline int inner_valence(const QuadView& q, index_t f, int a) {
+  const index_t first = 4 * f + a;
+  int n = 0;
+  index_t h = first;
+  do {
+    ++n;
+    h = linalg::ldg(q.twin + prev_half(h));
+  } while (h != first && h >= 0 && n <= max_stam_valence);
+  return n;
+}
+
+// The K control points of quad f around its corner a (an inner vertex of n edges whose other
+// corners are regular), visit(j, vertex) in order j: [0] the corner; [1 + 2i] the other end of its
+// i-th edge and [2 + 2i] the far corner of its i-th face, counted from f (edge 0 runs to corner
+// a + 1) towards corner a + 3; then the 7 beyond the three other corners (their corner_controls:
+// the two beyond the edge a + 1 -> a + 2 and corner a + 1's diagonal, the same of corner a + 2,
+// corner a + 3's diagonal). The same walk on a fan (stam.cpp) names the rows and columns of A.
+template <class Visit>
+SPMESH_HD void stam_ring(const QuadView& q, index_t f, int a, int n, Visit&& visit) {
+  index_t h = 4 * f + a;
+  visit(0, linalg::ldg(q.corners + h));
+  for (int i = 0; i < n; ++i) {
+    visit(1 + 2 * i, linalg::ldg(q.corners + next_half(h)));
+    visit(2 + 2 * i, linalg::ldg(q.corners + next_half(next_half(h))));
+    h = linalg::ldg(q.twin + prev_half(h));
+  }
+  const linalg::Index4 c1 = detail::corner_controls(q, f, (a + 1) & 3), c2 = detail::corner_controls(q, f, (a + 2) & 3),
+                       c3 = detail::corner_controls(q, f, (a + 3) & 3);
+  const index_t beyond[7] = {c1.v[1], c1.v[2], c1.v[3], c2.v[1], c2.v[2], c2.v[3], c3.v[3]};
+  for (int j = 0; j < 7; ++j) visit(2 * n + 1 + j, beyond[j]);
+}
+
+// n sectors of 3 x 3 quads around vertex 0, sector k between spokes k and k + 1: sector k's point
+// (i, j), i steps along spoke k and j along spoke k + 1, is vertex 1 + 3k + i - 1 on a spoke (j =
+// 0), else 1 + 3n + 9k + 3(i - 1) + j - 1; face 9k + 3i + j has it at its corner 0. Face 0 has
+// vertex 0 at its corner 0 and spoke 0 at corner 1. The points whose rules A and G_r use (vertex 0
+// and face 0's other corners) have whole rings of inner faces; the boundary is two steps beyond.
+linalg::MeshMatrix<> fan_mesh(int valence);
+
+// One valence's eigenstructure, host (stam.cpp): eigenvalues in decreasing order (1 first, the
+// subdominant pair next), children[r - 1][g][i] = (G_r V)_{g i}, inverse = V^-1 (K x K).
+struct StamStructure {
+  int valence = 0, size = 0;
+  std::vector<double> eigenvalues, children, inverse;
+};
+// Valence n's, made on first use and kept (thread-safe). Error if A is not
+// diagonalisable in double to 1e-12 (it has been for every valence 3 to max_stam_valence).
+const StamStructure& stam_structure(int valence);
+
+// Every valence's structure in one array of a memory space, as kernels read it.
+struct StamView {
+  const double* values = nullptr;
+  const std::int64_t* start = nullptr;  // per valence 0 .. max_stam_valence; -1 for 0 to 2
+
+  // Valence n's eigenvalues (K), children (3 x 16 x K) and inverse (K x K), one after another.
+  SPMESH_HD const double* eigenvalues(int n) const { return values + start[n]; }
+  SPMESH_HD const double* children(int n) const { return eigenvalues(n) + stam_ring_size(n); }
+  SPMESH_HD const double* inverse(int n) const { return children(n) + 48 * stam_ring_size(n); }
+
+  // The limit at (x, y) of quad f of a level whose corner a is an inner vertex of n edges (3 to
+  // max_stam_valence, the other corners regular): visit(j, weight, u derivative's, v
+  // derivative's) on stam_ring's point j, derivatives times `scale`. At the corner itself, where
+  // the derivatives are 0 (n = 3) or unbounded (n > 4), they are the subdominant eigenvalue's
+  // terms alone as at (2^-m, 0) and (0, 2^-m) over (2 lambda)^m: the tangents' directions,
+  // scaled as the regular vertex's derivatives.
+  template <class Visit>
+  SPMESH_HD void weights(int n, int a, double x, double y, double scale, Visit&& visit) const {
+    const int K = stam_ring_size(n);
+    // (s, t): the quad's parameters turned so that corner a is at (0, 0), a + 1 at (1, 0).
+    const double s = a == 0 ? x : a == 1 ? y : a == 2 ? 1 - x : 1 - y;
+    const double t = a == 0 ? y : a == 1 ? 1 - x : a == 2 ? 1 - y : x;
+    const double* lambda = eigenvalues(n);
+    double c[3][max_stam_ring];  // per eigenvector: the position's and the s and t derivatives' terms
+    if (s == 0 && t == 0) {
+      // The subdominant terms (a pair, eigenvectors 1 and 2) of child 1 at its corner (0, 0) along
+      // s, of child 3 along t; lambda = 1's eigenvector (ones) alone for the limit point.
+      double along[2][2];
+      for (int side = 0; side < 2; ++side) {
+        child_terms(n, side == 0 ? 1 : 3, 0, 0, c);
+        along[side][0] = 2 * c[1 + side][1], along[side][1] = 2 * c[1 + side][2];
+      }
+      for (int i = 0; i < K; ++i) c[0][i] = 0, c[1][i] = 0, c[2][i] = 0;
+      c[0][0] = 1;
+      for (int i = 0; i < 2; ++i) c[1][1 + i] = along[0][i], c[2][1 + i] = along[1][i];
+    } else {
+      int m = 1;
+      double ss = s, tt = t;
+      while (ss < 0.5 && tt < 0.5) ss *= 2, tt *= 2, ++m;
+      const int i = ss >= 0.5, j = tt >= 0.5;
+      child_terms(n, j ? (i ? 2 : 3) : 1, 2 * ss - i, 2 * tt - j, c);
+      // m levels down: lambda^(m-1) on each term, 2^m on the derivatives (as (2 lambda)^(m-1) 2,
+      // which stays finite); the constant eigenvector (ones) has none.
+      c[1][0] = 0, c[2][0] = 0;
+      for (int e = 0; e < K; ++e) {
+        const double power = std::pow(lambda[e], double(m - 1)), growth = 2 * std::pow(2 * lambda[e], double(m - 1));
+        c[0][e] *= power, c[1][e] *= growth, c[2][e] *= growth;
+      }
+    }
+    // Back to (x, y): d/dx and d/dy from d/ds and d/dt.
+    const double xs = a == 0 ? 1 : a == 2 ? -1 : 0, xt = a == 1 ? -1 : a == 3 ? 1 : 0;
+    const double ys = a == 1 ? 1 : a == 3 ? -1 : 0, yt = a == 0 ? 1 : a == 2 ? -1 : 0;
+    const double* inv = inverse(n);
+    for (int k = 0; k < K; ++k) {
+      double w[3] = {0, 0, 0};
+      for (int e = 0; e < K; ++e) {
+        const double v = inv[std::int64_t(e) * K + k];
+        w[0] += c[0][e] * v, w[1] += c[1][e] * v, w[2] += c[2][e] * v;
+      }
+      visit(k, w[0], scale * (xs * w[1] + xt * w[2]), scale * (ys * w[1] + yt * w[2]));
+    }
+  }
+
+  // terms[d][i] = b_d(s, t) G_r V's column i for child r: d = 0 the bicubic B-spline's values, 1
+  // and 2 its s and t derivatives.
+  SPMESH_HD void child_terms(int n, int r, double s, double t, double (*terms)[max_stam_ring]) const {
+    const int K = stam_ring_size(n);
+    double bs[4], dbs[4], bt[4], dbt[4];
+    patches::basis_functions(patches::Basis::bspline, 3, nullptr, s, bs, dbs);
+    patches::basis_functions(patches::Basis::bspline, 3, nullptr, t, bt, dbt);
+    for (int e = 0; e < K; ++e) terms[0][e] = 0, terms[1][e] = 0, terms[2][e] = 0;
+    const double* child = children(n) + std::int64_t(r - 1) * 16 * K;
+    for (int row = 0; row < 4; ++row)
+      for (int col = 0; col < 4; ++col) {
+        const double b = bt[row] * bs[col], db_s = bt[row] * dbs[col], db_t = dbt[row] * bs[col];
+        const double* g = child + std::int64_t(4 * row + col) * K;
+        for (int e = 0; e < K; ++e) terms[0][e] += b * g[e], terms[1][e] += db_s * g[e], terms[2][e] += db_t * g[e];
+      }
+  }
+};
+
+// Every valence's structure uploaded to the executor's memory, and its view.
+template <class S>
+struct StamTables {
+  linalg::Array<double, S> values;
+  linalg::Array<std::int64_t, S> start;
+  StamView view() const { return {values.data(), start.data()}; }
+};
+template <class Exec, class S = typename Exec::space>
+StamTables<S> stam_tables(Exec& exec) {
+  std::vector<double> values;
+  std::vector<std::int64_t> start(max_stam_valence + 1, -1);
+  for (int n = 3; n <= max_stam_valence; ++n) {
+    const StamStructure& structure = stam_structure(n);
+    start[std::size_t(n)] = std::int64_t(values.size());
+    for (const auto* part : {&structure.eigenvalues, &structure.children, &structure.inverse})
+      values.insert(values.end(), part->begin(), part->end());
+  }
+  StamTables<S> tables{linalg::Array<double, S>(index_t(values.size())), linalg::Array<std::int64_t, S>(index_t(start.size()))};
+  exec.write(tables.values.data(), values.data(), index_t(values.size()));
+  exec.write(tables.start.data(), start.data(), index_t(start.size()));
+  return tables;
+}
+
+}  // namespace spmesh::schemes::catmull_clark
