@@ -5,7 +5,7 @@
 //             masks): positions and both tangents, topology that changes every frame;
 //   W build   limit_matrices: the positions' and tangents' masks composed with R;
 //   W replay  W_position P0, one SpMV a pose, against its bytes floor (W's row offsets, columns
-//             and values read once, P0 read, the limit points written, at the copy rate);
+//             and values read once, P0 read, the limit points written, at the memory rate);
 //   osd       OpenSubdiv 3.5 on the host (Far, double: uniform refinement with full topology,
 //             PrimvarRefiner::Interpolate level by level, then Limit with both tangents), and
 //             its Limit alone; single-threaded, as Far is.
@@ -13,7 +13,12 @@
 // correspondence of tests/schemes/osd_parity.cpp is not made here: OpenSubdiv's level-L vertex
 // order differs in its edge points, so the difference is taken over the vertex points, which
 // both number alike).
-//   spmesh_bench_limits [--json FILE] [--scheme catmark|loop] [--cpu-max-level L] MESH.obj:L ...
+// With --samples N (Catmull-Clark), the limit at N random (face, u, v) of each mesh's quads (a
+// polygon mesh's level 1), by limit_at_samples at depth 0, positions and both derivatives in float,
+// in two sets: faces whose four corners are regular (a bicubic patch each) and faces with one
+// smooth extraordinary corner (Stam's evaluation, stam.hpp); per point, Stam's over the patches'.
+//   spmesh_bench_limits [--json FILE] [--scheme catmark|loop] [--cpu-max-level L]
+//                       [--samples N] [--samples-json FILE] MESH.obj:L ...
 // (levels 0 to L of each mesh; spmesh's CPU rows up to --cpu-max-level, default 4).
 #include "bench/peers/opensubdiv.hpp"
 #include "bench/rates.hpp"
@@ -21,6 +26,7 @@
 #include "linalg/spmv.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
+#include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/schemes.hpp"
 #if defined(__CUDACC__)
@@ -30,6 +36,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -108,29 +116,115 @@ void write_row(std::FILE* f, const Row& r) {
                  r.difference);
 }
 
+// The limit at random samples of two sets of faces of a quad mesh (above).
+struct SampleRow {
+  std::string mesh, device, set;
+  std::int64_t samples = 0;
+  double ms = 0;
+};
+
+// The faces of quad mesh M whose corners are all regular (set 0) or all but one smooth inner
+// extraordinary corner of 3 to max_stam_valence edges (set 1).
+std::vector<index_t> sample_faces(const linalg::MeshMatrix<>& M, int set) {
+  std::map<std::pair<index_t, index_t>, int> edges;  // faces at each edge
+  for (index_t f = 0; f < M.faces; ++f)
+    for (int a = 0; a < 4; ++a) {
+      const index_t p = M.indices[4 * f + a], q = M.indices[4 * f + (a + 1) % 4];
+      ++edges[{std::min(p, q), std::max(p, q)}];
+    }
+  std::vector<int> valence(std::size_t(M.vertices), 0);
+  std::vector<bool> boundary(std::size_t(M.vertices), false);
+  for (const auto& [edge, faces] : edges)
+    for (index_t v : {edge.first, edge.second}) {
+      ++valence[std::size_t(v)];
+      if (faces != 2) boundary[std::size_t(v)] = true;
+    }
+  std::vector<index_t> out;
+  for (index_t f = 0; f < M.faces; ++f) {
+    int extraordinary = 0, other = 0;
+    for (int a = 0; a < 4; ++a) {
+      const auto v = std::size_t(M.indices[4 * f + a]);
+      if (boundary[v]) ++other;
+      else if (valence[v] != 4) ++(valence[v] <= schemes::catmull_clark::max_stam_valence ? extraordinary : other);
+    }
+    if (other == 0 && extraordinary == set) out.push_back(f);
+  }
+  return out;
+}
+
+template <class Exec, class Up>
+std::vector<SampleRow> measure_samples(Exec& exec, Up up, const linalg::MeshMatrix<>& M, const linalg::Dense<float>& P0,
+                                       std::int64_t count) {
+  using S = typename Exec::space;
+  std::vector<SampleRow> rows;
+  const index_t V = M.vertices;
+  for (int set = 0; set < 2; ++set) {
+    const auto candidates = sample_faces(M, set);
+    if (candidates.empty()) continue;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const auto n = static_cast<index_t>(count);
+    linalg::Array<index_t> faces(n);
+    linalg::Array<double> u(n), v(n);
+    index_t* face = faces.data();
+    double *at_u = u.data(), *at_v = v.data();
+    for (std::int64_t s = 0; s < count; ++s)
+      face[s] = candidates[rng() % candidates.size()], at_u[s] = unit(rng), at_v[s] = unit(rng);
+    const auto faces_up = up(faces);
+    const auto u_up = up(u), v_up = up(v);
+    const auto points = up(P0);
+    SampleRow r;
+    r.set = set == 0 ? "regular" : "stam", r.samples = count;
+    r.ms = time_ms([&] {
+      schemes::catmull_clark::limit_at_samples(
+          exec, up(M), schemes::Sharpness<S>{up(linalg::Coo<float>{V, V, {}, {}, {}}), up(linalg::Array<float>(V, 0.0f))},
+          faces_up, u_up, v_up, points, 0);
+      exec.synchronize();
+    });
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+void print(const SampleRow& r, double regular_ms) {
+  std::printf("%-14s %-4s %-8s %10lld %9.3f %9.1f %7.2f\n", r.mesh.c_str(), r.device.c_str(), r.set.c_str(),
+              static_cast<long long>(r.samples), r.ms, double(r.samples) / (r.ms * 1e3), r.ms / regular_ms);
+  std::fflush(stdout);
+}
+
+void write_sample_row(std::FILE* f, const SampleRow& r) {
+  std::fprintf(f, "\"mesh\": \"%s\", \"device\": \"%s\", \"set\": \"%s\", \"samples\": %lld, \"ms\": %.4f",
+               r.mesh.c_str(), r.device.c_str(), r.set.c_str(), static_cast<long long>(r.samples), r.ms);
+}
+
 int run(int argc, char** argv) {
-  std::string json, scheme_name = "catmark";
+  std::string json, samples_json, scheme_name = "catmark";
   int cpu_max = 4;
+  std::int64_t samples = 0;
   std::vector<std::pair<std::string, int>> meshes;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) json = argv[++i];
     else if (a == "--scheme" && i + 1 < argc) scheme_name = argv[++i];
     else if (a == "--cpu-max-level" && i + 1 < argc) cpu_max = std::stoi(argv[++i]);
+    else if (a == "--samples" && i + 1 < argc) samples = std::stoll(argv[++i]);
+    else if (a == "--samples-json" && i + 1 < argc) samples_json = argv[++i];
     else if (const auto colon = a.rfind(':'); colon != std::string::npos && a[0] != '-')
       meshes.emplace_back(a.substr(0, colon), std::stoi(a.substr(colon + 1)));
-    else throw Error("usage: spmesh_bench_limits [--json FILE] [--scheme catmark|loop] [--cpu-max-level L] MESH.obj:L ...");
+    else
+      throw Error("usage: spmesh_bench_limits [--json FILE] [--scheme catmark|loop] [--cpu-max-level L] [--samples N] "
+                  "[--samples-json FILE] MESH.obj:L ...");
   }
   if (scheme_name != "catmark" && scheme_name != "loop") throw Error("--scheme: catmark or loop");
   linalg::cpu::Executor cpu;
   std::vector<Row> rows;
-  std::vector<double> rates{copy_gbs(cpu)};
+  std::vector<double> rates{memory_gbs(cpu)};
 #if defined(__CUDACC__)
   linalg::cuda::Executor gpu;
-  rates.push_back(copy_gbs(gpu));
-  std::printf("copy rate: CPU %.0f GB/s, GPU %.0f GB/s; CPU threads %d\n", rates[0], rates[1], cpu.threads());
+  rates.push_back(memory_gbs(gpu));
+  std::printf("memory rate: CPU %.0f GB/s, GPU %.0f GB/s; CPU threads %d\n", rates[0], rates[1], cpu.threads());
 #else
-  std::printf("copy rate: CPU %.0f GB/s; CPU threads %d\n", rates[0], cpu.threads());
+  std::printf("memory rate: CPU %.0f GB/s; CPU threads %d\n", rates[0], cpu.threads());
 #endif
   std::printf("%-14s %2s %-4s %10s %11s %9s %9s %9s %8s %6s %9s %9s %9s  (ms; xfloor: W replay over its bytes "
               "floor; osd: OpenSubdiv's refine + interpolate + Limit, then Limit alone, on one core; |lim-osd|: the "
@@ -166,6 +260,36 @@ int run(int argc, char** argv) {
     }
   }
   if (!json.empty()) write_json(json, rates, rows, write_row);
+  if (samples <= 0 || scheme_name != "catmark") return 0;
+  std::printf("\n%-14s %-4s %-8s %10s %9s %9s %7s  (ms; Mpts/s; xregular: per point, over the regular set's on the "
+              "same device)\n", "mesh (quads)", "dev", "set", "samples", "ms", "Mpts/s", "xreg");
+  std::vector<SampleRow> sample_rows;
+  for (const auto& [path, levels] : meshes) {
+    auto mesh = meshops::read_obj(path);
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    linalg::Dense<float> P0(mesh.vertex_count(), 3);
+    for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = float(mesh.positions.data[p]);
+    linalg::MeshMatrix<> M = mesh.M.clone();
+    if (M.nnz() != 4 * std::int64_t(M.faces)) {  // a polygon mesh: its level 1
+      const index_t V = M.vertices;
+      auto refined = schemes::build_and_eval<schemes::CatmullClark>(
+          cpu, std::move(M), schemes::Sharpness<>{linalg::Coo<float>{V, V, {}, {}, {}}, linalg::Array<float>(V, 0.0f)}, 1, P0);
+      M = refined.mesh.mesh(), P0 = std::move(refined.data);
+    }
+    auto run_samples = [&](auto& exec, auto up, const char* device) {
+      auto measured = measure_samples(exec, up, M, P0, samples);
+      for (auto& r : measured) {
+        r.mesh = name, r.device = device;
+        print(r, measured[0].ms);
+        sample_rows.push_back(r);
+      }
+    };
+#if defined(__CUDACC__)
+    run_samples(gpu, [](const auto& x) { return linalg::cuda::to_device(x); }, "gpu");
+#endif
+    run_samples(cpu, [](const auto& x) { return x.clone(); }, "cpu");
+  }
+  if (!samples_json.empty()) write_json(samples_json, rates, sample_rows, write_sample_row);
   return 0;
 }
 

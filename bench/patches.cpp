@@ -7,7 +7,7 @@
 //   levels 2+1  the basis remade, then evaluate (case B, a new resolution);
 //   direct    every point sums its whole control net with its basis computed on the spot
 //             (seed 001's "BRF", the reference its speedups are measured against);
-//   floor     the points written and the control nets read once, at the memory's copy rate.
+//   floor     the points written and the control nets read once, at the memory's rate.
 // With the GPU, then seed 001's CPU-GPU cooperation (split.hpp), the points wanted in host memory:
 // the GPU alone (its evaluation read back), fixed shares of the groups on the host's cores, and
 // the dynamic distribution, with the share it gave the host.
@@ -172,9 +172,9 @@ int run(int argc, char** argv) {
               "dev", "type", "n", "surf", "points", "level1", "levels21", "direct", "floor", "xfloor", "dir/L1",
               "Mpts/s", "|L1-dir|");
   auto sweep = [&](auto& exec, auto up, auto down, const char* device, index_t many) {
-    const double gbs = copy_gbs(exec);
+    const double gbs = memory_gbs(exec);
     rates.push_back(gbs);
-    std::printf("%s: copy rate %.0f GB/s\n", device, gbs);
+    std::printf("%s: memory rate %.0f GB/s\n", device, gbs);
     for (index_t surfaces : {index_t(1), many})
       for (int degree : {3, 5, 7, 9, 11, 13, 15}) {
         rows.push_back(measure<float>(exec, up, down, device, degree, samples, surfaces, gbs));
