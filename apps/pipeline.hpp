@@ -5,6 +5,8 @@
 
 #include "linalg/spmv.hpp"
 #include "meshops/mesh.hpp"
+#include "meshops/samples.hpp"
+#include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/refinement_file.hpp"
 #include "schemes/schemes.hpp"
@@ -146,6 +148,29 @@ Limits<T> limits(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharp
     stages.peak_bytes = X::peak_bytes();
     return out;
   }
+}
+
+// Catmull-Clark's limit and its u and v derivatives at samples (face, u, v) of a quad mesh
+// (schemes/catmull_clark/limit_at.hpp), going down at most `depth` levels.
+template <class T, class Exec>
+schemes::catmull_clark::SampleLimits<T> sample_limits(Exec& exec, const meshops::PolyMesh& mesh,
+                                                      const schemes::Sharpness<>& C, const schemes::Options& options,
+                                                      const meshops::Samples& samples, int depth, Stages& stages) {
+  using X = Transfer<Exec>;
+  auto in = upload<T>(exec, mesh, C, stages);
+  const auto faces = X::up(linalg::Array<index_t>(samples.faces));
+  const auto u = X::up(linalg::Array<double>(samples.u)), v = X::up(linalg::Array<double>(samples.v));
+  auto t = std::chrono::steady_clock::now();
+  auto r = schemes::catmull_clark::limit_at_samples(exec, std::move(in.M), std::move(in.sharpness), faces, u, v, in.P,
+                                                    depth, options);
+  exec.synchronize();
+  stages.build_and_eval = elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  schemes::catmull_clark::SampleLimits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.du)),
+                                              on_host<X>(std::move(r.dv))};
+  stages.download = elapsed_ms(t);
+  stages.peak_bytes = X::peak_bytes();
+  return out;
 }
 
 // The refinement matrix R of `levels` levels encoded as a stencil table (on the executor, then

@@ -38,6 +38,15 @@ Limits<T> limits_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh
 }
 
 template <class T>
+schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                                                             const schemes::Options& options,
+                                                             const meshops::Samples& samples, int depth, Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  return sample_limits<T>(exec, mesh, C, options, samples, depth, stages);
+}
+
+template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages) {
   linalg::cuda::Executor exec;

@@ -36,6 +36,11 @@ constexpr const char* usage = R"(usage:
       the limit surface at the vertices of level L (default 0: IN's own vertices): their limit
       positions and unit normals (vn), in the vertex and face order of subdivide --levels L;
       catmark and loop, with their creases, corners and boundary modes
+  spmesh limit IN --at SAMPLES.txt -o OUT.txt [--levels L] [options]
+      Catmull-Clark's limit at each line 'face u v' of SAMPLES (a quad mesh; u, v in the
+      face's [0, 1]^2, corner 0 at (0, 0), 1 at (1, 0)), exact on regular faces and at smooth
+      extraordinary vertices (Stam), going down at most L levels (default 3): a line
+      'x y z dux duy duz dvx dvy dvz' a sample
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay; for a volume mesh IN, R of
       Catmull-Clark solids (with its sharp features, --vertex-rule and --crease)
@@ -83,8 +88,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     return subdivide_command(parse(command, rest, options, {"--dry-run", "--sharp-edges"}, 1, "one input mesh file"));
   }
   if (command == "limit")
-    return limit_command(parse(command, rest, {"--output", "--levels", "--scheme", "--boundary", "--crease", "--device",
-                                               "--precision", "--triangulate"},
+    return limit_command(parse(command, rest, {"--output", "--levels", "--at", "--scheme", "--boundary", "--crease",
+                                               "--device", "--precision", "--triangulate"},
                                {}, 1, "one input mesh file"));
   if (command == "build") {
     auto options = scheme_options;

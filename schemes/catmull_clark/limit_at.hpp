@@ -40,6 +40,13 @@ struct SampleLimits {
 // The deepest level a sample goes down to.
 inline constexpr int max_sample_depth = 12;
 
+// A sample that is not evaluated, and which one (its index in the arrays given).
+class SampleError : public InputError {
+public:
+  SampleError(const std::string& what, index_t sample_) : InputError(what), sample(sample_) {}
+  index_t sample;
+};
+
 namespace detail {
 
 // A level as the samples read it: its quads and its irregular vertices.
@@ -206,12 +213,13 @@ void with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& 
     const std::string sample = "limit_at_samples: sample " + std::to_string(s) + " (face " + std::to_string(at) +
                                ", u " + std::to_string(uv[0]) + ", v " + std::to_string(uv[1]) + ")";
     switch (host[std::size_t(s)]) {
-      case 2: throw InputError(sample + ": the mesh has faces 0 to " + std::to_string(base_faces - 1));
-      case 3: throw InputError(sample + ": u and v are in [0, 1]");
+      case 2: throw SampleError(sample + ": the mesh has faces 0 to " + std::to_string(base_faces - 1), s);
+      case 3: throw SampleError(sample + ": u and v are in [0, 1]", s);
       default:
-        throw InputError(sample + ": no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
-                         " levels (the boundary, a crease or a vertex of 2 or more than " +
-                         std::to_string(max_stam_valence) + " edges is near; their patches are not evaluated yet)");
+        throw SampleError(sample + ": no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
+                              " levels (the boundary, a crease or a vertex of 2 or more than " +
+                              std::to_string(max_stam_valence) + " edges is near; their patches are not evaluated yet)",
+                          s);
     }
   }
 }
@@ -241,9 +249,9 @@ linalg::Csr<T, S> stacked(Exec& exec, const std::vector<linalg::Csr<T, S>>& part
 
 // The limit points and their u and v derivatives at samples (faces[s], u[s], v[s]) of quad mesh
 // M (level-0 sharpness C, vertex data P0), going down at most `depth` levels (0 to
-// max_sample_depth). InputError naming the first sample that is out of range, or that reaches no
-// regular quad within `depth` levels; for a base mesh with other faces than quads (Bfr's
-// parameterization of their sub-faces is not built yet).
+// max_sample_depth). SampleError (an InputError) naming the first sample that is out of range, or
+// that reaches no regular quad nor Stam's within `depth` levels; InputError for a base mesh with
+// other faces than quads (Bfr's parameterization of their sub-faces is not built yet).
 template <class Exec, class T, class S = typename Exec::space>
 SampleLimits<T, S> limit_at_samples(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C,
                                     const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,

@@ -107,6 +107,48 @@ expect_error "limit: sqrt3 has no limit masks" "$tmp/limit_sqrt3.obj" limit "$da
   -o "$tmp/limit_sqrt3.obj" --scheme sqrt3 --triangulate fan
 expect_error "limit: OBJ only" "$tmp/limit.ply" limit "$data/meshes/cube.obj" -o "$tmp/limit.ply"
 
+# limit --at: at each face's corner 0 (an extraordinary vertex: Stam's evaluation) the limit is
+# that base vertex's (limit0.obj) and the derivatives' normal its vn; a line a sample, 9 numbers.
+printf '# face u v\n0 0 0\n1 0 0\n\n2 0 0\n3 0 0\n4 0 0\n5 0 0\n3 0.5 0.25\n' >"$tmp/samples.txt"
+"$spmesh" limit "$data/meshes/cube.obj" --at "$tmp/samples.txt" -o "$tmp/at.txt" --precision double >/dev/null ||
+  fail "limit --at"
+python3 - "$data/meshes/cube.obj" "$tmp/limit0.obj" "$tmp/at.txt" <<'PY' || fail "limit --at: positions or normals"
+import sys
+faces = [[int(x.split('/')[0]) - 1 for x in l.split()[1:]] for l in open(sys.argv[1]) if l.startswith('f ')]
+v0 = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
+n0 = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('vn ')]
+rows = [[float(x) for x in l.split()] for l in open(sys.argv[3])]
+assert len(rows) == 7 and all(len(r) == 9 for r in rows), rows
+for f in range(6):
+    p, du, dv = rows[f][0:3], rows[f][3:6], rows[f][6:9]
+    corner = faces[f][0]
+    assert max(abs(p[c] - v0[corner][c]) for c in range(3)) < 1e-12
+    n = [du[1] * dv[2] - du[2] * dv[1], du[2] * dv[0] - du[0] * dv[2], du[0] * dv[1] - du[1] * dv[0]]
+    length = sum(x * x for x in n) ** 0.5
+    assert abs(sum(n[c] / length * n0[corner][c] for c in range(3)) - 1) < 1e-12
+PY
+if "$spmesh" limit "$data/meshes/cube.obj" --at "$tmp/samples.txt" -o "$tmp/at_gpu.txt" --precision double \
+    --device cuda >/dev/null 2>"$tmp/stderr"; then
+  paste -d' ' "$tmp/at.txt" "$tmp/at_gpu.txt" | awk '
+    { for (c = 1; c <= 9; ++c) { d = $c - $(c + 9); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR == 7 && m < 1e-12) }' || fail "limit --at on the GPU differs from the CPU"
+  echo "ok: limit --at on the GPU is the CPU's"
+else
+  [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/at_gpu.txt ]] || fail "limit --at on no GPU: $(cat "$tmp/stderr")"
+fi
+printf '0 0.5 0.5\n6 0.5 0.5\n' >"$tmp/bad_face.txt"
+expect_error "limit --at: a face out of range, by line" "$tmp/at_bad.txt" limit "$data/meshes/cube.obj" \
+  --at "$tmp/bad_face.txt" -o "$tmp/at_bad.txt"
+grep -q "bad_face.txt:2: face 6 is out of range" "$tmp/stderr" || fail "limit --at: $(cat "$tmp/stderr")"
+printf '0 0.5 nan\n' >"$tmp/bad_uv.txt"
+expect_error "limit --at: NaN" "$tmp/at_bad.txt" limit "$data/meshes/cube.obj" --at "$tmp/bad_uv.txt" -o "$tmp/at_bad.txt"
+printf '0 0.5\n' >"$tmp/bad_line.txt"
+expect_error "limit --at: a short line" "$tmp/at_bad.txt" limit "$data/meshes/cube.obj" --at "$tmp/bad_line.txt" \
+  -o "$tmp/at_bad.txt"
+expect_error "limit --at: text only" "$tmp/at.obj" limit "$data/meshes/cube.obj" --at "$tmp/samples.txt" -o "$tmp/at.obj"
+expect_error "limit --at: quads only" "$tmp/at_bad.txt" limit "$data/meshes/tent.obj" --at "$tmp/samples.txt" \
+  -o "$tmp/at_bad.txt"
+
 # --dry-run: the sizes of every level, no output file; the last level's faces are those that
 # subdivide then makes, for each scheme.
 for scheme in catmark loop sqrt3; do

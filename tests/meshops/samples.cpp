@@ -1,0 +1,36 @@
+// The samples file of `spmesh limit --at`: a line `face u v` a sample, comments and blank lines
+// skipped, every line ending and a byte order mark read, and every bad line named.
+#include "meshops/samples.hpp"
+
+#include "input_error.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace spmesh;
+using namespace spmesh::meshops;
+using spmesh::test::input_error;
+
+TEST_CASE("samples: face u v a line, each with its line number, whatever the line endings") {
+  const Samples s = parse_samples("\xEF\xBB\xBF# samples\r\n3 0.25 0.5\r\n\r\n0 1 0 # a corner\r7 0 1e-3\n", "s.txt", 8);
+  CHECK(s.faces == std::vector<index_t>{3, 0, 7});
+  CHECK(s.u == std::vector<double>{0.25, 1, 0});
+  CHECK(s.v == std::vector<double>{0.5, 0, 1e-3});
+  CHECK(s.lines == std::vector<index_t>{2, 4, 5});
+  CHECK(parse_samples("", "s.txt", 8).faces.empty());
+}
+
+TEST_CASE("samples: a bad line is refused by file:line and what is wrong") {
+  auto error = [](const std::string& text) { return input_error([&] { parse_samples(text, "s.txt", 8); }); };
+  CHECK(error("0 0.5 0.5\n8 0.5 0.5\n") == "s.txt:2: face 8 is out of range (the mesh has faces 0 to 7)");
+  CHECK(error("-1 0.5 0.5") == "s.txt:1: face -1 is out of range (the mesh has faces 0 to 7)");
+  CHECK(error("1 1.5 0.5") == "s.txt:1: u and v are in [0, 1] (u 1.500000, v 0.500000)");
+  CHECK(error("1 0.5 nan") == "s.txt:1: u and v are in [0, 1] (u 0.500000, v nan)");
+  CHECK(error("1 0.5 -0.0001") == "s.txt:1: u and v are in [0, 1] (u 0.500000, v -0.000100)");
+  CHECK(error("1 0.5") == "s.txt:1: a sample is 'face u v': v is missing");
+  CHECK(error("1") == "s.txt:1: a sample is 'face u v': u and v are missing");
+  CHECK(error("1 0.5 0.5 0.5") == "s.txt:1: a sample is 'face u v': more follows");
+  CHECK(error("1.5 0.5 0.5") == "s.txt:1: bad face '1.5' (a sample is 'face u v')");
+  CHECK(error("1 half 0.5") == "s.txt:1: bad parameter 'half'");
+}
