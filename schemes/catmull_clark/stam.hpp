@@ -29,6 +29,14 @@ inline constexpr int max_stam_valence = 32;
 SPMESH_HD constexpr int stam_ring_size(int valence) { return 2 * valence + 8; }
 inline constexpr int max_stam_ring = stam_ring_size(max_stam_valence);
 
+// x^k for k >= 0 by squaring (m is most often 1 to 3: no pow's transcendentals a term).
+SPMESH_HD inline double integer_power(double x, int k) {
+  double result = 1;
+  for (; k > 0; k >>= 1, x *= x)
+    if (k & 1) result *= x;
+  return result;
+}
+
 // The 16 control points of regular quad f in its 4 x 4 grid (g = 4 row + column: columns along u,
 // rows along v).
 SPMESH_HD inline void patch_grid(const QuadView& q, index_t f, index_t grid[16]) {
@@ -130,11 +138,11 @@ struct StamView {
       while (ss < 0.5 && tt < 0.5) ss *= 2, tt *= 2, ++m;
       const int i = ss >= 0.5, j = tt >= 0.5;
       child_terms(n, j ? (i ? 2 : 3) : 1, 2 * ss - i, 2 * tt - j, c);
-      // m levels down: lambda^(m-1) on each term, 2^m on the derivatives (as (2 lambda)^(m-1) 2,
-      // which stays finite); the constant eigenvector (ones) has none.
+      // m levels down: lambda^(m-1) on each term, 2^m more on the derivatives (ldexp: no 2^m
+      // that overflows); the constant eigenvector (ones) has none.
       c[1][0] = 0, c[2][0] = 0;
       for (int e = 0; e < K; ++e) {
-        const double power = std::pow(lambda[e], double(m - 1)), growth = 2 * std::pow(2 * lambda[e], double(m - 1));
+        const double power = integer_power(lambda[e], m - 1), growth = std::ldexp(power, m);
         c[0][e] *= power, c[1][e] *= growth, c[2][e] *= growth;
       }
     }
