@@ -7,9 +7,11 @@
 #include "schemes/limit.hpp"
 
 #include <Eigen/Dense>
+#include <Eigen/SVD>
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -62,44 +64,44 @@ StamStructure make_structure(int n) {
     const auto row = restricted_row(S, v, ring, n);
     for (int k = 0; k < K; ++k) A(j, k) = row[std::size_t(k)];
   });
-  // Its eigenstructure, sorted by decreasing eigenvalue. The eigenvalues are real, many repeated
-  // (the regular part's 1/8, 1/16, 1/32, ...); a repeated one may come out of the QR iteration as
-  // a pair of complex conjugates split by rounding, whose eigenvectors are complex combinations
-  // of real ones: the pair's real and imaginary parts are two real eigenvectors of it.
-  Eigen::EigenSolver<Eigen::MatrixXd> solver(A);
-  const Eigen::VectorXcd values = solver.eigenvalues();
-  const Eigen::MatrixXcd vectors = solver.eigenvectors();
-  Eigen::MatrixXd unsorted(K, K);
+  // Its eigenstructure, sorted by decreasing eigenvalue. The eigenvalues are real and many repeat
+  // (the regular part's 1/8, 1/16, ...); the QR iteration returns a repeated one as values split
+  // by rounding, some as complex pairs, whose eigenvectors need not span its eigenspace. So the
+  // values are grouped (real parts within 1e-7) and each group's eigenvectors are the null space
+  // of A - lambda I, as many as the group is large (the smallest singular vectors), checked to be
+  // null: A is diagonalisable, else it is refused below.
+  const Eigen::VectorXcd values = Eigen::EigenSolver<Eigen::MatrixXd>(A, false).eigenvalues();
   std::vector<double> real(static_cast<std::size_t>(K));
   double imaginary = 0;  // the largest imaginary part of an eigenvalue
-  for (int i = 0; i < K; ++i) {
-    real[std::size_t(i)] = values[i].real();
-    imaginary = std::max(imaginary, std::abs(values[i].imag()));
-    if (values[i].imag() == 0) {
-      unsorted.col(i) = vectors.col(i).real();
-    } else {  // i and i + 1: conjugates
-      unsorted.col(i) = vectors.col(i).real(), unsorted.col(i + 1) = vectors.col(i).imag();
-      real[std::size_t(i + 1)] = values[i].real();
-      ++i;
-    }
-  }
-  std::vector<int> order(static_cast<std::size_t>(K));
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return real[std::size_t(a)] > real[std::size_t(b)]; });
+  for (int i = 0; i < K; ++i) real[std::size_t(i)] = values[i].real(), imaginary = std::max(imaginary, std::abs(values[i].imag()));
+  std::sort(real.begin(), real.end(), std::greater<>());
   Eigen::MatrixXd Vr(K, K);
   Eigen::VectorXd lambda(K);
-  for (int i = 0; i < K; ++i) lambda[i] = real[std::size_t(order[std::size_t(i)])], Vr.col(i) = unsorted.col(order[std::size_t(i)]);
+  double null = 0;  // the largest singular value taken as zero
+  for (int first = 0; first < K;) {
+    int end = first + 1;
+    while (end < K && real[std::size_t(end - 1)] - real[std::size_t(end)] <= 1e-7) ++end;
+    double value = 0;
+    for (int i = first; i < end; ++i) value += real[std::size_t(i)] / (end - first);
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(A - value * Eigen::MatrixXd::Identity(K, K), Eigen::ComputeFullV);
+    null = std::max(null, svd.singularValues()[K - (end - first)]);
+    Vr.middleCols(first, end - first) = svd.matrixV().rightCols(end - first);
+    lambda.segment(first, end - first).setConstant(value);
+    first = end;
+  }
   // The eigenvector of 1 is constant: scaled to ones, so that the limit point's term is its
   // coefficient alone (stam.hpp's corner case).
   Vr.col(0) /= Vr(0, 0);
   const Eigen::MatrixXd inverse = Vr.inverse();
   const double error = (Vr * lambda.asDiagonal() * inverse - A).cwiseAbs().maxCoeff();
-  // stam.hpp's corner takes eigenvalues 1 and 2 as the subdominant pair, 3 below them.
-  const bool pair = std::abs(lambda[1] - lambda[2]) <= 1e-9 && lambda[3] < lambda[2] - 1e-9;
-  if (imaginary > 1e-9 || error > 1e-12 || std::abs(lambda[0] - 1) > 1e-12 || !pair)
+  // stam.hpp's corner takes eigenvalues 1 and 2 as the subdominant pair, 3 below them. (Each test
+  // is written to fail on NaN.)
+  const bool pair = lambda[1] == lambda[2] && lambda[3] < lambda[2] - 1e-7;
+  if (!(imaginary <= 1e-7 && null <= 1e-10 && error <= 1e-12 && std::abs(lambda[0] - 1) <= 1e-12 && pair))
     throw Error("catmull_clark stam: valence " + std::to_string(n) + ": the subdivision matrix is not "
                 "diagonalisable in double with 1 and a subdominant pair first (imaginary part " +
-                std::to_string(imaginary) + ", error " + std::to_string(error) + ")");
+                std::to_string(imaginary) + ", singular value " + std::to_string(null) + ", error " +
+                std::to_string(error) + ")");
 
   StamStructure out;
   out.valence = n, out.size = K;

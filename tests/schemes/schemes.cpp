@@ -829,9 +829,9 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj"), {}, 3);
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 3);
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 8);  // deep: 2^-8 from the corners
-  // The faces at the fans' middle vertex, 5 levels down: Stam's nest at valences 3 to 12 (and 4,
+  // The faces at the fans' middle vertex, 5 levels down: Stam's nest at valences 3 to 16 (and 4,
   // where it is the regular patch).
-  for (int n : {3, 4, 5, 6, 7, 8, 12}) {
+  for (int n : {3, 4, 5, 6, 7, 8, 9, 12, 16}) {
     std::vector<index_t> middle;
     for (int k = 0; k < n; ++k) middle.push_back(9 * k);
     check_samples<B, T>(wavy_fan(n), middle, 5);
@@ -886,6 +886,35 @@ TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMES
 }
 
 #if !defined(__CUDACC__)
+TEST_CASE("Stam's eigenstructure: 1, then the subdominant pair of Catmull-Clark's closed form, A = V diag V^-1, for "
+          "valences 3 to 32") {
+  for (int n = 3; n <= cc::max_stam_valence; ++n) {
+    CAPTURE(n);
+    const auto& structure = cc::stam_structure(n);
+    const int K = structure.size;
+    REQUIRE(K == 2 * n + 8);
+    // Doo and Sabin's subdominant eigenvalue of Catmull-Clark at valence n.
+    const double c = std::cos(2 * std::numbers::pi / n), h = std::cos(std::numbers::pi / n);
+    const double subdominant = (5 + c + h * std::sqrt(2 * (9 + c))) / 16;
+    CHECK(std::abs(structure.eigenvalues[0] - 1) <= 1e-13);
+    CHECK(std::abs(structure.eigenvalues[1] - subdominant) <= 1e-13);
+    CHECK(std::abs(structure.eigenvalues[2] - subdominant) <= 1e-13);
+    for (int i = 1; i < K; ++i) CHECK(structure.eigenvalues[std::size_t(i)] <= structure.eigenvalues[std::size_t(i - 1)]);
+    // The first row of V^-1 is the limit point's mask on the 2n + 8 points: the smooth limit
+    // mask (n / (n + 5) on the vertex, 4 / (n (n + 5)) each edge's far end, 1 / (n (n + 5)) each
+    // face's far corner) and 0 beyond.
+    const double* mask = structure.inverse.data();
+    CHECK(std::abs(mask[0] - double(n) / (n + 5)) <= 1e-12);
+    for (int i = 0; i < n; ++i) {
+      CHECK(std::abs(mask[1 + 2 * i] - 4.0 / (n * (n + 5))) <= 1e-12);
+      CHECK(std::abs(mask[2 + 2 * i] - 1.0 / (n * (n + 5))) <= 1e-12);
+    }
+    for (int j = 2 * n + 1; j < K; ++j) CHECK(std::abs(mask[j]) <= 1e-12);
+  }
+  CHECK_THROWS_AS(cc::stam_structure(2), InputError);
+  CHECK_THROWS_AS(cc::stam_structure(cc::max_stam_valence + 1), InputError);
+}
+
 TEST_CASE("Loop rejects a polygon mesh naming the first face that is not a triangle") {
   cpu::Executor exec;
   const Tent tent;  // faces 0-5 are triangles, face 6 the pentagon, faces 7-11 quads
