@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <ostream>
 #include <string>
@@ -22,6 +23,33 @@
 namespace spmesh::apps {
 
 namespace {
+
+// Catmull-Clark's limit at samples on the chosen device; a refused sample named by `where`.
+template <class T>
+schemes::catmull_clark::SampleLimits<T> evaluate_samples(const std::string& device, const Input& in,
+                                                         const meshops::Samples& samples, int depth, Stages& stages,
+                                                         const std::function<std::string(index_t)>& where) {
+  try {
+    Progress progress(fmt::format("limit at {} samples on {}", samples.faces.size(), device));
+    if (device == "cuda") return sample_limits_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, samples, depth, stages);
+    cpu::Executor exec;
+    return sample_limits<T>(exec, in.mesh, in.tags.sharpness, in.options, samples, depth, stages);
+  } catch (const schemes::catmull_clark::SampleError& e) {
+    throw InputError(where(e.sample) + e.what());
+  }
+}
+
+// Catmull-Clark's input for --at and --tessellate: the mesh read for `depth` levels down.
+Input catmark_input(const Args& args, int depth, const char* option) {
+  Input in = [&] {
+    Progress progress("reading " + args.positional.at(0));
+    return read_input(args, depth, false);
+  }();
+  if (in.scheme != "catmark")
+    throw InputError(std::string("spmesh limit ") + option + " evaluates Catmull-Clark (--scheme catmark) only; " +
+                     in.scheme + "'s limit at (face, u, v) is not built yet");
+  return in;
+}
 
 // --at SAMPLES: Catmull-Clark's limit at each line's (face, u, v), going down at most --levels
 // levels (default 3), written one line a sample: x y z, then the u and the v derivative.
@@ -35,27 +63,12 @@ int limit_at_as(const Args& args) {
     throw InputError(out + ": spmesh limit --at writes text, a line a sample; give a path ending in .txt");
   outputs.add(out);
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
-  const Input in = [&] {
-    Progress progress("reading " + input);
-    return read_input(args, depth, false);
-  }();
-  if (in.scheme != "catmark")
-    throw InputError("spmesh limit --at evaluates Catmull-Clark (--scheme catmark) only; " + in.scheme +
-                     "'s limit at samples is not built yet");
+  const Input in = catmark_input(args, depth, "--at");
   const auto samples = meshops::read_samples(samples_path, in.mesh.face_count());
   Stages stages;
-  schemes::catmull_clark::SampleLimits<T> r;
-  try {
-    Progress progress(fmt::format("limit at {} samples on {}", samples.faces.size(), device));
-    if (device == "cuda") {
-      r = sample_limits_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, samples, depth, stages);
-    } else {
-      cpu::Executor exec;
-      r = sample_limits<T>(exec, in.mesh, in.tags.sharpness, in.options, samples, depth, stages);
-    }
-  } catch (const schemes::catmull_clark::SampleError& e) {  // named by its line
-    throw InputError(samples_path + ":" + std::to_string(samples.lines[std::size_t(e.sample)]) + ": " + e.what());
-  }
+  const auto r = evaluate_samples<T>(device, in, samples, depth, stages, [&](index_t sample) {  // by its line
+    return samples_path + ":" + std::to_string(samples.lines[std::size_t(sample)]) + ": ";
+  });
   const auto t = std::chrono::steady_clock::now();
   {
     Progress progress("writing " + out);
@@ -79,9 +92,43 @@ int limit_at_as(const Args& args) {
   return 0;
 }
 
+// --tessellate N: the limit surface as N x N quads a face, watertight (tessellation.hpp), with
+// a unit normal a point, written as OBJ.
+template <class T>
+int tessellate_as(const Args& args) {
+  const int depth = args.get("--levels") ? args.levels() : 3;
+  const std::string device = args.device(), input = args.positional.at(0), rate_text = args.need("--tessellate");
+  int rate = 0;
+  if (!meshops::parse_number(rate_text, rate) || rate < 1 || rate > 1024)
+    throw InputError("--tessellate " + rate_text + ": a rate of 1 to 1024 segments an edge");
+  meshops::OutputFiles outputs({input});
+  const std::string out = args.need("--output");
+  if (meshops::output_format(out) != meshops::MeshFormat::obj)
+    throw InputError(out + ": spmesh limit --tessellate writes OBJ (positions and vn normals); give a path ending in .obj");
+  outputs.add(out);
+  const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
+  const Input in = catmark_input(args, depth, "--tessellate");
+  Stages stages;
+  const auto r = tessellation<T>(in.mesh, rate, [&](const meshops::Samples& samples) {
+    return evaluate_samples<T>(device, in, samples, depth, stages,
+                               [](index_t) { return std::string("the tessellation's points: "); });
+  });
+  const auto t = std::chrono::steady_clock::now();
+  {
+    Progress progress("writing " + out);
+    meshops::write_obj(outputs, out, input, r.positions, r.normals, r.mesh);
+    outputs.commit();
+  }
+  fmt::print("catmark limit tessellated at {} on {}: {} points, {} quads; {}, write {:.2f} ms\n", rate, device,
+             r.positions.rows, r.mesh.faces, summary(stages, device), elapsed_ms(t));
+  return 0;
+}
+
 template <class T>
 int limit_as(const Args& args) {
+  if (args.get("--at") && args.get("--tessellate")) throw InputError("spmesh limit: --at or --tessellate, not both");
   if (args.get("--at")) return limit_at_as<T>(args);
+  if (args.get("--tessellate")) return tessellate_as<T>(args);
   const int levels = args.get("--levels") ? args.levels() : 0;
   const std::string device = args.device(), input = args.positional.at(0);
   // The output is checked before any work: its name, format and place.

@@ -7,6 +7,7 @@
 #include "meshops/mesh.hpp"
 #include "meshops/samples.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
+#include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/refinement_file.hpp"
 #include "schemes/schemes.hpp"
@@ -112,6 +113,20 @@ Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes
   return out;
 }
 
+// Unit normals du x dv of a limit's derivatives (0 where the product is 0).
+template <class T>
+linalg::Dense<T> unit_normals(const linalg::Dense<T>& du, const linalg::Dense<T>& dv) {
+  linalg::Dense<T> normals(du.rows, 3);
+  for (index_t p = 0; p < du.rows; ++p) {
+    const double n[3] = {double(du(p, 1)) * dv(p, 2) - double(du(p, 2)) * dv(p, 1),
+                         double(du(p, 2)) * dv(p, 0) - double(du(p, 0)) * dv(p, 2),
+                         double(du(p, 0)) * dv(p, 1) - double(du(p, 1)) * dv(p, 0)};
+    const double length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int c = 0; c < 3; ++c) normals(p, c) = length > 0 ? static_cast<T>(n[c] / length) : T(0);
+  }
+  return normals;
+}
+
 // The limit surface at the vertices of level `levels` (schemes/limit.hpp): positions, unit
 // normals (tangent 1 x tangent 2; zero where the tangents are parallel or zero) and the level's
 // faces, for a scheme with limit masks.
@@ -137,14 +152,7 @@ Limits<T> limits(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharp
     Limits<T> out{on_host<X>(std::move(r.position)), linalg::Dense<T>(), refined_mesh<X>(std::move(r.mesh))};
     const auto t1 = on_host<X>(std::move(r.tangent1)), t2 = on_host<X>(std::move(r.tangent2));
     stages.download = elapsed_ms(t);
-    out.normals = linalg::Dense<T>(t1.rows, 3);
-    for (index_t v = 0; v < t1.rows; ++v) {
-      const double n[3] = {double(t1(v, 1)) * t2(v, 2) - double(t1(v, 2)) * t2(v, 1),
-                           double(t1(v, 2)) * t2(v, 0) - double(t1(v, 0)) * t2(v, 2),
-                           double(t1(v, 0)) * t2(v, 1) - double(t1(v, 1)) * t2(v, 0)};
-      const double length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-      for (int c = 0; c < 3; ++c) out.normals(v, c) = length > 0 ? static_cast<T>(n[c] / length) : T(0);
-    }
+    out.normals = unit_normals(t1, t2);
     stages.peak_bytes = X::peak_bytes();
     return out;
   }
@@ -170,6 +178,18 @@ schemes::catmull_clark::SampleLimits<T> sample_limits(Exec& exec, const meshops:
                                               on_host<X>(std::move(r.dv))};
   stages.download = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
+  return out;
+}
+
+// Catmull-Clark's limit surface tessellated at `rate` (schemes/catmull_clark/tessellation.hpp):
+// the points as samples evaluated on the executor, their unit normals and the quads.
+template <class T>
+Limits<T> tessellation(const meshops::PolyMesh& mesh, int rate,
+                       const std::function<schemes::catmull_clark::SampleLimits<T>(const meshops::Samples&)>& evaluate) {
+  auto plan = schemes::catmull_clark::tessellation_samples(mesh.M, rate);
+  const meshops::Samples samples{std::move(plan.faces), std::move(plan.u), std::move(plan.v), {}};
+  auto r = evaluate(samples);
+  Limits<T> out{std::move(r.position), unit_normals(r.du, r.dv), std::move(plan.quads)};
   return out;
 }
 

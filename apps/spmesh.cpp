@@ -41,6 +41,9 @@ constexpr const char* usage = R"(usage:
       face's [0, 1]^2, corner 0 at (0, 0), 1 at (1, 0)), exact on regular faces and at smooth
       extraordinary vertices (Stam), going down at most L levels (default 3): a line
       'x y z dux duy duz dvx dvy dvz' a sample
+  spmesh limit IN --tessellate N -o OUT.obj [--levels L] [options]
+      the same limit surface as N x N quads a face (OpenSubdiv Bfr's uniform rate N), watertight:
+      a point on a shared edge or vertex is one point; a unit normal (vn) a point
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay; for a volume mesh IN, R of
       Catmull-Clark solids (with its sharp features, --vertex-rule and --crease)
@@ -88,8 +91,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     return subdivide_command(parse(command, rest, options, {"--dry-run", "--sharp-edges"}, 1, "one input mesh file"));
   }
   if (command == "limit")
-    return limit_command(parse(command, rest, {"--output", "--levels", "--at", "--scheme", "--boundary", "--crease",
-                                               "--device", "--precision", "--triangulate"},
+    return limit_command(parse(command, rest, {"--output", "--levels", "--at", "--tessellate", "--scheme", "--boundary",
+                                               "--crease", "--device", "--precision", "--triangulate"},
                                {}, 1, "one input mesh file"));
   if (command == "build") {
     auto options = scheme_options;

@@ -191,15 +191,20 @@ void with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& 
   schemes::detail::build_half_edges<CatmullClark>(exec, std::move(M), C, depth, options, sink);
   std::vector<linalg::Array<index_t, S>> irregular;
   linalg::Array<index_t, S> near;
-  const auto stam = stam_tables(exec);
   SampleTerms terms{};
   terms.levels = depth + 1, terms.face = faces.data(), terms.u = u.data(), terms.v = v.data();
-  terms.stam = stam.view();
   for (int l = 0; l <= depth; ++l) {
     const auto& L = std::get<QuadLevel<S>>(l < depth ? plan.levels[std::size_t(l)] : *last);
     irregular.push_back(irregular_vertices(exec, L, near));
     terms.level[l] = {view(L), irregular.back().data()};
   }
+  linalg::Array<index_t, S> valences(max_stam_valence + 1);
+  const std::vector<index_t> none(max_stam_valence + 1, 0);
+  exec.write(valences.data(), none.data(), max_stam_valence + 1);
+  for (int l = 0; l <= depth; ++l)
+    exec.for_each(terms.level[l].q.vertices, StamValences{terms.level[l].q, terms.level[l].irregular, valences.data()});
+  const auto stam = stam_tables(exec, valences);
+  terms.stam = stam.view();
   linalg::Array<std::uint8_t, S> status(n);
   f(plan, terms, status.data());
   // The first sample not evaluated, named.

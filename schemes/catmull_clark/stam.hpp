@@ -13,6 +13,7 @@
 // valence in double (Eigen) and kept.
 #pragma once
 
+#include "linalg/atomics.hpp"
 #include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 #include "schemes/patches/basis.hpp"
@@ -178,7 +179,23 @@ struct StamView {
   }
 };
 
-// Every valence's structure uploaded to the executor's memory, and its view.
+// Per vertex of a quad level whose irregular_vertices code is 1 (a smooth inner extraordinary
+// vertex): present[n] = 1 for its valence n, 3 to max_stam_valence.
+struct StamValences {
+  QuadView q;
+  const index_t* irregular;
+  index_t* present;
+  SPMESH_HD void operator()(index_t v) const {
+    if (irregular[v] != 1) return;
+    index_t n = 0;
+    q.for_each_edge(v, [&](index_t, index_t, index_t) { ++n; });
+    if (n >= 3 && n <= max_stam_valence) linalg::atomic_max(present + n, index_t(1));
+  }
+};
+
+// The structures of the valences flagged in `present` (StamValences over every level a sample
+// may stop at: a semi-sharp vertex turns smooth some levels down), made (once a process: up to
+// some 10 ms a valence) and uploaded to the executor's memory, and their view.
 template <class S>
 struct StamTables {
   linalg::Array<double, S> values;
@@ -186,10 +203,13 @@ struct StamTables {
   StamView view() const { return {values.data(), start.data()}; }
 };
 template <class Exec, class S = typename Exec::space>
-StamTables<S> stam_tables(Exec& exec) {
+StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present_on_exec) {
+  std::vector<index_t> present(max_stam_valence + 1);
+  exec.read(present_on_exec.data(), max_stam_valence + 1, present.data());
   std::vector<double> values;
   std::vector<std::int64_t> start(max_stam_valence + 1, -1);
   for (int n = 3; n <= max_stam_valence; ++n) {
+    if (!present[std::size_t(n)]) continue;
     const StamStructure& structure = stam_structure(n);
     start[std::size_t(n)] = std::int64_t(values.size());
     for (const auto* part : {&structure.eigenvalues, &structure.children, &structure.inverse})

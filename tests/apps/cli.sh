@@ -149,6 +149,35 @@ expect_error "limit --at: text only" "$tmp/at.obj" limit "$data/meshes/cube.obj"
 expect_error "limit --at: quads only" "$tmp/at_bad.txt" limit "$data/meshes/tent.obj" --at "$tmp/samples.txt" \
   -o "$tmp/at_bad.txt"
 
+# limit --tessellate N: 8 + 12 (N - 1) + 6 (N - 1)^2 points and 6 N^2 quads on the cube, closed
+# (every quad side in two quads, opposite ways), a unit normal a point pointing out; its corner
+# points are limit0.obj's.
+"$spmesh" limit "$data/meshes/cube.obj" --tessellate 4 -o "$tmp/tess.obj" --precision double >/dev/null ||
+  fail "limit --tessellate"
+python3 - "$tmp/tess.obj" "$tmp/limit0.obj" <<'PY' || fail "limit --tessellate: points, quads or normals"
+import sys
+v = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[1]) if l.startswith('v ')]
+n = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[1]) if l.startswith('vn ')]
+f = [[int(x.split('//')[0]) - 1 for x in l.split()[1:]] for l in open(sys.argv[1]) if l.startswith('f ')]
+v0 = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
+N = 4
+assert len(v) == len(n) == 8 + 12 * (N - 1) + 6 * (N - 1) ** 2 and len(f) == 6 * N * N, (len(v), len(f))
+sides = {(q[a], q[(a + 1) % 4]) for q in f for a in range(4)}
+assert len(sides) == 4 * len(f) and all((b, a) in sides for a, b in sides)
+centre = [sum(p[c] for p in v) / len(v) for c in range(3)]
+for p, m in zip(v, n):
+    assert abs(sum(x * x for x in m) - 1) < 1e-12
+    assert sum((p[c] - centre[c]) * m[c] for c in range(3)) > 0
+for i in range(8):
+    assert max(abs(v[i][c] - v0[i][c]) for c in range(3)) < 1e-12
+PY
+expect_error "limit --tessellate: a rate of 1 to 1024" "$tmp/tess_bad.obj" limit "$data/meshes/cube.obj" \
+  --tessellate 0 -o "$tmp/tess_bad.obj"
+expect_error "limit --tessellate: OBJ only" "$tmp/tess.ply" limit "$data/meshes/cube.obj" --tessellate 2 \
+  -o "$tmp/tess.ply"
+expect_error "limit: --at or --tessellate" "$tmp/tess_bad.obj" limit "$data/meshes/cube.obj" --tessellate 2 \
+  --at "$tmp/samples.txt" -o "$tmp/tess_bad.obj"
+
 # --dry-run: the sizes of every level, no output file; the last level's faces are those that
 # subdivide then makes, for each scheme.
 for scheme in catmark loop sqrt3; do

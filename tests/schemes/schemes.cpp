@@ -8,11 +8,14 @@
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
+#include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/schemes.hpp"
 
 #include <array>
+#include <map>
 #include <numbers>
+#include <set>
 
 namespace spmesh::test::scheme_tests {
 
@@ -913,6 +916,63 @@ TEST_CASE("Stam's eigenstructure: 1, then the subdominant pair of Catmull-Clark'
   }
   CHECK_THROWS_AS(cc::stam_structure(2), InputError);
   CHECK_THROWS_AS(cc::stam_structure(cc::max_stam_valence + 1), InputError);
+}
+
+// The tessellation at rate N: V + E (N - 1) + F (N - 1)^2 points, F N^2 quads, closed as the
+// mesh is (each quad edge in two quads, opposite ways), and each face's grid point (i/N, j/N)
+// the limit there evaluated from that face itself, whichever face the point was evaluated from.
+TEST_CASE("Catmull-Clark's tessellation at rate N is watertight: shared points once, each where every face at it "
+          "puts it") {
+  for (const char* file : {"cube.obj", "torus.obj"})
+    for (int N : {1, 2, 5}) {
+      CAPTURE(file);
+      CAPTURE(N);
+      const auto mesh = meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + file);
+      const index_t V = mesh.vertex_count(), F = mesh.face_count();
+      std::set<std::pair<index_t, index_t>> edges;
+      for (index_t f = 0; f < F; ++f)
+        for (int a = 0; a < 4; ++a) {
+          const index_t p = mesh.M.indices[4 * f + a], q = mesh.M.indices[4 * f + (a + 1) % 4];
+          edges.insert({std::min(p, q), std::max(p, q)});
+        }
+      const auto plan = cc::tessellation_samples(mesh.M, N);
+      CHECK(index_t(plan.faces.size()) == V + index_t(edges.size()) * (N - 1) + F * (N - 1) * (N - 1));
+      REQUIRE(plan.quads.faces == F * N * N);
+      std::map<std::pair<index_t, index_t>, int> sides;  // directed quad edges
+      for (index_t q = 0; q < plan.quads.faces; ++q)
+        for (int a = 0; a < 4; ++a) ++sides[{plan.quads.indices[4 * q + a], plan.quads.indices[4 * q + (a + 1) % 4]}];
+      for (const auto& [side, count] : sides) {
+        CHECK(count == 1);
+        CHECK(sides.count({side.second, side.first}) == 1);
+      }
+      // Each face's own evaluation of its grid against the tessellation's points.
+      cpu::Executor host;
+      std::vector<index_t> faces;
+      std::vector<double> us, vs;
+      for (index_t f = 0; f < F; ++f)
+        for (int j = 0; j <= N; ++j)
+          for (int i = 0; i <= N; ++i) faces.push_back(f), us.push_back(double(i) / N), vs.push_back(double(j) / N);
+      auto evaluate = [&](const std::vector<index_t>& at, const std::vector<double>& u, const std::vector<double>& v) {
+        return cc::limit_at_samples(host, mesh.M.clone(), smooth(V), HostArray<index_t>(at), HostArray<double>(u),
+                                    HostArray<double>(v), mesh.positions, 3);
+      };
+      const auto own = evaluate(faces, us, vs);
+      const auto points = evaluate(plan.faces, plan.u, plan.v);
+      double worst = 0;
+      for (index_t f = 0; f < F; ++f)
+        for (int j = 0; j <= N; ++j)
+          for (int i = 0; i <= N; ++i) {
+            // Grid point (i, j) of face f is corner a of quad (min(i, N-1), min(j, N-1)) of its N x N.
+            const int qi = std::min(i, N - 1), qj = std::min(j, N - 1);
+            const int a = i == qi ? (j == qj ? 0 : 3) : (j == qj ? 1 : 2);
+            const index_t point = plan.quads.indices[4 * (f * N * N + qj * N + qi) + a];
+            const index_t s = f * (N + 1) * (N + 1) + j * (N + 1) + i;
+            for (index_t c = 0; c < 3; ++c) worst = std::max(worst, std::abs(points.position(point, c) - own.position(s, c)));
+          }
+      CHECK(worst <= 1e-12);
+    }
+  CHECK_THROWS_AS(cc::tessellation_samples(meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj").M, 2), InputError);
+  CHECK_THROWS_AS(cc::tessellation_samples(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj").M, 0), InputError);
 }
 
 TEST_CASE("Loop rejects a polygon mesh naming the first face that is not a triangle") {
