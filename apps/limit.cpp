@@ -51,6 +51,23 @@ Input catmark_input(const Args& args, int depth, const char* option) {
   return in;
 }
 
+// The OBJ output of `spmesh limit` and of `--tessellate`, checked and reserved before any work.
+std::string obj_output(const Args& args, meshops::OutputFiles& outputs, const std::string& command) {
+  const std::string out = args.need("--output");
+  if (meshops::output_format(out) != meshops::MeshFormat::obj)
+    throw InputError(out + ": " + command + " writes OBJ (positions and vn normals); give a path ending in .obj");
+  outputs.add(out);
+  return out;
+}
+
+// Limit points with their normals and faces written to `out` as OBJ.
+template <class T>
+void write_limits(meshops::OutputFiles& outputs, const std::string& out, const std::string& input, const Limits<T>& r) {
+  Progress progress("writing " + out);
+  meshops::write_obj(outputs, out, input, r.positions, r.normals, r.mesh);
+  outputs.commit();
+}
+
 // --at SAMPLES: Catmull-Clark's limit at each line's (face, u, v), going down at most --levels
 // levels (default 3), written one line a sample: x y z, then the u and the v derivative.
 template <class T>
@@ -102,10 +119,7 @@ int tessellate_as(const Args& args) {
   if (!meshops::parse_number(rate_text, rate) || rate < 1 || rate > 1024)
     throw InputError("--tessellate " + rate_text + ": a rate of 1 to 1024 segments an edge");
   meshops::OutputFiles outputs({input});
-  const std::string out = args.need("--output");
-  if (meshops::output_format(out) != meshops::MeshFormat::obj)
-    throw InputError(out + ": spmesh limit --tessellate writes OBJ (positions and vn normals); give a path ending in .obj");
-  outputs.add(out);
+  const std::string out = obj_output(args, outputs, "spmesh limit --tessellate");
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = catmark_input(args, depth, "--tessellate");
   Stages stages;
@@ -114,11 +128,7 @@ int tessellate_as(const Args& args) {
                                [](index_t) { return std::string("the tessellation's points: "); });
   });
   const auto t = std::chrono::steady_clock::now();
-  {
-    Progress progress("writing " + out);
-    meshops::write_obj(outputs, out, input, r.positions, r.normals, r.mesh);
-    outputs.commit();
-  }
+  write_limits(outputs, out, input, r);
   fmt::print("catmark limit tessellated at {} on {}: {} points, {} quads; {}, write {:.2f} ms\n", rate, device,
              r.positions.rows, r.mesh.faces, summary(stages, device), elapsed_ms(t));
   return 0;
@@ -133,10 +143,7 @@ int limit_as(const Args& args) {
   const std::string device = args.device(), input = args.positional.at(0);
   // The output is checked before any work: its name, format and place.
   meshops::OutputFiles outputs({input});
-  const std::string out = args.need("--output");
-  if (meshops::output_format(out) != meshops::MeshFormat::obj)
-    throw InputError(out + ": spmesh limit writes OBJ (positions and vn normals); give a path ending in .obj");
-  outputs.add(out);
+  const std::string out = obj_output(args, outputs, "spmesh limit");
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = [&] {
     Progress progress("reading " + input);
@@ -156,11 +163,7 @@ int limit_as(const Args& args) {
     }
   }
   const auto t = std::chrono::steady_clock::now();
-  {
-    Progress progress("writing " + out);
-    meshops::write_obj(outputs, out, input, r.positions, r.normals, r.mesh);
-    outputs.commit();
-  }
+  write_limits(outputs, out, input, r);
   fmt::print("{} limit at level {} on {}: {} vertices, {} faces; {}, write {:.2f} ms\n", in.scheme, levels, device,
              r.positions.rows, r.mesh.faces, summary(stages, device), elapsed_ms(t));
   return 0;
