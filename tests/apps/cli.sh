@@ -171,6 +171,17 @@ for p, m in zip(v, n):
 for i in range(8):
     assert max(abs(v[i][c] - v0[i][c]) for c in range(3)) < 1e-12
 PY
+if "$spmesh" limit "$data/meshes/cube.obj" --tessellate 4 -o "$tmp/tess_gpu.obj" --precision double \
+    --device cuda >/dev/null 2>"$tmp/stderr"; then
+  # The same points and quads as the CPU's, to rounding (numbers compared field by field).
+  paste -d' ' "$tmp/tess.obj" "$tmp/tess_gpu.obj" | awk '
+    { h = NF / 2; if ($1 != $(h + 1)) bad = 1
+      for (c = 2; c <= h; ++c) { d = $c - $(c + h); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR > 0 && !bad && m < 1e-12) }' || fail "limit --tessellate on the GPU differs from the CPU"
+  echo "ok: limit --tessellate on the GPU is the CPU's"
+else
+  [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/tess_gpu.obj ]] || fail "limit --tessellate on no GPU: $(cat "$tmp/stderr")"
+fi
 expect_error "limit --tessellate: a rate of 1 to 1024" "$tmp/tess_bad.obj" limit "$data/meshes/cube.obj" \
   --tessellate 0 -o "$tmp/tess_bad.obj"
 expect_error "limit --tessellate: OBJ only" "$tmp/tess.ply" limit "$data/meshes/cube.obj" --tessellate 2 \
