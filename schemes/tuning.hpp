@@ -2,7 +2,8 @@
 // bench/RESULTS.md ("Tuning choices", named by the constant's identifier in the code) that
 // holds what was measured to choose it, and the benchmark that measured it: S,
 // scripts/device-test.sh's spmesh_bench_subdivision; P, scripts/device-profile.sh's Nsight
-// Compute of it; B, scripts/device-test.sh's spmesh_bench_patches. Code says what a constant does; the figures live in bench/RESULTS.md.
+// Compute of it; B, scripts/device-test.sh's spmesh_bench_patches; Q, spmesh_bench_limits
+// --samples. Code says what a constant does; the figures live in bench/RESULTS.md.
 #pragma once
 
 #include <cstddef>
@@ -42,6 +43,12 @@ inline constexpr int patch_threads = 256;
 inline constexpr int tensor_tile_threads = 256;
 inline constexpr int tensor_tile_points = 2048;
 inline constexpr std::size_t tensor_tile_bytes = 16 * 1024;
+
+// Stam's evaluation keeps G_r A^(m-1), the 16 x K weights of child r's points m levels from the
+// extraordinary vertex, for m up to this: a sample that near reads them and needs no eigenvector
+// projection (K x K a sample); deeper ones take the eigenstructure (catmull_clark/stam.hpp;
+// Q; Tuning choices: stam_tabled_levels).
+inline constexpr int stam_tabled_levels = 8;
 
 // The edges of a special vertex that the crease rules' kernel keeps in registers; a vertex of
 // more walks its ring on every pass (Tuning choices: HalfEdgeVertexRules::kept; not swept).

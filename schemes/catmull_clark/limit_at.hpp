@@ -88,10 +88,8 @@ struct SampleTerms {
       }
       const int n = others == 0 ? inner_valence(L.q, at, extraordinary) : 0;
       if (n >= 3 && n <= max_stam_valence) {
-        index_t ring[max_stam_ring];
-        stam_ring(L.q, at, extraordinary, n, [&](int j, index_t vertex) { ring[j] = vertex; });
-        stam.weights(n, extraordinary, x, y, scale,
-                     [&](int j, double p, double pu, double pv) { f(l, ring[j], p, pu, pv); });
+        stam.limit(L.q, at, extraordinary, n, x, y, scale,
+                   [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); });
         return 0;
       }
       // The child holding (x, y): child a lies at corner a.

@@ -106,18 +106,29 @@ StamStructure make_structure(int n) {
   StamStructure out;
   out.valence = n, out.size = K;
   out.eigenvalues.assign(lambda.data(), lambda.data() + K);
-  // G_r V: the 16 control points of child r (at face 0's corner r) in the eigenvectors.
-  out.children.resize(std::size_t(48 * K));
+  // G: the 16 control points of each child r = 1, 2, 3 (at face 0's corner r) from face 0's K,
+  // row 16 (r - 1) + g; kept as G V (the points in the eigenvectors) and as G A^(m-1) for the
+  // tabled levels, transposed: a point's 16 weights together.
+  Eigen::MatrixXd G(48, K);
   for (int r = 1; r <= 3; ++r) {
     index_t grid[16];
     patch_grid(q1, r, grid);
     for (int g = 0; g < 16; ++g) {
       const auto row = restricted_row(S, grid[g], ring, n);
-      const Eigen::Map<const Eigen::RowVectorXd> G(row.data(), K);
-      const Eigen::RowVectorXd GV = G * Vr;
-      std::copy(GV.data(), GV.data() + K, out.children.data() + std::size_t((16 * (r - 1) + g) * K));
+      for (int k = 0; k < K; ++k) G(16 * (r - 1) + g, k) = row[std::size_t(k)];
     }
   }
+  const Eigen::MatrixXd GV = G * Vr;
+  out.children.resize(std::size_t(48 * K));
+  for (int row = 0; row < 48; ++row)
+    for (int k = 0; k < K; ++k) out.children[std::size_t(row * K + k)] = GV(row, k);
+  out.powers.resize(std::size_t(tuning::stam_tabled_levels * 48 * K));
+  Eigen::MatrixXd power = G;  // G A^(m-1)
+  for (int m = 1; m <= tuning::stam_tabled_levels; ++m, power = power * A)
+    for (int r = 0; r < 3; ++r)
+      for (int k = 0; k < K; ++k)
+        for (int g = 0; g < 16; ++g)
+          out.powers[std::size_t((((m - 1) * 3 + r) * K + k) * 16 + g)] = power(16 * r + g, k);
   out.inverse.resize(std::size_t(K * K));
   for (int i = 0; i < K; ++i)
     for (int k = 0; k < K; ++k) out.inverse[std::size_t(i * K + k)] = inverse(i, k);

@@ -7,7 +7,9 @@
 // the 16 control points of each of the three other children, G_r C (r = 1, 2, 3, child r at the
 // quad's corner r counted from the extraordinary one). A sample m levels down in child r is
 //   x(s, t) = b(s', t') G_r A^(m-1) C = sum_i lambda_i^(m-1) [b(s', t') G_r V]_i [V^-1 C]_i
-// with A = V diag(lambda) V^-1 (Stam's Eq. 9 and 13): constant time at any depth. A, G_r and the
+// with A = V diag(lambda) V^-1 (Stam's Eq. 9 and 13): constant time at any depth. Within
+// tuning::stam_tabled_levels of the corner the 16 x K matrices G_r A^(m-1) are kept as well, so
+// that a sample there is b(s', t') times one of them: no K x K projection. A, G_r and the
 // eigenstructure are not written down here: they are read off spmesh's own refinement of a fan of
 // n sectors (stam.cpp), so they are the rules every other path applies, and decomposed once per
 // valence in double (Eigen) and kept.
@@ -17,6 +19,7 @@
 #include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 #include "schemes/patches/basis.hpp"
+#include "schemes/tuning.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -89,10 +92,11 @@ SPMESH_HD void stam_ring(const QuadView& q, index_t f, int a, int n, Visit&& vis
 linalg::MeshMatrix<> fan_mesh(int valence);
 
 // One valence's eigenstructure, host (stam.cpp): eigenvalues in decreasing order (1 first, the
-// subdominant pair next), children[r - 1][g][i] = (G_r V)_{g i}, inverse = V^-1 (K x K).
+// subdominant pair next), children[r - 1][g][i] = (G_r V)_{g i}, inverse = V^-1 (K x K), and
+// powers[m - 1][r - 1][k][g] = (G_r A^(m-1))_{g k} for m = 1 .. tuning::stam_tabled_levels.
 struct StamStructure {
   int valence = 0, size = 0;
-  std::vector<double> eigenvalues, children, inverse;
+  std::vector<double> eigenvalues, children, inverse, powers;
 };
 // Valence n's, made on first use and kept (thread-safe). Error if A is not
 // diagonalisable in double to 1e-12 (it has been for every valence 3 to max_stam_valence).
@@ -103,13 +107,65 @@ struct StamView {
   const double* values = nullptr;
   const std::int64_t* start = nullptr;  // per valence 0 .. max_stam_valence; -1 for 0 to 2
 
-  // Valence n's eigenvalues (K), children (3 x 16 x K) and inverse (K x K), one after another.
+  // Valence n's eigenvalues (K), children (3 x 16 x K), inverse (K x K) and powers
+  // (tuning::stam_tabled_levels x 3 x K x 16), one after another.
   SPMESH_HD const double* eigenvalues(int n) const { return values + start[n]; }
   SPMESH_HD const double* children(int n) const { return eigenvalues(n) + stam_ring_size(n); }
   SPMESH_HD const double* inverse(int n) const { return children(n) + 48 * stam_ring_size(n); }
+  SPMESH_HD const double* powers(int n) const {
+    return inverse(n) + std::int64_t(stam_ring_size(n)) * stam_ring_size(n);
+  }
 
   // The limit at (x, y) of quad f of a level whose corner a is an inner vertex of n edges (3 to
-  // max_stam_valence, the other corners regular): visit(j, weight, u derivative's, v
+  // max_stam_valence, the other corners regular): visit(vertex, weight, u derivative's, v
+  // derivative's) on each of stam_ring's points, derivatives times `scale`. Within the tabled
+  // levels, each point's weights are its column of G_r A^(m-1) under the bicubic basis, made as
+  // the ring is walked; elsewhere (deeper, and the corner itself) those of `weights`.
+  template <class Visit>
+  SPMESH_HD void limit(const QuadView& q, index_t f, int a, int n, double x, double y, double scale,
+                       Visit&& visit) const {
+    const Turn turn(a, x, y);
+    int m = 1;
+    double ss = turn.s, tt = turn.t;
+    while (ss < 0.5 && tt < 0.5 && m <= tuning::stam_tabled_levels) ss *= 2, tt *= 2, ++m;
+    if (m > tuning::stam_tabled_levels) {
+      index_t ring[max_stam_ring];
+      stam_ring(q, f, a, n, [&](int j, index_t vertex) { ring[j] = vertex; });
+      weights(n, a, x, y, scale, [&](int k, double w, double wu, double wv) { visit(ring[k], w, wu, wv); });
+      return;
+    }
+    const int i = ss >= 0.5, j = tt >= 0.5, r = j ? (i ? 2 : 3) : 1;
+    double bs[4], dbs[4], bt[4], dbt[4];
+    patches::basis_functions(patches::Basis::bspline, 3, nullptr, 2 * ss - i, bs, dbs);
+    patches::basis_functions(patches::Basis::bspline, 3, nullptr, 2 * tt - j, bt, dbt);
+    const int K = stam_ring_size(n);
+    const double* rules = powers(n) + std::int64_t(3 * (m - 1) + r - 1) * 16 * K;
+    const double growth = std::ldexp(scale, m);  // m levels down: 2^m on the derivatives
+    stam_ring(q, f, a, n, [&](int k, index_t vertex) {
+      const double* g = rules + 16 * k;
+      double w = 0, ws = 0, wt = 0;
+      for (int row = 0; row < 4; ++row) {
+        double along = 0, along_ds = 0;
+        for (int col = 0; col < 4; ++col) along += bs[col] * g[4 * row + col], along_ds += dbs[col] * g[4 * row + col];
+        w += bt[row] * along, ws += bt[row] * along_ds, wt += dbt[row] * along;
+      }
+      visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
+    });
+  }
+
+  // (s, t): a quad's (x, y) turned so that corner a is at (0, 0), a + 1 at (1, 0); dx and dy the
+  // derivatives along x and y of those along s and t.
+  struct Turn {
+    int a;
+    double s, t;
+    SPMESH_HD Turn(int a_, double x, double y)
+        : a(a_), s(a_ == 0 ? x : a_ == 1 ? y : a_ == 2 ? 1 - x : 1 - y),
+          t(a_ == 0 ? y : a_ == 1 ? 1 - x : a_ == 2 ? 1 - y : x) {}
+    SPMESH_HD double dx(double ds, double dt) const { return a == 0 ? ds : a == 1 ? -dt : a == 2 ? -ds : dt; }
+    SPMESH_HD double dy(double ds, double dt) const { return a == 0 ? dt : a == 1 ? ds : a == 2 ? -dt : -ds; }
+  };
+
+  // `limit`'s weights from the eigenstructure, at any depth: visit(j, weight, u derivative's, v
   // derivative's) on stam_ring's point j, derivatives times `scale`. At the corner itself, where
   // the derivatives are 0 (n = 3) or unbounded (n > 4), they are the subdominant eigenvalue's
   // terms alone as at (2^-m, 0) and (0, 2^-m) over (2 lambda)^m: the tangents' directions,
@@ -117,9 +173,8 @@ struct StamView {
   template <class Visit>
   SPMESH_HD void weights(int n, int a, double x, double y, double scale, Visit&& visit) const {
     const int K = stam_ring_size(n);
-    // (s, t): the quad's parameters turned so that corner a is at (0, 0), a + 1 at (1, 0).
-    const double s = a == 0 ? x : a == 1 ? y : a == 2 ? 1 - x : 1 - y;
-    const double t = a == 0 ? y : a == 1 ? 1 - x : a == 2 ? 1 - y : x;
+    const Turn turn(a, x, y);
+    const double s = turn.s, t = turn.t;
     const double* lambda = eigenvalues(n);
     double c[3][max_stam_ring];  // per eigenvector: the position's and the s and t derivatives' terms
     if (s == 0 && t == 0) {
@@ -147,9 +202,6 @@ struct StamView {
         c[0][e] *= power, c[1][e] *= growth, c[2][e] *= growth;
       }
     }
-    // Back to (x, y): d/dx and d/dy from d/ds and d/dt.
-    const double xs = a == 0 ? 1 : a == 2 ? -1 : 0, xt = a == 1 ? -1 : a == 3 ? 1 : 0;
-    const double ys = a == 1 ? 1 : a == 3 ? -1 : 0, yt = a == 0 ? 1 : a == 2 ? -1 : 0;
     const double* inv = inverse(n);
     for (int k = 0; k < K; ++k) {
       double w[3] = {0, 0, 0};
@@ -157,7 +209,7 @@ struct StamView {
         const double v = inv[std::int64_t(e) * K + k];
         w[0] += c[0][e] * v, w[1] += c[1][e] * v, w[2] += c[2][e] * v;
       }
-      visit(k, w[0], scale * (xs * w[1] + xt * w[2]), scale * (ys * w[1] + yt * w[2]));
+      visit(k, w[0], scale * turn.dx(w[1], w[2]), scale * turn.dy(w[1], w[2]));
     }
   }
 
@@ -212,7 +264,7 @@ StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present_o
     if (!present[std::size_t(n)]) continue;
     const StamStructure& structure = stam_structure(n);
     start[std::size_t(n)] = std::int64_t(values.size());
-    for (const auto* part : {&structure.eigenvalues, &structure.children, &structure.inverse})
+    for (const auto* part : {&structure.eigenvalues, &structure.children, &structure.inverse, &structure.powers})
       values.insert(values.end(), part->begin(), part->end());
   }
   StamTables<S> tables{linalg::Array<double, S>(index_t(values.size())), linalg::Array<std::int64_t, S>(index_t(start.size()))};
