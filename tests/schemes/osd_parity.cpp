@@ -21,10 +21,12 @@
 // (catmark_smoothtris1). catmark_edgenone (`interpolateboundary 0`) is compared with
 // OpenSubdiv's VTX_BOUNDARY_NONE, which spmesh refines as edge-only.
 #include "bench/peers/opensubdiv.hpp"
+#include "bench/peers/opensubdiv_bfr.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "linalg/spmv.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/obj.hpp"
+#include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/schemes.hpp"
 
@@ -338,4 +340,62 @@ TEST_CASE("Loop matches OpenSubdiv 3.5 on every loop shape, levels 1-4") {
   const auto rejected = parity<Loop>(32);
   CHECK(rejected == std::vector<std::string>{"loop_nonman_edge100", "loop_nonman_verts",
                                              "loop_val2_interior"});
+}
+
+// Catmull-Clark's limit at (face, u, v) against OpenSubdiv's Bfr::Surface at the same samples:
+// where Bfr's surface is a regular bicubic patch (every face of the torus) both are exact, and
+// agree to rounding; at extraordinary vertices spmesh is exact (Stam) and Bfr approximates the
+// irregular region by patches of its approximation level, so the difference shrinks as the level
+// grows (it is printed, for levels 2, Bfr's default, and 6).
+TEST_CASE("Catmull-Clark's limit at (face, u, v) is Bfr's on regular faces, and within Bfr's approximation at "
+          "extraordinary vertices") {
+  std::vector<std::string> paths = {SPMESH_DATA_DIR "/meshes/torus.obj", SPMESH_DATA_DIR "/meshes/cube.obj"};
+  if (std::filesystem::exists(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj"))
+    paths.push_back(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj");
+  for (const auto& path : paths) {
+    CAPTURE(path);
+    const auto mesh = meshops::read_obj(path);
+    const index_t V = mesh.vertex_count();
+    const schemes::Sharpness<> smooth{linalg::Coo<float>{V, V, {}, {}, {}}, linalg::Array<float>(V, 0.0f)};
+    std::vector<index_t> faces;
+    std::vector<double> u, v;
+    // A grid a face, corners and edges included, denser near the corners: Bfr's patches are
+    // exact but within 2^-level of an extraordinary vertex (and at the vertex itself).
+    const double places[] = {0, 0.005, 0.02, 0.1, 0.35, 0.65, 0.9, 0.98, 0.995, 1};
+    for (index_t f = 0; f < mesh.face_count(); ++f)
+      for (const double at_u : places)
+        for (const double at_v : places) faces.push_back(f), u.push_back(at_u), v.push_back(at_v);
+    linalg::cpu::Executor exec;
+    const auto ours = cc::limit_at_samples(exec, mesh.M.clone(), schemes::Sharpness<>{smooth.edges.clone(), smooth.vertices.clone()},
+                                           linalg::Array<index_t>(faces), linalg::Array<double>(u),
+                                           linalg::Array<double>(v), mesh.positions, 3);
+    const auto refiner = test::osd_refiner(mesh, smooth, schemes::Options{});
+    const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
+    const double diag = diagonal(mesh.positions);
+    double difference[2] = {0, 0}, derivative[2] = {0, 0};
+    for (int at = 0; at < 2; ++at) {
+      const auto bfr = test::bfr_at_samples(*refiner, points, faces, u, v, at == 0 ? 2 : 6);
+      for (std::size_t s = 0; s < faces.size(); ++s)
+        for (int c = 0; c < 3; ++c) {
+          const auto r = index_t(s);
+          difference[at] = std::max(difference[at], std::abs(ours.position(r, c) - bfr.position[3 * s + std::size_t(c)]) / diag);
+          // Not at the corners, where spmesh's derivatives at an extraordinary vertex are the
+          // tangents' directions (limit_at.hpp), not a patch's.
+          const bool corner = (u[s] == 0 || u[s] == 1) && (v[s] == 0 || v[s] == 1);
+          const double du = std::abs(ours.du(r, c) - bfr.du[3 * s + std::size_t(c)]) / diag,
+                       dv = std::abs(ours.dv(r, c) - bfr.dv[3 * s + std::size_t(c)]) / diag;
+          if (!corner) derivative[at] = std::max(derivative[at], std::max(du, dv));
+        }
+    }
+    MESSAGE(path << ": largest difference from Bfr over the diagonal, positions " << difference[0] << " (level 2), "
+                 << difference[1] << " (level 6); derivatives away from the corners " << derivative[0] << ", "
+                 << derivative[1]);
+    if (path.ends_with("torus.obj")) {
+      CHECK(difference[0] <= 1e-14);
+      CHECK(derivative[0] <= 1e-13);
+    } else {
+      CHECK(difference[1] < difference[0]);
+      CHECK(difference[1] <= 2e-4);
+    }
+  }
 }

@@ -1,0 +1,38 @@
+// OpenSubdiv 3.5's Bfr (its limit surface a face at a time), the reference of the tests of limit
+// evaluation at (face, u, v) and the peer of the tessellation benchmark: Bfr::Surface from a
+// RefinerSurfaceFactory over the same level-0 refiner as opensubdiv.hpp's, with irregular regions
+// approximated at a chosen level (Bfr's SetApproxLevelSmooth and SetApproxLevelSharp; its default
+// is 2 for smooth regions and 6 for sharp ones).
+#pragma once
+
+#include "bench/peers/opensubdiv.hpp"
+
+#include <vector>
+
+namespace spmesh::test {
+
+// Positions and u and v derivatives at points, points x 3 each.
+struct BfrPoints {
+  std::vector<double> position, du, dv;
+};
+
+// The limit at samples (faces[s], u[s], v[s]) of the refiner's base mesh (`points`: its
+// vertices x 3) in Bfr's parameterization of each face. Error (std::runtime_error) for a face
+// without a limit surface (a hole) or out of range.
+BfrPoints bfr_at_samples(const OpenSubdiv::Far::TopologyRefiner& refiner, const std::vector<double>& points,
+                         const std::vector<index_t>& faces, const std::vector<double>& u,
+                         const std::vector<double>& v, int approx_level);
+
+// Every face tessellated at uniform rate N as spmesh's tessellation is laid out: a point at each
+// vertex, then N - 1 along each of the refiner's edges (from its first vertex to its second), then
+// each face's inner points; each point evaluated once, by the lowest-numbered face at it; unit
+// normals (du x dv); `facets` the faces' quads (or triangles) of those points, 4 indices each (a
+// triangle's fourth -1). OpenMP over the faces, as Bfr's tutorials do.
+struct BfrTessellation {
+  std::vector<double> position, normal;
+  std::vector<int> facets;
+};
+BfrTessellation bfr_tessellate(const OpenSubdiv::Far::TopologyRefiner& refiner, const std::vector<double>& points,
+                               int rate, int approx_level = 2);
+
+}  // namespace spmesh::test
