@@ -21,6 +21,9 @@ schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(const meshops::Poly
                                                              const schemes::Options& options,
                                                              const meshops::Samples& samples, int depth, Stages& stages);
 template <class T>
+Limits<T> tessellation_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                              const schemes::Options& options, int rate, int depth, Stages& stages);
+template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages);
 // A stored refinement's refined mesh built on the GPU, on the host and checked (pipeline.hpp's
@@ -71,6 +74,8 @@ void check_device_memory(std::int64_t bytes);
   template schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(                                       \
       const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&, const meshops::Samples&,   \
       int, Stages&);                                                                                           \
+  template Limits<T> tessellation_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,                   \
+                                         const schemes::Options&, int, int, Stages&);                            \
   template schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&,                  \
                                                const schemes::Sharpness<>&,                \
                                                const schemes::Options&, int, Stages&);     \

@@ -51,20 +51,24 @@ Input catmark_input(const Args& args, int depth, const char* option) {
   return in;
 }
 
-// The OBJ output of `spmesh limit` and of `--tessellate`, checked and reserved before any work.
-std::string obj_output(const Args& args, meshops::OutputFiles& outputs, const std::string& command) {
-  const std::string out = args.need("--output");
-  if (meshops::output_format(out) != meshops::MeshFormat::obj)
-    throw InputError(out + ": " + command + " writes OBJ (positions and vn normals); give a path ending in .obj");
-  outputs.add(out);
+// The mesh output of `spmesh limit` and of `--tessellate` (OBJ or PLY, with normals), checked and
+// reserved before any work.
+struct MeshOutput {
+  std::string path;
+  meshops::MeshFormat format;
+};
+MeshOutput mesh_output(const Args& args, meshops::OutputFiles& outputs) {
+  MeshOutput out{args.need("--output"), meshops::MeshFormat::obj};
+  out.format = meshops::output_format(out.path);
+  outputs.add(out.path);
   return out;
 }
 
-// Limit points with their normals and faces written to `out` as OBJ.
+// Limit points with their normals and faces written to `out`.
 template <class T>
-void write_limits(meshops::OutputFiles& outputs, const std::string& out, const std::string& input, const Limits<T>& r) {
-  Progress progress("writing " + out);
-  meshops::write_obj(outputs, out, input, r.positions, r.normals, r.mesh);
+void write_limits(meshops::OutputFiles& outputs, const MeshOutput& out, const std::string& input, const Limits<T>& r) {
+  Progress progress("writing " + out.path);
+  meshops::write_mesh(outputs, out.path, out.format, input, r.positions, r.normals, r.mesh);
   outputs.commit();
 }
 
@@ -110,7 +114,7 @@ int limit_at_as(const Args& args) {
 }
 
 // --tessellate N: the limit surface as N x N quads a face, watertight (tessellation.hpp), with
-// a unit normal a point, written as OBJ.
+// a unit normal a point, written as OBJ or PLY.
 template <class T>
 int tessellate_as(const Args& args) {
   const int depth = args.get("--levels") ? args.levels() : 3;
@@ -119,14 +123,20 @@ int tessellate_as(const Args& args) {
   if (!meshops::parse_number(rate_text, rate) || rate < 1 || rate > 1024)
     throw InputError("--tessellate " + rate_text + ": a rate of 1 to 1024 segments an edge");
   meshops::OutputFiles outputs({input});
-  const std::string out = obj_output(args, outputs, "spmesh limit --tessellate");
+  const MeshOutput out = mesh_output(args, outputs);
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = catmark_input(args, depth, "--tessellate");
   Stages stages;
-  const auto r = tessellation<T>(in.mesh, rate, [&](const meshops::Samples& samples) {
-    return evaluate_samples<T>(device, in, samples, depth, stages,
-                               [](index_t) { return std::string("the tessellation's points: "); });
-  });
+  const auto r = [&] {
+    try {
+      Progress progress(fmt::format("tessellation at {} on {}", rate, device));
+      if (device == "cuda") return tessellation_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, rate, depth, stages);
+      cpu::Executor exec;
+      return tessellation<T>(exec, in.mesh, in.tags.sharpness, in.options, rate, depth, stages);
+    } catch (const schemes::catmull_clark::SampleError& e) {
+      throw InputError(std::string("the tessellation's points: ") + e.what());
+    }
+  }();
   const auto t = std::chrono::steady_clock::now();
   write_limits(outputs, out, input, r);
   fmt::print("catmark limit tessellated at {} on {}: {} points, {} quads; {}, write {:.2f} ms\n", rate, device,
@@ -143,7 +153,7 @@ int limit_as(const Args& args) {
   const std::string device = args.device(), input = args.positional.at(0);
   // The output is checked before any work: its name, format and place.
   meshops::OutputFiles outputs({input});
-  const std::string out = obj_output(args, outputs, "spmesh limit");
+  const MeshOutput out = mesh_output(args, outputs);
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = [&] {
     Progress progress("reading " + input);

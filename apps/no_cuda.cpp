@@ -26,6 +26,11 @@ schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(const meshops::Poly
   no_cuda();
 }
 template <class T>
+Limits<T> tessellation_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&, int, int,
+                              Stages&) {
+  no_cuda();
+}
+template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,
                                     const schemes::Options&, int, Stages&) {
   no_cuda();

@@ -181,15 +181,23 @@ schemes::catmull_clark::SampleLimits<T> sample_limits(Exec& exec, const meshops:
   return out;
 }
 
-// Catmull-Clark's limit surface tessellated at `rate` (schemes/catmull_clark/tessellation.hpp):
-// the points as samples evaluated on the executor, their unit normals and the quads.
-template <class T>
-Limits<T> tessellation(const meshops::PolyMesh& mesh, int rate,
-                       const std::function<schemes::catmull_clark::SampleLimits<T>(const meshops::Samples&)>& evaluate) {
-  auto plan = schemes::catmull_clark::tessellation_samples(mesh.M, rate);
-  const meshops::Samples samples{std::move(plan.faces), std::move(plan.u), std::move(plan.v), {}};
-  auto r = evaluate(samples);
-  Limits<T> out{std::move(r.position), unit_normals(r.du, r.dv), std::move(plan.quads)};
+// Catmull-Clark's limit surface tessellated at `rate` (schemes/catmull_clark/tessellation.hpp),
+// layout, points and normals made on the executor, going down at most `depth` levels.
+template <class T, class Exec>
+Limits<T> tessellation(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                       const schemes::Options& options, int rate, int depth, Stages& stages) {
+  using X = Transfer<Exec>;
+  auto in = upload<T>(exec, mesh, C, stages);
+  auto t = std::chrono::steady_clock::now();
+  auto r = schemes::catmull_clark::tessellate(exec, std::move(in.M), std::move(in.sharpness), in.P, rate, depth, options);
+  exec.synchronize();
+  stages.build_and_eval = elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  Limits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.normal)),
+                linalg::MeshMatrix<>(r.quads.vertices, on_host<X>(std::move(r.quads.offsets)),
+                                     on_host<X>(std::move(r.quads.indices)))};
+  stages.download = elapsed_ms(t);
+  stages.peak_bytes = X::peak_bytes();
   return out;
 }
 

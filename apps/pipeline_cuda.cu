@@ -47,6 +47,14 @@ schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(const meshops::Poly
 }
 
 template <class T>
+Limits<T> tessellation_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                              const schemes::Options& options, int rate, int depth, Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  return tessellation<T>(exec, mesh, C, options, rate, depth, stages);
+}
+
+template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages) {
   linalg::cuda::Executor exec;

@@ -32,18 +32,19 @@ constexpr const char* usage = R"(usage:
       the product of the surface rule and the cubic B-spline, the default, or Joy-MacCracken's).
       Medit Ridges and Corners crease the boundary surface and the inside (--sharp-edges: its
       Edges too, the curves gmsh writes), with --crease uniform|chaikin
-  spmesh limit IN -o OUT.obj [--levels L] [options]
+  spmesh limit IN -o OUT.obj|OUT.ply [--levels L] [options]
       the limit surface at the vertices of level L (default 0: IN's own vertices): their limit
-      positions and unit normals (vn), in the vertex and face order of subdivide --levels L;
+      positions and unit normals (OBJ vn, PLY nx ny nz), in the vertex and face order of
+      subdivide --levels L;
       catmark and loop, with their creases, corners and boundary modes
   spmesh limit IN --at SAMPLES.txt -o OUT.txt [--levels L] [options]
       Catmull-Clark's limit at each line 'face u v' of SAMPLES (a quad mesh; u, v in the
       face's [0, 1]^2, corner 0 at (0, 0), 1 at (1, 0)), exact on regular faces and at smooth
       extraordinary vertices (Stam), going down at most L levels (default 3): a line
       'x y z dux duy duz dvx dvy dvz' a sample
-  spmesh limit IN --tessellate N -o OUT.obj [--levels L] [options]
+  spmesh limit IN --tessellate N -o OUT.obj|OUT.ply [--levels L] [options]
       the same limit surface as N x N quads a face (OpenSubdiv Bfr's uniform rate N), watertight:
-      a point on a shared edge or vertex is one point; a unit normal (vn) a point
+      a point on a shared edge or vertex is one point; a unit normal a point
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay; for a volume mesh IN, R of
       Catmull-Clark solids (with its sharp features, --vertex-rule and --crease)

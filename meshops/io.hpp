@@ -87,6 +87,16 @@ void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format
 void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format,
                 const std::string& source, const linalg::Dense<float>& positions,
                 const linalg::MeshMatrix<>& M);
+// The same with a normal a vertex: OBJ's `vn` lines after the `v` lines, each face corner naming
+// its vertex's (`f 1//1 2//2 3//3`); PLY's nx, ny, nz after each vertex's x, y, z. InputError
+// naming `source` and the first vertex whose position or normal is not finite (nothing is
+// written then).
+void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format, const std::string& source,
+                const linalg::Dense<double>& positions, const linalg::Dense<double>& normals,
+                const linalg::MeshMatrix<>& M);
+void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format, const std::string& source,
+                const linalg::Dense<float>& positions, const linalg::Dense<float>& normals,
+                const linalg::MeshMatrix<>& M);
 // The same with the faces encoded once (encode_faces), for many outputs with the same faces.
 void write_mesh(OutputFiles& outputs, const std::string& path, const std::string& source,
                 const linalg::Dense<double>& positions, const EncodedFaces& faces);
@@ -104,16 +114,6 @@ void write_obj(std::ostream& out, const linalg::Dense<double>& positions,
                const linalg::MeshMatrix<>& M);
 void write_obj(std::ostream& out, const linalg::Dense<float>& positions,
                const linalg::MeshMatrix<>& M);
-// The same with a normal per vertex among a command's outputs (`vn` lines after the `v` lines,
-// each face corner naming its vertex's: `f 1//1 2//2 3//3`). InputError naming `source` and the
-// first vertex whose position or normal is not finite (nothing is written then).
-void write_obj(OutputFiles& outputs, const std::string& path, const std::string& source,
-               const linalg::Dense<double>& positions, const linalg::Dense<double>& normals,
-               const linalg::MeshMatrix<>& M);
-void write_obj(OutputFiles& outputs, const std::string& path, const std::string& source,
-               const linalg::Dense<float>& positions, const linalg::Dense<float>& normals,
-               const linalg::MeshMatrix<>& M);
-
 // The whole of a regular file as bytes, read by its size. InputError naming the path for
 // anything else: a directory, FIFO, socket or device (refused before any read, so a FIFO never
 // blocks), an open or read error, a short read or a file that changed while being read, and

@@ -46,6 +46,11 @@ EncodedFaces encode_ply_faces(const linalg::MeshMatrix<>& M);
 // must outlive it; unchecked (write_mesh checks them).
 FileLayout ply_layout(const linalg::Dense<double>& positions, const linalg::MeshMatrix<>& M);
 FileLayout ply_layout(const linalg::Dense<float>& positions, const linalg::MeshMatrix<>& M);
+// With a normal a vertex: "property double nx" ... after z, each vertex's normal after its position.
+FileLayout ply_layout(const linalg::Dense<double>& positions, const linalg::Dense<double>& normals,
+                      const linalg::MeshMatrix<>& M);
+FileLayout ply_layout(const linalg::Dense<float>& positions, const linalg::Dense<float>& normals,
+                      const linalg::MeshMatrix<>& M);
 FileLayout ply_layout(const linalg::Dense<double>& positions, const EncodedFaces& faces);
 FileLayout ply_layout(const linalg::Dense<float>& positions, const EncodedFaces& faces);
 

@@ -62,25 +62,37 @@ void append_faces(std::string& bytes, const linalg::MeshMatrix<>& M, bool wide, 
 }
 
 template <class T>
-std::string header(index_t vertices, index_t faces, bool wide) {
+std::string header(index_t vertices, index_t faces, bool wide, bool normals) {
   const std::string type = std::is_same_v<T, float> ? "float" : "double";
-  return "ply\nformat binary_little_endian 1.0\nelement vertex " + std::to_string(vertices) +
-         "\nproperty " + type + " x\nproperty " + type + " y\nproperty " + type +
-         " z\nelement face " + std::to_string(faces) + "\nproperty list " +
-         (wide ? "int" : "uchar") + " int vertex_indices\nend_header\n";
+  std::string properties;
+  for (const char* name : {"x", "y", "z", "nx", "ny", "nz"}) {
+    if (name[0] == 'n' && !normals) break;
+    properties += "property " + type + " " + name + "\n";
+  }
+  return "ply\nformat binary_little_endian 1.0\nelement vertex " + std::to_string(vertices) + "\n" + properties +
+         "element face " + std::to_string(faces) + "\nproperty list " + (wide ? "int" : "uchar") +
+         " int vertex_indices\nend_header\n";
 }
 
 // The header and the vertex element: on a little-endian host the positions, row by row, are
-// its bytes already.
+// its bytes already; with normals, each vertex's position then its normal.
 template <class T>
-FileLayout header_and_vertices(const linalg::Dense<T>& positions, index_t faces, bool wide) {
+FileLayout header_and_vertices(const linalg::Dense<T>& positions, const linalg::Dense<T>* normals, index_t faces,
+                               bool wide) {
   FileLayout layout;
-  std::string head = header<T>(positions.rows, faces, wide);
+  std::string head = header<T>(positions.rows, faces, wide, normals != nullptr);
   const std::size_t head_bytes = head.size();
   layout.add(head_bytes, [head = std::move(head)](char* out, std::size_t begin, std::size_t end) {
     std::memcpy(out, head.data() + begin, end - begin);
   });
-  if constexpr (std::endian::native == std::endian::little) {
+  if (normals) {
+    layout.add_records(
+        positions.rows, [](index_t v) { return 6 * sizeof(T) * std::size_t(v); },
+        [&positions, normals](char* out, index_t v) {
+          for (const auto* block : {&positions, normals})
+            for (index_t c = 0; c < 3; ++c) out = store_le(out, (*block)(v, c));
+        });
+  } else if constexpr (std::endian::native == std::endian::little) {
     layout.add_bytes(positions.data.data(), sizeof(T) * positions.data.size());
   } else {
     layout.add_records(
@@ -91,9 +103,10 @@ FileLayout header_and_vertices(const linalg::Dense<T>& positions, index_t faces,
 }
 
 template <class T>
-FileLayout layout_ply(const linalg::Dense<T>& positions, const linalg::MeshMatrix<>& M) {
+FileLayout layout_ply(const linalg::Dense<T>& positions, const linalg::MeshMatrix<>& M,
+                      const linalg::Dense<T>* normals = nullptr) {
   const bool wide = wide_counts(M);
-  FileLayout layout = header_and_vertices(positions, M.faces, wide);
+  FileLayout layout = header_and_vertices(positions, normals, M.faces, wide);
   layout.add_records(
       M.faces, [&M, wide](index_t f) { return face_place(M, wide, 0, f); },
       [&M, wide](char* out, index_t f) { encode_face(out, M, wide, f); });
@@ -102,7 +115,7 @@ FileLayout layout_ply(const linalg::Dense<T>& positions, const linalg::MeshMatri
 
 template <class T>
 FileLayout layout_encoded(const linalg::Dense<T>& positions, const EncodedFaces& faces) {
-  FileLayout layout = header_and_vertices(positions, faces.faces, faces.wide_counts);
+  FileLayout layout = header_and_vertices<T>(positions, nullptr, faces.faces, faces.wide_counts);
   for (const auto& block : faces.blocks) layout.add_bytes(block.data(), block.size());
   return layout;
 }
@@ -135,6 +148,14 @@ FileLayout ply_layout(const linalg::Dense<double>& positions, const linalg::Mesh
 }
 FileLayout ply_layout(const linalg::Dense<float>& positions, const linalg::MeshMatrix<>& M) {
   return layout_ply(positions, M);
+}
+FileLayout ply_layout(const linalg::Dense<double>& positions, const linalg::Dense<double>& normals,
+                      const linalg::MeshMatrix<>& M) {
+  return layout_ply(positions, M, &normals);
+}
+FileLayout ply_layout(const linalg::Dense<float>& positions, const linalg::Dense<float>& normals,
+                      const linalg::MeshMatrix<>& M) {
+  return layout_ply(positions, M, &normals);
 }
 FileLayout ply_layout(const linalg::Dense<double>& positions, const EncodedFaces& faces) {
   return layout_encoded(positions, faces);

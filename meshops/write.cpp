@@ -152,9 +152,9 @@ void write_mesh_output(OutputFiles& outputs, const std::string& path, MeshFormat
 }
 
 template <class T>
-void write_obj_with_normals(OutputFiles& outputs, const std::string& path, const std::string& source,
-                            const linalg::Dense<T>& positions, const linalg::Dense<T>& normals,
-                            const linalg::MeshMatrix<>& M) {
+void write_mesh_with_normals(OutputFiles& outputs, const std::string& path, MeshFormat format,
+                             const std::string& source, const linalg::Dense<T>& positions,
+                             const linalg::Dense<T>& normals, const linalg::MeshMatrix<>& M) {
   check_mesh_matrix(source, M, positions.rows, positions.cols);
   if (normals.rows != positions.rows || normals.cols != positions.cols)
     throw DimensionError(source + ": " + std::to_string(normals.rows) + " x " + std::to_string(normals.cols) +
@@ -162,7 +162,10 @@ void write_obj_with_normals(OutputFiles& outputs, const std::string& path, const
                          std::to_string(positions.cols) + " positions");
   check_finite(source, positions);
   check_finite(source, normals);
-  outputs.write(path, [&](std::ostream& out) { emit_obj(out, positions, M, &normals); });
+  if (format == MeshFormat::ply)
+    outputs.write(path, ply_layout(positions, normals, M));
+  else
+    outputs.write(path, [&](std::ostream& out) { emit_obj(out, positions, M, &normals); });
 }
 
 template <class T>
@@ -252,15 +255,15 @@ void write_mesh(std::ostream& out, const std::string& source, const linalg::Dens
   write_encoded(out, source, positions, faces);
 }
 
-void write_obj(OutputFiles& outputs, const std::string& path, const std::string& source,
-               const linalg::Dense<double>& positions, const linalg::Dense<double>& normals,
-               const linalg::MeshMatrix<>& M) {
-  write_obj_with_normals(outputs, path, source, positions, normals, M);
+void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format, const std::string& source,
+                const linalg::Dense<double>& positions, const linalg::Dense<double>& normals,
+                const linalg::MeshMatrix<>& M) {
+  write_mesh_with_normals(outputs, path, format, source, positions, normals, M);
 }
-void write_obj(OutputFiles& outputs, const std::string& path, const std::string& source,
-               const linalg::Dense<float>& positions, const linalg::Dense<float>& normals,
-               const linalg::MeshMatrix<>& M) {
-  write_obj_with_normals(outputs, path, source, positions, normals, M);
+void write_mesh(OutputFiles& outputs, const std::string& path, MeshFormat format, const std::string& source,
+                const linalg::Dense<float>& positions, const linalg::Dense<float>& normals,
+                const linalg::MeshMatrix<>& M) {
+  write_mesh_with_normals(outputs, path, format, source, positions, normals, M);
 }
 
 void write_obj(const std::string& path, const linalg::Dense<double>& positions,

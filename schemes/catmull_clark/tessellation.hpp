@@ -1,93 +1,166 @@
 // A watertight tessellation of Catmull-Clark's limit surface of a quad mesh at a uniform rate N,
 // as OpenSubdiv's Bfr::Tessellation with rate N: each face an (N + 1) x (N + 1) grid of points
 // at (i / N, j / N) in its parameterization, N x N quads. A point on a shared edge or corner is
-// one point, evaluated once (from the edge's first face, the vertex's first face), so both faces
-// hold it bit for bit; the points are limit_at_samples' (exact on regular faces and Stam's).
+// one point, evaluated once (from the face of the vertex's outgoing half-edge, from the face of
+// the half-edge the edge runs along), so both faces hold it bit for bit; the points are
+// limit_at_samples' (exact on regular faces and Stam's). The layout is made on the executor,
+// a thread a point or a quad, from the mesh's first half-edge level.
 #pragma once
 
 #include "schemes/catmull_clark/limit_at.hpp"
+#include "schemes/catmull_clark/quad_build.hpp"
 
-#include <algorithm>
-#include <map>
+#include <cmath>
 #include <string>
 #include <utility>
-#include <vector>
 
 namespace spmesh::schemes::catmull_clark {
 
 // Where a tessellation's points are (a sample each: face, u, v) and its quads of those points.
+template <class S = linalg::Host>
 struct TessellationSamples {
-  std::vector<index_t> faces;
-  std::vector<double> u, v;
-  linalg::MeshMatrix<> quads;
+  linalg::Array<index_t, S> faces;
+  linalg::Array<double, S> u, v;
+  linalg::MeshMatrix<S> quads;
 };
 
-// The samples and quads of quad mesh M at rate N (1 to 1024), made on the host (a map of the
-// edges): a point at each of M's vertices first, in vertex order (none for a vertex on no face),
-// then N - 1 along each edge in order of first use, then (N - 1)^2 inside each face, face by face.
-// limit_at_samples evaluates them on any executor. InputError for a rate out of range or a face
-// other than a quad.
-inline TessellationSamples tessellation_samples(const linalg::MeshMatrix<>& M, int rate) {
+namespace detail {
+
+// The points of a tessellation at rate N of a quad level: first a point at each vertex on a
+// face (`vertex_point`: its number, in vertex order; -1 for a vertex on none), then N - 1 along
+// each edge in the level's edge order (from the start of the half-edge it runs along), then
+// (N - 1)^2 inside each face, face by face, row by row.
+struct TessellationPoints {
+  QuadView q;
+  const index_t* vertex_point;
+  index_t vertex_points;
+  int N;
+
+  // Corner a's parameters: (0, 0), (1, 0), (1, 1), (0, 1).
+  SPMESH_HD static double corner_u(int a) { return a == 1 || a == 2 ? 1 : 0; }
+  SPMESH_HD static double corner_v(int a) { return a >= 2 ? 1 : 0; }
+
+  SPMESH_HD index_t edge_point(index_t edge, int k) const { return vertex_points + edge * (N - 1) + k - 1; }
+  SPMESH_HD index_t inner_point(index_t f, int i, int j) const {
+    return vertex_points + q.edges * (N - 1) + f * (N - 1) * (N - 1) + (j - 1) * (N - 1) + i - 1;
+  }
+  // The point at grid place (i, j) of face f (0 <= i, j <= N).
+  SPMESH_HD index_t at(index_t f, int i, int j) const {
+    if ((i == 0 || i == N) && (j == 0 || j == N)) {
+      const int a = j == 0 ? (i == 0 ? 0 : 1) : (i == N ? 2 : 3);
+      return vertex_point[q.corners[4 * f + a]];
+    }
+    if (i > 0 && i < N && j > 0 && j < N) return inner_point(f, i, j);
+    // Side a runs from corner a to corner a + 1; k steps from corner a.
+    const int a = j == 0 ? 0 : i == N ? 1 : j == N ? 2 : 3;
+    const int k = a == 0 ? i : a == 1 ? j : a == 2 ? N - i : N - j;
+    const index_t code = q.edge_code[4 * f + a];
+    return edge_point(code >> 1, (code & 1) ? N - k : k);
+  }
+  // The sample (face, u, v) of the point k steps from corner a of face f towards corner a + 1.
+  SPMESH_HD void side_sample(index_t f, int a, int k, index_t* face, double* u, double* v, index_t point) const {
+    const int b = (a + 1) & 3;
+    const double t = double(k) / N;
+    face[point] = f, u[point] = corner_u(a) + t * (corner_u(b) - corner_u(a)),
+    v[point] = corner_v(a) + t * (corner_v(b) - corner_v(a));
+  }
+};
+
+}  // namespace detail
+
+// The samples and quads of quad mesh M at rate N (1 to 1024) on the executor (TessellationPoints'
+// order; limit_at_samples evaluates them). InputError for a rate out of range, a face other
+// than a quad, or more points than an index holds.
+template <class Exec, class S = typename Exec::space>
+TessellationSamples<S> tessellation_samples(Exec& exec, const linalg::MeshMatrix<S>& M, int rate) {
   if (rate < 1 || rate > 1024) throw InputError("tessellation: rate " + std::to_string(rate) + " is not in [1, 1024]");
   if (M.nnz() != 4 * std::int64_t(M.faces))
     throw InputError("tessellation: the mesh has faces other than quads (Bfr's parameterization of their sub-faces "
                      "is not built yet)");
+  const index_t V = M.vertices, F = M.faces;
+  linalg::Array<float, S> no_sharpness(V);
+  float* sharpness = no_sharpness.data();
+  exec.for_each(V, [=] SPMESH_HD(index_t v) { sharpness[v] = 0; });
+  const Sharpness<S> smooth{linalg::Coo<float, S>{V, V, {}, {}, {}}, std::move(no_sharpness)};
+  const auto level = std::get<QuadLevel<S>>(first_level(exec, schemes::detail::copy_mesh(exec, M), smooth));
   const int N = rate;
-  const double corner_u[4] = {0, 1, 1, 0}, corner_v[4] = {0, 0, 1, 1};
-  TessellationSamples out;
-  auto sample = [&](index_t face, double u, double v) {
-    out.faces.push_back(face), out.u.push_back(u), out.v.push_back(v);
-    return index_t(out.faces.size() - 1);
-  };
-  auto corner = [&](index_t f, int a) { return M.indices[4 * f + a]; };
-  // The vertices' points, from the first face at each (face and corner).
-  std::vector<index_t> first_face(std::size_t(M.vertices), -1), vertex_point(std::size_t(M.vertices), -1);
-  std::vector<int> first_corner(std::size_t(M.vertices), 0);
-  for (index_t f = M.faces - 1; f >= 0; --f)
-    for (int a = 3; a >= 0; --a) first_face[std::size_t(corner(f, a))] = f, first_corner[std::size_t(corner(f, a))] = a;
-  for (index_t vertex = 0; vertex < M.vertices; ++vertex) {
-    const auto x = std::size_t(vertex);
-    if (first_face[x] >= 0) vertex_point[x] = sample(first_face[x], corner_u[first_corner[x]], corner_v[first_corner[x]]);
-  }
-  // Each edge's points, from the first face along it, in its direction: edge (p, q) -> the first
-  // point's index and the vertex it starts at.
-  std::map<std::pair<index_t, index_t>, std::pair<index_t, index_t>> edges;
-  for (index_t f = 0; f < M.faces; ++f)
-    for (int a = 0; a < 4; ++a) {
-      const index_t p = corner(f, a), q = corner(f, (a + 1) % 4);
-      const auto [at, fresh] = edges.try_emplace({std::min(p, q), std::max(p, q)}, index_t(out.faces.size()), p);
-      if (!fresh) continue;
-      const int b = (a + 1) % 4;
-      for (int k = 1; k < N; ++k) {
-        const double t = double(k) / N;
-        sample(f, corner_u[a] + t * (corner_u[b] - corner_u[a]), corner_v[a] + t * (corner_v[b] - corner_v[a]));
-      }
-    }
-  // Each face's grid of point indices, its inner points added, then its quads.
-  std::vector<index_t> offsets, indices;
-  std::vector<index_t> grid(std::size_t(N + 1) * std::size_t(N + 1));
-  auto at = [&](int i, int j) -> index_t& { return grid[std::size_t(j) * std::size_t(N + 1) + std::size_t(i)]; };
-  for (index_t f = 0; f < M.faces; ++f) {
-    for (int a = 0; a < 4; ++a) {
-      const int ci = int(corner_u[a]) * N, cj = int(corner_v[a]) * N;
-      at(ci, cj) = vertex_point[std::size_t(corner(f, a))];
-      const int b = (a + 1) % 4, di = int(corner_u[b] - corner_u[a]), dj = int(corner_v[b] - corner_v[a]);
-      const index_t p = corner(f, a), q = corner(f, b);
-      const auto& [first, start] = edges.at({std::min(p, q), std::max(p, q)});
-      for (int k = 1; k < N; ++k) at(ci + k * di, cj + k * dj) = first + (start == p ? k : N - k) - 1;
-    }
-    for (int j = 1; j < N; ++j)
-      for (int i = 1; i < N; ++i) at(i, j) = sample(f, double(i) / N, double(j) / N);
-    for (int j = 0; j < N; ++j)
-      for (int i = 0; i < N; ++i) {
-        offsets.push_back(index_t(indices.size()));
-        for (const index_t point : {at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)}) indices.push_back(point);
-      }
-  }
-  offsets.push_back(index_t(indices.size()));
-  out.quads = linalg::MeshMatrix<>(index_t(out.faces.size()), linalg::Array<index_t>(offsets),
-                                   linalg::Array<index_t>(indices));
+  // The vertices' points: those on a face, numbered in vertex order.
+  linalg::Array<index_t, S> vertex_point(V);
+  index_t* numbers = vertex_point.data();
+  const index_t* vertex_edge = level.vertex_edge.data();
+  exec.for_each(V, [=] SPMESH_HD(index_t v) { numbers[v] = vertex_edge[v] >= 0 ? 1 : 0; });
+  const index_t vertex_points = exec.exclusive_scan(numbers, numbers, V);
+  exec.for_each(V, [=] SPMESH_HD(index_t v) { numbers[v] = vertex_edge[v] >= 0 ? numbers[v] : -1; });
+  const std::int64_t inner = std::int64_t(N - 1) * (N - 1), points = vertex_points + std::int64_t(level.edges) * (N - 1) +
+                                                                         std::int64_t(F) * inner;
+  const std::int64_t quads = std::int64_t(F) * N * N;
+  checked_index(4 * quads, "tessellation quad corners");
+  checked_index(points, "tessellation points");
+  const detail::TessellationPoints layout{view(level), numbers, vertex_points, N};
+  TessellationSamples<S> out{linalg::Array<index_t, S>(index_t(points)), linalg::Array<double, S>(index_t(points)),
+                             linalg::Array<double, S>(index_t(points)), {}};
+  index_t* face = out.faces.data();
+  double *u = out.u.data(), *v = out.v.data();
+  // A vertex's point from the face of its outgoing half-edge; an edge's from the face of the
+  // half-edge it runs along, in that half-edge's direction; a face's inner points from itself.
+  exec.for_each(V, [=] SPMESH_HD(index_t vertex) {
+    const index_t h = vertex_edge[vertex];
+    if (h >= 0) layout.side_sample(h >> 2, int(h & 3), 0, face, u, v, numbers[vertex]);
+  });
+  const index_t* edge_code = level.edge_code.data();
+  exec.for_each(4 * F, [=] SPMESH_HD(index_t h) {
+    if (edge_code[h] & 1) return;
+    for (int k = 1; k < N; ++k) layout.side_sample(h >> 2, int(h & 3), k, face, u, v, layout.edge_point(edge_code[h] >> 1, k));
+  });
+  exec.for_each(index_t(F * inner), [=] SPMESH_HD(index_t p) {
+    const index_t f = p / index_t(inner), at = p % index_t(inner);
+    const int i = int(at % (N - 1)) + 1, j = int(at / (N - 1)) + 1;
+    const index_t point = layout.inner_point(f, i, j);
+    face[point] = f, u[point] = double(i) / N, v[point] = double(j) / N;
+  });
+  // Quad (i, j) of face f: grid places (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1).
+  linalg::Array<index_t, S> offsets(index_t(quads) + 1), indices(index_t(4 * quads));
+  index_t *starts = offsets.data(), *corners = indices.data();
+  exec.for_each(index_t(quads) + 1, [=] SPMESH_HD(index_t quad) {
+    starts[quad] = 4 * quad;
+    if (quad == index_t(N) * N * F) return;
+    const index_t f = quad / (N * N), at = quad % (N * N);
+    const int i = int(at % N), j = int(at / N);
+    corners[4 * quad] = layout.at(f, i, j), corners[4 * quad + 1] = layout.at(f, i + 1, j);
+    corners[4 * quad + 2] = layout.at(f, i + 1, j + 1), corners[4 * quad + 3] = layout.at(f, i, j + 1);
+  });
+  out.quads = linalg::MeshMatrix<S>(index_t(points), std::move(offsets), std::move(indices));
   return out;
+}
+
+// A tessellation's points, their unit normals (du x dv; zero where the derivatives are parallel
+// or zero) and quads, in the executor's memory.
+template <class T, class S = linalg::Host>
+struct Tessellation {
+  linalg::Dense<T, S> position, normal;
+  linalg::MeshMatrix<S> quads;
+};
+
+// Quad mesh M (level-0 sharpness C, vertex data P0, k = 3 columns) tessellated at `rate`: the
+// layout above, its points evaluated by limit_at_samples going down at most `depth` levels
+// (which refuses, naming the point, one that reaches no regular quad nor Stam's), the normals.
+template <class Exec, class T, class S = typename Exec::space>
+Tessellation<T, S> tessellate(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C, const linalg::Dense<T, S>& P0,
+                              int rate, int depth, Options options = {}) {
+  if (P0.cols != 3) throw DimensionError("tessellate: " + std::to_string(P0.cols) + " columns of vertex data, not 3");
+  auto layout = tessellation_samples(exec, M, rate);
+  auto limits = limit_at_samples(exec, std::move(M), std::move(C), layout.faces, layout.u, layout.v, P0, depth, options);
+  linalg::Dense<T, S> normal(limits.position.rows, 3);
+  const T *du = limits.du.data.data(), *dv = limits.dv.data.data();
+  T* n = normal.data.data();
+  exec.for_each(normal.rows, [=] SPMESH_HD(index_t p) {
+    const double a[3] = {double(du[3 * p]), double(du[3 * p + 1]), double(du[3 * p + 2])};
+    const double b[3] = {double(dv[3 * p]), double(dv[3 * p + 1]), double(dv[3 * p + 2])};
+    const double cross[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    const double length = sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
+    for (int c = 0; c < 3; ++c) n[3 * p + c] = length > 0 ? T(cross[c] / length) : T(0);
+  });
+  return {std::move(limits.position), std::move(normal), std::move(layout.quads)};
 }
 
 }  // namespace spmesh::schemes::catmull_clark

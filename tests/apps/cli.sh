@@ -105,7 +105,7 @@ else
 fi
 expect_error "limit: sqrt3 has no limit masks" "$tmp/limit_sqrt3.obj" limit "$data/meshes/tent.obj" \
   -o "$tmp/limit_sqrt3.obj" --scheme sqrt3 --triangulate fan
-expect_error "limit: OBJ only" "$tmp/limit.ply" limit "$data/meshes/cube.obj" -o "$tmp/limit.ply"
+expect_error "limit: OBJ or PLY" "$tmp/limit.stl" limit "$data/meshes/cube.obj" -o "$tmp/limit.stl"
 
 # limit --at: at each face's corner 0 (an extraordinary vertex: Stam's evaluation) the limit is
 # that base vertex's (limit0.obj) and the derivatives' normal its vn; a line a sample, 9 numbers.
@@ -184,8 +184,29 @@ else
 fi
 expect_error "limit --tessellate: a rate of 1 to 1024" "$tmp/tess_bad.obj" limit "$data/meshes/cube.obj" \
   --tessellate 0 -o "$tmp/tess_bad.obj"
-expect_error "limit --tessellate: OBJ only" "$tmp/tess.ply" limit "$data/meshes/cube.obj" --tessellate 2 \
-  -o "$tmp/tess.ply"
+# As PLY: the OBJ's points and normals (float64 x y z nx ny nz a vertex) and quads.
+"$spmesh" limit "$data/meshes/cube.obj" --tessellate 4 -o "$tmp/tess.ply" --precision double >/dev/null ||
+  fail "limit --tessellate as PLY"
+python3 - "$tmp/tess.ply" "$tmp/tess.obj" <<'PY' || fail "limit --tessellate as PLY: not the OBJ's points, normals and quads"
+import struct, sys
+data = open(sys.argv[1], 'rb').read()
+head, body = data.split(b'end_header\n', 1)
+lines = head.decode().split('\n')
+V = int(next(l for l in lines if l.startswith('element vertex')).split()[2])
+F = int(next(l for l in lines if l.startswith('element face')).split()[2])
+assert [l.split()[2] for l in lines if l.startswith('property double')] == ['x', 'y', 'z', 'nx', 'ny', 'nz'], lines
+rows = [struct.unpack_from('<6d', body, 48 * i) for i in range(V)]
+at = 48 * V
+quads = []
+for _ in range(F):
+    n = body[at]; quads.append(list(struct.unpack_from('<%di' % n, body, at + 1))); at += 1 + 4 * n
+assert at == len(body)
+v = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
+vn = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('vn ')]
+f = [[int(x.split('//')[0]) - 1 for x in l.split()[1:]] for l in open(sys.argv[2]) if l.startswith('f ')]
+assert len(rows) == len(v) and quads == f
+assert all(list(r[:3]) == p and list(r[3:]) == n for r, p, n in zip(rows, v, vn))
+PY
 expect_error "limit: --at or --tessellate" "$tmp/tess_bad.obj" limit "$data/meshes/cube.obj" --tessellate 2 \
   --at "$tmp/samples.txt" -o "$tmp/tess_bad.obj"
 

@@ -602,6 +602,44 @@ TEST_CASE_TEMPLATE("io: a command's mesh outputs (PLY laid out and mapped, OBJ s
   }
 }
 
+TEST_CASE_TEMPLATE("io: a mesh output with normals: OBJ vn lines and f v//vn corners, PLY nx ny nz after each "
+                   "vertex's x y z; both read back as the positions and faces",
+                   T, float, double) {
+  const TempDir dir;
+  const auto M = quad_strip(5);
+  linalg::Dense<T> P(M.vertices, 3), N(M.vertices, 3);
+  for (index_t i = 0; i < P.data.size(); ++i) P.data[i] = static_cast<T>(0.37 * i - 11.5), N.data[i] = static_cast<T>(0.25 * i);
+  OutputFiles outputs;
+  outputs.add(dir / "n.obj");
+  outputs.add(dir / "n.ply");
+  write_mesh(outputs, dir / "n.obj", MeshFormat::obj, "mesh", P, N, M);
+  write_mesh(outputs, dir / "n.ply", MeshFormat::ply, "mesh", P, N, M);
+  outputs.commit();
+  const std::string obj = file_bytes(dir / "n.obj"), ply = file_bytes(dir / "n.ply");
+  CHECK(obj.find("vn ") != std::string::npos);
+  CHECK(obj.find(" 2//2") != std::string::npos);
+  const std::string type = std::is_same_v<T, float> ? "float" : "double";
+  CHECK(ply.find("property " + type + " z\nproperty " + type + " nx\nproperty " + type + " ny\nproperty " + type +
+                 " nz\nelement face") != std::string::npos);
+  const std::size_t body = ply.find("end_header\n") + 11;
+  for (index_t v = 0; v < M.vertices; ++v)
+    for (int c = 0; c < 6; ++c) {
+      T value;
+      std::memcpy(&value, ply.data() + body + sizeof(T) * std::size_t(6 * v + c), sizeof(T));
+      CHECK(value == (c < 3 ? P(v, c) : N(v, c - 3)));
+    }
+  for (const auto& path : {dir / "n.obj", dir / "n.ply"}) {
+    const auto back = read_mesh(path);
+    CHECK(back.M.indices.to_vector() == M.indices.to_vector());
+    for (index_t i = 0; i < P.data.size(); ++i) CHECK(static_cast<T>(back.positions.data[i]) == P.data[i]);
+  }
+  // Normals of another shape: refused before anything is written.
+  OutputFiles refused;
+  refused.add(dir / "bad.ply");
+  CHECK_THROWS_AS(write_mesh(refused, dir / "bad.ply", MeshFormat::ply, "mesh", P, linalg::Dense<T>(2, 3), M),
+                  DimensionError);
+}
+
 TEST_CASE("io: write_mesh with encoded faces refuses a non-finite position naming the vertex, "
           "and positions of another size, writing nothing") {
   const auto M = quad_strip(3);

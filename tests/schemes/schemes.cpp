@@ -888,6 +888,96 @@ TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMES
   CHECK(P.rows == V0);
 }
 
+// tessellate at rate N: the layout (samples and quads) and the points with their normals.
+struct TessellateOf {
+  int rate;
+  template <class E, class M, class C, class V, class P>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
+    auto layout = cc::tessellation_samples(exec, mesh, rate);
+    auto r = cc::tessellate(exec, std::move(mesh), schemes::Sharpness<typename E::space>{std::move(creases), std::move(corners)},
+                            points, rate, 3);
+    return std::make_tuple(std::move(layout.faces), std::move(layout.u), std::move(layout.v),
+                           std::move(r.quads.indices), std::move(r.position), std::move(r.normal));
+  }
+};
+
+// The tessellation at rate N: V + E (N - 1) + F (N - 1)^2 points, F N^2 quads, closed as the
+// mesh is (each quad edge in two quads, opposite ways), each face's grid point (i/N, j/N) the
+// limit there evaluated from that face itself, whichever face the point was evaluated from, and
+// unit normals pointing out of the closed meshes; the GPU's layout is the CPU's, index for index.
+TEST_CASE_TEMPLATE("Catmull-Clark's tessellation at rate N is watertight: shared points once, each where every face "
+                   "at it puts it",
+                   V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  for (const char* file : {"cube.obj", "torus.obj"})
+    for (int N : {1, 2, 5}) {
+      CAPTURE(file);
+      CAPTURE(N);
+      const auto mesh = meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + file);
+      const index_t Vs = mesh.vertex_count(), F = mesh.face_count();
+      std::set<std::pair<index_t, index_t>> edges;
+      for (index_t f = 0; f < F; ++f)
+        for (int a = 0; a < 4; ++a) {
+          const index_t p = mesh.M.indices[4 * f + a], q = mesh.M.indices[4 * f + (a + 1) % 4];
+          edges.insert({std::min(p, q), std::max(p, q)});
+        }
+      Dense<T> P0(Vs, 3);
+      for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
+      const auto [faces, us, vs, quads, points, normals] =
+          run<B>("tessellation", TessellateOf{N}, mesh.M, smooth(Vs).edges, smooth(Vs).vertices, P0);
+      CHECK(faces.size() == Vs + index_t(edges.size()) * (N - 1) + F * (N - 1) * (N - 1));
+      REQUIRE(quads.size() == 4 * F * N * N);
+      REQUIRE(points.rows == faces.size());
+      std::map<std::pair<index_t, index_t>, int> sides;  // directed quad edges
+      for (index_t q = 0; q < F * N * N; ++q)
+        for (int a = 0; a < 4; ++a) ++sides[{quads[4 * q + a], quads[4 * q + (a + 1) % 4]}];
+      for (const auto& [side, count] : sides) {
+        CHECK(count == 1);
+        CHECK(sides.count({side.second, side.first}) == 1);
+      }
+      // Each face's own evaluation of its grid against the tessellation's points.
+      cpu::Executor host;
+      std::vector<index_t> own_faces;
+      std::vector<double> own_u, own_v;
+      for (index_t f = 0; f < F; ++f)
+        for (int j = 0; j <= N; ++j)
+          for (int i = 0; i <= N; ++i) own_faces.push_back(f), own_u.push_back(double(i) / N), own_v.push_back(double(j) / N);
+      const auto own = cc::limit_at_samples(host, mesh.M.clone(), smooth(Vs), HostArray<index_t>(own_faces),
+                                            HostArray<double>(own_u), HostArray<double>(own_v), mesh.positions, 3);
+      double worst = 0;
+      for (index_t f = 0; f < F; ++f)
+        for (int j = 0; j <= N; ++j)
+          for (int i = 0; i <= N; ++i) {
+            // Grid point (i, j) of face f is corner a of quad (min(i, N-1), min(j, N-1)) of its N x N.
+            const int qi = std::min(i, N - 1), qj = std::min(j, N - 1);
+            const int a = i == qi ? (j == qj ? 0 : 3) : (j == qj ? 1 : 2);
+            const index_t point = quads[4 * (f * N * N + qj * N + qi) + a];
+            const index_t s = f * (N + 1) * (N + 1) + j * (N + 1) + i;
+            for (index_t c = 0; c < 3; ++c) worst = std::max(worst, std::abs(double(points(point, c)) - own.position(s, c)));
+          }
+      CHECK(worst <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
+      // Unit normals, pointing away from the centre of these closed, star-shaped-enough meshes.
+      double centre[3] = {0, 0, 0};
+      for (index_t p = 0; p < points.rows; ++p)
+        for (int c = 0; c < 3; ++c) centre[c] += double(points(p, c)) / double(points.rows);
+      for (index_t p = 0; p < points.rows; ++p) {
+        double length = 0;
+        for (int c = 0; c < 3; ++c) length += double(normals(p, c)) * double(normals(p, c));
+        CHECK(std::abs(length - 1) <= 1e-6);
+      }
+      if (std::string(file) == "cube.obj")
+        for (index_t p = 0; p < points.rows; ++p) {
+          double out = 0;
+          for (int c = 0; c < 3; ++c) out += (double(points(p, c)) - centre[c]) * double(normals(p, c));
+          CHECK(out > 0);
+        }
+    }
+  cpu::Executor host;
+  CHECK_THROWS_AS(cc::tessellation_samples(host, meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj").M, 2), InputError);
+  CHECK_THROWS_AS(cc::tessellation_samples(host, meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj").M, 0), InputError);
+}
+
 #if !defined(__CUDACC__)
 TEST_CASE("Stam's eigenstructure: 1, then the subdominant pair of Catmull-Clark's closed form, A = V diag V^-1, for "
           "valences 3 to 32") {
@@ -913,66 +1003,23 @@ TEST_CASE("Stam's eigenstructure: 1, then the subdominant pair of Catmull-Clark'
       CHECK(std::abs(mask[2 + 2 * i] - 1.0 / (n * (n + 5))) <= 1e-12);
     }
     for (int j = 2 * n + 1; j < K; ++j) CHECK(std::abs(mask[j]) <= 1e-12);
+    // The tabled levels' G_r A^(m-1), made by products of A, are the eigenstructure's
+    // (G_r V) diag(lambda^(m-1)) V^-1.
+    double largest = 0;
+    for (int m = 1; m <= schemes::tuning::stam_tabled_levels; ++m)
+      for (int row = 0; row < 48; ++row)
+        for (int k = 0; k < K; ++k) {
+          double sum = 0;
+          for (int e = 0; e < K; ++e)
+            sum += structure.children[std::size_t(row * K + e)] *
+                   std::pow(structure.eigenvalues[std::size_t(e)], m - 1) * structure.inverse[std::size_t(e * K + k)];
+          const double table = structure.powers[std::size_t((((m - 1) * 3 + row / 16) * K + k) * 16 + row % 16)];
+          largest = std::max(largest, std::abs(sum - table));
+        }
+    CHECK(largest <= 1e-12);
   }
   CHECK_THROWS_AS(cc::stam_structure(2), InputError);
   CHECK_THROWS_AS(cc::stam_structure(cc::max_stam_valence + 1), InputError);
-}
-
-// The tessellation at rate N: V + E (N - 1) + F (N - 1)^2 points, F N^2 quads, closed as the
-// mesh is (each quad edge in two quads, opposite ways), and each face's grid point (i/N, j/N)
-// the limit there evaluated from that face itself, whichever face the point was evaluated from.
-TEST_CASE("Catmull-Clark's tessellation at rate N is watertight: shared points once, each where every face at it "
-          "puts it") {
-  for (const char* file : {"cube.obj", "torus.obj"})
-    for (int N : {1, 2, 5}) {
-      CAPTURE(file);
-      CAPTURE(N);
-      const auto mesh = meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + file);
-      const index_t V = mesh.vertex_count(), F = mesh.face_count();
-      std::set<std::pair<index_t, index_t>> edges;
-      for (index_t f = 0; f < F; ++f)
-        for (int a = 0; a < 4; ++a) {
-          const index_t p = mesh.M.indices[4 * f + a], q = mesh.M.indices[4 * f + (a + 1) % 4];
-          edges.insert({std::min(p, q), std::max(p, q)});
-        }
-      const auto plan = cc::tessellation_samples(mesh.M, N);
-      CHECK(index_t(plan.faces.size()) == V + index_t(edges.size()) * (N - 1) + F * (N - 1) * (N - 1));
-      REQUIRE(plan.quads.faces == F * N * N);
-      std::map<std::pair<index_t, index_t>, int> sides;  // directed quad edges
-      for (index_t q = 0; q < plan.quads.faces; ++q)
-        for (int a = 0; a < 4; ++a) ++sides[{plan.quads.indices[4 * q + a], plan.quads.indices[4 * q + (a + 1) % 4]}];
-      for (const auto& [side, count] : sides) {
-        CHECK(count == 1);
-        CHECK(sides.count({side.second, side.first}) == 1);
-      }
-      // Each face's own evaluation of its grid against the tessellation's points.
-      cpu::Executor host;
-      std::vector<index_t> faces;
-      std::vector<double> us, vs;
-      for (index_t f = 0; f < F; ++f)
-        for (int j = 0; j <= N; ++j)
-          for (int i = 0; i <= N; ++i) faces.push_back(f), us.push_back(double(i) / N), vs.push_back(double(j) / N);
-      auto evaluate = [&](const std::vector<index_t>& at, const std::vector<double>& u, const std::vector<double>& v) {
-        return cc::limit_at_samples(host, mesh.M.clone(), smooth(V), HostArray<index_t>(at), HostArray<double>(u),
-                                    HostArray<double>(v), mesh.positions, 3);
-      };
-      const auto own = evaluate(faces, us, vs);
-      const auto points = evaluate(plan.faces, plan.u, plan.v);
-      double worst = 0;
-      for (index_t f = 0; f < F; ++f)
-        for (int j = 0; j <= N; ++j)
-          for (int i = 0; i <= N; ++i) {
-            // Grid point (i, j) of face f is corner a of quad (min(i, N-1), min(j, N-1)) of its N x N.
-            const int qi = std::min(i, N - 1), qj = std::min(j, N - 1);
-            const int a = i == qi ? (j == qj ? 0 : 3) : (j == qj ? 1 : 2);
-            const index_t point = plan.quads.indices[4 * (f * N * N + qj * N + qi) + a];
-            const index_t s = f * (N + 1) * (N + 1) + j * (N + 1) + i;
-            for (index_t c = 0; c < 3; ++c) worst = std::max(worst, std::abs(points.position(point, c) - own.position(s, c)));
-          }
-      CHECK(worst <= 1e-12);
-    }
-  CHECK_THROWS_AS(cc::tessellation_samples(meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj").M, 2), InputError);
-  CHECK_THROWS_AS(cc::tessellation_samples(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj").M, 0), InputError);
 }
 
 TEST_CASE("Loop rejects a polygon mesh naming the first face that is not a triangle") {
