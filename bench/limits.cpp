@@ -17,16 +17,33 @@
 // polygon mesh's level 1), by limit_at_samples at depth 0, positions and both derivatives in float,
 // in two sets: faces whose four corners are regular (a bicubic patch each) and faces with one
 // smooth extraordinary corner (Stam's evaluation, stam.hpp); per point, Stam's over the patches'.
+// With --tessellate N,..., each mesh's limit surface tessellated at rate N (Catmull-Clark quad
+// meshes whose faces are all regular or Stam's at level 0; others are reported and skipped),
+// positions and both derivatives in float:
+//   layout    tessellation_samples on the executor: the points as samples and the quads;
+//   tessellate  tessellate from the base mesh in the executor's memory: the layout, its points
+//             (limit_at_samples at depth 0) and their normals, topology that changes every frame;
+//   W build   limit_at_samples_matrices (positions' and derivatives' W) ...
+//   W replay  ... and the three SpMVs a pose, against their bytes floor;
+//   bfr       OpenSubdiv's Bfr tessellation of every face at rate N (bench/peers/opensubdiv_bfr.hpp:
+//             each point once, positions, derivatives and normals, double) on all of the host's
+//             cores, from its Far refiner (made untimed); xbfr its time over tessellate's, xreplay
+//             over W replay's (Bfr re-evaluating a moved mesh costs it about as much);
+//   |d| L2, L6  the largest difference of spmesh's points from Bfr's at approximation levels 2
+//             and 6 (its smooth irregular regions are patches of that level), over the diagonal.
 //   spmesh_bench_limits [--json FILE] [--scheme catmark|loop] [--cpu-max-level L]
-//                       [--samples N] [--samples-json FILE] MESH.obj:L ...
+//                       [--samples N] [--samples-json FILE] [--tessellate N,...]
+//                       [--tessellate-json FILE] MESH.obj:L ...
 // (levels 0 to L of each mesh; spmesh's CPU rows up to --cpu-max-level, default 4).
 #include "bench/peers/opensubdiv.hpp"
+#include "bench/peers/opensubdiv_bfr.hpp"
 #include "bench/rates.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "linalg/spmv.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
+#include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/schemes.hpp"
 #if defined(__CUDACC__)
@@ -38,6 +55,7 @@
 #include <cstdio>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -197,8 +215,96 @@ void write_sample_row(std::FILE* f, const SampleRow& r) {
                r.mesh.c_str(), r.device.c_str(), r.set.c_str(), static_cast<long long>(r.samples), r.ms);
 }
 
+// The tessellation of a quad mesh at one rate (above).
+struct TessellationRow {
+  std::string mesh, device;
+  int rate = 0;
+  std::int64_t points = 0, quads = 0;
+  double layout = 0, tessellate = 0, w_build = 0, w_replay = 0, w_floor = 0, bfr = 0, difference[2] = {0, 0};
+};
+
+template <class Exec, class Up, class Down>
+TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops::PolyMesh& mesh, int rate,
+                                     double gbs) {
+  using S = typename Exec::space;
+  namespace cc = schemes::catmull_clark;
+  const index_t V = mesh.vertex_count();
+  linalg::Dense<float> host_points(V, 3);
+  for (index_t p = 0; p < host_points.data.size(); ++p) host_points.data[p] = float(mesh.positions.data[p]);
+  const auto P0 = up(host_points);
+  auto smooth = [&] { return schemes::Sharpness<S>{up(linalg::Coo<float>{V, V, {}, {}, {}}), up(linalg::Array<float>(V, 0.0f))}; };
+  TessellationRow r;
+  r.rate = rate;
+  r.layout = time_ms([&] {
+    cc::tessellation_samples(exec, up(mesh.M), rate);
+    exec.synchronize();
+  });
+  r.tessellate = time_ms([&] {
+    cc::tessellate(exec, up(mesh.M), smooth(), P0, rate, 0);
+    exec.synchronize();
+  });
+  const auto layout = cc::tessellation_samples(exec, up(mesh.M), rate);
+  r.points = layout.faces.size(), r.quads = layout.quads.faces;
+  const auto& faces = layout.faces;
+  const auto &u = layout.u, &v = layout.v;
+  r.w_build = time_ms([&] {
+    cc::limit_at_samples_matrices<float>(exec, up(mesh.M), smooth(), faces, u, v, 0);
+    exec.synchronize();
+  });
+  const auto W = cc::limit_at_samples_matrices<float>(exec, up(mesh.M), smooth(), faces, u, v, 0);
+  linalg::Dense<float, S> out[3] = {{W.position.rows, 3}, {W.position.rows, 3}, {W.position.rows, 3}};
+  r.w_replay = time_ms([&] {
+    linalg::spmm(exec, W.position, P0, out[0]);
+    linalg::spmm(exec, W.du, P0, out[1]);
+    linalg::spmm(exec, W.dv, P0, out[2]);
+    exec.synchronize();
+  });
+  double bytes = 0;
+  for (const auto* A : {&W.position, &W.du, &W.dv})
+    bytes += 4.0 * (A->rows + 1) + 8.0 * double(A->nnz()) + 12.0 * (P0.rows + A->rows);
+  r.w_floor = gbs > 0 ? bytes / (gbs * 1e6) : 0;
+  // Against Bfr at the same samples, approximation levels 2 and 6, in double.
+  const auto position = down(cc::limit_at_samples(exec, up(mesh.M), smooth(), faces, u, v, up(mesh.positions), 0).position);
+  const auto refiner = test::osd_refiner(mesh, schemes::Sharpness<>{linalg::Coo<float>{V, V, {}, {}, {}},
+                                                                     linalg::Array<float>(V, 0.0f)}, schemes::Options{});
+  const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
+  const auto host_faces = down(faces).to_vector();
+  const auto host_u = down(u).to_vector(), host_v = down(v).to_vector();
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (index_t p = 0; p < V; ++p)
+    for (int c = 0; c < 3; ++c) lo[c] = std::min(lo[c], mesh.positions(p, c)), hi[c] = std::max(hi[c], mesh.positions(p, c));
+  const double diagonal = std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  for (int level : {2, 6}) {
+    const auto bfr = test::bfr_at_samples(*refiner, points, host_faces, host_u, host_v, level);
+    double& d = r.difference[level == 2 ? 0 : 1];
+    for (index_t p = 0; p < position.rows; ++p)
+      for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(double(position(p, c)) - bfr.position[3 * std::size_t(p) + c]) / diagonal);
+  }
+  return r;
+}
+
+void print(const TessellationRow& r) {
+  std::printf("%-14s %4d %-4s %10lld %10lld %8.3f %9.3f %8.3f %9.4f %8.4f %6.2f %9.2f %7.1f %8.0f %9.2g %9.2g\n",
+              r.mesh.c_str(), r.rate, r.device.c_str(), static_cast<long long>(r.points),
+              static_cast<long long>(r.quads), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor,
+              r.w_floor > 0 ? r.w_replay / r.w_floor : 0.0, r.bfr, r.bfr / r.tessellate, r.bfr / r.w_replay,
+              r.difference[0], r.difference[1]);
+  std::fflush(stdout);
+}
+
+void write_tessellation_row(std::FILE* f, const TessellationRow& r) {
+  std::fprintf(f,
+               "\"mesh\": \"%s\", \"rate\": %d, \"device\": \"%s\", \"points\": %lld, \"quads\": %lld, "
+               "\"layout_ms\": %.4f, \"tessellate_ms\": %.4f, \"w_build_ms\": %.4f, \"w_replay_ms\": %.5f, "
+               "\"w_floor_ms\": %.5f, \"bfr_ms\": %.3f, \"difference_l2\": %.3g, \"difference_l6\": %.3g",
+               r.mesh.c_str(), r.rate, r.device.c_str(), static_cast<long long>(r.points),
+               static_cast<long long>(r.quads), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor, r.bfr,
+               r.difference[0], r.difference[1]);
+}
+
 int run(int argc, char** argv) {
-  std::string json, samples_json, scheme_name = "catmark";
+  std::string json, samples_json, tessellate_json, scheme_name = "catmark";
+  std::vector<int> rates_asked;
   int cpu_max = 4;
   std::int64_t samples = 0;
   std::vector<std::pair<std::string, int>> meshes;
@@ -209,11 +315,16 @@ int run(int argc, char** argv) {
     else if (a == "--cpu-max-level" && i + 1 < argc) cpu_max = std::stoi(argv[++i]);
     else if (a == "--samples" && i + 1 < argc) samples = std::stoll(argv[++i]);
     else if (a == "--samples-json" && i + 1 < argc) samples_json = argv[++i];
+    else if (a == "--tessellate" && i + 1 < argc) {
+      std::stringstream list(argv[++i]);
+      for (std::string rate; std::getline(list, rate, ',');) rates_asked.push_back(std::stoi(rate));
+    } else if (a == "--tessellate-json" && i + 1 < argc)
+      tessellate_json = argv[++i];
     else if (const auto colon = a.rfind(':'); colon != std::string::npos && a[0] != '-')
       meshes.emplace_back(a.substr(0, colon), std::stoi(a.substr(colon + 1)));
     else
       throw Error("usage: spmesh_bench_limits [--json FILE] [--scheme catmark|loop] [--cpu-max-level L] [--samples N] "
-                  "[--samples-json FILE] MESH.obj:L ...");
+                  "[--samples-json FILE] [--tessellate N,...] [--tessellate-json FILE] MESH.obj:L ...");
   }
   if (scheme_name != "catmark" && scheme_name != "loop") throw Error("--scheme: catmark or loop");
   linalg::cpu::Executor cpu;
@@ -260,11 +371,12 @@ int run(int argc, char** argv) {
     }
   }
   if (!json.empty()) write_json(json, rates, rows, write_row);
-  if (samples <= 0 || scheme_name != "catmark") return 0;
-  std::printf("\n%-14s %-4s %-8s %10s %9s %9s %7s  (ms; Mpts/s; xregular: per point, over the regular set's on the "
+  if (scheme_name != "catmark") return 0;
+  if (samples > 0) std::printf("\n%-14s %-4s %-8s %10s %9s %9s %7s  (ms; Mpts/s; xregular: per point, over the regular set's on the "
               "same device)\n", "mesh (quads)", "dev", "set", "samples", "ms", "Mpts/s", "xreg");
   std::vector<SampleRow> sample_rows;
   for (const auto& [path, levels] : meshes) {
+    if (samples <= 0) break;
     auto mesh = meshops::read_obj(path);
     const std::string name = path.substr(path.find_last_of('/') + 1);
     linalg::Dense<float> P0(mesh.vertex_count(), 3);
@@ -290,6 +402,39 @@ int run(int argc, char** argv) {
     run_samples(cpu, [](const auto& x) { return x.clone(); }, "cpu");
   }
   if (!samples_json.empty()) write_json(samples_json, rates, sample_rows, write_sample_row);
+  if (rates_asked.empty()) return 0;
+  std::printf("\n%-14s %4s %-4s %10s %10s %8s %9s %8s %9s %8s %6s %9s %7s %8s %9s %9s  (ms; bfr: OpenSubdiv's Bfr on "
+              "%d threads; xbfr: bfr over tessellate, xreplay: bfr over W replay; |d| L2, L6: the largest difference "
+              "from Bfr at its approximation levels 2 and 6, over the diagonal)\n",
+              "mesh", "N", "dev", "points", "quads", "layout", "tessellate", "W build", "W replay", "floor", "xfloor",
+              "bfr", "xbfr", "xreplay", "|d| L2", "|d| L6", cpu.threads());
+  std::vector<TessellationRow> tessellation_rows;
+  for (const auto& [path, levels] : meshes) {
+    const auto mesh = meshops::read_obj(path);
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    const auto refiner = test::osd_refiner(mesh, schemes::read_tags(mesh).sharpness, schemes::Options{});
+    const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
+    for (const int rate : rates_asked) {
+      const double bfr = time_ms([&] { test::bfr_tessellate(*refiner, points, rate); });
+      auto run_tessellation = [&](auto& exec, auto up, auto down, const char* device, double gbs) {
+        try {
+          auto r = measure_tessellation(exec, up, down, mesh, rate, gbs);
+          r.mesh = name, r.device = device, r.bfr = bfr;
+          print(r);
+          tessellation_rows.push_back(r);
+        } catch (const InputError& e) {
+          std::printf("%-14s %4d %-4s not tessellated: %s\n", name.c_str(), rate, device, e.what());
+        }
+      };
+#if defined(__CUDACC__)
+      run_tessellation(gpu, [](const auto& x) { return linalg::cuda::to_device(x); },
+                       [](const auto& x) { return linalg::cuda::to_host(x); }, "gpu", rates[1]);
+#endif
+      auto same = [](const auto& x) { return x.clone(); };
+      run_tessellation(cpu, same, same, "cpu", rates[0]);
+    }
+  }
+  if (!tessellate_json.empty()) write_json(tessellate_json, rates, tessellation_rows, write_tessellation_row);
   return 0;
 }
 
