@@ -27,8 +27,10 @@
 //   W replay  ... and the three SpMVs a pose, against their bytes floor;
 //   bfr       OpenSubdiv's Bfr tessellation of every face at rate N (bench/peers/opensubdiv_bfr.hpp:
 //             each point once, positions, derivatives and normals, double) on all of the host's
-//             cores, from its Far refiner (made untimed); xbfr its time over tessellate's, xreplay
-//             over W replay's (Bfr re-evaluating a moved mesh costs it about as much);
+//             cores, from its Far refiner (made untimed); xbfr its time over tessellate's;
+//   bfr re    the same with each face's surface, pattern and owned points kept (BfrTessellator),
+//             only the points evaluated, as a Bfr user re-tessellating an animated mesh would;
+//             xre its time over W replay's;
 //   |d| L2, L6  the largest difference of spmesh's points from Bfr's at approximation levels 2
 //             and 6 (its smooth irregular regions are patches of that level), over the diagonal.
 //   spmesh_bench_limits [--json FILE] [--scheme catmark|loop] [--cpu-max-level L]
@@ -220,7 +222,8 @@ struct TessellationRow {
   std::string mesh, device;
   int rate = 0;
   std::int64_t points = 0, quads = 0;
-  double layout = 0, tessellate = 0, w_build = 0, w_replay = 0, w_floor = 0, bfr = 0, difference[2] = {0, 0};
+  double layout = 0, tessellate = 0, w_build = 0, w_replay = 0, w_floor = 0, bfr = 0, bfr_replay = 0;
+  double difference[2] = {0, 0};
 };
 
 template <class Exec, class Up, class Down>
@@ -240,7 +243,7 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
     exec.synchronize();
   });
   r.tessellate = time_ms([&] {
-    cc::tessellate(exec, up(mesh.M), smooth(), P0, rate, 0);
+    cc::tessellate(exec, up(mesh.M), smooth(), P0, rate, 1);
     exec.synchronize();
   });
   const auto layout = cc::tessellation_samples(exec, up(mesh.M), rate);
@@ -248,10 +251,10 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
   const auto& faces = layout.faces;
   const auto &u = layout.u, &v = layout.v;
   r.w_build = time_ms([&] {
-    cc::limit_at_samples_matrices<float>(exec, up(mesh.M), smooth(), faces, u, v, 0);
+    cc::limit_at_samples_matrices<float>(exec, up(mesh.M), smooth(), faces, u, v, 1);
     exec.synchronize();
   });
-  const auto W = cc::limit_at_samples_matrices<float>(exec, up(mesh.M), smooth(), faces, u, v, 0);
+  const auto W = cc::limit_at_samples_matrices<float>(exec, up(mesh.M), smooth(), faces, u, v, 1);
   linalg::Dense<float, S> out[3] = {{W.position.rows, 3}, {W.position.rows, 3}, {W.position.rows, 3}};
   r.w_replay = time_ms([&] {
     linalg::spmm(exec, W.position, P0, out[0]);
@@ -264,7 +267,7 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
     bytes += 4.0 * (A->rows + 1) + 8.0 * double(A->nnz()) + 12.0 * (P0.rows + A->rows);
   r.w_floor = gbs > 0 ? bytes / (gbs * 1e6) : 0;
   // Against Bfr at the same samples, approximation levels 2 and 6, in double.
-  const auto position = down(cc::limit_at_samples(exec, up(mesh.M), smooth(), faces, u, v, up(mesh.positions), 0).position);
+  const auto position = down(cc::limit_at_samples(exec, up(mesh.M), smooth(), faces, u, v, up(mesh.positions), 1).position);
   const auto refiner = test::osd_refiner(mesh, schemes::Sharpness<>{linalg::Coo<float>{V, V, {}, {}, {}},
                                                                      linalg::Array<float>(V, 0.0f)}, schemes::Options{});
   const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
@@ -284,11 +287,11 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
 }
 
 void print(const TessellationRow& r) {
-  std::printf("%-14s %4d %-4s %10lld %10lld %8.3f %9.3f %8.3f %9.4f %8.4f %6.2f %9.2f %7.1f %8.0f %9.2g %9.2g\n",
+  std::printf("%-14s %4d %-4s %10lld %10lld %8.3f %9.3f %8.3f %9.4f %8.4f %6.2f %9.2f %7.1f %9.2f %8.0f %9.2g %9.2g\n",
               r.mesh.c_str(), r.rate, r.device.c_str(), static_cast<long long>(r.points),
               static_cast<long long>(r.quads), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor,
-              r.w_floor > 0 ? r.w_replay / r.w_floor : 0.0, r.bfr, r.bfr / r.tessellate, r.bfr / r.w_replay,
-              r.difference[0], r.difference[1]);
+              r.w_floor > 0 ? r.w_replay / r.w_floor : 0.0, r.bfr, r.bfr / r.tessellate, r.bfr_replay,
+              r.bfr_replay / r.w_replay, r.difference[0], r.difference[1]);
   std::fflush(stdout);
 }
 
@@ -296,10 +299,11 @@ void write_tessellation_row(std::FILE* f, const TessellationRow& r) {
   std::fprintf(f,
                "\"mesh\": \"%s\", \"rate\": %d, \"device\": \"%s\", \"points\": %lld, \"quads\": %lld, "
                "\"layout_ms\": %.4f, \"tessellate_ms\": %.4f, \"w_build_ms\": %.4f, \"w_replay_ms\": %.5f, "
-               "\"w_floor_ms\": %.5f, \"bfr_ms\": %.3f, \"difference_l2\": %.3g, \"difference_l6\": %.3g",
+               "\"w_floor_ms\": %.5f, \"bfr_ms\": %.3f, \"bfr_replay_ms\": %.3f, \"difference_l2\": %.3g, "
+               "\"difference_l6\": %.3g",
                r.mesh.c_str(), r.rate, r.device.c_str(), static_cast<long long>(r.points),
                static_cast<long long>(r.quads), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor, r.bfr,
-               r.difference[0], r.difference[1]);
+               r.bfr_replay, r.difference[0], r.difference[1]);
 }
 
 int run(int argc, char** argv) {
@@ -403,11 +407,12 @@ int run(int argc, char** argv) {
   }
   if (!samples_json.empty()) write_json(samples_json, rates, sample_rows, write_sample_row);
   if (rates_asked.empty()) return 0;
-  std::printf("\n%-14s %4s %-4s %10s %10s %8s %9s %8s %9s %8s %6s %9s %7s %8s %9s %9s  (ms; bfr: OpenSubdiv's Bfr on "
-              "%d threads; xbfr: bfr over tessellate, xreplay: bfr over W replay; |d| L2, L6: the largest difference "
-              "from Bfr at its approximation levels 2 and 6, over the diagonal)\n",
+  std::printf("\n%-14s %4s %-4s %10s %10s %8s %9s %8s %9s %8s %6s %9s %7s %9s %8s %9s %9s  (ms; bfr: OpenSubdiv's Bfr "
+              "on %d threads, from its refiner; bfr re: its surfaces kept, points only; xbfr: bfr over tessellate, "
+              "xre: bfr re over W replay; |d| L2, L6: the largest difference from Bfr at its approximation levels 2 "
+              "and 6, over the diagonal)\n",
               "mesh", "N", "dev", "points", "quads", "layout", "tessellate", "W build", "W replay", "floor", "xfloor",
-              "bfr", "xbfr", "xreplay", "|d| L2", "|d| L6", cpu.threads());
+              "bfr", "xbfr", "bfr re", "xre", "|d| L2", "|d| L6", cpu.threads());
   std::vector<TessellationRow> tessellation_rows;
   for (const auto& [path, levels] : meshes) {
     const auto mesh = meshops::read_obj(path);
@@ -416,10 +421,12 @@ int run(int argc, char** argv) {
     const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
     for (const int rate : rates_asked) {
       const double bfr = time_ms([&] { test::bfr_tessellate(*refiner, points, rate); });
+      const test::BfrTessellator kept(*refiner, rate);
+      const double bfr_replay = time_ms([&] { kept.evaluate(points); });
       auto run_tessellation = [&](auto& exec, auto up, auto down, const char* device, double gbs) {
         try {
           auto r = measure_tessellation(exec, up, down, mesh, rate, gbs);
-          r.mesh = name, r.device = device, r.bfr = bfr;
+          r.mesh = name, r.device = device, r.bfr = bfr, r.bfr_replay = bfr_replay;
           print(r);
           tessellation_rows.push_back(r);
         } catch (const InputError& e) {

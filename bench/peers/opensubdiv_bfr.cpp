@@ -69,9 +69,21 @@ BfrPoints bfr_at_samples(const Far::TopologyRefiner& refiner, const std::vector<
   return out;
 }
 
-BfrTessellation bfr_tessellate(const Far::TopologyRefiner& refiner, const std::vector<double>& points, int rate,
-                               int approx_level) {
-  const Factory factory(refiner, factory_options(approx_level));
+// Per face: its surface, its pattern's coordinates and, per coordinate, the point it is and
+// whether this face evaluates it; the facets of every face in points.
+struct BfrTessellator::Faces {
+  std::unique_ptr<Factory> factory;
+  std::vector<Bfr::Surface<double>> surfaces;
+  std::vector<std::vector<double>> coords;
+  std::vector<std::vector<int>> point;  // -1: another face evaluates it
+  std::vector<int> facets;
+  int points = 0;
+};
+
+BfrTessellator::BfrTessellator(const Far::TopologyRefiner& refiner, int rate, int approx_level)
+    : faces_(std::make_unique<Faces>()) {
+  Faces& out = *faces_;
+  out.factory = std::make_unique<Factory>(refiner, factory_options(approx_level));
   const Far::TopologyLevel& base = refiner.GetLevel(0);
   const int faces = base.GetNumFaces(), edges = base.GetNumEdges(), vertices = base.GetNumVertices();
   const int N = rate;
@@ -84,57 +96,87 @@ BfrTessellation bfr_tessellate(const Far::TopologyRefiner& refiner, const std::v
     inner[std::size_t(f) + 1] = inner[std::size_t(f)] + pattern.GetNumInteriorCoords();
     facet_start[std::size_t(f) + 1] = facet_start[std::size_t(f)] + pattern.GetNumFacets();
   }
-  const int first_inner = vertices + edges * (N - 1), total = first_inner + inner.back();
-  BfrTessellation out{std::vector<double>(3 * std::size_t(total)), std::vector<double>(3 * std::size_t(total)),
-                      std::vector<int>(4 * std::size_t(facet_start.back()))};
+  const int first_inner = vertices + edges * (N - 1);
+  out.points = first_inner + inner.back();
+  out.surfaces.resize(std::size_t(faces)), out.coords.resize(std::size_t(faces)), out.point.resize(std::size_t(faces));
+  out.facets.assign(4 * std::size_t(facet_start.back()), -1);
   auto lowest = [](Far::ConstIndexArray around) { return *std::min_element(around.begin(), around.end()); };
   std::string failure;
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int f = 0; f < faces; ++f) {
+    auto& surface = out.surfaces[std::size_t(f)];
+    if (!out.factory->InitVertexSurface(f, &surface)) continue;  // a hole: no points, no facets
+    const Bfr::Tessellation pattern(surface.GetParameterization(), N, options);
+    const Far::ConstIndexArray corners = base.GetFaceVertices(f), sides = base.GetFaceEdges(f);
+    const int size = corners.size(), boundary = pattern.GetNumBoundaryCoords(), count = pattern.GetNumCoords();
+    auto& coords = out.coords[std::size_t(f)];
+    coords.resize(2 * std::size_t(count));
+    pattern.GetCoords(coords.data());
+    // The boundary's coordinates: corner a, then edge a's N - 1, corner a + 1, ...
+    if (boundary != size * N) {
+#pragma omp critical
+      failure = "face " + std::to_string(f) + ": " + std::to_string(boundary) + " boundary points, not " +
+                std::to_string(size * N);
+      continue;
+    }
+    std::vector<int> global(static_cast<std::size_t>(count));
+    std::vector<bool> owned(std::size_t(count), true);
+    for (int a = 0; a < size; ++a) {
+      global[std::size_t(a * N)] = corners[a], owned[std::size_t(a * N)] = lowest(base.GetVertexFaces(corners[a])) == f;
+      const int e = sides[a];
+      const bool forward = base.GetEdgeVertices(e)[0] == corners[a], mine = lowest(base.GetEdgeFaces(e)) == f;
+      for (int k = 1; k < N; ++k)
+        global[std::size_t(a * N + k)] = vertices + e * (N - 1) + (forward ? k - 1 : N - 1 - k),
+                                     owned[std::size_t(a * N + k)] = mine;
+    }
+    for (int i = boundary; i < count; ++i) global[std::size_t(i)] = first_inner + inner[std::size_t(f)] + i - boundary;
+    auto& point = out.point[std::size_t(f)];
+    point.resize(std::size_t(count));
+    for (int i = 0; i < count; ++i) point[std::size_t(i)] = owned[std::size_t(i)] ? global[std::size_t(i)] : -1;
+    std::vector<int> facets(4 * std::size_t(pattern.GetNumFacets()));
+    pattern.GetFacets(facets.data());
+    int* to = &out.facets[4 * std::size_t(facet_start[std::size_t(f)])];
+    for (std::size_t i = 0; i < facets.size(); ++i) to[i] = facets[i] < 0 ? -1 : global[std::size_t(facets[i])];
+  }
+  if (!failure.empty()) throw std::runtime_error("bfr_tessellate: " + failure);
+}
+
+BfrTessellator::~BfrTessellator() = default;
+
+const std::vector<int>& BfrTessellator::facets() const { return faces_->facets; }
+
+BfrTessellation BfrTessellator::evaluate(const std::vector<double>& points) const {
+  const Faces& in = *faces_;
+  BfrTessellation out{std::vector<double>(3 * std::size_t(in.points)), std::vector<double>(3 * std::size_t(in.points)), {}};
 #pragma omp parallel
   {
-    FaceSurface at;
-    std::vector<double> coords;
-    std::vector<int> global, facets;
+    std::vector<double> patch_points;
 #pragma omp for schedule(dynamic, 16)
-    for (int f = 0; f < faces; ++f) {
-      if (!at.init(factory, f, points)) continue;  // a hole: no points, no facets
-      const Bfr::Tessellation pattern(at.surface.GetParameterization(), N, options);
-      const Far::ConstIndexArray corners = base.GetFaceVertices(f), sides = base.GetFaceEdges(f);
-      const int size = corners.size(), boundary = pattern.GetNumBoundaryCoords(), count = pattern.GetNumCoords();
-      coords.resize(2 * std::size_t(count)), global.resize(std::size_t(count));
-      pattern.GetCoords(coords.data());
-      // The boundary's coordinates: corner a, then edge a's N - 1, corner a + 1, ...
-      if (boundary != size * N) {
-#pragma omp critical
-        failure = "face " + std::to_string(f) + ": " + std::to_string(boundary) + " boundary points, not " +
-                  std::to_string(size * N);
-        continue;
-      }
-      std::vector<bool> owned(std::size_t(count), true);
-      for (int a = 0; a < size; ++a) {
-        global[std::size_t(a * N)] = corners[a], owned[std::size_t(a * N)] = lowest(base.GetVertexFaces(corners[a])) == f;
-        const int e = sides[a];
-        const bool forward = base.GetEdgeVertices(e)[0] == corners[a], mine = lowest(base.GetEdgeFaces(e)) == f;
-        for (int k = 1; k < N; ++k)
-          global[std::size_t(a * N + k)] = vertices + e * (N - 1) + (forward ? k - 1 : N - 1 - k),
-                                       owned[std::size_t(a * N + k)] = mine;
-      }
-      for (int i = boundary; i < count; ++i) global[std::size_t(i)] = first_inner + inner[std::size_t(f)] + i - boundary;
-      for (int i = 0; i < count; ++i) {
-        if (!owned[std::size_t(i)]) continue;
-        const std::size_t g = 3 * std::size_t(global[std::size_t(i)]);
+    for (int f = 0; f < int(in.surfaces.size()); ++f) {
+      const auto& surface = in.surfaces[std::size_t(f)];
+      if (!surface.IsValid()) continue;
+      patch_points.resize(std::size_t(3 * surface.GetNumPatchPoints()));
+      surface.PreparePatchPoints(points.data(), 3, patch_points.data(), 3);
+      const auto& point = in.point[std::size_t(f)];
+      for (std::size_t i = 0; i < point.size(); ++i) {
+        if (point[i] < 0) continue;
+        const std::size_t g = 3 * std::size_t(point[i]);
         double du[3], dv[3];
-        at.evaluate(&coords[2 * std::size_t(i)], &out.position[g], du, dv);
+        surface.Evaluate(&in.coords[std::size_t(f)][2 * i], patch_points.data(), 3, &out.position[g], du, dv);
         const double normal[3] = {du[1] * dv[2] - du[2] * dv[1], du[2] * dv[0] - du[0] * dv[2], du[0] * dv[1] - du[1] * dv[0]};
         const double length = std::sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
         for (int c = 0; c < 3; ++c) out.normal[g + std::size_t(c)] = length > 0 ? normal[c] / length : 0;
       }
-      facets.resize(4 * std::size_t(pattern.GetNumFacets()));
-      pattern.GetFacets(facets.data());
-      int* to = &out.facets[4 * std::size_t(facet_start[std::size_t(f)])];
-      for (std::size_t i = 0; i < facets.size(); ++i) to[i] = facets[i] < 0 ? -1 : global[std::size_t(facets[i])];
     }
   }
-  if (!failure.empty()) throw std::runtime_error("bfr_tessellate: " + failure);
+  return out;
+}
+
+BfrTessellation bfr_tessellate(const Far::TopologyRefiner& refiner, const std::vector<double>& points, int rate,
+                               int approx_level) {
+  BfrTessellator tessellator(refiner, rate, approx_level);
+  BfrTessellation out = tessellator.evaluate(points);
+  out.facets = tessellator.facets();
   return out;
 }
 

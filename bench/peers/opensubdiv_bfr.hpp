@@ -7,6 +7,7 @@
 
 #include "bench/peers/opensubdiv.hpp"
 
+#include <memory>
 #include <vector>
 
 namespace spmesh::test {
@@ -32,6 +33,24 @@ struct BfrTessellation {
   std::vector<double> position, normal;
   std::vector<int> facets;
 };
+
+// Made once for a mesh's topology and rate (the factory, each face's surface, pattern and the
+// points it owns), then evaluate() tessellates any positions of those vertices: what a Bfr user
+// re-tessellating an animated mesh keeps between frames.
+class BfrTessellator {
+public:
+  BfrTessellator(const OpenSubdiv::Far::TopologyRefiner& refiner, int rate, int approx_level = 2);
+  ~BfrTessellator();
+  // Positions and normals (no facets: they are the same every frame).
+  BfrTessellation evaluate(const std::vector<double>& points) const;
+  const std::vector<int>& facets() const;
+
+private:
+  struct Faces;
+  std::unique_ptr<Faces> faces_;
+};
+
+// BfrTessellator(refiner, rate, approx_level).evaluate(points): everything from the refiner.
 BfrTessellation bfr_tessellate(const OpenSubdiv::Far::TopologyRefiner& refiner, const std::vector<double>& points,
                                int rate, int approx_level = 2);
 

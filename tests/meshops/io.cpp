@@ -603,7 +603,7 @@ TEST_CASE_TEMPLATE("io: a command's mesh outputs (PLY laid out and mapped, OBJ s
 }
 
 TEST_CASE_TEMPLATE("io: a mesh output with normals: OBJ vn lines and f v//vn corners, PLY nx ny nz after each "
-                   "vertex's x y z; both read back as the positions and faces",
+                   "vertex's x y z: both read back as the positions and faces",
                    T, float, double) {
   const TempDir dir;
   const auto M = quad_strip(5);

@@ -27,6 +27,7 @@
 #include "meshops/checks.hpp"
 #include "meshops/obj.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
+#include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/schemes.hpp"
 
@@ -390,6 +391,18 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) is Bfr's on regular faces, and 
     MESSAGE(path << ": largest difference from Bfr over the diagonal, positions " << difference[0] << " (level 2), "
                  << difference[1] << " (level 6); derivatives away from the corners " << derivative[0] << ", "
                  << derivative[1]);
+    // Bfr's tessellation (the benchmark's peer) at rate 4: spmesh's point count, quad count and,
+    // at the vertices (where both are exact), its points.
+    const auto bfr_tessellation = test::bfr_tessellate(*refiner, points, 4);
+    const auto tessellation = cc::tessellate(exec, mesh.M.clone(), schemes::Sharpness<>{smooth.edges.clone(), smooth.vertices.clone()},
+                                             mesh.positions, 4, 3);
+    CHECK(bfr_tessellation.position.size() == 3 * std::size_t(tessellation.position.rows));
+    CHECK(bfr_tessellation.facets.size() == std::size_t(tessellation.quads.nnz()));
+    double at_vertices = 0;
+    for (index_t p = 0; p < V; ++p)
+      for (int c = 0; c < 3; ++c)
+        at_vertices = std::max(at_vertices, std::abs(tessellation.position(p, c) - bfr_tessellation.position[3 * std::size_t(p) + std::size_t(c)]));
+    CHECK(at_vertices <= 1e-12 * diag);
     if (path.ends_with("torus.obj")) {
       CHECK(difference[0] <= 1e-14);
       CHECK(derivative[0] <= 1e-13);
