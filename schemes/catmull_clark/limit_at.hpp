@@ -2,16 +2,19 @@
 // bicubic B-spline patch or Stam's nest of them (issue 25's "regular faces" and "faces at smooth
 // extraordinary vertices"), in OpenSubdiv's Bfr parameterization of a quad: corner 0 at (0, 0), 1
 // at (1, 0), 2 at (1, 1), 3 at (0, 1). A face whose corners are all inside the mesh with 4 edges,
-// no sharp edge and no crease mask at them (patch_build.hpp's regular faces) is, on the limit
-// surface, the tensor product of cubic B-splines of the 4 x 4 points around it (Catmull and Clark
-// 1978; patches.hpp's grid, corner_controls). A face with one smooth inner corner of 3 to
+// no sharp edge and no crease mask at them (patch_build.hpp's vertex_kind::regular) is, on the
+// limit surface, the tensor product of cubic B-splines of the 4 x 4 points around it (Catmull and
+// Clark 1978; patches.hpp's grid, corner_controls); where some of its corners are boundary
+// vertices of 3 edges under the crease rule, or pinned corners of 2, the same with the points
+// beyond the boundary reflected (boundary_patch). A face with one smooth inner corner of 3 to
 // max_stam_valence edges and three regular ones is Stam's (stam.hpp): exact in constant time at
 // any distance from that corner. Elsewhere the sample goes down the levels, to the child quad
 // that holds it (child a of a quad lies at its corner a, turned as its parent: (u, v) -> (2u - i,
 // 2v - j)), until that child is one of those; a derivative in the base face's parameters is the
-// child's times 2^level. Samples that reach neither within the levels asked (on the boundary, at a
-// crease, at a vertex of 2 or more than max_stam_valence edges) are not evaluated: boundary and
-// crease patches are limit evaluation's next steps.
+// child's times 2^level. Samples that reach neither within the levels asked (at a crease, a dart,
+// a corner that is not pinned, a boundary vertex of more than 3 edges, an inner vertex of 2 or
+// more than max_stam_valence edges) are not evaluated: their patches are limit evaluation's next
+// steps.
 #pragma once
 
 #include "linalg/convert.hpp"
@@ -74,22 +77,23 @@ struct SampleTerms {
     if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) return 3;
     for (int l = 0; l < levels; ++l) {
       const SampleLevel& L = level[l];
-      // irregular_vertices: 1 a smooth inner vertex of other than 4 edges, 2 anything else.
-      int extraordinary = -1, others = 0;
+      int extraordinary = -1, on_boundary = 0, others = 0;
       for (int a = 0; a < 4; ++a) {
-        const index_t code = L.irregular[L.q.corners[4 * at + a]];
-        if (code == 1 && extraordinary < 0) extraordinary = a;
-        else if (code != 0) ++others;
+        const index_t kind = L.irregular[L.q.corners[4 * at + a]];
+        if (kind == vertex_kind::stam && extraordinary < 0) extraordinary = a;
+        else if (kind == vertex_kind::boundary || kind == vertex_kind::corner) ++on_boundary;
+        else if (kind != vertex_kind::regular) ++others;
       }
       const double scale = double(1 << l);
+      auto on_level = [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); };
       if (extraordinary < 0 && others == 0) {
-        patch(L.q, at, x, y, scale, [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); });
+        if (on_boundary == 0) patch(L.q, at, x, y, scale, on_level);
+        else boundary_patch(L.q, at, x, y, scale, on_level);
         return 0;
       }
-      const int n = others == 0 ? inner_valence(L.q, at, extraordinary) : 0;
+      const int n = others == 0 && on_boundary == 0 ? inner_valence(L.q, at, extraordinary) : 0;
       if (n >= 3 && n <= max_stam_valence) {
-        stam.limit(L.q, at, extraordinary, n, x, y, scale,
-                   [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); });
+        stam.limit(L.q, at, extraordinary, n, x, y, scale, on_level);
         return 0;
       }
       // The child holding (x, y): child a lies at corner a.
@@ -97,6 +101,56 @@ struct SampleTerms {
       at = 4 * at + (j ? 3 - i : i), x = 2 * x - i, y = 2 * y - j;
     }
     return 1;
+  }
+
+  // The bicubic patch of a quad f with a side on the boundary (its corners regular, boundary or
+  // corner vertices) at (x, y), as `patch`: the points of its 4 x 4 grid beyond a boundary side
+  // are not in the mesh; each is the reflection 2 P_1 - P_2 of the two grid points inward from
+  // it across that side (rows beyond sides 0 and 2 first, in the columns not beyond a side; then
+  // the columns beyond sides 1 and 3, every row), which makes the boundary the cubic B-spline of
+  // its points and keeps a pinned corner where it is, as the crease and corner rules do. Their
+  // weights are folded onto the grid points they come from, in the reverse order.
+  template <class G>
+  SPMESH_HD static void boundary_patch(const QuadView& q, index_t f, double x, double y, double scale, G&& g) {
+    index_t grid[16];
+    bool beyond[4];  // side a (corner a to a + 1) on the boundary: row 0, column 3, row 3, column 0
+    for (int a = 0; a < 4; ++a) beyond[a] = linalg::ldg(q.twin + 4 * f + a) < 0;
+    for (int a = 0; a < 4; ++a) {
+      const unsigned places = unsigned(detail::corner_places >> (16 * a));
+      auto place = [&](int j) -> index_t& { return grid[(places >> (4 * j)) & 15]; };
+      const index_t h = 4 * f + a, t = linalg::ldg(q.twin + h);
+      place(0) = linalg::ldg(q.corners + h);
+      place(1) = place(2) = place(3) = -1;
+      if (t < 0) continue;
+      const index_t across = t & ~index_t(3);
+      const int b = int(t & 3);
+      place(1) = linalg::ldg(q.corners + across + ((b + 2) & 3)), place(2) = linalg::ldg(q.corners + across + ((b + 3) & 3));
+      const index_t u = linalg::ldg(q.twin + next_half(t));  // in the face diagonal to corner a
+      if (u >= 0) place(3) = linalg::ldg(q.corners + prev_half(u));
+    }
+    double bx[4], dbx[4], by[4], dby[4];
+    patches::basis_functions(patches::Basis::bspline, 3, nullptr, x, bx, dbx);
+    patches::basis_functions(patches::Basis::bspline, 3, nullptr, y, by, dby);
+    double w[3][16];
+    for (int row = 0; row < 4; ++row)
+      for (int col = 0; col < 4; ++col)
+        w[0][4 * row + col] = by[row] * bx[col], w[1][4 * row + col] = scale * by[row] * dbx[col],
+                         w[2][4 * row + col] = scale * dby[row] * bx[col];
+    // A reflected point's weights onto the two it comes from: P = 2 P_near - P_far.
+    auto fold = [&](int from, int near_, int far_) {
+      for (int m = 0; m < 3; ++m) w[m][near_] += 2 * w[m][from], w[m][far_] -= w[m][from], w[m][from] = 0;
+    };
+    for (int row = 0; row < 4; ++row) {
+      if (beyond[3]) fold(4 * row, 4 * row + 1, 4 * row + 2);
+      if (beyond[1]) fold(4 * row + 3, 4 * row + 2, 4 * row + 1);
+    }
+    for (int col = 0; col < 4; ++col) {
+      if ((col == 0 && beyond[3]) || (col == 3 && beyond[1])) continue;
+      if (beyond[0]) fold(col, 4 + col, 8 + col);
+      if (beyond[2]) fold(12 + col, 8 + col, 4 + col);
+    }
+    for (int p = 0; p < 16; ++p)
+      if (grid[p] >= 0) g(grid[p], w[0][p], w[1][p], w[2][p]);
   }
 
   // The bicubic patch of quad f at (x, y): g(control point, weights), derivatives times `scale`.
@@ -164,6 +218,12 @@ struct SampleRows {
   }
 };
 
+// Whether sample s was not evaluated.
+struct Refused {
+  const std::uint8_t* status;
+  SPMESH_HD bool operator()(index_t s) const { return status[s] != 0; }
+};
+
 // Every level to `depth` of quad mesh M with its topology and rules (plan.levels and last),
 // the samples' terms on them, and f(plan, terms, statuses); then the first sample not evaluated
 // is refused by name.
@@ -205,9 +265,10 @@ void with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& 
   terms.stam = stam.view();
   linalg::Array<std::uint8_t, S> status(n);
   f(plan, terms, status.data());
-  // The first sample not evaluated, named.
+  // The first sample not evaluated, named (the statuses read back only when there is one).
+  if (exec.count_if(n, Refused{status.data()}) == 0) return;
   std::vector<std::uint8_t> host(static_cast<std::size_t>(n));
-  if (n > 0) exec.read(status.data(), n, host.data());
+  exec.read(status.data(), n, host.data());
   for (index_t s = 0; s < n; ++s) {
     if (host[std::size_t(s)] == 0) continue;
     index_t at = 0;
@@ -220,7 +281,8 @@ void with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& 
       case 3: throw SampleError(sample + ": u and v are in [0, 1]", s);
       default:
         throw SampleError(sample + ": no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
-                              " levels (the boundary, a crease or a vertex of 2 or more than " +
+                              " levels (a crease, a corner that is not pinned, a boundary vertex of more than 3 "
+                              "edges or an inner one of 2 or more than " +
                               std::to_string(max_stam_valence) + " edges is near; their patches are not evaluated yet)",
                           s);
     }

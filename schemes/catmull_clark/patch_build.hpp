@@ -14,10 +14,22 @@
 
 namespace spmesh::schemes::catmull_clark {
 
+// What irregular_vertices says of a vertex of a quad level, by the faces at it: any other kind
+// than `regular` makes them irregular to the patches (patch_eval.hpp); limit_at.hpp evaluates a
+// face whose corners are regular, boundary or corner as a bicubic patch (with points beyond the
+// boundary reflected), one with a single `stam` corner and three regular ones by Stam's method.
+namespace vertex_kind {
+inline constexpr index_t regular = 0;   // inside, 4 edges, the smooth rule
+inline constexpr index_t stam = 1;      // inside, other than 4 edges, the smooth rule
+inline constexpr index_t boundary = 2;  // on the boundary, 3 edges, the crease rule along it
+inline constexpr index_t corner = 3;    // on the boundary, 2 edges, pinned (the corner rule)
+inline constexpr index_t other = 4;     // anything else: a crease, a dart, a blend of rules, ...
+}  // namespace vertex_kind
+
 namespace detail {
 
-// Per vertex: 2 if it is on the boundary, else 1 if it has other than 4 edges (a walk of its
-// ring), else 0.
+// Per vertex, by its ring alone (a walk): regular, stam, boundary, corner or other (a boundary
+// vertex of other than 2 or 3 edges).
 struct IrregularVertices {
   QuadView q;
   index_t *irregular, *near;
@@ -25,28 +37,41 @@ struct IrregularVertices {
     index_t edges = 0;
     bool boundary = false;
     q.for_each_edge(v, [&](index_t, index_t, index_t face) { ++edges, boundary |= face < 0; });
-    irregular[v] = boundary ? 2 : edges != 4 ? 1 : 0;
+    irregular[v] = boundary ? (edges == 3   ? vertex_kind::boundary
+                               : edges == 2 ? vertex_kind::corner
+                                            : vertex_kind::other)
+                            : edges != 4 ? vertex_kind::stam
+                                         : vertex_kind::regular;
     near[v] = 0;
   }
 };
-// ... or 2 if it is a special vertex with a crease mask, or an end of an edge of sharpness above 0
-// (integer maxima: the same whatever order they land in).
+// ... then `other` for a special vertex whose mask is not the smooth one, unless it is a boundary
+// vertex whose mask is exactly the crease rule along the boundary (3/4, 1/8, 1/8: its inner edge
+// and the vertex smooth, so it stays so) or a corner whose mask is the corner rule, and for the
+// ends of an inner edge of sharpness above 0 (integer maxima: the same whatever order they land
+// in; the kinds read are IrregularVertices', or `other`).
 struct CreaseVertices {
   QuadView q;
   const index_t *special, *halves;
   const std::uint8_t* smooth;
+  const double *self, *ring, *crease;
   const float* sharpness;
   index_t specials;
   index_t* irregular;
   SPMESH_HD void operator()(index_t i) const {
     if (i < specials) {
-      if (!smooth[i]) linalg::atomic_max(irregular + special[i], 2);
+      const index_t v = special[i], kind = irregular[v];
+      const bool crease_rule = self[i] == 0.75 && ring[i] == 0 && crease[i] == 0.125;
+      const bool corner_rule = self[i] == 1 && ring[i] == 0 && crease[i] == 0;
+      const bool kept = (kind == vertex_kind::boundary && crease_rule) || (kind == vertex_kind::corner && corner_rule);
+      if (!smooth[i] && !kept) linalg::atomic_max(irregular + v, vertex_kind::other);
       return;
     }
     if (!creasing::is_sharp(sharpness[i - specials])) return;
     const index_t h = halves[i - specials];
-    linalg::atomic_max(irregular + q.corners[h], 2);
-    linalg::atomic_max(irregular + q.corners[q.next(h)], 2);
+    if (linalg::ldg(q.twin + h) < 0) return;  // a boundary edge: its ends' rules decide (above)
+    linalg::atomic_max(irregular + q.corners[h], vertex_kind::other);
+    linalg::atomic_max(irregular + q.corners[q.next(h)], vertex_kind::other);
   }
 };
 // Faces with an irregular corner are irregular; their corners are near one.
@@ -77,10 +102,8 @@ struct BorderingFaces {
 
 }  // namespace detail
 
-// Per vertex of quad level L (its rules made): where a face at it is no regular patch, 1 for a
-// smooth inner vertex of other than 4 edges (Stam's, stam.hpp), 2 for the others (on the
-// boundary, a crease mask, an end of a sharp edge); else 0; `near` is
-// zeroed, for IrregularFaces.
+// Per vertex of quad level L (its rules made): its vertex_kind; `near` is zeroed, for
+// IrregularFaces.
 template <class Exec, class S = typename Exec::space>
 linalg::Array<index_t, S> irregular_vertices(Exec& exec, const QuadLevel<S>& L, linalg::Array<index_t, S>& near) {
   const index_t V = L.vertices, specials = L.C.special.size();
@@ -90,6 +113,7 @@ linalg::Array<index_t, S> irregular_vertices(Exec& exec, const QuadLevel<S>& L, 
   exec.for_each(V, detail::IrregularVertices{q, irregular.data(), near.data()});
   exec.for_each(specials + L.C.edges.size(),
                 detail::CreaseVertices{q, L.C.special.data(), L.C.halves.data(), L.rules.smooth.data(),
+                                       L.rules.self.data(), L.rules.ring.data(), L.rules.crease.data(),
                                        L.C.edge_values.data(), specials, irregular.data()});
   return irregular;
 }

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "linalg/atomics.hpp"
+#include "schemes/catmull_clark/patch_build.hpp"
 #include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 #include "schemes/patches/basis.hpp"
@@ -231,14 +232,14 @@ struct StamView {
   }
 };
 
-// Per vertex of a quad level whose irregular_vertices code is 1 (a smooth inner extraordinary
-// vertex): present[n] = 1 for its valence n, 3 to max_stam_valence.
+// Per vertex of a quad level of vertex_kind::stam (a smooth inner extraordinary vertex):
+// present[n] = 1 for its valence n, 3 to max_stam_valence.
 struct StamValences {
   QuadView q;
   const index_t* irregular;
   index_t* present;
   SPMESH_HD void operator()(index_t v) const {
-    if (irregular[v] != 1) return;
+    if (irregular[v] != vertex_kind::stam) return;
     index_t n = 0;
     q.for_each_edge(v, [&](index_t, index_t, index_t) { ++n; });
     if (n >= 3 && n <= max_stam_valence) linalg::atomic_max(present + n, index_t(1));

@@ -182,6 +182,33 @@ if "$spmesh" limit "$data/meshes/cube.obj" --tessellate 4 -o "$tmp/tess_gpu.obj"
 else
   [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/tess_gpu.obj ]] || fail "limit --tessellate on no GPU: $(cat "$tmp/stderr")"
 fi
+# A 3 x 3 grid of quads (a boundary all round): under edge-and-corner its faces are boundary
+# patches, the corners pinned: (3 * N + 1)^2 points, the corner vertices where they were; under
+# edge-only the corners take the crease rule and their samples are refused, by point.
+python3 - "$tmp/grid.obj" <<'PY'
+import sys
+with open(sys.argv[1], 'w') as out:
+    for j in range(4):
+        for i in range(4):
+            out.write('v %d %d %g\n' % (i, j, 0.1 * ((i * 7 + j * 3) % 5)))
+    for j in range(3):
+        for i in range(3):
+            a = 4 * j + i + 1
+            out.write('f %d %d %d %d\n' % (a, a + 1, a + 5, a + 4))
+PY
+"$spmesh" limit "$tmp/grid.obj" --tessellate 2 --boundary edge-and-corner -o "$tmp/grid_tess.obj" \
+  --precision double >/dev/null || fail "limit --tessellate of a mesh with a boundary"
+python3 - "$tmp/grid.obj" "$tmp/grid_tess.obj" <<'PY' || fail "limit --tessellate of a grid: points or corners"
+import sys
+v0 = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[1]) if l.startswith('v ')]
+v = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
+assert len(v) == 49, len(v)
+for corner in (0, 3, 12, 15):
+    assert max(abs(a - b) for a, b in zip(v[corner], v0[corner])) < 1e-12, (corner, v[corner], v0[corner])
+PY
+expect_error "limit --tessellate: corners under edge-only" "$tmp/grid_bad.obj" limit "$tmp/grid.obj" \
+  --tessellate 2 -o "$tmp/grid_bad.obj"
+grep -q "corner that is not pinned" "$tmp/stderr" || fail "limit --tessellate: $(cat "$tmp/stderr")"
 expect_error "limit --tessellate: a rate of 1 to 1024" "$tmp/tess_bad.obj" limit "$data/meshes/cube.obj" \
   --tessellate 0 -o "$tmp/tess_bad.obj"
 # As PLY: the OBJ's points and normals (float64 x y z nx ny nz a vertex) and quads.

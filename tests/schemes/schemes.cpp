@@ -671,6 +671,7 @@ TEST_CASE_TEMPLATE("the limit's masks as matrices of the base vertices: W P0 is 
 template <class T>
 struct SampleLimitsOf {
   int depth;
+  schemes::Options options = {};
   template <class E, class M, class C, class V, class F, class U, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, F& faces, U& u, U& v, const P& points) const {
     using S = typename E::space;
@@ -681,9 +682,9 @@ struct SampleLimitsOf {
     auto W = cc::limit_at_samples_matrices<T>(
         exec, std::move(mesh_copy),
         schemes::Sharpness<S>{la::Coo<float, S>{creases.rows, creases.cols, {}, {}, {}}, std::move(corners_copy)},
-        faces, u, v, depth);
+        faces, u, v, depth, options);
     auto r = cc::limit_at_samples(exec, std::move(mesh), schemes::Sharpness<S>{std::move(creases), std::move(corners)},
-                                  faces, u, v, points, depth);
+                                  faces, u, v, points, depth, options);
     auto apply = [&](const auto& A) {
       P out(A.rows, points.cols);
       la::spmm(exec, A, points, out);
@@ -712,7 +713,8 @@ double largest_difference(const Dense<T>& a, const Dense<T>& b) {
 // masks at those vertices of level k (limit.hpp: OpenSubdiv's, exact where the surface is a
 // regular patch or Stam's); derivatives against central differences of the samples themselves.
 template <class B, class T>
-void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidates, int levels) {
+void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidates, int levels,
+                   schemes::Options options = {}) {
   CAPTURE(mesh.source);
   if (candidates.empty())
     for (index_t f = 0; f < mesh.face_count(); ++f) candidates.push_back(f);
@@ -739,16 +741,16 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
   const index_t V = mesh.vertex_count();
   const auto [position, du, dv, by_W, du_by_W, dv_by_W] =
-      run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(V).edges, smooth(V).vertices, HostArray<index_t>(faces),
-             HostArray<double>(us), HostArray<double>(vs), P0);
+      run<B>("samples", SampleLimitsOf<T>{5, options}, mesh.M, smooth(V).edges, smooth(V).vertices,
+             HostArray<index_t>(faces), HostArray<double>(us), HostArray<double>(vs), P0);
   // W P0 (limit_at_samples_matrices) is the same, its derivatives too.
   const double scale = std::is_same_v<T, float> ? 1e-4 : 1e-11;
   CHECK(largest_difference(by_W, position) <= scale);
   CHECK(largest_difference(du_by_W, du) <= 8 * scale);
   CHECK(largest_difference(dv_by_W, dv) <= 8 * scale);
   cpu::Executor host;
-  const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), smooth(V), levels);
-  const auto limits = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), levels, P0);
+  const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), smooth(V), levels, options);
+  const auto limits = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), levels, P0, options);
   const auto refined = plan.refined.mesh();
   const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
   for (std::size_t n = 0; n < faces.size(); ++n) {
@@ -787,10 +789,10 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
       us[n] = x, vs[n] = y, steps.push_back(h);
     }
     const auto [at, at_du, at_dv, w1, w2, w3] =
-        run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(V).edges, smooth(V).vertices,
+        run<B>("samples", SampleLimitsOf<T>{5, options}, mesh.M, smooth(V).edges, smooth(V).vertices,
                HostArray<index_t>(faces), HostArray<double>(us), HostArray<double>(vs), P0);
     const auto [moved, unused_du, unused_dv, w4, w5, w6] =
-        run<B>("samples", SampleLimitsOf<T>{5}, mesh.M, smooth(V).edges, smooth(V).vertices,
+        run<B>("samples", SampleLimitsOf<T>{5, options}, mesh.M, smooth(V).edges, smooth(V).vertices,
                HostArray<index_t>(near_faces), HostArray<double>(near_u), HostArray<double>(near_v), P0);
     for (std::size_t n = 0; n < faces.size(); ++n)
       for (index_t c = 0; c < 3 && steps[n] > 0; ++c) {
@@ -839,9 +841,21 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and
     for (int k = 0; k < n; ++k) middle.push_back(9 * k);
     check_samples<B, T>(wavy_fan(n), middle, 5);
   }
+  // Every face of the fans, their boundary included: boundary vertices of 3 edges (the crease
+  // rule along the boundary) and, under edge-and-corner, the pinned corners of 2 (the sectors'
+  // outer corners): bicubic patches with the points beyond the boundary reflected.
+  for (int n : {3, 5}) check_samples<B, T>(wavy_fan(n), {}, 4, {schemes::Boundary::edge_and_corner});
+  // Under edge-only those corners take the crease rule: the faces next to them are evaluated
+  // where a sub-face away from the corner holds the sample (3 levels down here).
+  std::vector<index_t> away;
+  for (int k = 0; k < 5; ++k)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        if (i < 2 || j < 2) away.push_back(9 * k + 3 * i + j);
+  check_samples<B, T>(wavy_fan(5), away, 3);
 }
 
-TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one on the boundary, a face out of range, "
+TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a corner that is not pinned, a face out of range, "
           "(u, v) outside the face and a mesh of other polygons") {
   const auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj");
   auto refusal = [&](const meshops::PolyMesh& mesh, index_t face, double u, double v) {
@@ -858,10 +872,12 @@ TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one on t
     return std::string("no error");
   };
   const auto fan = wavy_fan(5);
-  CHECK(refusal(fan, 2, 1.0, 1.0) ==
-        "limit_at_samples: sample 0 (face 2, u 1.000000, v 1.000000): no regular quad nor one of Stam's holds it "
-        "within 4 levels (the boundary, a crease or a vertex of 2 or more than 32 edges is near; their patches are "
-        "not evaluated yet)");
+  // A sector's outer corner (2 edges) under edge-only: the crease rule, no patch.
+  CHECK(refusal(fan, 8, 1.0, 1.0) ==
+        "limit_at_samples: sample 0 (face 8, u 1.000000, v 1.000000): no regular quad nor one of Stam's holds it "
+        "within 4 levels (a crease, a corner that is not pinned, a boundary vertex of more than 3 edges or an inner "
+        "one of 2 or more than 32 edges is near; their patches are not evaluated yet)");
+  CHECK(refusal(fan, 2, 1.0, 1.0) == "no error");  // a boundary vertex of 3 edges: a boundary patch
   CHECK(refusal(cube, 2, 0.0, 0.0) == "no error");  // Stam's, at an extraordinary vertex
   CHECK(refusal(cube, 6, 0.5, 0.5) == "limit_at_samples: sample 0 (face 6, u 0.500000, v 0.500000): the mesh has faces 0 to 5");
   CHECK(refusal(cube, 1, 1.5, 0.5) == "limit_at_samples: sample 0 (face 1, u 1.500000, v 0.500000): u and v are in [0, 1]");
