@@ -27,16 +27,24 @@ namespace {
 // Catmull-Clark's limit at samples on the chosen device; a refused sample named by `where`.
 template <class T>
 schemes::catmull_clark::SampleLimits<T> evaluate_samples(const std::string& device, const Input& in,
-                                                         const meshops::Samples& samples, int depth, Stages& stages,
+                                                         const meshops::Samples& samples, int depth, bool approximate,
+                                                         Stages& stages,
                                                          const std::function<std::string(index_t)>& where) {
   try {
     Progress progress(fmt::format("limit at {} samples on {}", samples.faces.size(), device));
-    if (device == "cuda") return sample_limits_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, samples, depth, stages);
+    if (device == "cuda")
+      return sample_limits_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, samples, depth, approximate, stages);
     cpu::Executor exec;
-    return sample_limits<T>(exec, in.mesh, in.tags.sharpness, in.options, samples, depth, stages);
+    return sample_limits<T>(exec, in.mesh, in.tags.sharpness, in.options, samples, depth, approximate, stages);
   } catch (const schemes::catmull_clark::SampleError& e) {
     throw InputError(where(e.sample) + e.what());
   }
+}
+
+// For the report: how many samples --approximate evaluated between the limit points at level
+// `depth` ("" for none).
+std::string approximated(index_t count, int depth) {
+  return count == 0 ? "" : fmt::format(" ({} approximated between the limit points of level {})", count, depth);
 }
 
 // Catmull-Clark's input for --at and --tessellate: the mesh read for `depth` levels down.
@@ -87,7 +95,8 @@ int limit_at_as(const Args& args) {
   const Input in = catmark_input(args, depth, "--at");
   const auto samples = meshops::read_samples(samples_path, in.mesh.face_count());
   Stages stages;
-  const auto r = evaluate_samples<T>(device, in, samples, depth, stages, [&](index_t sample) {  // by its line
+  const bool approximate = args.get("--approximate").has_value();
+  const auto r = evaluate_samples<T>(device, in, samples, depth, approximate, stages, [&](index_t sample) {  // by its line
     return samples_path + ":" + std::to_string(samples.lines[std::size_t(sample)]) + ": ";
   });
   const auto t = std::chrono::steady_clock::now();
@@ -108,8 +117,8 @@ int limit_at_as(const Args& args) {
     });
     outputs.commit();
   }
-  fmt::print("catmark limit at {} samples on {}: {}, write {:.2f} ms\n", r.position.rows, device,
-             summary(stages, device), elapsed_ms(t));
+  fmt::print("catmark limit at {} samples on {}{}: {}, write {:.2f} ms\n", r.position.rows, device,
+             approximated(r.approximated, depth), summary(stages, device), elapsed_ms(t));
   return 0;
 }
 
@@ -130,17 +139,20 @@ int tessellate_as(const Args& args) {
   const auto r = [&] {
     try {
       Progress progress(fmt::format("tessellation at {} on {}", rate, device));
-      if (device == "cuda") return tessellation_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, rate, depth, stages);
+      const bool approximate = args.get("--approximate").has_value();
+      if (device == "cuda")
+        return tessellation_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, rate, depth, approximate, stages);
       cpu::Executor exec;
-      return tessellation<T>(exec, in.mesh, in.tags.sharpness, in.options, rate, depth, stages);
+      return tessellation<T>(exec, in.mesh, in.tags.sharpness, in.options, rate, depth, approximate, stages);
     } catch (const schemes::catmull_clark::SampleError& e) {
       throw InputError(std::string("the tessellation's points: ") + e.what());
     }
   }();
   const auto t = std::chrono::steady_clock::now();
   write_limits(outputs, out, input, r);
-  fmt::print("catmark limit tessellated at {} on {}: {} points, {} quads; {}, write {:.2f} ms\n", rate, device,
-             r.positions.rows, r.mesh.faces, summary(stages, device), elapsed_ms(t));
+  fmt::print("catmark limit tessellated at {} on {}: {} points{}, {} quads; {}, write {:.2f} ms\n", rate, device,
+             r.positions.rows, approximated(r.approximated, depth), r.mesh.faces, summary(stages, device),
+             elapsed_ms(t));
   return 0;
 }
 

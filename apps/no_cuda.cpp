@@ -22,12 +22,12 @@ Limits<T> limits_on_gpu(const std::string&, const meshops::PolyMesh&, const sche
 template <class T>
 schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,
                                                              const schemes::Options&, const meshops::Samples&, int,
-                                                             Stages&) {
+                                                             bool, Stages&) {
   no_cuda();
 }
 template <class T>
 Limits<T> tessellation_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&, int, int,
-                              Stages&) {
+                              bool, Stages&) {
   no_cuda();
 }
 template <class T>

@@ -134,6 +134,7 @@ template <class T>
 struct Limits {
   linalg::Dense<T> positions, normals;
   linalg::MeshMatrix<> mesh;
+  index_t approximated = 0;  // points that no patch held (tessellation with approximate)
 };
 
 template <class T, class Scheme, class Exec>
@@ -163,19 +164,20 @@ Limits<T> limits(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharp
 template <class T, class Exec>
 schemes::catmull_clark::SampleLimits<T> sample_limits(Exec& exec, const meshops::PolyMesh& mesh,
                                                       const schemes::Sharpness<>& C, const schemes::Options& options,
-                                                      const meshops::Samples& samples, int depth, Stages& stages) {
+                                                      const meshops::Samples& samples, int depth, bool approximate,
+                                                      Stages& stages) {
   using X = Transfer<Exec>;
   auto in = upload<T>(exec, mesh, C, stages);
   const auto faces = X::up(linalg::Array<index_t>(samples.faces));
   const auto u = X::up(linalg::Array<double>(samples.u)), v = X::up(linalg::Array<double>(samples.v));
   auto t = std::chrono::steady_clock::now();
   auto r = schemes::catmull_clark::limit_at_samples(exec, std::move(in.M), std::move(in.sharpness), faces, u, v, in.P,
-                                                    depth, options);
+                                                    depth, options, approximate);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
   t = std::chrono::steady_clock::now();
   schemes::catmull_clark::SampleLimits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.du)),
-                                              on_host<X>(std::move(r.dv))};
+                                              on_host<X>(std::move(r.dv)), r.approximated};
   stages.download = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
   return out;
@@ -185,17 +187,19 @@ schemes::catmull_clark::SampleLimits<T> sample_limits(Exec& exec, const meshops:
 // layout, points and normals made on the executor, going down at most `depth` levels.
 template <class T, class Exec>
 Limits<T> tessellation(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
-                       const schemes::Options& options, int rate, int depth, Stages& stages) {
+                       const schemes::Options& options, int rate, int depth, bool approximate, Stages& stages) {
   using X = Transfer<Exec>;
   auto in = upload<T>(exec, mesh, C, stages);
   auto t = std::chrono::steady_clock::now();
-  auto r = schemes::catmull_clark::tessellate(exec, std::move(in.M), std::move(in.sharpness), in.P, rate, depth, options);
+  auto r = schemes::catmull_clark::tessellate(exec, std::move(in.M), std::move(in.sharpness), in.P, rate, depth, options,
+                                              approximate);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
   t = std::chrono::steady_clock::now();
   Limits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.normal)),
                 linalg::MeshMatrix<>(r.quads.vertices, on_host<X>(std::move(r.quads.offsets)),
-                                     on_host<X>(std::move(r.quads.indices)))};
+                                     on_host<X>(std::move(r.quads.indices))),
+                r.approximated};
   stages.download = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
   return out;

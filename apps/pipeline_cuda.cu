@@ -40,18 +40,20 @@ Limits<T> limits_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh
 template <class T>
 schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                                              const schemes::Options& options,
-                                                             const meshops::Samples& samples, int depth, Stages& stages) {
+                                                             const meshops::Samples& samples, int depth,
+                                                             bool approximate, Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return sample_limits<T>(exec, mesh, C, options, samples, depth, stages);
+  return sample_limits<T>(exec, mesh, C, options, samples, depth, approximate, stages);
 }
 
 template <class T>
 Limits<T> tessellation_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
-                              const schemes::Options& options, int rate, int depth, Stages& stages) {
+                              const schemes::Options& options, int rate, int depth, bool approximate,
+                              Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return tessellation<T>(exec, mesh, C, options, rate, depth, stages);
+  return tessellation<T>(exec, mesh, C, options, rate, depth, approximate, stages);
 }
 
 template <class T>

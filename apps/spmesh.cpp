@@ -37,12 +37,12 @@ constexpr const char* usage = R"(usage:
       positions and unit normals (OBJ vn, PLY nx ny nz), in the vertex and face order of
       subdivide --levels L;
       catmark and loop, with their creases, corners and boundary modes
-  spmesh limit IN --at SAMPLES.txt -o OUT.txt [--levels L] [options]
+  spmesh limit IN --at SAMPLES.txt -o OUT.txt [--levels L] [--approximate] [options]
       Catmull-Clark's limit at each line 'face u v' of SAMPLES (a quad mesh; u, v in the
       face's [0, 1]^2, corner 0 at (0, 0), 1 at (1, 0)), exact on regular faces and at smooth
       extraordinary vertices (Stam), going down at most L levels (default 3): a line
       'x y z dux duy duz dvx dvy dvz' a sample
-  spmesh limit IN --tessellate N -o OUT.obj|OUT.ply [--levels L] [options]
+  spmesh limit IN --tessellate N -o OUT.obj|OUT.ply [--levels L] [--approximate] [options]
       the same limit surface as N x N quads a face (OpenSubdiv Bfr's uniform rate N), watertight:
       a point on a shared edge or vertex is one point; a unit normal a point
   spmesh build IN --levels L -o FILE [options]
@@ -94,7 +94,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
   if (command == "limit")
     return limit_command(parse(command, rest, {"--output", "--levels", "--at", "--tessellate", "--scheme", "--boundary",
                                                "--crease", "--device", "--precision", "--triangulate"},
-                               {}, 1, "one input mesh file"));
+                               {"--approximate"}, 1, "one input mesh file"));
   if (command == "build") {
     auto options = scheme_options;
     options.push_back("--vertex-rule");  // volume meshes only

@@ -38,6 +38,7 @@ namespace spmesh::schemes::catmull_clark {
 template <class T, class S = linalg::Host>
 struct SampleLimits {
   linalg::Dense<T, S> position, du, dv;
+  index_t approximated = 0;  // samples that no patch held, approximated (limit_at_samples)
 };
 
 // The deepest level a sample goes down to.
@@ -59,15 +60,19 @@ struct SampleLevel {
 };
 
 // What a sample's limit is: status 0 and its terms, f(level, vertex, position weight, u
-// derivative's, v derivative's) for the control points of the regular quad, or of Stam's quad,
-// that holds it (found level by level); else status 1 (neither within the levels), 2 (a face out
-// of range), 3 ((u, v) outside [0, 1] or not finite), and no terms.
+// derivative's, v derivative's) for the control points of the patch, or of Stam's quad, that
+// holds it (found level by level); else, with `approximate`, status 4 and the terms of the
+// bilinear interpolation of the limit points at the corners of the last level's quad holding it;
+// else status 1 (neither within the levels), 2 (a face out of range), 3 ((u, v) outside [0, 1]
+// or not finite), and no terms.
 struct SampleTerms {
   SampleLevel level[max_sample_depth + 1];
   int levels = 0;  // level[0 .. levels - 1]
   const index_t* face;
   const double *u, *v;
   StamView stam;
+  bool approximate = false;
+  LimitTerms<QuadView, LimitMask> last;  // the last level's limit masks, where approximate
 
   template <class F>
   SPMESH_HD std::uint8_t operator()(index_t s, F&& f) const {
@@ -96,11 +101,30 @@ struct SampleTerms {
         stam.limit(L.q, at, extraordinary, n, x, y, scale, on_level);
         return 0;
       }
+      if (l + 1 == levels) {
+        if (!approximate) return 1;
+        bilinear(L.q, at, x, y, scale, on_level);
+        return 4;
+      }
       // The child holding (x, y): child a lies at corner a.
       const int i = x >= 0.5, j = y >= 0.5;
       at = 4 * at + (j ? 3 - i : i), x = 2 * x - i, y = 2 * y - j;
     }
     return 1;
+  }
+
+  // The bilinear interpolation at (x, y) of the limit points of quad f's corners (f of the last
+  // level): g(vertex, weights) for the terms of their limit masks, derivatives times `scale`.
+  // Continuous across the quads' sides (a side's points are its two ends' limits) but not
+  // smooth; its error shrinks by about 4 a level (docs/rules.md).
+  template <class G>
+  SPMESH_HD void bilinear(const QuadView& q, index_t f, double x, double y, double scale, G&& g) const {
+    const double weight[4] = {(1 - x) * (1 - y), x * (1 - y), x * y, (1 - x) * y};
+    const double along_u[4] = {-(1 - y), 1 - y, y, -y}, along_v[4] = {-(1 - x), -x, x, 1 - x};
+    for (int a = 0; a < 4; ++a)
+      last(linalg::ldg(q.corners + 4 * f + a), [&](index_t vertex, const LimitWeights& w) {
+        g(vertex, weight[a] * w.position, scale * along_u[a] * w.position, scale * along_v[a] * w.position);
+      });
   }
 
   // The bicubic patch of a quad f with a side on the boundary (its corners regular, boundary or
@@ -208,7 +232,11 @@ struct SampleRows {
   SampleTerms terms;
   index_t first[max_sample_depth + 1];
   int which;
-  SPMESH_HD std::int64_t bound(index_t) const { return max_stam_ring; }
+  SPMESH_HD std::int64_t bound(index_t s) const {
+    std::int64_t n = 0;
+    terms(s, [&](int, index_t, double, double, double) { ++n; });
+    return n;
+  }
   template <class Sink>
   SPMESH_HD void operator()(index_t s, Sink&& sink) const {
     terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
@@ -218,19 +246,24 @@ struct SampleRows {
   }
 };
 
-// Whether sample s was not evaluated.
+// Whether sample s was not evaluated; whether it was approximated.
 struct Refused {
   const std::uint8_t* status;
-  SPMESH_HD bool operator()(index_t s) const { return status[s] != 0; }
+  SPMESH_HD bool operator()(index_t s) const { return status[s] != 0 && status[s] != 4; }
+};
+struct Approximated {
+  const std::uint8_t* status;
+  SPMESH_HD bool operator()(index_t s) const { return status[s] == 4; }
 };
 
 // Every level to `depth` of quad mesh M with its topology and rules (plan.levels and last),
 // the samples' terms on them, and f(plan, terms, statuses); then the first sample not evaluated
-// is refused by name.
+// is refused by name. Returns how many were approximated.
 template <class Exec, class F, class S = typename Exec::space>
-void with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C,
-                       const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
-                       const linalg::Array<double, S>& v, int depth, const Options& options, F&& f) {
+index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C,
+                          const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
+                          const linalg::Array<double, S>& v, int depth, const Options& options, bool approximate,
+                          F&& f) {
   schemes::detail::check_input<CatmullClark>(exec, M, C, depth, false);
   if (depth < 0 || depth > max_sample_depth)
     throw InputError("limit_at_samples: depth " + std::to_string(depth) + ", not 0 to " +
@@ -263,14 +296,24 @@ void with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& 
     exec.for_each(terms.level[l].q.vertices, StamValences{terms.level[l].q, terms.level[l].irregular, valences.data()});
   const auto stam = stam_tables(exec, valences);
   terms.stam = stam.view();
+  // The last level's limit masks, for the samples that no patch holds.
+  linalg::Array<std::uint8_t, S> turned;
+  linalg::Array<float, S> vertex_sharpness;
+  if (approximate) {
+    const auto& L = std::get<QuadLevel<S>>(*last);
+    turned = schemes::detail::ring_starts<LimitMask>(exec, plan.levels, L.vertices);
+    terms.last = limit_terms<LimitMask>(exec, L, table->at(depth), turned, vertex_sharpness);
+    terms.approximate = true;
+  }
   linalg::Array<std::uint8_t, S> status(n);
   f(plan, terms, status.data());
   // The first sample not evaluated, named (the statuses read back only when there is one).
-  if (exec.count_if(n, Refused{status.data()}) == 0) return;
+  if (exec.count_if(n, Refused{status.data()}) == 0)
+    return approximate ? exec.count_if(n, Approximated{status.data()}) : 0;
   std::vector<std::uint8_t> host(static_cast<std::size_t>(n));
   exec.read(status.data(), n, host.data());
   for (index_t s = 0; s < n; ++s) {
-    if (host[std::size_t(s)] == 0) continue;
+    if (host[std::size_t(s)] == 0 || host[std::size_t(s)] == 4) continue;
     index_t at = 0;
     double uv[2] = {0, 0};
     exec.read(faces.data() + s, 1, &at), exec.read(u.data() + s, 1, uv), exec.read(v.data() + s, 1, uv + 1);
@@ -283,10 +326,12 @@ void with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& 
         throw SampleError(sample + ": no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
                               " levels (a crease, a corner that is not pinned, a boundary vertex of more than 3 "
                               "edges or an inner one of 2 or more than " +
-                              std::to_string(max_stam_valence) + " edges is near; their patches are not evaluated yet)",
+                              std::to_string(max_stam_valence) + " edges is near, whose exact patches are not built yet; "
+                              "approximate evaluates it between the last level's limit points)",
                           s);
     }
   }
+  return 0;
 }
 
 // The rows of matrices A_0 .. A_{n-1} (of the same columns), one after another.
@@ -315,19 +360,22 @@ linalg::Csr<T, S> stacked(Exec& exec, const std::vector<linalg::Csr<T, S>>& part
 // The limit points and their u and v derivatives at samples (faces[s], u[s], v[s]) of quad mesh
 // M (level-0 sharpness C, vertex data P0), going down at most `depth` levels (0 to
 // max_sample_depth). SampleError (an InputError) naming the first sample that is out of range, or
-// that reaches no regular quad nor Stam's within `depth` levels; InputError for a base mesh with
-// other faces than quads (Bfr's parameterization of their sub-faces is not built yet).
+// that reaches no patch nor Stam's quad within `depth` levels unless `approximate`, which
+// evaluates those as the bilinear interpolation of the limit points at the corners of the level
+// `depth` quad that holds them (counted in `approximated`); InputError for a base mesh with other
+// faces than quads (Bfr's parameterization of their sub-faces is not built yet).
 template <class Exec, class T, class S = typename Exec::space>
 SampleLimits<T, S> limit_at_samples(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C,
                                     const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
                                     const linalg::Array<double, S>& v, const linalg::Dense<T, S>& P0, int depth,
-                                    Options options = {}) {
+                                    Options options = {}, bool approximate = false) {
   check_vertex_data(P0.rows, M.vertices, "limit_at_samples");
   const index_t n = faces.size();
   SampleLimits<T, S> out{linalg::Dense<T, S>(n, P0.cols), linalg::Dense<T, S>(n, P0.cols),
                          linalg::Dense<T, S>(n, P0.cols)};
-  detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options,
-                            [&](const auto& plan, const detail::SampleTerms& terms, std::uint8_t* status) {
+  out.approximated = detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options, approximate,
+                                               [&](const auto& plan, const detail::SampleTerms& terms,
+                                                   std::uint8_t* status) {
     std::vector<linalg::Dense<T, S>> points;  // every level's
     points.push_back(schemes::detail::copy(exec, P0));
     for (int l = 0; l < depth; ++l) points.push_back(schemes::subdivide(exec, plan, std::size_t(l), points.back()));
@@ -345,16 +393,18 @@ SampleLimits<T, S> limit_at_samples(Exec& exec, linalg::MeshMatrix<S> M, Sharpne
 template <class T, class S>
 struct SampleMatrices {
   linalg::Csr<T, S> position, du, dv;
+  index_t approximated = 0;
 };
 template <class T, class Exec, class S = typename Exec::space>
 SampleMatrices<T, S> limit_at_samples_matrices(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C,
                                                const linalg::Array<index_t, S>& faces,
                                                const linalg::Array<double, S>& u, const linalg::Array<double, S>& v,
-                                               int depth, Options options = {}) {
+                                               int depth, Options options = {}, bool approximate = false) {
   const index_t n = faces.size(), base = M.vertices;
   SampleMatrices<T, S> out;
-  detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options,
-                            [&](const auto& plan, const detail::SampleTerms& terms, std::uint8_t* status) {
+  out.approximated = detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options, approximate,
+                                               [&](const auto& plan, const detail::SampleTerms& terms,
+                                                   std::uint8_t* status) {
     // Every level's refinement matrix, stacked: the rows of R_0 = I, R_1 = S_0 R_0, ...
     std::vector<linalg::Csr<double, S>> R;
     R.push_back(linalg::identity<double>(exec, base));

@@ -139,17 +139,20 @@ template <class T, class S = linalg::Host>
 struct Tessellation {
   linalg::Dense<T, S> position, normal;
   linalg::MeshMatrix<S> quads;
+  index_t approximated = 0;  // points approximated (limit_at_samples)
 };
 
 // Quad mesh M (level-0 sharpness C, vertex data P0, k = 3 columns) tessellated at `rate`: the
 // layout above, its points evaluated by limit_at_samples going down at most `depth` levels
-// (which refuses, naming the point, one that reaches no regular quad nor Stam's), the normals.
+// (which refuses, naming the point, one that reaches no patch nor Stam's quad, unless
+// `approximate`), the normals.
 template <class Exec, class T, class S = typename Exec::space>
 Tessellation<T, S> tessellate(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C, const linalg::Dense<T, S>& P0,
-                              int rate, int depth, Options options = {}) {
+                              int rate, int depth, Options options = {}, bool approximate = false) {
   if (P0.cols != 3) throw DimensionError("tessellate: " + std::to_string(P0.cols) + " columns of vertex data, not 3");
   auto layout = tessellation_samples(exec, M, rate);
-  auto limits = limit_at_samples(exec, std::move(M), std::move(C), layout.faces, layout.u, layout.v, P0, depth, options);
+  auto limits = limit_at_samples(exec, std::move(M), std::move(C), layout.faces, layout.u, layout.v, P0, depth, options,
+                                 approximate);
   linalg::Dense<T, S> normal(limits.position.rows, 3);
   const T *du = limits.du.data.data(), *dv = limits.dv.data.data();
   T* n = normal.data.data();
@@ -160,7 +163,7 @@ Tessellation<T, S> tessellate(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> 
     const double length = sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
     for (int c = 0; c < 3; ++c) n[3 * p + c] = length > 0 ? T(cross[c] / length) : T(0);
   });
-  return {std::move(limits.position), std::move(normal), std::move(layout.quads)};
+  return {std::move(limits.position), std::move(normal), std::move(layout.quads), limits.approximated};
 }
 
 }  // namespace spmesh::schemes::catmull_clark

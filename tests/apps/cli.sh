@@ -209,6 +209,11 @@ PY
 expect_error "limit --tessellate: corners under edge-only" "$tmp/grid_bad.obj" limit "$tmp/grid.obj" \
   --tessellate 2 -o "$tmp/grid_bad.obj"
 grep -q "corner that is not pinned" "$tmp/stderr" || fail "limit --tessellate: $(cat "$tmp/stderr")"
+# ... and with --approximate the points near those corners are evaluated between the limit
+# points of level 3 (the corners' own points exact), and the command says how many.
+"$spmesh" limit "$tmp/grid.obj" --tessellate 2 --approximate -o "$tmp/grid_approx.obj" >"$tmp/stdout" ||
+  fail "limit --tessellate --approximate"
+grep -q "approximated between the limit points of level 3" "$tmp/stdout" || fail "limit --approximate: $(cat "$tmp/stdout")"
 expect_error "limit --tessellate: a rate of 1 to 1024" "$tmp/tess_bad.obj" limit "$data/meshes/cube.obj" \
   --tessellate 0 -o "$tmp/tess_bad.obj"
 # As PLY: the OBJ's points and normals (float64 x y z nx ny nz a vertex) and quads.

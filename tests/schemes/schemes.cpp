@@ -672,6 +672,7 @@ template <class T>
 struct SampleLimitsOf {
   int depth;
   schemes::Options options = {};
+  bool approximate = false;
   template <class E, class M, class C, class V, class F, class U, class P>
   auto operator()(E& exec, M& mesh, C& creases, V& corners, F& faces, U& u, U& v, const P& points) const {
     using S = typename E::space;
@@ -682,9 +683,9 @@ struct SampleLimitsOf {
     auto W = cc::limit_at_samples_matrices<T>(
         exec, std::move(mesh_copy),
         schemes::Sharpness<S>{la::Coo<float, S>{creases.rows, creases.cols, {}, {}, {}}, std::move(corners_copy)},
-        faces, u, v, depth, options);
+        faces, u, v, depth, options, approximate);
     auto r = cc::limit_at_samples(exec, std::move(mesh), schemes::Sharpness<S>{std::move(creases), std::move(corners)},
-                                  faces, u, v, points, depth, options);
+                                  faces, u, v, points, depth, options, approximate);
     auto apply = [&](const auto& A) {
       P out(A.rows, points.cols);
       la::spmm(exec, A, points, out);
@@ -709,6 +710,19 @@ double largest_difference(const Dense<T>& a, const Dense<T>& b) {
   return d;
 }
 
+// Where the level-k vertex at (i, j) / 2^k of base quad f is among level k's face corners (4
+// sub-face + corner): down to the sub-face holding it (child a at corner a), then its corner.
+index_t level_corner(index_t f, int i, int j, int levels) {
+  index_t sub = f;
+  double x = double(i) / (1 << levels), y = double(j) / (1 << levels);
+  for (int l = 0; l < levels; ++l) {
+    const int qi = x >= 0.5, qj = y >= 0.5;
+    sub = 4 * sub + (qj ? 3 - qi : qi), x = 2 * x - qi, y = 2 * y - qj;
+  }
+  const int corner = x == 0 ? (y == 0 ? 0 : 3) : (y == 0 ? 1 : 2);
+  return sub * 4 + corner;
+}
+
 // Samples at the corners of level-k sub-faces of the given faces (all if none), against the limit
 // masks at those vertices of level k (limit.hpp: OpenSubdiv's, exact where the surface is a
 // regular patch or Stam's); derivatives against central differences of the samples themselves.
@@ -727,15 +741,8 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
     // Every second sample next to corner 0: an extraordinary vertex's sub-faces at the last level.
     const int range = n % 2 ? 3 : side + 1;
     const int i = int(rng() % range), j = int(rng() % range);
-    // The level-k vertex at (i, j) / 2^k: down to the sub-face holding it (child a at corner a), then its corner.
-    index_t sub = f;
-    double x = double(i) / side, y = double(j) / side;
-    for (int l = 0; l < levels; ++l) {
-      const int qi = x >= 0.5, qj = y >= 0.5;
-      sub = 4 * sub + (qj ? 3 - qi : qi), x = 2 * x - qi, y = 2 * y - qj;
-    }
-    const int corner = x == 0 ? (y == 0 ? 0 : 3) : (y == 0 ? 1 : 2);
-    faces.push_back(f), us.push_back(double(i) / side), vs.push_back(double(j) / side), vertex.push_back(sub * 4 + corner);
+    faces.push_back(f), us.push_back(double(i) / side), vs.push_back(double(j) / side);
+    vertex.push_back(level_corner(f, i, j, levels));
   }
   Dense<T> P0(mesh.vertex_count(), 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
@@ -855,6 +862,60 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and
   check_samples<B, T>(wavy_fan(5), away, 3);
 }
 
+// Samples that no patch holds within the levels (at a fan's outer corner under edge-only, where
+// the boundary's crease rule turns) approximated between the limit points of the last level's
+// quad: exact at its corners, and closer by about 4 a level elsewhere, against the limit masks at
+// level 7; the same through W.
+TEST_CASE_TEMPLATE("Catmull-Clark's limit at samples no patch holds, approximated between the last level's limit "
+                   "points: exact at their corners and about 4 times closer a level",
+                   V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  const auto mesh = wavy_fan(5);
+  const index_t Vs = mesh.vertex_count(), f = 8;  // sector 0's face (2, 2): the outer corner at (1, 1)
+  constexpr int reference = 7, side = 1 << reference;
+  std::vector<index_t> faces, vertex;
+  std::vector<double> us, vs;
+  for (int a : {0, 1, 2, 3, 5, 8, 13, 21})
+    for (int b : {0, 1, 3, 8, 21}) {
+      faces.push_back(f), us.push_back(double(side - a) / side), vs.push_back(double(side - b) / side);
+      vertex.push_back(level_corner(f, side - a, side - b, reference));
+    }
+  Dense<T> P0(Vs, 3);
+  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
+  cpu::Executor host;
+  const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), smooth(Vs), reference);
+  const auto limits = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(Vs), reference, mesh.positions);
+  const auto refined = plan.refined.mesh();
+  std::vector<double> error;
+  for (int depth = 2; depth <= 5; ++depth) {
+    CAPTURE(depth);
+    SampleLimitsOf<T> of{depth, {}, true};
+    const auto [position, du, dv, by_W, du_by_W, dv_by_W] =
+        run<B>("approximated samples", of, mesh.M, smooth(Vs).edges, smooth(Vs).vertices, HostArray<index_t>(faces),
+               HostArray<double>(us), HostArray<double>(vs), P0);
+    CHECK(largest_difference(by_W, position) <= (std::is_same_v<T, float> ? 1e-4 : 1e-11));
+    double worst = 0;
+    for (std::size_t n = 0; n < faces.size(); ++n) {
+      const index_t w = refined.indices[vertex[n]];
+      double d = 0;
+      for (index_t c = 0; c < 3; ++c) d = std::max(d, std::abs(double(position(index_t(n), c)) - limits.position(w, c)));
+      // At the corners of the level-`depth` quads the bilinear interpolation is their limit point.
+      const int a = int(std::lround((1 - us[n]) * side)), b = int(std::lround((1 - vs[n]) * side));
+      if (a % (side >> depth) == 0 && b % (side >> depth) == 0)
+        CHECK(d <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
+      worst = std::max(worst, d);
+    }
+    error.push_back(worst);
+    MESSAGE("depth " << depth << ": largest error " << worst);
+  }
+  for (std::size_t k = 1; k < error.size(); ++k) CHECK(error[k] < error[k - 1] / 2.5);
+  // Without approximate the same samples are refused.
+  CHECK_THROWS_AS(cc::limit_at_samples(host, mesh.M.clone(), smooth(Vs), HostArray<index_t>(faces), HostArray<double>(us),
+                                       HostArray<double>(vs), mesh.positions, 5),
+                  cc::SampleError);
+}
+
 TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a corner that is not pinned, a face out of range, "
           "(u, v) outside the face and a mesh of other polygons") {
   const auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj");
@@ -876,7 +937,8 @@ TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a
   CHECK(refusal(fan, 8, 1.0, 1.0) ==
         "limit_at_samples: sample 0 (face 8, u 1.000000, v 1.000000): no regular quad nor one of Stam's holds it "
         "within 4 levels (a crease, a corner that is not pinned, a boundary vertex of more than 3 edges or an inner "
-        "one of 2 or more than 32 edges is near; their patches are not evaluated yet)");
+        "one of 2 or more than 32 edges is near, whose exact patches are not built yet; approximate evaluates it "
+        "between the last level's limit points)");
   CHECK(refusal(fan, 2, 1.0, 1.0) == "no error");  // a boundary vertex of 3 edges: a boundary patch
   CHECK(refusal(cube, 2, 0.0, 0.0) == "no error");  // Stam's, at an extraordinary vertex
   CHECK(refusal(cube, 6, 0.5, 0.5) == "limit_at_samples: sample 0 (face 6, u 0.500000, v 0.500000): the mesh has faces 0 to 5");
