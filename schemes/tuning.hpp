@@ -50,6 +50,11 @@ inline constexpr std::size_t tensor_tile_bytes = 16 * 1024;
 // Q; Tuning choices: stam_tabled_levels).
 inline constexpr int stam_tabled_levels = 8;
 
+// Blocks per SM asked of the kernel that evaluates samples (limit_at.hpp's SamplePoints): its
+// walks down the levels are bound by load latency, and uncapped it took 164 registers, one block
+// an SM (Q with Nsight Compute; Tuning choices: SamplePoints::min_blocks_per_sm).
+inline constexpr int sample_min_blocks_per_sm = 2;
+
 // The edges of a special vertex that the crease rules' kernel keeps in registers; a vertex of
 // more walks its ring on every pass (Tuning choices: HalfEdgeVertexRules::kept; not swept).
 inline constexpr int vertex_rules_kept_edges = 12;

@@ -194,6 +194,7 @@ struct SampleTerms {
 // The samples' limits from each level's points (P[l]: level l's, k columns).
 template <class T>
 struct SamplePoints {
+  static constexpr int min_blocks_per_sm = tuning::sample_min_blocks_per_sm;
   SampleTerms terms;
   const T* P[max_sample_depth + 1];
   T *position, *du, *dv;
