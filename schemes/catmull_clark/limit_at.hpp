@@ -13,7 +13,8 @@
 // 2v - j)), until that child is one of those; a derivative in the base face's parameters is the
 // child's times 2^level. Samples that reach neither within the levels asked (at a crease, a dart,
 // a corner that is not pinned, a boundary vertex of more than 3 edges, an inner vertex of 2 or
-// more than max_stam_valence edges) are not evaluated: their patches are limit evaluation's next
+// more than max_stam_valence edges) are refused, or on request approximated between the limit
+// points of the last level's quad (bilinear): their exact patches are limit evaluation's next
 // steps.
 #pragma once
 
