@@ -31,6 +31,9 @@
 //   bfr re    the same with each face's surface, pattern and owned points kept (BfrTessellator),
 //             only the points evaluated, as a Bfr user re-tessellating an animated mesh would;
 //             xre its time over W replay's;
+//   far W, far re  Far's LimitStencilTable of the same points (isolation 6, double): made, once
+//             (FarLimitStencils), and applied (UpdateValues and UpdateDerivs, one thread, as Far
+//             runs them); xfar the latter over W replay;
 //   |d| L2, L6  the largest difference of spmesh's points from Bfr's at approximation levels 2
 //             and 6 (its smooth irregular regions are patches of that level), over the diagonal.
 //   spmesh_bench_limits [--json FILE] [--scheme catmark|loop] [--cpu-max-level L]
@@ -53,6 +56,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -223,6 +227,7 @@ struct TessellationRow {
   int rate = 0;
   std::int64_t points = 0, quads = 0;
   double layout = 0, tessellate = 0, w_build = 0, w_replay = 0, w_floor = 0, bfr = 0, bfr_replay = 0;
+  double far_build = 0, far_replay = 0;  // Far's LimitStencilTable at the same points: made, applied
   double difference[2] = {0, 0};
 };
 
@@ -287,11 +292,13 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
 }
 
 void print(const TessellationRow& r) {
-  std::printf("%-14s %4d %-4s %10lld %10lld %8.3f %9.3f %8.3f %9.4f %8.4f %6.2f %9.2f %7.1f %9.2f %8.0f %9.2g %9.2g\n",
+  std::printf("%-14s %4d %-4s %10lld %10lld %8.3f %9.3f %8.3f %9.4f %8.4f %6.2f %9.2f %7.1f %9.2f %8.0f %9.2g %9.2g "
+              "%9.1f %8.2f %8.0f\n",
               r.mesh.c_str(), r.rate, r.device.c_str(), static_cast<long long>(r.points),
               static_cast<long long>(r.quads), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor,
               r.w_floor > 0 ? r.w_replay / r.w_floor : 0.0, r.bfr, r.bfr / r.tessellate, r.bfr_replay,
-              r.bfr_replay / r.w_replay, r.difference[0], r.difference[1]);
+              r.bfr_replay / r.w_replay, r.difference[0], r.difference[1], r.far_build, r.far_replay,
+              r.far_replay / r.w_replay);
   std::fflush(stdout);
 }
 
@@ -300,10 +307,10 @@ void write_tessellation_row(std::FILE* f, const TessellationRow& r) {
                "\"mesh\": \"%s\", \"rate\": %d, \"device\": \"%s\", \"points\": %lld, \"quads\": %lld, "
                "\"layout_ms\": %.4f, \"tessellate_ms\": %.4f, \"w_build_ms\": %.4f, \"w_replay_ms\": %.5f, "
                "\"w_floor_ms\": %.5f, \"bfr_ms\": %.3f, \"bfr_replay_ms\": %.3f, \"difference_l2\": %.3g, "
-               "\"difference_l6\": %.3g",
+               "\"difference_l6\": %.3g, \"far_build_ms\": %.1f, \"far_replay_ms\": %.3f",
                r.mesh.c_str(), r.rate, r.device.c_str(), static_cast<long long>(r.points),
                static_cast<long long>(r.quads), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor, r.bfr,
-               r.bfr_replay, r.difference[0], r.difference[1]);
+               r.bfr_replay, r.difference[0], r.difference[1], r.far_build, r.far_replay);
 }
 
 int run(int argc, char** argv) {
@@ -407,12 +414,13 @@ int run(int argc, char** argv) {
   }
   if (!samples_json.empty()) write_json(samples_json, rates, sample_rows, write_sample_row);
   if (rates_asked.empty()) return 0;
-  std::printf("\n%-14s %4s %-4s %10s %10s %8s %9s %8s %9s %8s %6s %9s %7s %9s %8s %9s %9s  (ms; bfr: OpenSubdiv's Bfr "
-              "on %d threads, from its refiner; bfr re: its surfaces kept, points only; xbfr: bfr over tessellate, "
-              "xre: bfr re over W replay; |d| L2, L6: the largest difference from Bfr at its approximation levels 2 "
-              "and 6, over the diagonal)\n",
+  std::printf("\n%-14s %4s %-4s %10s %10s %8s %9s %8s %9s %8s %6s %9s %7s %9s %8s %9s %9s %9s %8s %8s  (ms; bfr: "
+              "OpenSubdiv's Bfr on %d threads, from its refiner; bfr re: its surfaces kept, points only; xbfr: bfr over "
+              "tessellate, xre: bfr re over W replay; |d| L2, L6: the largest difference from Bfr at its approximation "
+              "levels 2 and 6, over the diagonal; far W, far re: Far's LimitStencilTable of the points made (once) and "
+              "applied on one thread, xfar: far re over W replay)\n",
               "mesh", "N", "dev", "points", "quads", "layout", "tessellate", "W build", "W replay", "floor", "xfloor",
-              "bfr", "xbfr", "bfr re", "xre", "|d| L2", "|d| L6", cpu.threads());
+              "bfr", "xbfr", "bfr re", "xre", "|d| L2", "|d| L6", "far W", "far re", "xfar", cpu.threads());
   std::vector<TessellationRow> tessellation_rows;
   for (const auto& [path, levels] : meshes) {
     const auto mesh = meshops::read_obj(path);
@@ -423,10 +431,24 @@ int run(int argc, char** argv) {
       const double bfr = time_ms([&] { test::bfr_tessellate(*refiner, points, rate); });
       const test::BfrTessellator kept(*refiner, rate);
       const double bfr_replay = time_ms([&] { kept.evaluate(points); });
+      // Far's LimitStencilTable of the same points (isolation 6; made once, it takes seconds).
+      double far_build = 0, far_replay = 0;
+      try {
+        const auto layout = schemes::catmull_clark::tessellation_samples(cpu, mesh.M, rate);
+        const index_t V = mesh.vertex_count();
+        const auto far_start = std::chrono::steady_clock::now();
+        const test::FarLimitStencils far(
+            mesh, schemes::Sharpness<>{linalg::Coo<float>{V, V, {}, {}, {}}, linalg::Array<float>(V, 0.0f)},
+            schemes::Options{}, layout.faces.to_vector(), layout.u.to_vector(), layout.v.to_vector(), 6);
+        far_build = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - far_start).count();
+        far_replay = time_ms([&] { far.evaluate(points); });
+      } catch (const InputError&) {  // not tessellated: said below
+      }
       auto run_tessellation = [&](auto& exec, auto up, auto down, const char* device, double gbs) {
         try {
           auto r = measure_tessellation(exec, up, down, mesh, rate, gbs);
           r.mesh = name, r.device = device, r.bfr = bfr, r.bfr_replay = bfr_replay;
+          r.far_build = far_build, r.far_replay = far_replay;
           print(r);
           tessellation_rows.push_back(r);
         } catch (const InputError& e) {

@@ -2,6 +2,8 @@
 #include "bench/peers/opensubdiv.hpp"
 
 #include <opensubdiv/far/primvarRefiner.h>
+#include <opensubdiv/far/stencilTable.h>
+#include <opensubdiv/far/stencilTableFactory.h>
 #include <opensubdiv/far/topologyDescriptor.h>
 #include <opensubdiv/far/topologyRefinerFactory.h>
 
@@ -96,5 +98,43 @@ OsdLimits osd_limit(const OsdRefinement& r) {
       .Limit(reinterpret_cast<const Point*>(r.positions.back().data()), position, tangent1, tangent2);
   return out;
 }
+
+struct FarLimitStencils::Table {
+  std::unique_ptr<Far::TopologyRefiner> refiner;
+  std::unique_ptr<const Far::LimitStencilTableReal<double>> stencils;
+};
+
+FarLimitStencils::FarLimitStencils(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
+                                   const schemes::Options& options, const std::vector<index_t>& faces,
+                                   const std::vector<double>& u, const std::vector<double>& v, int isolation)
+    : table_(std::make_unique<Table>()) {
+  table_->refiner = osd_refiner(mesh, sharpness, options);
+  table_->refiner->RefineAdaptive(Far::TopologyRefiner::AdaptiveOptions(isolation));
+  // A location array a run of samples on one face, in the samples' order.
+  Far::LimitStencilTableFactoryReal<double>::LocationArrayVec locations;
+  for (std::size_t s = 0; s < faces.size();) {
+    std::size_t end = s + 1;
+    while (end < faces.size() && faces[end] == faces[s]) ++end;
+    Far::LimitStencilTableFactoryReal<double>::LocationArray run;
+    run.ptexIdx = faces[s], run.numLocations = int(end - s), run.s = u.data() + s, run.t = v.data() + s;
+    locations.push_back(run);
+    s = end;
+  }
+  table_->stencils.reset(Far::LimitStencilTableFactoryReal<double>::Create(*table_->refiner, locations));
+}
+
+FarLimitStencils::~FarLimitStencils() = default;
+
+OsdLimits FarLimitStencils::evaluate(const std::vector<double>& points) const {
+  const std::size_t n = 3 * std::size_t(table_->stencils->GetNumStencils());
+  OsdLimits out{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
+  const auto* from = reinterpret_cast<const Point*>(points.data());
+  table_->stencils->UpdateValues(from, reinterpret_cast<Point*>(out.position.data()));
+  table_->stencils->UpdateDerivs(from, reinterpret_cast<Point*>(out.tangent1.data()),
+                                 reinterpret_cast<Point*>(out.tangent2.data()));
+  return out;
+}
+
+std::size_t FarLimitStencils::entries() const { return table_->stencils->GetWeights().size(); }
 
 }  // namespace spmesh::test

@@ -40,4 +40,23 @@ struct OsdLimits {
 };
 OsdLimits osd_limit(const OsdRefinement& r);
 
+// Far's limit at samples (faces[s], u[s], v[s]) of a quad mesh (a face's ptex parameters are
+// Bfr's), as a LimitStencilTable on the base vertices (double) from a refiner refined
+// adaptively to `isolation` levels (PatchTableFactory's defaults: Gregory end caps), made once;
+// evaluate() applies it (UpdateValues, UpdateDerivs: one thread) to any positions of those
+// vertices, samples x 3 each. What a Far user re-evaluating an animated mesh's samples keeps.
+class FarLimitStencils {
+public:
+  FarLimitStencils(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
+                   const schemes::Options& options, const std::vector<index_t>& faces,
+                   const std::vector<double>& u, const std::vector<double>& v, int isolation);
+  ~FarLimitStencils();
+  OsdLimits evaluate(const std::vector<double>& points) const;  // position, tangent1 = du, tangent2 = dv
+  std::size_t entries() const;                                  // the table's weights, a block
+
+private:
+  struct Table;
+  std::unique_ptr<Table> table_;
+};
+
 }  // namespace spmesh::test

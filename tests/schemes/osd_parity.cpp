@@ -343,13 +343,14 @@ TEST_CASE("Loop matches OpenSubdiv 3.5 on every loop shape, levels 1-4") {
                                              "loop_val2_interior"});
 }
 
-// Catmull-Clark's limit at (face, u, v) against OpenSubdiv's Bfr::Surface at the same samples:
-// where Bfr's surface is a regular bicubic patch (every face of the torus) both are exact, and
-// agree to rounding; at extraordinary vertices spmesh is exact (Stam) and Bfr approximates the
-// irregular region by patches of its approximation level, so the difference shrinks as the level
-// grows (it is printed, for levels 2, Bfr's default, and 6).
-TEST_CASE("Catmull-Clark's limit at (face, u, v) is Bfr's on regular faces, and within Bfr's approximation at "
-          "extraordinary vertices") {
+// Catmull-Clark's limit at (face, u, v) against OpenSubdiv's Bfr::Surface and Far's
+// LimitStencilTable (Far::PatchTable's patches) at the same samples: where their surface is a
+// regular bicubic patch (every face of the torus) all are exact, and agree to rounding; at
+// extraordinary vertices spmesh is exact (Stam) and they approximate the irregular region by
+// patches of their approximation or isolation level, so the difference shrinks as the level
+// grows (it is printed, for Bfr's levels 2, its default, and 6, and Far's isolation 6).
+TEST_CASE("Catmull-Clark's limit at (face, u, v) is Bfr's and Far's on regular faces, and within their approximation "
+          "at extraordinary vertices") {
   std::vector<std::string> paths = {SPMESH_DATA_DIR "/meshes/torus.obj", SPMESH_DATA_DIR "/meshes/cube.obj"};
   if (std::filesystem::exists(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj"))
     paths.push_back(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj");
@@ -391,6 +392,17 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) is Bfr's on regular faces, and 
     MESSAGE(path << ": largest difference from Bfr over the diagonal, positions " << difference[0] << " (level 2), "
                  << difference[1] << " (level 6); derivatives away from the corners " << derivative[0] << ", "
                  << derivative[1]);
+    // Far's LimitStencilTable (the other peer) at the same samples, isolated 6 levels deep:
+    // Far::PatchTable's patches, the same on regular faces, Gregory patches at the last level.
+    const test::FarLimitStencils far(mesh, smooth, schemes::Options{}, faces, u, v, 6);
+    const auto by_far = far.evaluate(points);
+    double far_difference = 0;
+    for (std::size_t s = 0; s < faces.size(); ++s)
+      for (int c = 0; c < 3; ++c)
+        far_difference = std::max(far_difference, std::abs(ours.position(index_t(s), c) -
+                                                           by_far.position[3 * s + std::size_t(c)]) / diag);
+    MESSAGE(path << ": largest difference from Far's LimitStencilTable (isolation 6) " << far_difference);
+    CHECK(far_difference <= (path.ends_with("torus.obj") ? 1e-14 : 2e-4));
     // Bfr's tessellation (the benchmark's peer) at rate 4: spmesh's point count, quad count and,
     // at the vertices (where both are exact), its points.
     const auto bfr_tessellation = test::bfr_tessellate(*refiner, points, 4);
