@@ -161,6 +161,8 @@ int limit_as(const Args& args) {
   if (args.get("--at") && args.get("--tessellate")) throw InputError("spmesh limit: --at or --tessellate, not both");
   if (args.get("--at")) return limit_at_as<T>(args);
   if (args.get("--tessellate")) return tessellate_as<T>(args);
+  if (args.get("--approximate"))
+    throw InputError("spmesh limit: --approximate is for --at and --tessellate (the limit at vertices is exact)");
   const int levels = args.get("--levels") ? args.levels() : 0;
   const std::string device = args.device(), input = args.positional.at(0);
   // The output is checked before any work: its name, format and place.

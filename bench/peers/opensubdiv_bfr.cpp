@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <mutex>
 #include <shared_mutex>
 #include <stdexcept>
@@ -90,14 +92,17 @@ BfrTessellator::BfrTessellator(const Far::TopologyRefiner& refiner, int rate, in
   const auto options = Bfr::Tessellation::Options().PreserveQuads(true).SetFacetSize(4);
   const Sdc::SchemeType scheme = refiner.GetSchemeType();
   // Each face's inner points and facets, from its size alone.
-  std::vector<int> inner(std::size_t(faces) + 1, 0), facet_start(std::size_t(faces) + 1, 0);
+  std::vector<std::int64_t> inner(std::size_t(faces) + 1, 0), facet_start(std::size_t(faces) + 1, 0);
   for (int f = 0; f < faces; ++f) {
     const Bfr::Tessellation pattern(Bfr::Parameterization(scheme, base.GetFaceVertices(f).size()), N, options);
     inner[std::size_t(f) + 1] = inner[std::size_t(f)] + pattern.GetNumInteriorCoords();
     facet_start[std::size_t(f) + 1] = facet_start[std::size_t(f)] + pattern.GetNumFacets();
   }
+  const std::int64_t total = std::int64_t(vertices) + std::int64_t(edges) * (N - 1) + inner.back();
+  if (total > std::numeric_limits<int>::max() || 4 * std::int64_t(facet_start.back()) > std::numeric_limits<int>::max())
+    throw std::runtime_error("bfr_tessellate: " + std::to_string(total) + " points, more than an int holds");
   const int first_inner = vertices + edges * (N - 1);
-  out.points = first_inner + inner.back();
+  out.points = int(total);
   out.surfaces.resize(std::size_t(faces)), out.coords.resize(std::size_t(faces)), out.point.resize(std::size_t(faces));
   out.facets.assign(4 * std::size_t(facet_start.back()), -1);
   auto lowest = [](Far::ConstIndexArray around) { return *std::min_element(around.begin(), around.end()); };
@@ -105,7 +110,11 @@ BfrTessellator::BfrTessellator(const Far::TopologyRefiner& refiner, int rate, in
 #pragma omp parallel for schedule(dynamic, 16)
   for (int f = 0; f < faces; ++f) {
     auto& surface = out.surfaces[std::size_t(f)];
-    if (!out.factory->InitVertexSurface(f, &surface)) continue;  // a hole: no points, no facets
+    if (!out.factory->InitVertexSurface(f, &surface)) {  // a hole: its shared points would have no owner
+#pragma omp critical
+      failure = "face " + std::to_string(f) + " has no limit surface";
+      continue;
+    }
     const Bfr::Tessellation pattern(surface.GetParameterization(), N, options);
     const Far::ConstIndexArray corners = base.GetFaceVertices(f), sides = base.GetFaceEdges(f);
     const int size = corners.size(), boundary = pattern.GetNumBoundaryCoords(), count = pattern.GetNumCoords();
@@ -129,7 +138,7 @@ BfrTessellator::BfrTessellator(const Far::TopologyRefiner& refiner, int rate, in
         global[std::size_t(a * N + k)] = vertices + e * (N - 1) + (forward ? k - 1 : N - 1 - k),
                                      owned[std::size_t(a * N + k)] = mine;
     }
-    for (int i = boundary; i < count; ++i) global[std::size_t(i)] = first_inner + inner[std::size_t(f)] + i - boundary;
+    for (int i = boundary; i < count; ++i) global[std::size_t(i)] = int(first_inner + inner[std::size_t(f)] + i - boundary);
     auto& point = out.point[std::size_t(f)];
     point.resize(std::size_t(count));
     for (int i = 0; i < count; ++i) point[std::size_t(i)] = owned[std::size_t(i)] ? global[std::size_t(i)] : -1;

@@ -1,8 +1,8 @@
 // OpenSubdiv 3.5's Bfr (its limit surface a face at a time), the reference of the tests of limit
 // evaluation at (face, u, v) and the peer of the tessellation benchmark: Bfr::Surface from a
 // RefinerSurfaceFactory over the same level-0 refiner as opensubdiv.hpp's, with irregular regions
-// approximated at a chosen level (Bfr's SetApproxLevelSmooth and SetApproxLevelSharp; its default
-// is 2 for smooth regions and 6 for sharp ones).
+// approximated at one chosen level for smooth and sharp regions alike (Bfr's SetApproxLevelSmooth
+// and SetApproxLevelSharp; its defaults are 2 and 6).
 #pragma once
 
 #include "bench/peers/opensubdiv.hpp"
@@ -24,11 +24,13 @@ BfrPoints bfr_at_samples(const OpenSubdiv::Far::TopologyRefiner& refiner, const 
                          const std::vector<index_t>& faces, const std::vector<double>& u,
                          const std::vector<double>& v, int approx_level);
 
-// Every face tessellated at uniform rate N as spmesh's tessellation is laid out: a point at each
-// vertex, then N - 1 along each of the refiner's edges (from its first vertex to its second), then
-// each face's inner points; each point evaluated once, by the lowest-numbered face at it; unit
-// normals (du x dv); `facets` the faces' quads (or triangles) of those points, 4 indices each (a
-// triangle's fourth -1). OpenMP over the faces, as Bfr's tutorials do.
+// Every face tessellated at uniform rate N, laid out as spmesh's tessellation is in kind, not in
+// numbering: a point at each vertex (every vertex: spmesh skips those on no face), then N - 1
+// along each of the refiner's edges (from its first vertex to its second, in Far's edge order),
+// then each face's inner points; each point evaluated once, by the lowest-numbered face at it;
+// unit normals (du x dv); `facets` the faces' quads (or triangles) of those points, 4 indices each
+// (a triangle's fourth -1). OpenMP over the faces, as Bfr's tutorials do. std::runtime_error for
+// a face without a limit surface (a hole: spmesh takes none) or more points than an int holds.
 struct BfrTessellation {
   std::vector<double> position, normal;
   std::vector<int> facets;

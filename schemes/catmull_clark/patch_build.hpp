@@ -28,20 +28,23 @@ inline constexpr index_t other = 4;     // anything else: a crease, a dart, a bl
 
 namespace detail {
 
-// Per vertex, by its ring alone (a walk): regular, stam, boundary, corner or other (a boundary
-// vertex of other than 2 or 3 edges).
+// A vertex's kind by its ring alone (a walk): regular, stam, boundary, corner or other (a
+// boundary vertex of other than 2 or 3 edges).
+SPMESH_HD inline index_t ring_kind(const QuadView& q, index_t v) {
+  index_t edges = 0;
+  bool boundary = false;
+  q.for_each_edge(v, [&](index_t, index_t, index_t face) { ++edges, boundary |= face < 0; });
+  return boundary ? (edges == 3 ? vertex_kind::boundary : edges == 2 ? vertex_kind::corner : vertex_kind::other)
+                  : edges != 4 ? vertex_kind::stam
+                               : vertex_kind::regular;
+}
+
+// Per vertex: its ring_kind.
 struct IrregularVertices {
   QuadView q;
   index_t *irregular, *near;
   SPMESH_HD void operator()(index_t v) const {
-    index_t edges = 0;
-    bool boundary = false;
-    q.for_each_edge(v, [&](index_t, index_t, index_t face) { ++edges, boundary |= face < 0; });
-    irregular[v] = boundary ? (edges == 3   ? vertex_kind::boundary
-                               : edges == 2 ? vertex_kind::corner
-                                            : vertex_kind::other)
-                            : edges != 4 ? vertex_kind::stam
-                                         : vertex_kind::regular;
+    irregular[v] = ring_kind(q, v);
     near[v] = 0;
   }
 };
@@ -49,7 +52,8 @@ struct IrregularVertices {
 // vertex whose mask is exactly the crease rule along the boundary (3/4, 1/8, 1/8: its inner edge
 // and the vertex smooth, so it stays so) or a corner whose mask is the corner rule, and for the
 // ends of an inner edge of sharpness above 0 (integer maxima: the same whatever order they land
-// in; the kinds read are IrregularVertices', or `other`).
+// in; a special vertex's ring is walked again rather than its kind read, which other threads
+// may be raising).
 struct CreaseVertices {
   QuadView q;
   const index_t *special, *halves;
@@ -60,7 +64,7 @@ struct CreaseVertices {
   index_t* irregular;
   SPMESH_HD void operator()(index_t i) const {
     if (i < specials) {
-      const index_t v = special[i], kind = irregular[v];
+      const index_t v = special[i], kind = ring_kind(q, v);
       const bool crease_rule = self[i] == 0.75 && ring[i] == 0 && crease[i] == 0.125;
       const bool corner_rule = self[i] == 1 && ring[i] == 0 && crease[i] == 0;
       const bool kept = (kind == vertex_kind::boundary && crease_rule) || (kind == vertex_kind::corner && corner_rule);

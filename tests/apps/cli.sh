@@ -214,6 +214,8 @@ grep -q "corner that is not pinned" "$tmp/stderr" || fail "limit --tessellate: $
 "$spmesh" limit "$tmp/grid.obj" --tessellate 2 --approximate -o "$tmp/grid_approx.obj" >"$tmp/stdout" ||
   fail "limit --tessellate --approximate"
 grep -q "approximated between the limit points of level 3" "$tmp/stdout" || fail "limit --approximate: $(cat "$tmp/stdout")"
+expect_error "limit: --approximate is for --at and --tessellate" "$tmp/limit_approx.obj" limit \
+  "$data/meshes/cube.obj" --approximate -o "$tmp/limit_approx.obj"
 expect_error "limit --tessellate: a rate of 1 to 1024" "$tmp/tess_bad.obj" limit "$data/meshes/cube.obj" \
   --tessellate 0 -o "$tmp/tess_bad.obj"
 # As PLY: the OBJ's points and normals (float64 x y z nx ny nz a vertex) and quads.
