@@ -14,7 +14,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <functional>
 #include <cstdio>
 #include <ostream>
 #include <string>
@@ -24,12 +23,13 @@ namespace spmesh::apps {
 
 namespace {
 
-// Catmull-Clark's limit at samples on the chosen device; a refused sample named by `where`.
+// Catmull-Clark's limit at the samples read from `samples_path` on the chosen device; a refused
+// sample named by its file:line.
 template <class T>
 schemes::catmull_clark::SampleLimits<T> evaluate_samples(const std::string& device, const Input& in,
+                                                         const std::string& samples_path,
                                                          const meshops::Samples& samples, int depth, bool approximate,
-                                                         Stages& stages,
-                                                         const std::function<std::string(index_t)>& where) {
+                                                         Stages& stages) {
   try {
     Progress progress(fmt::format("limit at {} samples on {}", samples.faces.size(), device));
     if (device == "cuda")
@@ -37,7 +37,7 @@ schemes::catmull_clark::SampleLimits<T> evaluate_samples(const std::string& devi
     cpu::Executor exec;
     return sample_limits<T>(exec, in.mesh, in.tags.sharpness, in.options, samples, depth, approximate, stages);
   } catch (const schemes::catmull_clark::SampleError& e) {
-    throw InputError(where(e.sample) + e.what());
+    throw InputError(samples_path + ":" + std::to_string(samples.lines[std::size_t(e.sample)]) + ": " + e.what());
   }
 }
 
@@ -96,9 +96,7 @@ int limit_at_as(const Args& args) {
   const auto samples = meshops::read_samples(samples_path, in.mesh.face_count());
   Stages stages;
   const bool approximate = args.get("--approximate").has_value();
-  const auto r = evaluate_samples<T>(device, in, samples, depth, approximate, stages, [&](index_t sample) {  // by its line
-    return samples_path + ":" + std::to_string(samples.lines[std::size_t(sample)]) + ": ";
-  });
+  const auto r = evaluate_samples<T>(device, in, samples_path, samples, depth, approximate, stages);
   const auto t = std::chrono::steady_clock::now();
   {
     Progress progress("writing " + out);
