@@ -17,12 +17,12 @@
 // polygon mesh's level 1), by limit_at_samples at depth 0, positions and both derivatives in float,
 // in two sets: faces whose four corners are regular (a bicubic patch each) and faces with one
 // smooth extraordinary corner (Stam's evaluation, stam.hpp); per point, Stam's over the patches'.
-// With --tessellate N,..., each mesh's limit surface tessellated at rate N (Catmull-Clark quad
-// meshes whose faces are all regular or Stam's at level 0; others are reported and skipped),
-// positions and both derivatives in float:
+// With --tessellate N,..., each mesh's limit surface tessellated at rate N (Catmull-Clark; the
+// fewest levels down, 1 to 3, that hold every point in a patch or Stam's quad, else three with
+// the points none holds approximated, both reported), positions and both derivatives in float:
 //   layout    tessellation_samples on the executor: the points as samples and the quads;
 //   tessellate  tessellate from the base mesh in the executor's memory: the layout, its points
-//             (limit_at_samples at depth 0) and their normals, topology that changes every frame;
+//             (limit_at_samples) and their normals, topology that changes every frame;
 //   W build   limit_at_samples_matrices (positions' and derivatives' W) ...
 //   W replay  ... and the three SpMVs a pose, against their bytes floor;
 //   bfr       OpenSubdiv's Bfr tessellation of every face at rate N (bench/peers/opensubdiv_bfr.hpp:
@@ -229,6 +229,8 @@ struct TessellationRow {
   double layout = 0, tessellate = 0, w_build = 0, w_replay = 0, w_floor = 0, bfr = 0, bfr_replay = 0;
   double far_build = 0, far_replay = 0;  // Far's LimitStencilTable at the same points: made, applied
   double difference[2] = {0, 0};
+  int depth = 1;              // the levels spmesh went down
+  std::int64_t approximated = 0;  // points no patch held within them (approximate)
 };
 
 template <class Exec, class Up, class Down>
@@ -243,12 +245,21 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
   auto smooth = [&] { return schemes::Sharpness<S>{up(linalg::Coo<float>{V, V, {}, {}, {}}), up(linalg::Array<float>(V, 0.0f))}; };
   TessellationRow r;
   r.rate = rate;
+  // The fewest levels down (1 to 3) that hold every point in a patch or Stam's quad; else
+  // (boundaries, corners) three, approximating what none holds.
+  bool approximate = true;
+  for (r.depth = 1; r.depth <= 3 && approximate; ++r.depth) try {
+      cc::tessellate(exec, up(mesh.M), smooth(), P0, rate, r.depth);
+      approximate = false;
+    } catch (const cc::SampleError&) {
+    }
+  --r.depth;
   r.layout = time_ms([&] {
     cc::tessellation_samples(exec, up(mesh.M), rate);
     exec.synchronize();
   });
   r.tessellate = time_ms([&] {
-    cc::tessellate(exec, up(mesh.M), smooth(), P0, rate, 1);
+    cc::tessellate(exec, up(mesh.M), smooth(), P0, rate, r.depth, {}, approximate);
     exec.synchronize();
   });
   const auto layout = cc::tessellation_samples(exec, up(mesh.M), rate);
@@ -256,10 +267,11 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
   const auto& faces = layout.faces;
   const auto &u = layout.u, &v = layout.v;
   r.w_build = time_ms([&] {
-    cc::limit_at_samples_matrices<float>(exec, up(mesh.M), smooth(), faces, u, v, 1);
+    cc::limit_at_samples_matrices<float>(exec, up(mesh.M), smooth(), faces, u, v, r.depth, {}, approximate);
     exec.synchronize();
   });
-  const auto W = cc::limit_at_samples_matrices<float>(exec, up(mesh.M), smooth(), faces, u, v, 1);
+  const auto W = cc::limit_at_samples_matrices<float>(exec, up(mesh.M), smooth(), faces, u, v, r.depth, {}, approximate);
+  r.approximated = W.approximated;
   linalg::Dense<float, S> out[3] = {{W.position.rows, 3}, {W.position.rows, 3}, {W.position.rows, 3}};
   r.w_replay = time_ms([&] {
     linalg::spmm(exec, W.position, P0, out[0]);
@@ -272,7 +284,9 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
     bytes += 4.0 * (A->rows + 1) + 8.0 * double(A->nnz()) + 12.0 * (P0.rows + A->rows);
   r.w_floor = gbs > 0 ? bytes / (gbs * 1e6) : 0;
   // Against Bfr at the same samples, approximation levels 2 and 6, in double.
-  const auto position = down(cc::limit_at_samples(exec, up(mesh.M), smooth(), faces, u, v, up(mesh.positions), 1).position);
+  const auto position =
+      down(cc::limit_at_samples(exec, up(mesh.M), smooth(), faces, u, v, up(mesh.positions), r.depth, {}, approximate)
+               .position);
   const auto refiner = test::osd_refiner(mesh, schemes::Sharpness<>{linalg::Coo<float>{V, V, {}, {}, {}},
                                                                      linalg::Array<float>(V, 0.0f)}, schemes::Options{});
   const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
@@ -293,12 +307,12 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
 
 void print(const TessellationRow& r) {
   std::printf("%-14s %4d %-4s %10lld %10lld %8.3f %9.3f %8.3f %9.4f %8.4f %6.2f %9.2f %7.1f %9.2f %8.0f %9.2g %9.2g "
-              "%9.1f %8.2f %8.0f\n",
+              "%9.1f %8.2f %8.0f %5d %8lld\n",
               r.mesh.c_str(), r.rate, r.device.c_str(), static_cast<long long>(r.points),
               static_cast<long long>(r.quads), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor,
               r.w_floor > 0 ? r.w_replay / r.w_floor : 0.0, r.bfr, r.bfr / r.tessellate, r.bfr_replay,
               r.bfr_replay / r.w_replay, r.difference[0], r.difference[1], r.far_build, r.far_replay,
-              r.far_replay / r.w_replay);
+              r.far_replay / r.w_replay, r.depth, static_cast<long long>(r.approximated));
   std::fflush(stdout);
 }
 
@@ -307,10 +321,12 @@ void write_tessellation_row(std::FILE* f, const TessellationRow& r) {
                "\"mesh\": \"%s\", \"rate\": %d, \"device\": \"%s\", \"points\": %lld, \"quads\": %lld, "
                "\"layout_ms\": %.4f, \"tessellate_ms\": %.4f, \"w_build_ms\": %.4f, \"w_replay_ms\": %.5f, "
                "\"w_floor_ms\": %.5f, \"bfr_ms\": %.3f, \"bfr_replay_ms\": %.3f, \"difference_l2\": %.3g, "
-               "\"difference_l6\": %.3g, \"far_build_ms\": %.1f, \"far_replay_ms\": %.3f",
+               "\"difference_l6\": %.3g, \"far_build_ms\": %.1f, \"far_replay_ms\": %.3f, \"depth\": %d, "
+               "\"approximated\": %lld",
                r.mesh.c_str(), r.rate, r.device.c_str(), static_cast<long long>(r.points),
                static_cast<long long>(r.quads), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor, r.bfr,
-               r.bfr_replay, r.difference[0], r.difference[1], r.far_build, r.far_replay);
+               r.bfr_replay, r.difference[0], r.difference[1], r.far_build, r.far_replay, r.depth,
+               static_cast<long long>(r.approximated));
 }
 
 int run(int argc, char** argv) {
@@ -414,13 +430,15 @@ int run(int argc, char** argv) {
   }
   if (!samples_json.empty()) write_json(samples_json, rates, sample_rows, write_sample_row);
   if (rates_asked.empty()) return 0;
-  std::printf("\n%-14s %4s %-4s %10s %10s %8s %9s %8s %9s %8s %6s %9s %7s %9s %8s %9s %9s %9s %8s %8s  (ms; bfr: "
+  std::printf("\n%-14s %4s %-4s %10s %10s %8s %9s %8s %9s %8s %6s %9s %7s %9s %8s %9s %9s %9s %8s %8s %5s %8s  (ms; bfr: "
               "OpenSubdiv's Bfr on %d threads, from its refiner; bfr re: its surfaces kept, points only; xbfr: bfr over "
               "tessellate, xre: bfr re over W replay; |d| L2, L6: the largest difference from Bfr at its approximation "
               "levels 2 and 6, over the diagonal; far W, far re: Far's LimitStencilTable of the points made (once) and "
-              "applied on one thread, xfar: far re over W replay)\n",
+              "applied on one thread, xfar: far re over W replay; depth: spmesh's levels down, approx: points "
+              "approximated there)\n",
               "mesh", "N", "dev", "points", "quads", "layout", "tessellate", "W build", "W replay", "floor", "xfloor",
-              "bfr", "xbfr", "bfr re", "xre", "|d| L2", "|d| L6", "far W", "far re", "xfar", cpu.threads());
+              "bfr", "xbfr", "bfr re", "xre", "|d| L2", "|d| L6", "far W", "far re", "xfar", "depth", "approx",
+              cpu.threads());
   std::vector<TessellationRow> tessellation_rows;
   for (const auto& [path, levels] : meshes) {
     const auto mesh = meshops::read_obj(path);

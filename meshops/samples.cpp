@@ -30,9 +30,9 @@ Samples parse_samples(std::string_view text, const std::string& name, index_t fa
     if (!next_token(s).empty()) fail("a sample is 'face u v': more follows");
     if (face < 0 || face >= faces)
       fail("face " + std::to_string(face) + " is out of range (the mesh has faces 0 to " + std::to_string(faces - 1) + ")");
-    if (!(uv[0] >= 0 && uv[0] <= 1 && uv[1] >= 0 && uv[1] <= 1))
-      fail("u and v are in [0, 1] (u " + std::to_string(uv[0]) + ", v " +
-           std::to_string(uv[1]) + ")");
+    // Which (u, v) a face takes is its parameterization's (the evaluation checks it); here only numbers.
+    if (!std::isfinite(uv[0]) || !std::isfinite(uv[1]) || uv[0] < 0 || uv[1] < 0)
+      fail("u and v are finite and not negative (u " + std::to_string(uv[0]) + ", v " + std::to_string(uv[1]) + ")");
     out.faces.push_back(index_t(face)), out.u.push_back(uv[0]), out.v.push_back(uv[1]), out.lines.push_back(line);
   }
   return out;

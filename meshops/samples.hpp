@@ -1,5 +1,5 @@
-// Samples of a surface's parameter domain, one a line: `face u v` (face 0-based, u and v in
-// [0, 1] in the face's own parameterization), as `spmesh limit --at` reads them.
+// Samples of a surface's parameter domain, one a line: `face u v` (face 0-based, u and v in the
+// face's own parameterization: [0, 1] for a quad), as `spmesh limit --at` reads them.
 #pragma once
 
 #include "linalg/base.hpp"
@@ -17,7 +17,8 @@ struct Samples {
 
 // The samples of `text` (the file `name`), of a mesh of `faces` faces. Blank lines and `#`
 // comments are skipped. InputError naming name:line for a line that is not three numbers, a
-// face out of range, and a u or v that is outside [0, 1] or not finite.
+// face out of range, and a u or v that is negative or not finite (whether (u, v) is in the face
+// is the evaluation's to say: a polygon's parameters reach past 1).
 Samples parse_samples(std::string_view text, const std::string& name, index_t faces);
 Samples read_samples(const std::string& path, index_t faces);
 

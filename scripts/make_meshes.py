@@ -7,6 +7,8 @@ creased_cube.obj : the cube with OpenSubdiv crease tags: infinitely sharp top ed
             (1.5) vertical edges, a semi-sharp corner (3) at the origin: the README's main job.
 tent.obj  : open mixed mesh with boundary: a hexagonal fan of 6 triangles around a raised apex,
             ringed by 6 quads and a pentagon (mixed orders, boundary, valence 3..6).
+lantern.obj : closed mixed mesh: a hexagonal prism under a roof of triangles, one side a pentagon
+            (faces of 3 to 6 sides, vertices of 3 to 7 edges, chi 2).
 block.mesh : a volume (Medit): 4 x 4 x 3 hexahedra, a layer of 24 prisms beside them and 4
             tetrahedra on the top prisms (every cell kind spmesh refines; a ball, chi 1).
 honeycomb.vtk : a volume of polyhedra (VTK legacy 4.2, type 42 with its faces): 7 hexagonal
@@ -63,6 +65,21 @@ def tent():
         a, b = 1 + k, 1 + (k + 1) % 6
         A, B = 7 + k, 7 + (k + 1) % 6
         faces.append((a, A, 13, B, b) if k == 0 else (a, A, B, b))
+    return verts, faces
+
+
+def lantern():
+    """Bottom ring b_k (z 0) under a hexagon, top ring t_k (z 1), apex (z 1.6); side k the quad
+    b_k b_k+1 t_k+1 t_k, but side 0 a pentagon through m, a point between t_0 and t_1; the roof
+    the triangles t_k t_k+1 apex, with t_0 m apex and m t_1 apex for k = 0."""
+    ring = [(math.cos(a), math.sin(a)) for a in (2 * math.pi * k / 6 for k in range(6))]
+    verts = [(x, y, 0.1 * (k % 3)) for k, (x, y) in enumerate(ring)]
+    verts += [(0.9 * x, 0.9 * y, 1.0 + 0.05 * k) for k, (x, y) in enumerate(ring)]
+    verts += [(0.0, 0.1, 1.6), (0.9, 0.45, 1.2)]  # apex 12, m 13
+    b, t, apex, m = (lambda k: k % 6), (lambda k: 6 + k % 6), 12, 13
+    faces = [tuple(b(5 - k) for k in range(6)), (b(0), b(1), t(1), m, t(0))]
+    faces += [(b(k), b(k + 1), t(k + 1), t(k)) for k in range(1, 6)]
+    faces += [(t(0), m, apex), (m, t(1), apex)] + [(t(k), t(k + 1), apex) for k in range(1, 6)]
     return verts, faces
 
 
@@ -151,5 +168,7 @@ if __name__ == "__main__":
     write("creased_cube.obj", "Unit cube with creases: sharp top edges, semi-sharp sides, a corner",
           *cube(), creases())
     write("tent.obj", "Open tent (a disk): V 14, E 25, F 12 (6 triangles, 5 quads, 1 pentagon), 7 boundary edges, chi 1", *tent())
+    write("lantern.obj", "Closed mixed mesh: V 14, E 26, F 14 (7 triangles, 5 quads, 1 pentagon, 1 hexagon), chi 2",
+          *lantern())
     block()
     honeycomb()

@@ -1,7 +1,9 @@
 // OpenSubdiv as reference and peer (see opensubdiv.hpp).
 #include "bench/peers/opensubdiv.hpp"
 
+#include <opensubdiv/bfr/parameterization.h>
 #include <opensubdiv/far/primvarRefiner.h>
+#include <opensubdiv/far/ptexIndices.h>
 #include <opensubdiv/far/stencilTable.h>
 #include <opensubdiv/far/stencilTableFactory.h>
 #include <opensubdiv/far/topologyDescriptor.h>
@@ -102,6 +104,7 @@ OsdLimits osd_limit(const OsdRefinement& r) {
 struct FarLimitStencils::Table {
   std::unique_ptr<Far::TopologyRefiner> refiner;
   std::unique_ptr<const Far::LimitStencilTableReal<double>> stencils;
+  std::vector<double> derivative_scale;  // a sample's: 2 on a polygon's sub-face (its Ptex face)
 };
 
 FarLimitStencils::FarLimitStencils(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
@@ -110,13 +113,29 @@ FarLimitStencils::FarLimitStencils(const meshops::PolyMesh& mesh, const schemes:
     : table_(std::make_unique<Table>()) {
   table_->refiner = osd_refiner(mesh, sharpness, options);
   table_->refiner->RefineAdaptive(Far::TopologyRefiner::AdaptiveOptions(isolation));
-  // A location array a run of samples on one face, in the samples' order.
+  // Far locates samples by Ptex face: a quad is one, a polygon of n sides n, its sub-faces, whose
+  // Ptex (s, t) are Bfr's normalized sub-face coordinates (twice the face's (u, v) from the tile).
+  const Far::PtexIndices ptex(*table_->refiner);
+  const auto& level = table_->refiner->GetLevel(0);
+  std::vector<int> ptex_face(faces.size());
+  std::vector<double> s_at(u), t_at(v);
+  table_->derivative_scale.assign(faces.size(), 1.0);
+  for (std::size_t s = 0; s < faces.size(); ++s) {
+    const int f = int(faces[s]), n = level.GetFaceVertices(f).size();
+    ptex_face[s] = ptex.GetFaceId(f);
+    if (n == 4) continue;
+    const double uv[2] = {u[s], v[s]};
+    double st[2];
+    ptex_face[s] += Bfr::Parameterization(Sdc::SCHEME_CATMARK, n).ConvertCoordToNormalizedSubFace(uv, st);
+    s_at[s] = st[0], t_at[s] = st[1], table_->derivative_scale[s] = 2;
+  }
+  // A location array a run of samples on one Ptex face, in the samples' order.
   Far::LimitStencilTableFactoryReal<double>::LocationArrayVec locations;
   for (std::size_t s = 0; s < faces.size();) {
     std::size_t end = s + 1;
-    while (end < faces.size() && faces[end] == faces[s]) ++end;
+    while (end < faces.size() && ptex_face[end] == ptex_face[s]) ++end;
     Far::LimitStencilTableFactoryReal<double>::LocationArray run;
-    run.ptexIdx = faces[s], run.numLocations = int(end - s), run.s = u.data() + s, run.t = v.data() + s;
+    run.ptexIdx = ptex_face[s], run.numLocations = int(end - s), run.s = s_at.data() + s, run.t = t_at.data() + s;
     locations.push_back(run);
     s = end;
   }
@@ -132,6 +151,9 @@ OsdLimits FarLimitStencils::evaluate(const std::vector<double>& points) const {
   table_->stencils->UpdateValues(from, reinterpret_cast<Point*>(out.position.data()));
   table_->stencils->UpdateDerivs(from, reinterpret_cast<Point*>(out.tangent1.data()),
                                  reinterpret_cast<Point*>(out.tangent2.data()));
+  for (std::size_t s = 0; s < table_->derivative_scale.size(); ++s)
+    for (std::size_t c = 0; c < 3; ++c)
+      out.tangent1[3 * s + c] *= table_->derivative_scale[s], out.tangent2[3 * s + c] *= table_->derivative_scale[s];
   return out;
 }
 

@@ -40,11 +40,12 @@ struct OsdLimits {
 };
 OsdLimits osd_limit(const OsdRefinement& r);
 
-// Far's limit at samples (faces[s], u[s], v[s]) of a quad mesh (a face's ptex parameters are
-// Bfr's), as a LimitStencilTable on the base vertices (double) from a refiner refined
-// adaptively to `isolation` levels (PatchTableFactory's defaults: Gregory end caps), made once;
-// evaluate() applies it (UpdateValues, UpdateDerivs: one thread) to any positions of those
-// vertices, samples x 3 each. What a Far user re-evaluating an animated mesh's samples keeps.
+// Far's limit at samples (faces[s], u[s], v[s]) in Bfr's parameterization of each face (moved to
+// Far's Ptex faces: a polygon's sub-faces), as a LimitStencilTable on the base vertices (double)
+// from a refiner refined adaptively to `isolation` levels (PatchTableFactory's defaults: Gregory
+// end caps), made once; evaluate() applies it (UpdateValues, UpdateDerivs: one thread) to any
+// positions of those vertices, samples x 3 each. What a Far user re-evaluating an animated
+// mesh's samples keeps.
 class FarLimitStencils {
 public:
   FarLimitStencils(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,

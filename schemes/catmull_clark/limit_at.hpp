@@ -1,7 +1,8 @@
-// Catmull-Clark's limit surface at any (face, u, v) of a quad base mesh, exactly, where it is a
+// Catmull-Clark's limit surface at any (face, u, v) of a base mesh, exactly, where it is a
 // bicubic B-spline patch or Stam's nest of them (issue 25's "regular faces" and "faces at smooth
-// extraordinary vertices"), in OpenSubdiv's Bfr parameterization of a quad: corner 0 at (0, 0), 1
-// at (1, 0), 2 at (1, 1), 3 at (0, 1). A face whose corners are all inside the mesh with 4 edges,
+// extraordinary vertices"), in OpenSubdiv's Bfr parameterization of the face (parameterization.hpp:
+// a quad's corner 0 at (0, 0), 1 at (1, 0), 2 at (1, 1), 3 at (0, 1); another polygon's quad
+// sub-faces, which are its level-1 children, where its samples start). A face whose corners are all inside the mesh with 4 edges,
 // no sharp edge and no crease mask at them (patch_build.hpp's vertex_kind::regular) is, on the
 // limit surface, the tensor product of cubic B-splines of the 4 x 4 points around it (Catmull and
 // Clark 1978; patches.hpp's grid, corner_controls); where some of its corners are boundary
@@ -21,6 +22,7 @@
 #include "linalg/convert.hpp"
 #include "linalg/spgemm.hpp"
 #include "schemes/catmull_clark/patch_build.hpp"
+#include "schemes/catmull_clark/parameterization.hpp"
 #include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/scheme.hpp"
 #include "schemes/catmull_clark/stam.hpp"
@@ -64,11 +66,15 @@ struct SampleLevel {
 // derivative's, v derivative's) for the control points of the patch, or of Stam's quad, that
 // holds it (found level by level); else, with `approximate`, status 4 and the terms of the
 // bilinear interpolation of the limit points at the corners of the last level's quad holding it;
-// else status 1 (neither within the levels), 2 (a face out of range), 3 ((u, v) outside [0, 1]
-// or not finite), and no terms.
+// else status 1 (neither within the levels), 2 (a face out of range), 3 ((u, v) outside the face's
+// domain or not finite), and no terms.
 struct SampleTerms {
   SampleLevel level[max_sample_depth + 1];
   int levels = 0;  // level[0 .. levels - 1]
+  index_t base_faces = 0;
+  // A polygon base mesh's face offsets (null for a quad mesh): its samples start on level 1,
+  // in the child that parameterization.hpp names (level[0] unused).
+  const index_t* polygon_offsets = nullptr;
   const index_t* face;
   const double *u, *v;
   StamView stam;
@@ -79,9 +85,17 @@ struct SampleTerms {
   SPMESH_HD std::uint8_t operator()(index_t s, F&& f) const {
     index_t at = face[s];
     double x = u[s], y = v[s];
-    if (at < 0 || at >= level[0].q.faces) return 2;
-    if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) return 3;
-    for (int l = 0; l < levels; ++l) {
+    if (at < 0 || at >= base_faces) return 2;
+    int first = 0;
+    if (polygon_offsets) {
+      const index_t begin = linalg::ldg(polygon_offsets + at);
+      const ChildParameter child = child_parameter(begin, linalg::ldg(polygon_offsets + at + 1) - begin, x, y);
+      if (child.child < 0) return 3;
+      at = child.child, x = child.x, y = child.y, first = 1;
+    } else if (!(x >= 0 && x <= 1 && y >= 0 && y <= 1)) {
+      return 3;
+    }
+    for (int l = first; l < levels; ++l) {
       const SampleLevel& L = level[l];
       int extraordinary = -1, on_boundary = 0, others = 0;
       for (int a = 0; a < 4; ++a) {
@@ -258,9 +272,9 @@ struct Approximated {
   SPMESH_HD bool operator()(index_t s) const { return status[s] == 4; }
 };
 
-// Every level to `depth` of quad mesh M with its topology and rules (plan.levels and last),
-// the samples' terms on them, and f(plan, terms, statuses); then the first sample not evaluated
-// is refused by name. Returns how many were approximated.
+// Every level to `depth` (1 at least for polygons) of mesh M with its topology and rules
+// (plan.levels and last), the samples' terms on them, and f(plan, terms, statuses); then the
+// first sample not evaluated is refused by name. Returns how many were approximated.
 template <class Exec, class F, class S = typename Exec::space>
 index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C,
                           const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
@@ -270,9 +284,9 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   if (depth < 0 || depth > max_sample_depth)
     throw InputError("limit_at_samples: depth " + std::to_string(depth) + ", not 0 to " +
                      std::to_string(max_sample_depth));
-  if (M.nnz() != 4 * std::int64_t(M.faces))
-    throw InputError("limit_at_samples: the mesh has faces other than quads; samples on them are not evaluated "
-                     "yet (Bfr's parameterization of a polygon's sub-faces)");
+  // A polygon mesh's samples start on level 1 (parameterization.hpp), so it goes down one at least.
+  const bool polygons = M.nnz() != 4 * std::int64_t(M.faces);
+  if (polygons && depth == 0) depth = 1;
   const index_t n = faces.size(), base_faces = M.faces;
   if (u.size() != n || v.size() != n)
     throw DimensionError("limit_at_samples: " + std::to_string(n) + " faces, " + std::to_string(u.size()) +
@@ -285,8 +299,11 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   std::vector<linalg::Array<index_t, S>> irregular;
   linalg::Array<index_t, S> near;
   SampleTerms terms{};
-  terms.levels = depth + 1, terms.face = faces.data(), terms.u = u.data(), terms.v = v.data();
-  for (int l = 0; l <= depth; ++l) {
+  terms.levels = depth + 1, terms.base_faces = base_faces;
+  terms.face = faces.data(), terms.u = u.data(), terms.v = v.data();
+  const int first = polygons ? 1 : 0;
+  if (polygons) terms.polygon_offsets = std::get<PolygonLevel<S>>(plan.levels[0]).M.offsets.data();
+  for (int l = first; l <= depth; ++l) {
     const auto& L = std::get<QuadLevel<S>>(l < depth ? plan.levels[std::size_t(l)] : *last);
     irregular.push_back(irregular_vertices(exec, L, near));
     terms.level[l] = {view(L), irregular.back().data()};
@@ -294,7 +311,7 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   linalg::Array<index_t, S> valences(max_stam_valence + 1);
   const std::vector<index_t> none(max_stam_valence + 1, 0);
   exec.write(valences.data(), none.data(), max_stam_valence + 1);
-  for (int l = 0; l <= depth; ++l)
+  for (int l = first; l <= depth; ++l)
     exec.for_each(terms.level[l].q.vertices, StamValences{terms.level[l].q, terms.level[l].irregular, valences.data()});
   const auto stam = stam_tables(exec, valences);
   terms.stam = stam.view();
@@ -323,7 +340,10 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
                                ", u " + std::to_string(uv[0]) + ", v " + std::to_string(uv[1]) + ")";
     switch (host[std::size_t(s)]) {
       case 2: throw SampleError(sample + ": the mesh has faces 0 to " + std::to_string(base_faces - 1), s);
-      case 3: throw SampleError(sample + ": u and v are in [0, 1]", s);
+      case 3:
+        throw SampleError(sample + ": (u, v) is outside the face (a quad's is [0, 1] x [0, 1], a polygon's the squares "
+                                   "of its sub-faces, docs/rules.md)",
+                          s);
       default:
         throw SampleError(sample + ": no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
                               " levels (a crease, a corner that is not pinned, a boundary vertex of more than 3 "
@@ -359,13 +379,13 @@ linalg::Csr<T, S> stacked(Exec& exec, const std::vector<linalg::Csr<T, S>>& part
 
 }  // namespace detail
 
-// The limit points and their u and v derivatives at samples (faces[s], u[s], v[s]) of quad mesh
-// M (level-0 sharpness C, vertex data P0), going down at most `depth` levels (0 to
+// The limit points and their u and v derivatives at samples (faces[s], u[s], v[s]) of mesh M
+// (level-0 sharpness C, vertex data P0), going down at most `depth` levels (0 to
 // max_sample_depth). SampleError (an InputError) naming the first sample that is out of range, or
 // that reaches no patch nor Stam's quad within `depth` levels unless `approximate`, which
 // evaluates those as the bilinear interpolation of the limit points at the corners of the level
-// `depth` quad that holds them (counted in `approximated`); InputError for a base mesh with other
-// faces than quads (Bfr's parameterization of their sub-faces is not built yet).
+// `depth` quad that holds them (counted in `approximated`). A mesh with other faces than quads
+// goes down one level at least (depth 0 is taken as 1): its faces' sub-faces are level 1's quads.
 template <class Exec, class T, class S = typename Exec::space>
 SampleLimits<T, S> limit_at_samples(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C,
                                     const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
@@ -380,10 +400,10 @@ SampleLimits<T, S> limit_at_samples(Exec& exec, linalg::MeshMatrix<S> M, Sharpne
                                                    std::uint8_t* status) {
     std::vector<linalg::Dense<T, S>> points;  // every level's
     points.push_back(schemes::detail::copy(exec, P0));
-    for (int l = 0; l < depth; ++l) points.push_back(schemes::subdivide(exec, plan, std::size_t(l), points.back()));
+    for (int l = 1; l < terms.levels; ++l) points.push_back(schemes::subdivide(exec, plan, std::size_t(l - 1), points.back()));
     detail::SamplePoints<T> kernel{terms, {}, out.position.data.data(), out.du.data.data(), out.dv.data.data(),
                                    status, P0.cols};
-    for (int l = 0; l <= depth; ++l) kernel.P[l] = points[std::size_t(l)].data.data();
+    for (int l = 0; l < terms.levels; ++l) kernel.P[l] = points[std::size_t(l)].data.data();
     exec.for_each(n, kernel);
   });
   return out;
@@ -410,9 +430,10 @@ SampleMatrices<T, S> limit_at_samples_matrices(Exec& exec, linalg::MeshMatrix<S>
     // Every level's refinement matrix, stacked: the rows of R_0 = I, R_1 = S_0 R_0, ...
     std::vector<linalg::Csr<double, S>> R;
     R.push_back(linalg::identity<double>(exec, base));
-    for (int l = 0; l < depth; ++l) R.push_back(linalg::spgemm(exec, level_matrix(exec, plan.levels[std::size_t(l)]), R.back()));
+    for (int l = 1; l < terms.levels; ++l)
+      R.push_back(linalg::spgemm(exec, level_matrix(exec, plan.levels[std::size_t(l - 1)]), R.back()));
     detail::SampleRows rows{terms, {}, 0};
-    for (int l = 0; l <= depth; ++l) rows.first[l] = l == 0 ? 0 : rows.first[l - 1] + R[std::size_t(l - 1)].rows;
+    for (int l = 0; l < terms.levels; ++l) rows.first[l] = l == 0 ? 0 : rows.first[l - 1] + R[std::size_t(l - 1)].rows;
     const auto stacked = detail::stacked(exec, R);
     exec.for_each(n, detail::SampleStatus{terms, status});
     auto weights = [&](int which) {

@@ -1,13 +1,15 @@
-// A watertight tessellation of Catmull-Clark's limit surface of a quad mesh at a uniform rate N,
-// as OpenSubdiv's Bfr::Tessellation with rate N: each face an (N + 1) x (N + 1) grid of points
-// at (i / N, j / N) in its parameterization, N x N quads. A point on a shared edge or corner is
-// one point, evaluated once (from the face of the vertex's outgoing half-edge, from the face of
-// the half-edge the edge runs along), so both faces hold it bit for bit; the points are
-// limit_at_samples' (exact on regular faces and Stam's). The layout is made on the executor,
-// a thread a point or a quad, from the mesh's first half-edge level.
+// A watertight tessellation of Catmull-Clark's limit surface at a uniform rate N, as OpenSubdiv's
+// Bfr::Tessellation with rate N: each quad an (N + 1) x (N + 1) grid of points at (i / N, j / N)
+// in its parameterization, N x N quads; each other polygon (N even) its sub-faces' grids at rate
+// N / 2, which are its level-1 children's. A point on a shared edge or corner is one point,
+// evaluated once (from the face of the vertex's outgoing half-edge, from the face of the
+// half-edge the edge runs along), so both faces hold it bit for bit; the points are
+// limit_at_samples' (exact on regular faces and Stam's). The layout is made on the executor, a
+// thread a point or a quad, from the mesh's first half-edge level (or level 1 of a polygon mesh).
 #pragma once
 
 #include "schemes/catmull_clark/limit_at.hpp"
+#include "schemes/catmull_clark/parameterization.hpp"
 #include "schemes/catmull_clark/quad_build.hpp"
 
 #include <cmath>
@@ -66,24 +68,10 @@ struct TessellationPoints {
   }
 };
 
-}  // namespace detail
-
-// The samples and quads of quad mesh M at rate N (1 to 1024) on the executor (TessellationPoints'
-// order; limit_at_samples evaluates them). InputError for a rate out of range, a face other
-// than a quad, or more points than an index holds.
+// The samples and quads at rate N of a quad level, on its own faces (TessellationPoints' order).
 template <class Exec, class S = typename Exec::space>
-TessellationSamples<S> tessellation_samples(Exec& exec, const linalg::MeshMatrix<S>& M, int rate) {
-  if (rate < 1 || rate > 1024) throw InputError("tessellation: rate " + std::to_string(rate) + " is not in [1, 1024]");
-  if (M.nnz() != 4 * std::int64_t(M.faces))
-    throw InputError("tessellation: the mesh has faces other than quads (Bfr's parameterization of their sub-faces "
-                     "is not built yet)");
-  const index_t V = M.vertices, F = M.faces;
-  linalg::Array<float, S> no_sharpness(V);
-  float* sharpness = no_sharpness.data();
-  exec.for_each(V, [=] SPMESH_HD(index_t v) { sharpness[v] = 0; });
-  const Sharpness<S> smooth{linalg::Coo<float, S>{V, V, {}, {}, {}}, std::move(no_sharpness)};
-  const auto level = std::get<QuadLevel<S>>(first_level(exec, schemes::detail::copy_mesh(exec, M), smooth));
-  const int N = rate;
+TessellationSamples<S> quad_tessellation(Exec& exec, const QuadLevel<S>& level, int N) {
+  const index_t V = level.vertices, F = level.faces;
   // The vertices' points: those on a face, numbered in vertex order.
   linalg::Array<index_t, S> vertex_point(V);
   index_t* numbers = vertex_point.data();
@@ -133,6 +121,52 @@ TessellationSamples<S> tessellation_samples(Exec& exec, const linalg::MeshMatrix
   return out;
 }
 
+// A sample on a level-1 child moved to its base face's parameters (parameterization.hpp).
+struct ToBaseFace {
+  PolygonView base;
+  index_t* face;
+  double *u, *v;
+  SPMESH_HD void operator()(index_t s) const {
+    const index_t child = face[s], f = base.face(child);
+    face_parameter(child - base.begin(f), base.size(f), u[s], v[s], u[s], v[s]);
+    face[s] = f;
+  }
+};
+
+}  // namespace detail
+
+// The samples and quads of mesh M at rate N (1 to 1024) on the executor. A quad mesh in
+// TessellationPoints' order; another polygon mesh (even N only) as its level-1 quads at rate N /
+// 2 (Bfr's layout for such faces: N segments along each edge, N^2 / 4 quads a sub-face), the
+// samples moved to the base faces' parameters. limit_at_samples evaluates them. InputError for a
+// rate out of range, an odd rate on a polygon mesh, or more points than an index holds.
+template <class Exec, class S = typename Exec::space>
+TessellationSamples<S> tessellation_samples(Exec& exec, const linalg::MeshMatrix<S>& M, int rate) {
+  if (rate < 1 || rate > 1024) throw InputError("tessellation: rate " + std::to_string(rate) + " is not in [1, 1024]");
+  const index_t V = M.vertices;
+  linalg::Array<float, S> no_sharpness(V);
+  float* sharpness = no_sharpness.data();
+  exec.for_each(V, [=] SPMESH_HD(index_t v) { sharpness[v] = 0; });
+  const Sharpness<S> smooth{linalg::Coo<float, S>{V, V, {}, {}, {}}, std::move(no_sharpness)};
+  if (M.nnz() == 4 * std::int64_t(M.faces))
+    return detail::quad_tessellation(exec, std::get<QuadLevel<S>>(first_level(exec, schemes::detail::copy_mesh(exec, M), smooth)),
+                                     rate);
+  if (rate % 2)
+    throw InputError("tessellation: rate " + std::to_string(rate) + " is odd and the mesh has faces other than quads, "
+                     "whose sub-faces take half the rate each; give an even rate (Bfr's layout at odd rates, a ring "
+                     "of quads around a fan of triangles, is not built)");
+  // Level 1 with its topology (the build's, which refines what the rules of level 0 say).
+  Plan<S> plan;
+  std::optional<AnyLevel<S>> level1;
+  std::optional<SharpTable<S>> table;
+  schemes::detail::KeepLevelsAndLast<Exec, Plan<S>, AnyLevel<S>> sink{{plan}, exec, level1, table};
+  schemes::detail::build_half_edges<CatmullClark>(exec, schemes::detail::copy_mesh(exec, M), smooth, 1, Options{}, sink);
+  auto out = detail::quad_tessellation(exec, std::get<QuadLevel<S>>(*level1), rate / 2);
+  exec.for_each(out.faces.size(), detail::ToBaseFace{view(std::get<PolygonLevel<S>>(plan.levels[0])), out.faces.data(),
+                                                     out.u.data(), out.v.data()});
+  return out;
+}
+
 // A tessellation's points, their unit normals (du x dv; zero where the derivatives are parallel
 // or zero) and quads, in the executor's memory.
 template <class T, class S = linalg::Host>
@@ -142,7 +176,7 @@ struct Tessellation {
   index_t approximated = 0;  // points approximated (limit_at_samples)
 };
 
-// Quad mesh M (level-0 sharpness C, vertex data P0, k = 3 columns) tessellated at `rate`: the
+// Mesh M (level-0 sharpness C, vertex data P0, k = 3 columns) tessellated at `rate`: the
 // layout above, its points evaluated by limit_at_samples going down at most `depth` levels
 // (which refuses, naming the point, one that reaches no patch nor Stam's quad, unless
 // `approximate`), the normals.

@@ -146,8 +146,39 @@ printf '0 0.5\n' >"$tmp/bad_line.txt"
 expect_error "limit --at: a short line" "$tmp/at_bad.txt" limit "$data/meshes/cube.obj" --at "$tmp/bad_line.txt" \
   -o "$tmp/at_bad.txt"
 expect_error "limit --at: text only" "$tmp/at.obj" limit "$data/meshes/cube.obj" --at "$tmp/samples.txt" -o "$tmp/at.obj"
-expect_error "limit --at: quads only" "$tmp/at_bad.txt" limit "$data/meshes/tent.obj" --at "$tmp/samples.txt" \
-  -o "$tmp/at_bad.txt"
+# On a mesh of polygons (the lantern: faces of 3 to 6 sides), Bfr's parameterization: a polygon's
+# sub-face i on tile (i mod c, i div c), c = ceil(sqrt(n)), its corner i there. At each face's
+# corners (a quad's (0, 0), (1, 0), (1, 1), (0, 1); a polygon's tile corners) the limit is that
+# vertex's (`limit`'s first V points: level 1's vertex points come first); a point off the
+# sub-faces' squares is refused by line.
+"$spmesh" limit "$data/meshes/lantern.obj" -o "$tmp/lantern0.obj" --precision double >/dev/null || fail "limit (polygons)"
+python3 - "$data/meshes/lantern.obj" "$tmp/lantern_samples.txt" <<'PY'
+import math, sys
+faces = [[int(x) - 1 for x in l.split()[1:]] for l in open(sys.argv[1]) if l.startswith('f ')]
+with open(sys.argv[2], 'w') as out:
+    for f, corners in enumerate(faces):
+        n = len(corners)
+        for i in range(n):
+            c = math.isqrt(n - 1) + 1
+            u, v = ((i in (1, 2)), (i >= 2)) if n == 4 else (i % c, i // c)
+            out.write('%d %g %g\n' % (f, u, v))
+PY
+"$spmesh" limit "$data/meshes/lantern.obj" --at "$tmp/lantern_samples.txt" -o "$tmp/lantern_at.txt" \
+  --precision double >/dev/null || fail "limit --at (polygons)"
+python3 - "$data/meshes/lantern.obj" "$tmp/lantern0.obj" "$tmp/lantern_at.txt" <<'PY' || fail "limit --at (polygons): not the vertices' limits"
+import sys
+faces = [[int(x) - 1 for x in l.split()[1:]] for l in open(sys.argv[1]) if l.startswith('f ')]
+v0 = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
+rows = [[float(x) for x in l.split()] for l in open(sys.argv[3])]
+corners = [c for f in faces for c in f]
+assert len(rows) == len(corners), (len(rows), len(corners))
+for row, c in zip(rows, corners):
+    assert max(abs(row[k] - v0[c][k]) for k in range(3)) < 1e-12, (row, c)
+PY
+printf '0 0.25 0.25\n0 0.75 0.25\n' >"$tmp/lantern_bad.txt"
+expect_error "limit --at: off a polygon's sub-faces, by line" "$tmp/at_bad.txt" limit "$data/meshes/lantern.obj" \
+  --at "$tmp/lantern_bad.txt" -o "$tmp/at_bad.txt"
+grep -q "lantern_bad.txt:2: .*outside the face" "$tmp/stderr" || fail "limit --at (polygons): $(cat "$tmp/stderr")"
 
 # limit --tessellate N: 8 + 12 (N - 1) + 6 (N - 1)^2 points and 6 N^2 quads on the cube, closed
 # (every quad side in two quads, opposite ways), a unit normal a point pointing out; its corner
@@ -182,6 +213,31 @@ if "$spmesh" limit "$data/meshes/cube.obj" --tessellate 4 -o "$tmp/tess_gpu.obj"
 else
   [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/tess_gpu.obj ]] || fail "limit --tessellate on no GPU: $(cat "$tmp/stderr")"
 fi
+# The lantern at rate 4: a quad 4 x 4 quads, an n-gon's n sub-faces 2 x 2 each (Bfr's counts:
+# V + 3 E + 9 a quad + (2 n + 1) an n-gon points), closed, unit normals, its vertices' points
+# `limit`'s; an odd rate is refused on polygons.
+"$spmesh" limit "$data/meshes/lantern.obj" --tessellate 4 -o "$tmp/lantern_tess.obj" --precision double \
+  >/dev/null || fail "limit --tessellate (polygons)"
+python3 - "$data/meshes/lantern.obj" "$tmp/lantern_tess.obj" "$tmp/lantern0.obj" <<'PY' || fail "limit --tessellate (polygons): counts, quads, normals or vertices"
+import sys
+faces = [[int(x) - 1 for x in l.split()[1:]] for l in open(sys.argv[1]) if l.startswith('f ')]
+V = sum(1 for l in open(sys.argv[1]) if l.startswith('v '))
+E = len({tuple(sorted((f[a], f[(a + 1) % len(f)]))) for f in faces for a in range(len(f))})
+v = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
+n = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('vn ')]
+q = [[int(x.split('//')[0]) - 1 for x in l.split()[1:]] for l in open(sys.argv[2]) if l.startswith('f ')]
+v0 = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[3]) if l.startswith('v ')]
+inner = sum(9 if len(f) == 4 else 2 * len(f) + 1 for f in faces)
+assert len(v) == len(n) == V + 3 * E + inner, (len(v), V + 3 * E + inner)
+assert len(q) == sum(16 if len(f) == 4 else 4 * len(f) for f in faces), len(q)
+sides = {(f[a], f[(a + 1) % 4]) for f in q for a in range(4)}
+assert len(sides) == 4 * len(q) and all((b, a) in sides for a, b in sides)
+assert all(abs(sum(x * x for x in m) - 1) < 1e-12 for m in n)
+for i in range(V):
+    assert max(abs(v[i][c] - v0[i][c]) for c in range(3)) < 1e-12
+PY
+expect_error "limit --tessellate: an odd rate on polygons" "$tmp/tess_bad.obj" limit "$data/meshes/lantern.obj" \
+  --tessellate 3 -o "$tmp/tess_bad.obj"
 # A 3 x 3 grid of quads (a boundary all round): under edge-and-corner its faces are boundary
 # patches, the corners pinned: (3 * N + 1)^2 points, the corner vertices where they were; under
 # edge-only the corners take the crease rule and their samples are refused, by point.

@@ -25,9 +25,9 @@ TEST_CASE("samples: a bad line is refused by file:line and what is wrong") {
   auto error = [](const std::string& text) { return input_error([&] { parse_samples(text, "s.txt", 8); }); };
   CHECK(error("0 0.5 0.5\n8 0.5 0.5\n") == "s.txt:2: face 8 is out of range (the mesh has faces 0 to 7)");
   CHECK(error("-1 0.5 0.5") == "s.txt:1: face -1 is out of range (the mesh has faces 0 to 7)");
-  CHECK(error("1 1.5 0.5") == "s.txt:1: u and v are in [0, 1] (u 1.500000, v 0.500000)");
-  CHECK(error("1 0.5 nan") == "s.txt:1: u and v are in [0, 1] (u 0.500000, v nan)");
-  CHECK(error("1 0.5 -0.0001") == "s.txt:1: u and v are in [0, 1] (u 0.500000, v -0.000100)");
+  CHECK(error("1 0.5 nan") == "s.txt:1: u and v are finite and not negative (u 0.500000, v nan)");
+  CHECK(error("1 inf 0.5") == "s.txt:1: u and v are finite and not negative (u inf, v 0.500000)");
+  CHECK(error("1 0.5 -0.0001") == "s.txt:1: u and v are finite and not negative (u 0.500000, v -0.000100)");
   CHECK(error("1 0.5") == "s.txt:1: a sample is 'face u v': v is missing");
   CHECK(error("1") == "s.txt:1: a sample is 'face u v': u and v are missing");
   CHECK(error("1 0.5 0.5 0.5") == "s.txt:1: a sample is 'face u v': more follows");

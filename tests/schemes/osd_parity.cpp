@@ -32,6 +32,7 @@
 #include "schemes/schemes.hpp"
 
 #include <doctest/doctest.h>
+#include <opensubdiv/bfr/parameterization.h>
 
 #include <algorithm>
 #include <cmath>
@@ -344,14 +345,18 @@ TEST_CASE("Loop matches OpenSubdiv 3.5 on every loop shape, levels 1-4") {
 }
 
 // Catmull-Clark's limit at (face, u, v) against OpenSubdiv's Bfr::Surface and Far's
-// LimitStencilTable (Far::PatchTable's patches) at the same samples: where their surface is a
-// regular bicubic patch (every face of the torus) all are exact, and agree to rounding; at
-// extraordinary vertices spmesh is exact (Stam) and they approximate the irregular region by
-// patches of their approximation or isolation level, so the difference shrinks as the level
-// grows (it is printed, for Bfr's levels 2, its default, and 6, and Far's isolation 6).
-TEST_CASE("Catmull-Clark's limit at (face, u, v) is Bfr's and Far's on regular faces, and within their approximation "
-          "at extraordinary vertices") {
-  std::vector<std::string> paths = {SPMESH_DATA_DIR "/meshes/torus.obj", SPMESH_DATA_DIR "/meshes/cube.obj"};
+// LimitStencilTable (Far::PatchTable's patches) at the same samples, quads and polygons (Bfr's
+// sub-faces, Far's Ptex faces): where their surface is a regular bicubic patch (every face of the
+// torus) all are exact, and agree to rounding; at extraordinary vertices spmesh is exact (Stam)
+// and they approximate the irregular region within 2^-level of the vertex by patches of their
+// approximation or isolation level, so the difference shrinks as the level grows, and at level
+// 10 (their deepest) none of these samples but the vertices is in that region: exact, equal to
+// rounding (the differences are printed for Bfr's levels 2, its default, 6 and 10, and Far's
+// isolation 6 and 10).
+TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's and Far's on regular faces, within "
+          "their approximation at extraordinary vertices, and theirs at level 10") {
+  std::vector<std::string> paths = {SPMESH_DATA_DIR "/meshes/torus.obj", SPMESH_DATA_DIR "/meshes/cube.obj",
+                                    SPMESH_DATA_DIR "/meshes/lantern.obj"};
   if (std::filesystem::exists(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj"))
     paths.push_back(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj");
   for (const auto& path : paths) {
@@ -361,12 +366,23 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) is Bfr's and Far's on regular f
     const schemes::Sharpness<> smooth{linalg::Coo<float>{V, V, {}, {}, {}}, linalg::Array<float>(V, 0.0f)};
     std::vector<index_t> faces;
     std::vector<double> u, v;
-    // A grid a face, corners and edges included, denser near the corners: Bfr's patches are
-    // exact but within 2^-level of an extraordinary vertex (and at the vertex itself).
+    std::vector<bool> corner;  // at a corner of the face or of a polygon's sub-face
+    // A grid a face (a polygon: a grid a sub-face, on its tile of Bfr's parameterization),
+    // corners and edges included, denser near the corners: Bfr's patches are exact but within
+    // 2^-level of an extraordinary vertex (and at the vertex itself).
     const double places[] = {0, 0.005, 0.02, 0.1, 0.35, 0.65, 0.9, 0.98, 0.995, 1};
-    for (index_t f = 0; f < mesh.face_count(); ++f)
-      for (const double at_u : places)
-        for (const double at_v : places) faces.push_back(f), u.push_back(at_u), v.push_back(at_v);
+    for (index_t f = 0; f < mesh.face_count(); ++f) {
+      const index_t n = mesh.M.offsets[f + 1] - mesh.M.offsets[f];
+      const OpenSubdiv::Bfr::Parameterization bfr(OpenSubdiv::Sdc::SCHEME_CATMARK, int(n));
+      for (index_t sub = 0; sub < (n == 4 ? 1 : n); ++sub)
+        for (const double at_u : places)
+          for (const double at_v : places) {
+            double uv[2] = {at_u, at_v};
+            if (n != 4) bfr.ConvertNormalizedSubFaceToCoord(int(sub), uv, uv);
+            faces.push_back(f), u.push_back(uv[0]), v.push_back(uv[1]);
+            corner.push_back((at_u == 0 || at_u == 1) && (at_v == 0 || at_v == 1));
+          }
+    }
     linalg::cpu::Executor exec;
     const auto ours = cc::limit_at_samples(exec, mesh.M.clone(), schemes::Sharpness<>{smooth.edges.clone(), smooth.vertices.clone()},
                                            linalg::Array<index_t>(faces), linalg::Array<double>(u),
@@ -374,35 +390,42 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) is Bfr's and Far's on regular f
     const auto refiner = test::osd_refiner(mesh, smooth, schemes::Options{});
     const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
     const double diag = diagonal(mesh.positions);
-    double difference[2] = {0, 0}, derivative[2] = {0, 0};
-    for (int at = 0; at < 2; ++at) {
-      const auto bfr = test::bfr_at_samples(*refiner, points, faces, u, v, at == 0 ? 2 : 6);
+    // Bfr at its approximation levels 2 (its default), 6 and 10 (its deepest): beyond 2^-10 of
+    // an extraordinary vertex (every sample here but the vertices themselves) level 10 is exact.
+    const int levels[3] = {2, 6, 10};
+    double difference[3] = {}, derivative[3] = {};
+    for (int at = 0; at < 3; ++at) {
+      const auto bfr = test::bfr_at_samples(*refiner, points, faces, u, v, levels[at]);
       for (std::size_t s = 0; s < faces.size(); ++s)
         for (int c = 0; c < 3; ++c) {
           const auto r = index_t(s);
           difference[at] = std::max(difference[at], std::abs(ours.position(r, c) - bfr.position[3 * s + std::size_t(c)]) / diag);
           // Not at the corners, where spmesh's derivatives at an extraordinary vertex are the
           // tangents' directions (limit_at.hpp), not a patch's.
-          const bool corner = (u[s] == 0 || u[s] == 1) && (v[s] == 0 || v[s] == 1);
           const double du = std::abs(ours.du(r, c) - bfr.du[3 * s + std::size_t(c)]) / diag,
                        dv = std::abs(ours.dv(r, c) - bfr.dv[3 * s + std::size_t(c)]) / diag;
-          if (!corner) derivative[at] = std::max(derivative[at], std::max(du, dv));
+          if (!corner[s]) derivative[at] = std::max(derivative[at], std::max(du, dv));
         }
     }
-    MESSAGE(path << ": largest difference from Bfr over the diagonal, positions " << difference[0] << " (level 2), "
-                 << difference[1] << " (level 6); derivatives away from the corners " << derivative[0] << ", "
-                 << derivative[1]);
-    // Far's LimitStencilTable (the other peer) at the same samples, isolated 6 levels deep:
+    MESSAGE(path << ": largest difference from Bfr over the diagonal at its levels 2, 6, 10: positions "
+                 << difference[0] << ", " << difference[1] << ", " << difference[2] << "; derivatives away from the corners "
+                 << derivative[0] << ", " << derivative[1] << ", " << derivative[2]);
+    CHECK(difference[2] <= 1e-14);
+    CHECK(derivative[2] <= 1e-12);
+    // Far's LimitStencilTable (the other peer) at the same samples, isolated 6 and 10 levels deep:
     // Far::PatchTable's patches, the same on regular faces, Gregory patches at the last level.
-    const test::FarLimitStencils far(mesh, smooth, schemes::Options{}, faces, u, v, 6);
-    const auto by_far = far.evaluate(points);
-    double far_difference = 0;
-    for (std::size_t s = 0; s < faces.size(); ++s)
-      for (int c = 0; c < 3; ++c)
-        far_difference = std::max(far_difference, std::abs(ours.position(index_t(s), c) -
-                                                           by_far.position[3 * s + std::size_t(c)]) / diag);
-    MESSAGE(path << ": largest difference from Far's LimitStencilTable (isolation 6) " << far_difference);
-    CHECK(far_difference <= (path.ends_with("torus.obj") ? 1e-14 : 2e-4));
+    double far_difference[2] = {};
+    for (int at = 0; at < 2; ++at) {
+      const test::FarLimitStencils far(mesh, smooth, schemes::Options{}, faces, u, v, at == 0 ? 6 : 10);
+      const auto by_far = far.evaluate(points);
+      for (std::size_t s = 0; s < faces.size(); ++s)
+        for (int c = 0; c < 3; ++c)
+          far_difference[at] = std::max(far_difference[at], std::abs(ours.position(index_t(s), c) -
+                                                                     by_far.position[3 * s + std::size_t(c)]) / diag);
+    }
+    MESSAGE(path << ": largest difference from Far's LimitStencilTable at isolation 6, 10: " << far_difference[0] << ", "
+                 << far_difference[1]);
+    CHECK(far_difference[1] <= 1e-14);
     // Bfr's tessellation (the benchmark's peer) at rate 4: spmesh's point count, quad count and,
     // at the vertices (where both are exact), its points.
     const auto bfr_tessellation = test::bfr_tessellate(*refiner, points, 4);
@@ -415,12 +438,12 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) is Bfr's and Far's on regular f
       for (int c = 0; c < 3; ++c)
         at_vertices = std::max(at_vertices, std::abs(tessellation.position(p, c) - bfr_tessellation.position[3 * std::size_t(p) + std::size_t(c)]));
     CHECK(at_vertices <= 1e-12 * diag);
-    if (path.ends_with("torus.obj")) {
+    if (path.ends_with("torus.obj")) {  // no extraordinary vertex: exact at every level
       CHECK(difference[0] <= 1e-14);
       CHECK(derivative[0] <= 1e-13);
+      CHECK(far_difference[0] <= 1e-14);
     } else {
       CHECK(difference[1] < difference[0]);
-      CHECK(difference[1] <= 2e-4);
     }
   }
 }

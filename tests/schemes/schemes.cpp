@@ -3,6 +3,7 @@
 // iterative eval, affine invariance of R, determinism, vertex data of any width. The
 // refinement file: refinement_file.cpp. Parity with OpenSubdiv: osd_parity.cpp.
 #include "../linalg/common.hpp"
+#include "../meshops/input_error.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/info.hpp"
 #include "meshops/obj.hpp"
@@ -723,6 +724,37 @@ index_t level_corner(index_t f, int i, int j, int levels) {
   return sub * 4 + corner;
 }
 
+// A sample at a vertex of level k: base face f's parameter (u, v) and that vertex's place among
+// level k's face corners; (u0, v0) and `size`: the square of (u, v) that holds it (the face's own
+// for a quad, its sub-face's for another polygon).
+struct DyadicSample {
+  index_t face;
+  double u, v;
+  index_t corner;
+  double u0 = 0, v0 = 0, size = 1;
+};
+
+// The level-k vertex at (i, j) / 2^k of base face f, 0 <= i, j <= 2^k, of a quad mesh; in a mesh
+// of other polygons (whose level 1 numbers face f's children offsets[f] + corner), of a quad
+// face the same, of an n-gon the one at (i, j) / 2^k from corner `sub` in its sub-face `sub`, i, j
+// <= 2^(k - 1): Bfr's parameter (c + i / 2^k, r + j / 2^k) on tile (c, r) = (sub mod columns, sub
+// div columns), columns = ceil(sqrt(n)) (OpenSubdiv's Bfr::Parameterization, written out here).
+DyadicSample dyadic_sample(const meshops::PolyMesh& mesh, index_t f, int sub, int i, int j, int levels) {
+  const int side = 1 << levels, half = side / 2;
+  const bool polygons = mesh.M.nnz() != 4 * mesh.face_count();
+  const index_t first = mesh.M.offsets[f], n = mesh.M.offsets[f + 1] - first;
+  if (!polygons) return {f, double(i) / side, double(j) / side, level_corner(f, i, j, levels)};
+  if (n == 4) {
+    const int qi = i >= half, qj = j >= half;
+    const index_t child = first + (qj ? 3 - qi : qi);
+    return {f, double(i) / side, double(j) / side, level_corner(child, i - qi * half, j - qj * half, levels - 1)};
+  }
+  int columns = 1;
+  while (columns * columns < n) ++columns;
+  const double c = sub % columns, r = sub / columns;
+  return {f, c + double(i) / side, r + double(j) / side, level_corner(first + sub, i, j, levels - 1), c, r, 0.5};
+}
+
 // Samples at the corners of level-k sub-faces of the given faces (all if none), against the limit
 // masks at those vertices of level k (limit.hpp: OpenSubdiv's, exact where the surface is a
 // regular patch or Stam's); derivatives against central differences of the samples themselves.
@@ -733,16 +765,18 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
   if (candidates.empty())
     for (index_t f = 0; f < mesh.face_count(); ++f) candidates.push_back(f);
   const int side = 1 << levels;
-  std::vector<index_t> faces, vertex;
+  std::vector<DyadicSample> samples;
+  std::vector<index_t> faces;
   std::vector<double> us, vs;
   std::mt19937 rng(11);
   for (int n = 0; n < 200; ++n) {
-    const index_t f = candidates[rng() % candidates.size()];
-    // Every second sample next to corner 0: an extraordinary vertex's sub-faces at the last level.
-    const int range = n % 2 ? 3 : side + 1;
+    const index_t f = candidates[rng() % candidates.size()], sides = mesh.M.offsets[f + 1] - mesh.M.offsets[f];
+    // Every second sample next to corner 0 (of a polygon's sub-face): an extraordinary vertex's
+    // sub-faces at the last level.
+    const int range = n % 2 ? 3 : (sides == 4 ? side : side / 2) + 1;
     const int i = int(rng() % range), j = int(rng() % range);
-    faces.push_back(f), us.push_back(double(i) / side), vs.push_back(double(j) / side);
-    vertex.push_back(level_corner(f, i, j, levels));
+    samples.push_back(dyadic_sample(mesh, f, int(rng() % sides), i, j, levels));
+    faces.push_back(f), us.push_back(samples.back().u), vs.push_back(samples.back().v);
   }
   Dense<T> P0(mesh.vertex_count(), 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
@@ -764,10 +798,10 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
     CAPTURE(faces[n]);
     CAPTURE(us[n]);
     CAPTURE(vs[n]);
-    const index_t w = refined.indices[vertex[n]];
+    const index_t w = refined.indices[samples[n].corner];
     for (index_t c = 0; c < 3; ++c) CHECK(std::abs(double(position(index_t(n), c)) - double(limits.position(w, c))) <= tolerance);
     // At an extraordinary vertex the derivatives are the tangents' directions: their normal is the limit masks'.
-    if (us[n] == 0 && vs[n] == 0) {
+    if (us[n] == samples[n].u0 && vs[n] == samples[n].v0) {
       const auto cross = [](auto&& a, auto&& b) {
         std::array<double, 3> normal{a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0)};
         const double length = std::hypot(normal[0], normal[1], normal[2]);
@@ -788,12 +822,14 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
     std::vector<index_t> near_faces;
     std::vector<double> near_u, near_v, steps;
     for (std::size_t n = 0; n < faces.size(); ++n) {
-      const double to_corner = std::max(std::min(us[n], 1 - us[n]), std::min(vs[n], 1 - vs[n]));
-      const double h = 1e-4 * std::min(1.0, 4 * to_corner);
-      const double x = std::clamp(us[n], h, 1 - h), y = std::clamp(vs[n], h, 1 - h);
+      const auto& [f, u, v, corner, u0, v0, size] = samples[n];
+      const double to_corner = std::max(std::min(u - u0, u0 + size - u), std::min(v - v0, v0 + size - v)) / size;
+      const double h = 1e-4 * std::min(1.0, 4 * to_corner) * size;
+      // Steps taken in the square's own coordinates, so that none leaves it by rounding.
+      const double x = std::clamp(u - u0, h, size - h), y = std::clamp(v - v0, h, size - h);
       for (const auto& [dx, dy] : {std::pair{-h, 0.0}, std::pair{h, 0.0}, std::pair{0.0, -h}, std::pair{0.0, h}})
-        near_faces.push_back(faces[n]), near_u.push_back(x + dx), near_v.push_back(y + dy);
-      us[n] = x, vs[n] = y, steps.push_back(h);
+        near_faces.push_back(faces[n]), near_u.push_back(u0 + (x + dx)), near_v.push_back(v0 + (y + dy));
+      us[n] = u0 + x, vs[n] = v0 + y, steps.push_back(h);
     }
     const auto [at, at_du, at_dv, w1, w2, w3] =
         run<B>("samples", SampleLimitsOf<T>{5, options}, mesh.M, smooth(V).edges, smooth(V).vertices,
@@ -833,6 +869,26 @@ meshops::PolyMesh wavy_fan(int n) {
   return mesh;
 }
 
+// A closed mesh of other polygons than quads: an n-sided prism (two n-gons, n quads) of points
+// off a plane, each n-gon's corners at sub-face tiles of Bfr's parameterization.
+meshops::PolyMesh prism(int n) {
+  std::string obj;
+  for (int layer = 0; layer < 2; ++layer)
+    for (int k = 0; k < n; ++k) {
+      const double angle = 2 * std::numbers::pi * k / n;
+      obj += "v " + std::to_string(std::cos(angle)) + " " + std::to_string(std::sin(angle) + 0.1 * k * k / n) + " " +
+             std::to_string(1.5 * layer + 0.2 * std::sin(3.0 * k)) + "\n";
+    }
+  std::string bottom = "f", top = "f";
+  for (int k = 0; k < n; ++k) bottom += " " + std::to_string(n - k), top += " " + std::to_string(n + 1 + k);
+  obj += bottom + "\n" + top + "\n";
+  for (int k = 0; k < n; ++k) {
+    const int a = 1 + k, b = 1 + (k + 1) % n;
+    obj += "f " + std::to_string(a) + " " + std::to_string(b) + " " + std::to_string(b + n) + " " + std::to_string(a + n) + "\n";
+  }
+  return meshops::parse_obj(obj, "prism of " + std::to_string(n) + " sides");
+}
+
 TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and Stam's is the limit masks' at the "
                    "level's vertices, and its derivatives the points' differences",
                    V, SPMESH_TEST_REALS) {
@@ -841,6 +897,9 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj"), {}, 3);
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 3);
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 8);  // deep: 2^-8 from the corners
+  // Meshes of triangles, pentagons and 7-gons with quads: Bfr's sub-faces, level 1's quads (their
+  // centres extraordinary vertices of 3, 5 and 7 edges).
+  for (int n : {3, 5, 7}) check_samples<B, T>(prism(n), {}, 4);
   // The faces at the fans' middle vertex, 5 levels down: Stam's nest at valences 3 to 16 (and 4,
   // where it is the regular patch).
   for (int n : {3, 4, 5, 6, 7, 8, 9, 12, 16}) {
@@ -916,8 +975,8 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at samples no patch holds, approximate
                   cc::SampleError);
 }
 
-TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a corner that is not pinned, a face out of range, "
-          "(u, v) outside the face and a mesh of other polygons") {
+TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a corner that is not pinned, a face out of range "
+          "and (u, v) outside the face, a quad's or a polygon's") {
   const auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj");
   auto refusal = [&](const meshops::PolyMesh& mesh, index_t face, double u, double v) {
     cpu::Executor host;
@@ -942,11 +1001,18 @@ TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a
   CHECK(refusal(fan, 2, 1.0, 1.0) == "no error");  // a boundary vertex of 3 edges: a boundary patch
   CHECK(refusal(cube, 2, 0.0, 0.0) == "no error");  // Stam's, at an extraordinary vertex
   CHECK(refusal(cube, 6, 0.5, 0.5) == "limit_at_samples: sample 0 (face 6, u 0.500000, v 0.500000): the mesh has faces 0 to 5");
-  CHECK(refusal(cube, 1, 1.5, 0.5) == "limit_at_samples: sample 0 (face 1, u 1.500000, v 0.500000): u and v are in [0, 1]");
-  CHECK(refusal(cube, 1, std::nan(""), 0.5).ends_with("u and v are in [0, 1]"));
-  CHECK(refusal(meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj"), 0, 0.5, 0.5) ==
-        "limit_at_samples: the mesh has faces other than quads; samples on them are not evaluated yet (Bfr's "
-        "parameterization of a polygon's sub-faces)");
+  const std::string outside = ": (u, v) is outside the face (a quad's is [0, 1] x [0, 1], a polygon's the squares of "
+                              "its sub-faces, docs/rules.md)";
+  CHECK(refusal(cube, 1, 1.5, 0.5) == "limit_at_samples: sample 0 (face 1, u 1.500000, v 0.500000)" + outside);
+  CHECK(refusal(cube, 1, std::nan(""), 0.5).ends_with(outside));
+  // A triangle's sub-faces: [0, 1/2]^2, [1, 3/2] x [0, 1/2], [0, 1/2] x [1, 3/2].
+  const auto triangles = prism(3);
+  CHECK(refusal(triangles, 0, 1.25, 0.5) == "no error");
+  CHECK(refusal(triangles, 0, 0.0, 1.5) == "no error");
+  CHECK(refusal(triangles, 0, 0.75, 0.25) == "limit_at_samples: sample 0 (face 0, u 0.750000, v 0.250000)" + outside);
+  CHECK(refusal(triangles, 0, 1.25, 1.25) == "limit_at_samples: sample 0 (face 0, u 1.250000, v 1.250000)" + outside);
+  CHECK(refusal(triangles, 0, 0.25, 2.0).ends_with(outside));
+  CHECK(refusal(triangles, 2, 0.75, 0.25) == "no error");  // a quad of the polygon mesh
   // Away from the corners the cube's faces are regular two levels down.
   CHECK(refusal(cube, 2, 0.5, 0.5) == "no error");
 }
@@ -979,80 +1045,119 @@ struct TessellateOf {
   }
 };
 
-// The tessellation at rate N: V + E (N - 1) + F (N - 1)^2 points, F N^2 quads, closed as the
-// mesh is (each quad edge in two quads, opposite ways), each face's grid point (i/N, j/N) the
-// limit there evaluated from that face itself, whichever face the point was evaluated from, and
-// unit normals pointing out of the closed meshes; the GPU's layout is the CPU's, index for index.
+// The tessellation at rate N: V + E (N - 1) + F (N - 1)^2 points, F N^2 quads (an n-gon's n sub-
+// faces at rate N / 2: n (N / 2 - 1)^2 + n (N / 2 - 1) + 1 inner points and n N^2 / 4 quads, as
+// Bfr's), closed as the mesh is (each quad edge in two quads, opposite ways), each face's grid
+// point the limit there evaluated from that face itself, whichever face the point was evaluated
+// from, and unit normals pointing out of the closed meshes; the GPU's layout is the CPU's, index
+// for index.
 TEST_CASE_TEMPLATE("Catmull-Clark's tessellation at rate N is watertight: shared points once, each where every face "
                    "at it puts it",
                    V, SPMESH_TEST_REALS) {
   using B = typename V::Backend;
   using T = typename V::type;
+  std::vector<std::pair<meshops::PolyMesh, int>> cases;
   for (const char* file : {"cube.obj", "torus.obj"})
-    for (int N : {1, 2, 5}) {
-      CAPTURE(file);
-      CAPTURE(N);
-      const auto mesh = meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + file);
-      const index_t Vs = mesh.vertex_count(), F = mesh.face_count();
-      std::set<std::pair<index_t, index_t>> edges;
-      for (index_t f = 0; f < F; ++f)
-        for (int a = 0; a < 4; ++a) {
-          const index_t p = mesh.M.indices[4 * f + a], q = mesh.M.indices[4 * f + (a + 1) % 4];
-          edges.insert({std::min(p, q), std::max(p, q)});
-        }
-      Dense<T> P0(Vs, 3);
-      for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
-      const auto [faces, us, vs, quads, points, normals] =
-          run<B>("tessellation", TessellateOf{N}, mesh.M, smooth(Vs).edges, smooth(Vs).vertices, P0);
-      CHECK(faces.size() == Vs + index_t(edges.size()) * (N - 1) + F * (N - 1) * (N - 1));
-      REQUIRE(quads.size() == 4 * F * N * N);
-      REQUIRE(points.rows == faces.size());
-      std::map<std::pair<index_t, index_t>, int> sides;  // directed quad edges
-      for (index_t q = 0; q < F * N * N; ++q)
-        for (int a = 0; a < 4; ++a) ++sides[{quads[4 * q + a], quads[4 * q + (a + 1) % 4]}];
-      for (const auto& [side, count] : sides) {
-        CHECK(count == 1);
-        CHECK(sides.count({side.second, side.first}) == 1);
+    for (int N : {1, 2, 5}) cases.emplace_back(meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + file), N);
+  for (int sides : {3, 5})
+    for (int N : {2, 4, 6}) cases.emplace_back(prism(sides), N);
+  for (const auto& [mesh, N] : cases) {
+    CAPTURE(mesh.source);
+    CAPTURE(N);
+    const index_t Vs = mesh.vertex_count(), F = mesh.face_count();
+    const bool polygons = mesh.M.nnz() != 4 * F;
+    // A polygon mesh's tessellation is its level-1 quads' at rate M = N / 2: a face's quads start
+    // at its first child's (offsets[f] M^2); a quad mesh's at f N^2.
+    const int M = polygons ? N / 2 : N;
+    std::set<std::pair<index_t, index_t>> edges;
+    index_t inner = 0, quad_count = 0;
+    for (index_t f = 0; f < F; ++f) {
+      const index_t first = mesh.M.offsets[f], n = mesh.M.offsets[f + 1] - first;
+      for (index_t a = 0; a < n; ++a) {
+        const index_t p = mesh.M.indices[first + a], q = mesh.M.indices[first + (a + 1) % n];
+        edges.insert({std::min(p, q), std::max(p, q)});
       }
-      // Each face's own evaluation of its grid against the tessellation's points.
-      cpu::Executor host;
-      std::vector<index_t> own_faces;
-      std::vector<double> own_u, own_v;
-      for (index_t f = 0; f < F; ++f)
-        for (int j = 0; j <= N; ++j)
-          for (int i = 0; i <= N; ++i) own_faces.push_back(f), own_u.push_back(double(i) / N), own_v.push_back(double(j) / N);
-      const auto own = cc::limit_at_samples(host, mesh.M.clone(), smooth(Vs), HostArray<index_t>(own_faces),
-                                            HostArray<double>(own_u), HostArray<double>(own_v), mesh.positions, 3);
-      double worst = 0;
-      for (index_t f = 0; f < F; ++f)
-        for (int j = 0; j <= N; ++j)
-          for (int i = 0; i <= N; ++i) {
-            // Grid point (i, j) of face f is corner a of quad (min(i, N-1), min(j, N-1)) of its N x N.
-            const int qi = std::min(i, N - 1), qj = std::min(j, N - 1);
-            const int a = i == qi ? (j == qj ? 0 : 3) : (j == qj ? 1 : 2);
-            const index_t point = quads[4 * (f * N * N + qj * N + qi) + a];
-            const index_t s = f * (N + 1) * (N + 1) + j * (N + 1) + i;
-            for (index_t c = 0; c < 3; ++c) worst = std::max(worst, std::abs(double(points(point, c)) - own.position(s, c)));
-          }
-      CHECK(worst <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
-      // Unit normals, pointing away from the centre of these closed, star-shaped-enough meshes.
-      double centre[3] = {0, 0, 0};
-      for (index_t p = 0; p < points.rows; ++p)
-        for (int c = 0; c < 3; ++c) centre[c] += double(points(p, c)) / double(points.rows);
-      for (index_t p = 0; p < points.rows; ++p) {
-        double length = 0;
-        for (int c = 0; c < 3; ++c) length += double(normals(p, c)) * double(normals(p, c));
-        CHECK(std::abs(length - 1) <= 1e-6);
-      }
-      if (std::string(file) == "cube.obj")
-        for (index_t p = 0; p < points.rows; ++p) {
-          double out = 0;
-          for (int c = 0; c < 3; ++c) out += (double(points(p, c)) - centre[c]) * double(normals(p, c));
-          CHECK(out > 0);
-        }
+      inner += n == 4 ? (N - 1) * (N - 1) : n * (M - 1) * (M - 1) + n * (M - 1) + 1;
+      quad_count += n == 4 ? N * N : n * M * M;
     }
+    Dense<T> P0(Vs, 3);
+    for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
+    const auto [faces, us, vs, quads, points, normals] =
+        run<B>("tessellation", TessellateOf{N}, mesh.M, smooth(Vs).edges, smooth(Vs).vertices, P0);
+    CHECK(faces.size() == Vs + index_t(edges.size()) * (N - 1) + inner);
+    REQUIRE(quads.size() == 4 * quad_count);
+    REQUIRE(points.rows == faces.size());
+    std::map<std::pair<index_t, index_t>, int> sides;  // directed quad edges
+    for (index_t q = 0; q < quad_count; ++q)
+      for (int a = 0; a < 4; ++a) ++sides[{quads[4 * q + a], quads[4 * q + (a + 1) % 4]}];
+    for (const auto& [side, count] : sides) {
+      CHECK(count == 1);
+      CHECK(sides.count({side.second, side.first}) == 1);
+    }
+    // Each face's own evaluation of its grid against the tessellation's points: grid point (i, j)
+    // of a face, or of a polygon mesh's level-1 child k of face f at Bfr's parameter (a quad's
+    // child k at its corner k; an n-gon's on tile (k mod c, k div c), c = ceil(sqrt(n))), is
+    // corner a of quad (min(i, M - 1), min(j, M - 1)) of that face's or child's M x M.
+    std::vector<index_t> own_faces, own_points;
+    std::vector<double> own_u, own_v;
+    for (index_t f = 0; f < F; ++f) {
+      const index_t first = mesh.M.offsets[f], n = mesh.M.offsets[f + 1] - first;
+      int columns = 1;
+      while (columns * columns < n) ++columns;
+      for (index_t k = 0; k < (polygons ? n : 1); ++k)
+        for (int j = 0; j <= M; ++j)
+          for (int i = 0; i <= M; ++i) {
+            const int qi = std::min(i, M - 1), qj = std::min(j, M - 1);
+            const int a = i == qi ? (j == qj ? 0 : 3) : (j == qj ? 1 : 2);
+            const index_t grid = polygons ? first + k : f;
+            own_points.push_back(quads[4 * (grid * M * M + qj * M + qi) + a]);
+            double u = double(i) / M, v = double(j) / M;
+            if (polygons && n == 4) u = (u + double(k == 1 || k == 2)) / 2, v = (v + double(k >= 2)) / 2;
+            if (polygons && n != 4) u = double(k % columns) + u / 2, v = double(k / columns) + v / 2;
+            own_faces.push_back(f), own_u.push_back(u), own_v.push_back(v);
+          }
+    }
+    cpu::Executor host;
+    const auto own = cc::limit_at_samples(host, mesh.M.clone(), smooth(Vs), HostArray<index_t>(own_faces),
+                                          HostArray<double>(own_u), HostArray<double>(own_v), mesh.positions, 3);
+    double worst = 0;
+    for (std::size_t s = 0; s < own_points.size(); ++s)
+      for (index_t c = 0; c < 3; ++c)
+        worst = std::max(worst, std::abs(double(points(own_points[s], c)) - own.position(index_t(s), c)));
+    CHECK(worst <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
+    // Unit normals, pointing away from the cube's centre.
+    double centre[3] = {0, 0, 0};
+    for (index_t p = 0; p < points.rows; ++p)
+      for (int c = 0; c < 3; ++c) centre[c] += double(points(p, c)) / double(points.rows);
+    for (index_t p = 0; p < points.rows; ++p) {
+      double length = 0;
+      for (int c = 0; c < 3; ++c) length += double(normals(p, c)) * double(normals(p, c));
+      CHECK(std::abs(length - 1) <= 1e-6);
+    }
+    if (mesh.source.ends_with("cube.obj"))
+      for (index_t p = 0; p < points.rows; ++p) {
+        double out = 0;
+        for (int c = 0; c < 3; ++c) out += (double(points(p, c)) - centre[c]) * double(normals(p, c));
+        CHECK(out > 0);
+      }
+  }
   cpu::Executor host;
-  CHECK_THROWS_AS(cc::tessellation_samples(host, meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj").M, 2), InputError);
+  // With a boundary (the tent: 6 triangles, 5 quads, a pentagon, 7 boundary edges), the layout
+  // alone: Bfr's counts, and each quad side in two quads but those along the boundary, N a
+  // boundary edge.
+  const auto tent = meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj");
+  const auto tent_layout = cc::tessellation_samples(host, tent.M, 4);
+  CHECK(tent_layout.faces.size() == 14 + 25 * 3 + 5 * 9 + 6 * 7 + 11);
+  CHECK(tent_layout.quads.faces == 5 * 16 + 6 * 3 * 4 + 5 * 4);
+  std::set<std::pair<index_t, index_t>> tent_sides;
+  for (index_t p = 0; p < tent_layout.quads.nnz(); ++p)
+    tent_sides.insert({tent_layout.quads.indices[p], tent_layout.quads.indices[p % 4 == 3 ? p - 3 : p + 1]});
+  CHECK(tent_sides.size() == std::size_t(tent_layout.quads.nnz()));
+  CHECK(std::count_if(tent_sides.begin(), tent_sides.end(), [&](const auto& side) {
+          return !tent_sides.count({side.second, side.first});
+        }) == 7 * 4);
+  const std::string odd = test::input_error([&] { cc::tessellation_samples(host, prism(5).M, 3); });
+  CHECK(odd.starts_with("tessellation: rate 3 is odd and the mesh has faces other than quads"));
   CHECK_THROWS_AS(cc::tessellation_samples(host, meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj").M, 0), InputError);
 }
 
