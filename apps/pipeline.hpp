@@ -13,7 +13,6 @@
 #include "schemes/schemes.hpp"
 
 #include <chrono>
-#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -113,20 +112,6 @@ Subdivided<T> subdivide(Exec& exec, const meshops::PolyMesh& mesh, const schemes
   return out;
 }
 
-// Unit normals du x dv of a limit's derivatives (0 where the product is 0).
-template <class T>
-linalg::Dense<T> unit_normals(const linalg::Dense<T>& du, const linalg::Dense<T>& dv) {
-  linalg::Dense<T> normals(du.rows, 3);
-  for (index_t p = 0; p < du.rows; ++p) {
-    const double n[3] = {double(du(p, 1)) * dv(p, 2) - double(du(p, 2)) * dv(p, 1),
-                         double(du(p, 2)) * dv(p, 0) - double(du(p, 0)) * dv(p, 2),
-                         double(du(p, 0)) * dv(p, 1) - double(du(p, 1)) * dv(p, 0)};
-    const double length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    for (int c = 0; c < 3; ++c) normals(p, c) = length > 0 ? static_cast<T>(n[c] / length) : T(0);
-  }
-  return normals;
-}
-
 // The limit surface at the vertices of level `levels` (schemes/limit.hpp): positions, unit
 // normals (tangent 1 x tangent 2; zero where the tangents are parallel or zero) and the level's
 // faces, for a scheme with limit masks.
@@ -150,10 +135,9 @@ Limits<T> limits(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharp
     exec.synchronize();
     stages.build_and_eval = elapsed_ms(t);
     t = std::chrono::steady_clock::now();
-    Limits<T> out{on_host<X>(std::move(r.position)), linalg::Dense<T>(), refined_mesh<X>(std::move(r.mesh))};
-    const auto t1 = on_host<X>(std::move(r.tangent1)), t2 = on_host<X>(std::move(r.tangent2));
+    Limits<T> out{on_host<X>(std::move(r.position)),
+                  on_host<X>(schemes::unit_normals(exec, r.tangent1, r.tangent2)), refined_mesh<X>(std::move(r.mesh))};
     stages.download = elapsed_ms(t);
-    out.normals = unit_normals(t1, t2);
     stages.peak_bytes = X::peak_bytes();
     return out;
   }

@@ -19,8 +19,10 @@
 #include "schemes/half_edges/limits.hpp"
 #include "schemes/subdivision.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -222,6 +224,31 @@ LimitMatrices<T, S> limit_matrices(Exec& exec, linalg::MeshMatrix<S> M, Sharpnes
     out.tangent2 = linalg::cast_values<T>(exec, std::move(W[2]));
   });
   return out;
+}
+
+// Unit normals a x b of two blocks of tangents (rows of 3), on the executor, in double before
+// rounding to T; zero where the tangents are parallel or zero. Those of limit_at_vertices'
+// tangents, and of limit_at_samples' u and v derivatives.
+template <class T>
+struct UnitNormals {
+  const T *a, *b;
+  T* normal;
+  SPMESH_HD void operator()(index_t p) const {
+    const double x[3] = {double(a[3 * p]), double(a[3 * p + 1]), double(a[3 * p + 2])};
+    const double y[3] = {double(b[3 * p]), double(b[3 * p + 1]), double(b[3 * p + 2])};
+    const double cross[3] = {x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]};
+    const double length = sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
+    for (int c = 0; c < 3; ++c) normal[3 * p + c] = length > 0 ? T(cross[c] / length) : T(0);
+  }
+};
+template <class Exec, class T, class S = typename Exec::space>
+linalg::Dense<T, S> unit_normals(Exec& exec, const linalg::Dense<T, S>& a, const linalg::Dense<T, S>& b) {
+  if (a.cols != 3 || b.cols != 3 || a.rows != b.rows)
+    throw DimensionError("unit_normals: tangents of " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                         " and " + std::to_string(b.rows) + " x " + std::to_string(b.cols) + ", not two blocks of n x 3");
+  linalg::Dense<T, S> normal(a.rows, 3);
+  exec.for_each(a.rows, UnitNormals<T>{a.data.data(), b.data.data(), normal.data.data()});
+  return normal;
 }
 
 }  // namespace spmesh::schemes

@@ -3,6 +3,8 @@
 
 torus.obj : closed quad torus, 16 x 8 quads (Euler characteristic 0).
 cube.obj  : closed unit cube, 6 quads (chi 2).
+creased_torus.obj : the torus with an infinitely sharp crease round its tube (vertices 0-7, every
+            vertex on it of 4 edges) and a semi-sharp one (2) opposite (vertices 64-71).
 creased_cube.obj : the cube with OpenSubdiv crease tags: infinitely sharp top edges, semi-sharp
             (1.5) vertical edges, a semi-sharp corner (3) at the origin: the README's main job.
 tent.obj  : open mixed mesh with boundary: a hexagonal fan of 6 triangles around a raised apex,
@@ -165,6 +167,8 @@ if __name__ == "__main__":
     os.makedirs(here, exist_ok=True)
     write("torus.obj", "Quad torus 16 x 8: V 128, E 256, F 128, chi 0", *torus())
     write("cube.obj", "Unit cube: V 8, E 12, F 6, chi 2", *cube())
+    write("creased_torus.obj", "Quad torus 16 x 8 with an infinitely sharp crease round its tube and a semi-sharp one",
+          *torus(), [f"t crease 2/1/0 {a + j} {a + (j + 1) % 8} {s}" for a, s in ((0, 10), (64, 2)) for j in range(8)])
     write("creased_cube.obj", "Unit cube with creases: sharp top edges, semi-sharp sides, a corner",
           *cube(), creases())
     write("tent.obj", "Open tent (a disk): V 14, E 25, F 12 (6 triangles, 5 quads, 1 pentagon), 7 boundary edges, chi 1", *tent())

@@ -6,17 +6,19 @@
 // no sharp edge and no crease mask at them (patch_build.hpp's vertex_kind::regular) is, on the
 // limit surface, the tensor product of cubic B-splines of the 4 x 4 points around it (Catmull and
 // Clark 1978; patches.hpp's grid, corner_controls); where some of its corners are boundary
-// vertices of 3 edges under the crease rule, or pinned corners of 2, the same with the points
-// beyond the boundary reflected (boundary_patch). A face with one smooth inner corner of 3 to
+// vertices of 3 edges under the crease rule, pinned corners of 2, or inner vertices of 4 edges on
+// a straight infinitely sharp crease (two opposite sharp edges), the same with the points beyond
+// the boundary or the crease reflected (boundary_patch). A face with one smooth inner corner of 3 to
 // max_stam_valence edges and three regular ones is Stam's (stam.hpp): exact in constant time at
 // any distance from that corner. Elsewhere the sample goes down the levels, to the child quad
 // that holds it (child a of a quad lies at its corner a, turned as its parent: (u, v) -> (2u - i,
 // 2v - j)), until that child is one of those; a derivative in the base face's parameters is the
-// child's times 2^level. Samples that reach neither within the levels asked (at a crease, a dart,
-// a corner that is not pinned, a boundary vertex of more than 3 edges, an inner vertex of 2 or
-// more than max_stam_valence edges) are refused, or on request approximated between the limit
-// points of the last level's quad (bilinear): their exact patches are limit evaluation's next
-// steps.
+// child's times 2^level (a semi-sharp crease decays on the way down, and the faces at it become
+// regular). Samples that reach neither within the levels asked (at a semi-sharp crease not yet
+// decayed, a crease vertex that is not such a straight one, a dart, a corner that is not pinned,
+// a boundary vertex of more than 3 edges, an inner vertex of 2 or more than max_stam_valence
+// edges) are refused, or on request approximated between the limit points of the last level's
+// quad (bilinear): their exact patches are limit evaluation's next steps.
 #pragma once
 
 #include "linalg/convert.hpp"
@@ -56,10 +58,12 @@ public:
 
 namespace detail {
 
-// A level as the samples read it: its quads and its irregular vertices.
+// A level as the samples read it: its quads, its vertices' kinds and which half-edges are on an
+// infinitely sharp inner edge (irregular_vertices).
 struct SampleLevel {
   QuadView q;
   const index_t* irregular = nullptr;
+  const std::uint8_t* sharp_sides = nullptr;
 };
 
 // What a sample's limit is: status 0 and its terms, f(level, vertex, position weight, u
@@ -101,14 +105,15 @@ struct SampleTerms {
       for (int a = 0; a < 4; ++a) {
         const index_t kind = L.irregular[L.q.corners[4 * at + a]];
         if (kind == vertex_kind::stam && extraordinary < 0) extraordinary = a;
-        else if (kind == vertex_kind::boundary || kind == vertex_kind::corner) ++on_boundary;
+        else if (kind == vertex_kind::boundary || kind == vertex_kind::corner || kind == vertex_kind::crease)
+          ++on_boundary;
         else if (kind != vertex_kind::regular) ++others;
       }
       const double scale = double(1 << l);
       auto on_level = [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); };
       if (extraordinary < 0 && others == 0) {
         if (on_boundary == 0) patch(L.q, at, x, y, scale, on_level);
-        else boundary_patch(L.q, at, x, y, scale, on_level);
+        else boundary_patch(L.q, L.sharp_sides, at, x, y, scale, on_level);
         return 0;
       }
       const int n = others == 0 && on_boundary == 0 ? inner_valence(L.q, at, extraordinary) : 0;
@@ -142,25 +147,29 @@ struct SampleTerms {
       });
   }
 
-  // The bicubic patch of a quad f with a side on the boundary (its corners regular, boundary or
-  // corner vertices) at (x, y), as `patch`: the points of its 4 x 4 grid beyond a boundary side
-  // are not in the mesh; each is the reflection 2 P_1 - P_2 of the two grid points inward from
-  // it across that side (rows beyond sides 0 and 2 first, in the columns not beyond a side; then
-  // the columns beyond sides 1 and 3, every row), which makes the boundary the cubic B-spline of
-  // its points and keeps a pinned corner where it is, as the crease and corner rules do. Their
-  // weights are folded onto the grid points they come from, in the reverse order.
+  // The bicubic patch of a quad f with a side on the boundary or on an infinitely sharp crease
+  // (sharp_sides, or null: none) at (x, y), its corners regular, boundary, corner or crease
+  // vertices, as `patch`: the points of its 4 x 4 grid beyond such a side are not in the mesh, or
+  // on the crease's other side, which the rules on this side never read; each is the reflection
+  // 2 P_1 - P_2 of the two grid points inward from it across that side (rows beyond sides 0 and 2
+  // first, in the columns not beyond a side; then the columns beyond sides 1 and 3, every row),
+  // which makes the side the cubic B-spline of its points and keeps a pinned corner where it is,
+  // as the crease and corner rules do. Their weights are folded onto the grid points they come
+  // from, in the reverse order.
   template <class G>
-  SPMESH_HD static void boundary_patch(const QuadView& q, index_t f, double x, double y, double scale, G&& g) {
+  SPMESH_HD static void boundary_patch(const QuadView& q, const std::uint8_t* sharp_sides, index_t f, double x,
+                                       double y, double scale, G&& g) {
     index_t grid[16];
     bool beyond[4];  // side a (corner a to a + 1) on the boundary: row 0, column 3, row 3, column 0
-    for (int a = 0; a < 4; ++a) beyond[a] = linalg::ldg(q.twin + 4 * f + a) < 0;
+    for (int a = 0; a < 4; ++a)
+      beyond[a] = linalg::ldg(q.twin + 4 * f + a) < 0 || (sharp_sides && linalg::ldg(sharp_sides + 4 * f + a));
     for (int a = 0; a < 4; ++a) {
       const unsigned places = unsigned(detail::corner_places >> (16 * a));
       auto place = [&](int j) -> index_t& { return grid[(places >> (4 * j)) & 15]; };
       const index_t h = 4 * f + a, t = linalg::ldg(q.twin + h);
       place(0) = linalg::ldg(q.corners + h);
       place(1) = place(2) = place(3) = -1;
-      if (t < 0) continue;
+      if (beyond[a]) continue;
       const index_t across = t & ~index_t(3);
       const int b = int(t & 3);
       place(1) = linalg::ldg(q.corners + across + ((b + 2) & 3)), place(2) = linalg::ldg(q.corners + across + ((b + 3) & 3));
@@ -297,6 +306,7 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   schemes::detail::KeepLevelsAndLast<Exec, Plan<S>, AnyLevel<S>> sink{{plan}, exec, last, table};
   schemes::detail::build_half_edges<CatmullClark>(exec, std::move(M), C, depth, options, sink);
   std::vector<linalg::Array<index_t, S>> irregular;
+  std::vector<linalg::Array<std::uint8_t, S>> sharp_sides;
   linalg::Array<index_t, S> near;
   SampleTerms terms{};
   terms.levels = depth + 1, terms.base_faces = base_faces;
@@ -305,8 +315,9 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   if (polygons) terms.polygon_offsets = std::get<PolygonLevel<S>>(plan.levels[0]).M.offsets.data();
   for (int l = first; l <= depth; ++l) {
     const auto& L = std::get<QuadLevel<S>>(l < depth ? plan.levels[std::size_t(l)] : *last);
-    irregular.push_back(irregular_vertices(exec, L, near));
-    terms.level[l] = {view(L), irregular.back().data()};
+    sharp_sides.emplace_back();
+    irregular.push_back(irregular_vertices(exec, L, near, &sharp_sides.back()));
+    terms.level[l] = {view(L), irregular.back().data(), sharp_sides.back().data()};
   }
   linalg::Array<index_t, S> valences(max_stam_valence + 1);
   const std::vector<index_t> none(max_stam_valence + 1, 0);
@@ -346,7 +357,8 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
                           s);
       default:
         throw SampleError(sample + ": no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
-                              " levels (a crease, a corner that is not pinned, a boundary vertex of more than 3 "
+                              " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning "
+                              "crease, a dart, a corner that is not pinned, a boundary vertex of more than 3 "
                               "edges or an inner one of 2 or more than " +
                               std::to_string(max_stam_valence) + " edges is near, whose exact patches are not built yet; "
                               "approximate evaluates it between the last level's limit points)",

@@ -12,7 +12,6 @@
 #include "schemes/catmull_clark/parameterization.hpp"
 #include "schemes/catmull_clark/quad_build.hpp"
 
-#include <cmath>
 #include <string>
 #include <utility>
 
@@ -187,16 +186,7 @@ Tessellation<T, S> tessellate(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> 
   auto layout = tessellation_samples(exec, M, rate);
   auto limits = limit_at_samples(exec, std::move(M), std::move(C), layout.faces, layout.u, layout.v, P0, depth, options,
                                  approximate);
-  linalg::Dense<T, S> normal(limits.position.rows, 3);
-  const T *du = limits.du.data.data(), *dv = limits.dv.data.data();
-  T* n = normal.data.data();
-  exec.for_each(normal.rows, [=] SPMESH_HD(index_t p) {
-    const double a[3] = {double(du[3 * p]), double(du[3 * p + 1]), double(du[3 * p + 2])};
-    const double b[3] = {double(dv[3 * p]), double(dv[3 * p + 1]), double(dv[3 * p + 2])};
-    const double cross[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-    const double length = sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
-    for (int c = 0; c < 3; ++c) n[3 * p + c] = length > 0 ? T(cross[c] / length) : T(0);
-  });
+  auto normal = unit_normals(exec, limits.du, limits.dv);
   return {std::move(limits.position), std::move(normal), std::move(layout.quads), limits.approximated};
 }
 

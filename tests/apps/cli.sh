@@ -238,6 +238,11 @@ for i in range(V):
 PY
 expect_error "limit --tessellate: an odd rate on polygons" "$tmp/tess_bad.obj" limit "$data/meshes/lantern.obj" \
   --tessellate 3 -o "$tmp/tess_bad.obj"
+# The creased torus: an infinitely sharp crease (crease patches on both sides, exact) and a
+# semi-sharp one (regular from level 2): every point evaluated, none approximated.
+"$spmesh" limit "$data/meshes/creased_torus.obj" --tessellate 4 -o "$tmp/creased_tess.obj" >"$tmp/stdout" ||
+  fail "limit --tessellate (creases)"
+grep -q "2048 points, 2048 quads" "$tmp/stdout" || fail "limit --tessellate (creases): $(cat "$tmp/stdout")"
 # A 3 x 3 grid of quads (a boundary all round): under edge-and-corner its faces are boundary
 # patches, the corners pinned: (3 * N + 1)^2 points, the corner vertices where they were; under
 # edge-only the corners take the crease rule and their samples are refused, by point.

@@ -347,23 +347,24 @@ TEST_CASE("Loop matches OpenSubdiv 3.5 on every loop shape, levels 1-4") {
 // Catmull-Clark's limit at (face, u, v) against OpenSubdiv's Bfr::Surface and Far's
 // LimitStencilTable (Far::PatchTable's patches) at the same samples, quads and polygons (Bfr's
 // sub-faces, Far's Ptex faces): where their surface is a regular bicubic patch (every face of the
-// torus) all are exact, and agree to rounding; at extraordinary vertices spmesh is exact (Stam)
-// and they approximate the irregular region within 2^-level of the vertex by patches of their
-// approximation or isolation level, so the difference shrinks as the level grows, and at level
-// 10 (their deepest) none of these samples but the vertices is in that region: exact, equal to
-// rounding (the differences are printed for Bfr's levels 2, its default, 6 and 10, and Far's
-// isolation 6 and 10).
+// torus, and on both sides of an infinitely sharp crease round it: crease patches) all are exact,
+// and agree to rounding (Far but at the crease, which it isolates); at extraordinary vertices
+// spmesh is exact (Stam) and they approximate the irregular region within 2^-level of the vertex
+// by patches of their approximation or isolation level, so the difference shrinks as the level
+// grows, and at level 10 (their deepest) none of these samples but the vertices is in that
+// region: exact, equal to rounding (the differences are printed for Bfr's levels 2, its default,
+// 6 and 10, and Far's isolation 6 and 10).
 TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's and Far's on regular faces, within "
           "their approximation at extraordinary vertices, and theirs at level 10") {
   std::vector<std::string> paths = {SPMESH_DATA_DIR "/meshes/torus.obj", SPMESH_DATA_DIR "/meshes/cube.obj",
-                                    SPMESH_DATA_DIR "/meshes/lantern.obj"};
+                                    SPMESH_DATA_DIR "/meshes/lantern.obj", SPMESH_DATA_DIR "/meshes/creased_torus.obj"};
   if (std::filesystem::exists(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj"))
     paths.push_back(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj");
   for (const auto& path : paths) {
     CAPTURE(path);
     const auto mesh = meshops::read_obj(path);
     const index_t V = mesh.vertex_count();
-    const schemes::Sharpness<> smooth{linalg::Coo<float>{V, V, {}, {}, {}}, linalg::Array<float>(V, 0.0f)};
+    const schemes::Sharpness<> sharpness = schemes::read_tags(mesh).sharpness;  // the creased torus's creases
     std::vector<index_t> faces;
     std::vector<double> u, v;
     std::vector<bool> corner;  // at a corner of the face or of a polygon's sub-face
@@ -384,10 +385,10 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
           }
     }
     linalg::cpu::Executor exec;
-    const auto ours = cc::limit_at_samples(exec, mesh.M.clone(), schemes::Sharpness<>{smooth.edges.clone(), smooth.vertices.clone()},
+    const auto ours = cc::limit_at_samples(exec, mesh.M.clone(), schemes::Sharpness<>{sharpness.edges.clone(), sharpness.vertices.clone()},
                                            linalg::Array<index_t>(faces), linalg::Array<double>(u),
                                            linalg::Array<double>(v), mesh.positions, 3);
-    const auto refiner = test::osd_refiner(mesh, smooth, schemes::Options{});
+    const auto refiner = test::osd_refiner(mesh, sharpness, schemes::Options{});
     const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
     const double diag = diagonal(mesh.positions);
     // Bfr at its approximation levels 2 (its default), 6 and 10 (its deepest): beyond 2^-10 of
@@ -416,7 +417,7 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
     // Far::PatchTable's patches, the same on regular faces, Gregory patches at the last level.
     double far_difference[2] = {};
     for (int at = 0; at < 2; ++at) {
-      const test::FarLimitStencils far(mesh, smooth, schemes::Options{}, faces, u, v, at == 0 ? 6 : 10);
+      const test::FarLimitStencils far(mesh, sharpness, schemes::Options{}, faces, u, v, at == 0 ? 6 : 10);
       const auto by_far = far.evaluate(points);
       for (std::size_t s = 0; s < faces.size(); ++s)
         for (int c = 0; c < 3; ++c)
@@ -425,11 +426,16 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
     }
     MESSAGE(path << ": largest difference from Far's LimitStencilTable at isolation 6, 10: " << far_difference[0] << ", "
                  << far_difference[1]);
-    CHECK(far_difference[1] <= 1e-14);
+    // Far's patch table (PatchTableFactory's defaults, without infinitely sharp patches)
+    // isolates an infinitely sharp crease as it does an irregular feature, Gregory patches at the
+    // last level: closer a level, not exact, where Bfr's crease patches and spmesh's are.
+    const bool creased = sharpness.edges.nnz() > 0;
+    if (creased) CHECK(far_difference[1] < far_difference[0] / 8);
+    else CHECK(far_difference[1] <= 1e-14);
     // Bfr's tessellation (the benchmark's peer) at rate 4: spmesh's point count, quad count and,
     // at the vertices (where both are exact), its points.
     const auto bfr_tessellation = test::bfr_tessellate(*refiner, points, 4);
-    const auto tessellation = cc::tessellate(exec, mesh.M.clone(), schemes::Sharpness<>{smooth.edges.clone(), smooth.vertices.clone()},
+    const auto tessellation = cc::tessellate(exec, mesh.M.clone(), schemes::Sharpness<>{sharpness.edges.clone(), sharpness.vertices.clone()},
                                              mesh.positions, 4, 3);
     CHECK(bfr_tessellation.position.size() == 3 * std::size_t(tessellation.position.rows));
     CHECK(bfr_tessellation.facets.size() == std::size_t(tessellation.quads.nnz()));
@@ -438,10 +444,10 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
       for (int c = 0; c < 3; ++c)
         at_vertices = std::max(at_vertices, std::abs(tessellation.position(p, c) - bfr_tessellation.position[3 * std::size_t(p) + std::size_t(c)]));
     CHECK(at_vertices <= 1e-12 * diag);
-    if (path.ends_with("torus.obj")) {  // no extraordinary vertex: exact at every level
+    if (path.ends_with("torus.obj")) {  // no extraordinary vertex: Bfr exact at every level (the creased one too)
       CHECK(difference[0] <= 1e-14);
       CHECK(derivative[0] <= 1e-13);
-      CHECK(far_difference[0] <= 1e-14);
+      if (!creased) CHECK(far_difference[0] <= 1e-14);
     } else {
       CHECK(difference[1] < difference[0]);
     }

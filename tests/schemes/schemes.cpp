@@ -678,12 +678,17 @@ struct SampleLimitsOf {
   auto operator()(E& exec, M& mesh, C& creases, V& corners, F& faces, U& u, U& v, const P& points) const {
     using S = typename E::space;
     auto mesh_copy = schemes::detail::copy_mesh(exec, mesh);
-    la::Array<float, S> corners_copy(corners.size());
-    exec.copy(corners.data(), corners.size(), corners_copy.data());
+    auto copy = [&](const auto& from) {
+      la::Array<std::remove_cvref_t<decltype(*from.data())>, S> to(from.size());
+      exec.copy(from.data(), from.size(), to.data());
+      return to;
+    };
     // The matrices of the base vertices, applied to the points: the same limits.
     auto W = cc::limit_at_samples_matrices<T>(
         exec, std::move(mesh_copy),
-        schemes::Sharpness<S>{la::Coo<float, S>{creases.rows, creases.cols, {}, {}, {}}, std::move(corners_copy)},
+        schemes::Sharpness<S>{la::Coo<float, S>{creases.rows, creases.cols, copy(creases.row_indices),
+                                                copy(creases.col_indices), copy(creases.values)},
+                              copy(corners)},
         faces, u, v, depth, options, approximate);
     auto r = cc::limit_at_samples(exec, std::move(mesh), schemes::Sharpness<S>{std::move(creases), std::move(corners)},
                                   faces, u, v, points, depth, options, approximate);
@@ -780,9 +785,10 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
   }
   Dense<T> P0(mesh.vertex_count(), 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
-  const index_t V = mesh.vertex_count();
+  // The mesh's own creases and corners (OBJ tags; none for most).
+  auto sharpness = [&] { return schemes::read_tags(mesh).sharpness; };
   const auto [position, du, dv, by_W, du_by_W, dv_by_W] =
-      run<B>("samples", SampleLimitsOf<T>{5, options}, mesh.M, smooth(V).edges, smooth(V).vertices,
+      run<B>("samples", SampleLimitsOf<T>{5, options}, mesh.M, sharpness().edges, sharpness().vertices,
              HostArray<index_t>(faces), HostArray<double>(us), HostArray<double>(vs), P0);
   // W P0 (limit_at_samples_matrices) is the same, its derivatives too.
   const double scale = std::is_same_v<T, float> ? 1e-4 : 1e-11;
@@ -790,8 +796,8 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
   CHECK(largest_difference(du_by_W, du) <= 8 * scale);
   CHECK(largest_difference(dv_by_W, dv) <= 8 * scale);
   cpu::Executor host;
-  const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), smooth(V), levels, options);
-  const auto limits = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), levels, P0, options);
+  const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), sharpness(), levels, options);
+  const auto limits = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), sharpness(), levels, P0, options);
   const auto refined = plan.refined.mesh();
   const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
   for (std::size_t n = 0; n < faces.size(); ++n) {
@@ -832,10 +838,10 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
       us[n] = u0 + x, vs[n] = v0 + y, steps.push_back(h);
     }
     const auto [at, at_du, at_dv, w1, w2, w3] =
-        run<B>("samples", SampleLimitsOf<T>{5, options}, mesh.M, smooth(V).edges, smooth(V).vertices,
+        run<B>("samples", SampleLimitsOf<T>{5, options}, mesh.M, sharpness().edges, sharpness().vertices,
                HostArray<index_t>(faces), HostArray<double>(us), HostArray<double>(vs), P0);
     const auto [moved, unused_du, unused_dv, w4, w5, w6] =
-        run<B>("samples", SampleLimitsOf<T>{5, options}, mesh.M, smooth(V).edges, smooth(V).vertices,
+        run<B>("samples", SampleLimitsOf<T>{5, options}, mesh.M, sharpness().edges, sharpness().vertices,
                HostArray<index_t>(near_faces), HostArray<double>(near_u), HostArray<double>(near_v), P0);
     for (std::size_t n = 0; n < faces.size(); ++n)
       for (index_t c = 0; c < 3 && steps[n] > 0; ++c) {
@@ -897,6 +903,9 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj"), {}, 3);
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 3);
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 8);  // deep: 2^-8 from the corners
+  // An infinitely sharp crease round the torus's tube (every vertex on it of 4 edges, two of
+  // them sharp: crease patches on both sides) and a semi-sharp one (regular two levels down).
+  check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_torus.obj"), {}, 4);
   // Meshes of triangles, pentagons and 7-gons with quads: Bfr's sub-faces, level 1's quads (their
   // centres extraordinary vertices of 3, 5 and 7 edges).
   for (int n : {3, 5, 7}) check_samples<B, T>(prism(n), {}, 4);
@@ -995,9 +1004,10 @@ TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a
   // A sector's outer corner (2 edges) under edge-only: the crease rule, no patch.
   CHECK(refusal(fan, 8, 1.0, 1.0) ==
         "limit_at_samples: sample 0 (face 8, u 1.000000, v 1.000000): no regular quad nor one of Stam's holds it "
-        "within 4 levels (a crease, a corner that is not pinned, a boundary vertex of more than 3 edges or an inner "
-        "one of 2 or more than 32 edges is near, whose exact patches are not built yet; approximate evaluates it "
-        "between the last level's limit points)");
+        "within 4 levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a "
+        "corner that is not pinned, a boundary vertex of more than 3 edges or an inner one of 2 or more than 32 edges "
+        "is near, whose exact patches are not built yet; approximate evaluates it between the last level's limit "
+        "points)");
   CHECK(refusal(fan, 2, 1.0, 1.0) == "no error");  // a boundary vertex of 3 edges: a boundary patch
   CHECK(refusal(cube, 2, 0.0, 0.0) == "no error");  // Stam's, at an extraordinary vertex
   CHECK(refusal(cube, 6, 0.5, 0.5) == "limit_at_samples: sample 0 (face 6, u 0.500000, v 0.500000): the mesh has faces 0 to 5");
