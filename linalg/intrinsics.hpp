@@ -1,6 +1,5 @@
 // Device intrinsics for one-source kernels, with their plain C++ meaning on the host: loads
-// through the GPU's read-only cache, 16-byte loads of two doubles and loads and stores of four
-// indices, trailing zeros.
+// through the GPU's read-only cache, 16-byte loads and stores of four indices, trailing zeros.
 #pragma once
 
 #include "linalg/base.hpp"
@@ -26,18 +25,6 @@ SPMESH_HD inline int trailing_zeros(unsigned x) {
   return __ffs(x) - 1;
 #else
   return std::countr_zero(x);
-#endif
-}
-
-// Two consecutive doubles, as one 16-byte load through the read-only cache on the GPU (p must
-// be 16-byte aligned): half the load instructions, and half the L1 wavefronts where a warp's
-// threads read scattered lines.
-SPMESH_HD inline void load2(const double* p, double& first, double& second) {
-#if defined(__CUDA_ARCH__)
-  const double2 x = __ldg(reinterpret_cast<const double2*>(p));
-  first = x.x, second = x.y;
-#else
-  first = p[0], second = p[1];
 #endif
 }
 

@@ -16,7 +16,6 @@
 #pragma once
 
 #include "linalg/atomics.hpp"
-#include "linalg/intrinsics.hpp"
 #include "schemes/catmull_clark/patch_build.hpp"
 #include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/quads.hpp"
@@ -109,15 +108,14 @@ struct StamView {
   const double* values = nullptr;
   const std::int64_t* start = nullptr;  // per valence 0 .. max_stam_valence; -1 for 0 to 2
 
-  // Valence n's powers (tuning::stam_tabled_levels x 3 x K x 16, from a multiple of 16 values:
-  // each point's 16 weights on one 128-byte line, read 16 bytes at a time), eigenvalues (K),
-  // children (3 x 16 x K) and inverse (K x K), one after another.
-  SPMESH_HD const double* powers(int n) const { return values + start[n]; }
-  SPMESH_HD const double* eigenvalues(int n) const {
-    return powers(n) + std::int64_t(tuning::stam_tabled_levels) * 48 * stam_ring_size(n);
-  }
+  // Valence n's eigenvalues (K), children (3 x 16 x K), inverse (K x K) and powers
+  // (tuning::stam_tabled_levels x 3 x K x 16), one after another.
+  SPMESH_HD const double* eigenvalues(int n) const { return values + start[n]; }
   SPMESH_HD const double* children(int n) const { return eigenvalues(n) + stam_ring_size(n); }
   SPMESH_HD const double* inverse(int n) const { return children(n) + 48 * stam_ring_size(n); }
+  SPMESH_HD const double* powers(int n) const {
+    return inverse(n) + std::int64_t(stam_ring_size(n)) * stam_ring_size(n);
+  }
 
   // The limit at (x, y) of quad f of a level whose corner a is an inner vertex of n edges (3 to
   // max_stam_valence, the other corners regular): visit(vertex, weight, u derivative's, v
@@ -148,10 +146,8 @@ struct StamView {
       const double* g = rules + 16 * k;
       double w = 0, ws = 0, wt = 0;
       for (int row = 0; row < 4; ++row) {
-        double entry[4];
-        linalg::load2(g + 4 * row, entry[0], entry[1]), linalg::load2(g + 4 * row + 2, entry[2], entry[3]);
         double along = 0, along_ds = 0;
-        for (int col = 0; col < 4; ++col) along += bs[col] * entry[col], along_ds += dbs[col] * entry[col];
+        for (int col = 0; col < 4; ++col) along += bs[col] * g[4 * row + col], along_ds += dbs[col] * g[4 * row + col];
         w += bt[row] * along, ws += bt[row] * along_ds, wt += dbt[row] * along;
       }
       visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
@@ -268,9 +264,8 @@ StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present_o
   for (int n = 3; n <= max_stam_valence; ++n) {
     if (!present[std::size_t(n)]) continue;
     const StamStructure& structure = stam_structure(n);
-    values.resize((values.size() + 15) / 16 * 16, 0.0);  // StamView: powers from a multiple of 16
     start[std::size_t(n)] = std::int64_t(values.size());
-    for (const auto* part : {&structure.powers, &structure.eigenvalues, &structure.children, &structure.inverse})
+    for (const auto* part : {&structure.eigenvalues, &structure.children, &structure.inverse, &structure.powers})
       values.insert(values.end(), part->begin(), part->end());
   }
   StamTables<S> tables{linalg::Array<double, S>(index_t(values.size())), linalg::Array<std::int64_t, S>(index_t(start.size()))};
