@@ -120,7 +120,7 @@ int limit_at_as(const Args& args) {
   return 0;
 }
 
-// --tessellate N: the limit surface as N x N quads a face, watertight (tessellation.hpp), with
+// --tessellate N: the limit surface as N x N quads a quad (tessellation.hpp: Bfr's facets), watertight, with
 // a unit normal a point, written as OBJ or PLY.
 template <class T>
 int tessellate_as(const Args& args) {
@@ -148,7 +148,7 @@ int tessellate_as(const Args& args) {
   }();
   const auto t = std::chrono::steady_clock::now();
   write_limits(outputs, out, input, r);
-  fmt::print("catmark limit tessellated at {} on {}: {} points{}, {} quads; {}, write {:.2f} ms\n", rate, device,
+  fmt::print("catmark limit tessellated at {} on {}: {} points{}, {} facets; {}, write {:.2f} ms\n", rate, device,
              r.positions.rows, approximated(r.approximated, depth), r.mesh.faces, summary(stages, device),
              elapsed_ms(t));
   return 0;

@@ -181,8 +181,8 @@ Limits<T> tessellation(Exec& exec, const meshops::PolyMesh& mesh, const schemes:
   stages.build_and_eval = elapsed_ms(t);
   t = std::chrono::steady_clock::now();
   Limits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.normal)),
-                linalg::MeshMatrix<>(r.quads.vertices, on_host<X>(std::move(r.quads.offsets)),
-                                     on_host<X>(std::move(r.quads.indices))),
+                linalg::MeshMatrix<>(r.facets.vertices, on_host<X>(std::move(r.facets.offsets)),
+                                     on_host<X>(std::move(r.facets.indices))),
                 r.approximated};
   stages.download = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();

@@ -263,7 +263,7 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
     exec.synchronize();
   });
   const auto layout = cc::tessellation_samples(exec, up(mesh.M), rate);
-  r.points = layout.faces.size(), r.quads = layout.quads.faces;
+  r.points = layout.faces.size(), r.quads = layout.facets.faces;
   const auto& faces = layout.faces;
   const auto &u = layout.u, &v = layout.v;
   r.w_build = time_ms([&] {

@@ -1,11 +1,14 @@
 // A watertight tessellation of Catmull-Clark's limit surface at a uniform rate N, as OpenSubdiv's
 // Bfr::Tessellation with rate N: each quad an (N + 1) x (N + 1) grid of points at (i / N, j / N)
-// in its parameterization, N x N quads; each other polygon (N even) its sub-faces' grids at rate
-// N / 2, which are its level-1 children's. A point on a shared edge or corner is one point,
-// evaluated once (from the face of the vertex's outgoing half-edge, from the face of the
-// half-edge the edge runs along), so both faces hold it bit for bit; the points are
-// limit_at_samples' (exact on regular faces and Stam's). The layout is made on the executor, a
-// thread a point or a quad, from the mesh's first half-edge level (or level 1 of a polygon mesh).
+// in its parameterization, N x N quads; each other polygon its sub-faces' grids at rate N / 2,
+// which are its level-1 children's (N even), or (N odd) Bfr's ring: each sub-face's grid at (a /
+// N, b / N), quads joining neighbouring sub-faces and a fan of triangles round the centre (one
+// triangle in a triangle). A point
+// on a shared edge or corner is one point, evaluated once (from the face of the vertex's outgoing
+// half-edge, from the face of the half-edge the edge runs along), so both faces hold it bit for
+// bit; the points are limit_at_samples' (exact on regular faces, crease patches and Stam's). The
+// layout is made on the executor, a thread a point, a quad or a face, from the mesh's first
+// half-edge level (or level 1 of a polygon mesh at an even rate).
 #pragma once
 
 #include "schemes/catmull_clark/limit_at.hpp"
@@ -17,12 +20,13 @@
 
 namespace spmesh::schemes::catmull_clark {
 
-// Where a tessellation's points are (a sample each: face, u, v) and its quads of those points.
+// Where a tessellation's points are (a sample each: face, u, v) and its facets of those points
+// (quads; at an odd rate, an n-gon's fan of triangles too).
 template <class S = linalg::Host>
 struct TessellationSamples {
   linalg::Array<index_t, S> faces;
   linalg::Array<double, S> u, v;
-  linalg::MeshMatrix<S> quads;
+  linalg::MeshMatrix<S> facets;
 };
 
 namespace detail {
@@ -67,17 +71,28 @@ struct TessellationPoints {
   }
 };
 
+// The vertices' points of a level: those on a face numbered in vertex order into `numbers` (-1
+// for a vertex on none); returns how many.
+template <class Exec, class Level, class S = typename Exec::space>
+index_t number_vertex_points(Exec& exec, const Level& level, linalg::Array<index_t, S>& numbers) {
+  const index_t V = level.vertices;
+  numbers = linalg::Array<index_t, S>(V);
+  index_t* number = numbers.data();
+  const index_t* vertex_edge = level.vertex_edge.data();
+  exec.for_each(V, [=] SPMESH_HD(index_t v) { number[v] = vertex_edge[v] >= 0 ? 1 : 0; });
+  const index_t count = exec.exclusive_scan(number, number, V);
+  exec.for_each(V, [=] SPMESH_HD(index_t v) { number[v] = vertex_edge[v] >= 0 ? number[v] : -1; });
+  return count;
+}
+
 // The samples and quads at rate N of a quad level, on its own faces (TessellationPoints' order).
 template <class Exec, class S = typename Exec::space>
 TessellationSamples<S> quad_tessellation(Exec& exec, const QuadLevel<S>& level, int N) {
-  const index_t V = level.vertices, F = level.faces;
-  // The vertices' points: those on a face, numbered in vertex order.
-  linalg::Array<index_t, S> vertex_point(V);
-  index_t* numbers = vertex_point.data();
+  const index_t F = level.faces;
+  linalg::Array<index_t, S> vertex_point;
+  const index_t vertex_points = number_vertex_points(exec, level, vertex_point);
+  const index_t* numbers = vertex_point.data();
   const index_t* vertex_edge = level.vertex_edge.data();
-  exec.for_each(V, [=] SPMESH_HD(index_t v) { numbers[v] = vertex_edge[v] >= 0 ? 1 : 0; });
-  const index_t vertex_points = exec.exclusive_scan(numbers, numbers, V);
-  exec.for_each(V, [=] SPMESH_HD(index_t v) { numbers[v] = vertex_edge[v] >= 0 ? numbers[v] : -1; });
   const std::int64_t inner = std::int64_t(N - 1) * (N - 1), points = vertex_points + std::int64_t(level.edges) * (N - 1) +
                                                                          std::int64_t(F) * inner;
   const std::int64_t quads = std::int64_t(F) * N * N;
@@ -90,7 +105,7 @@ TessellationSamples<S> quad_tessellation(Exec& exec, const QuadLevel<S>& level, 
   double *u = out.u.data(), *v = out.v.data();
   // A vertex's point from the face of its outgoing half-edge; an edge's from the face of the
   // half-edge it runs along, in that half-edge's direction; a face's inner points from itself.
-  exec.for_each(V, [=] SPMESH_HD(index_t vertex) {
+  exec.for_each(level.vertices, [=] SPMESH_HD(index_t vertex) {
     const index_t h = vertex_edge[vertex];
     if (h >= 0) layout.side_sample(h >> 2, int(h & 3), 0, face, u, v, numbers[vertex]);
   });
@@ -116,7 +131,185 @@ TessellationSamples<S> quad_tessellation(Exec& exec, const QuadLevel<S>& level, 
     corners[4 * quad] = layout.at(f, i, j), corners[4 * quad + 1] = layout.at(f, i + 1, j);
     corners[4 * quad + 2] = layout.at(f, i + 1, j + 1), corners[4 * quad + 3] = layout.at(f, i, j + 1);
   });
-  out.quads = linalg::MeshMatrix<S>(index_t(points), std::move(offsets), std::move(indices));
+  out.facets = linalg::MeshMatrix<S>(index_t(points), std::move(offsets), std::move(indices));
+  return out;
+}
+
+// A tessellation at an odd rate N = 2k + 1 of a polygon level, as Bfr lays one out: a quad an
+// (N + 1) x (N + 1) grid; a face of n != 4 sides, on each sub-face s, the (k + 1) x (k + 1) grid
+// at (a / N, b / N) from its tile's corner (so no point lies on the lines between sub-faces), k x
+// k quads in it, k quads joining its last column to the next sub-face's last row, and a triangle
+// from their last points to the face's centre (a triangle's three last points are one triangle,
+// and it has no centre point). The points: a point at each vertex on a face (as
+// TessellationPoints), N - 1 along each edge, then each face's inner points from
+// `inner_first[f]`: a quad's (N - 1)^2, row by row; an n-gon's k^2 a sub-face, then its centre.
+struct OddPolygonPoints {
+  PolygonView p;
+  const index_t *vertex_point, *inner_first;
+  index_t vertex_points;
+  int N;
+
+  // Per face of n sides: the triangles round its centre (a triangle's one), inner points, facets
+  // and their corners.
+  SPMESH_HD static index_t fan(index_t n) { return n == 3 ? 1 : n; }
+  SPMESH_HD static index_t inner_points(index_t n, int N) {
+    const index_t k = N / 2;
+    return n == 4 ? index_t(N - 1) * (N - 1) : n * k * k + (n == 3 ? 0 : 1);
+  }
+  SPMESH_HD static index_t facets(index_t n, int N) {
+    const index_t k = N / 2;
+    return n == 4 ? index_t(N) * N : n * (k * k + k) + fan(n);
+  }
+  SPMESH_HD static index_t facet_corners(index_t n, int N) {
+    const index_t k = N / 2;
+    return n == 4 ? 4 * index_t(N) * N : 4 * n * (k * k + k) + 3 * fan(n);
+  }
+  SPMESH_HD index_t edge_point(index_t edge, int m) const { return vertex_points + edge * (N - 1) + m - 1; }
+  // The point m steps (0 to N) along side a of face f, from corner a towards corner a + 1.
+  SPMESH_HD index_t side_point(index_t f, index_t a, int m) const {
+    const index_t first = p.begin(f), n = p.size(f);
+    if (m == 0) return vertex_point[p.corners[first + a]];
+    if (m == N) return vertex_point[p.corners[first + (a + 1) % n]];
+    const index_t code = p.edge_code[first + a];
+    return edge_point(code >> 1, (code & 1) ? N - m : m);
+  }
+  // Grid place (i, j) of quad f (0 <= i, j <= N).
+  SPMESH_HD index_t quad_point(index_t f, int i, int j) const {
+    if (j == 0) return side_point(f, 0, i);
+    if (i == N) return side_point(f, 1, j);
+    if (j == N) return side_point(f, 2, N - i);
+    if (i == 0) return side_point(f, 3, N - j);
+    return inner_first[f] + (j - 1) * (N - 1) + i - 1;
+  }
+  // Grid place (a, b) of sub-face s of n-gon f (0 <= a, b <= k): along side s where b = 0, along
+  // side s - 1 (towards corner s) where a = 0.
+  SPMESH_HD index_t sub_face_point(index_t f, index_t s, int a, int b) const {
+    const int k = N / 2;
+    if (b == 0) return side_point(f, s, a);
+    if (a == 0) return side_point(f, (s + p.size(f) - 1) % p.size(f), N - b);
+    return inner_first[f] + s * k * k + (b - 1) * k + a - 1;
+  }
+  SPMESH_HD index_t centre(index_t f) const { return inner_first[f] + p.size(f) * (N / 2) * (N / 2); }
+
+  // The sample (face, u, v) of the point m steps along side a of face f.
+  SPMESH_HD void side_sample(index_t f, index_t a, int m, index_t* face, double* u, double* v, index_t point) const {
+    const index_t n = p.size(f);
+    face[point] = f;
+    if (n == 4) {
+      const double t = double(m) / N;
+      const index_t b = (a + 1) & 3;
+      u[point] = TessellationPoints::corner_u(int(a)) + t * (TessellationPoints::corner_u(int(b)) - TessellationPoints::corner_u(int(a)));
+      v[point] = TessellationPoints::corner_v(int(a)) + t * (TessellationPoints::corner_v(int(b)) - TessellationPoints::corner_v(int(a)));
+      return;
+    }
+    // The first half in sub-face a, along its u; the rest in sub-face a + 1, along its v.
+    const index_t columns = sub_face_columns(n), s = m <= N / 2 ? a : (a + 1) % n;
+    u[point] = double(s % columns) + (s == a ? double(m) / N : 0.0);
+    v[point] = double(s / columns) + (s == a ? 0.0 : double(N - m) / N);
+  }
+  // Face f's inner points' samples.
+  SPMESH_HD void inner_samples(index_t f, index_t* face, double* u, double* v) const {
+    const index_t n = p.size(f), first = inner_first[f];
+    const int k = N / 2;
+    if (n == 4) {
+      for (int j = 1; j < N; ++j)
+        for (int i = 1; i < N; ++i) {
+          const index_t point = first + (j - 1) * (N - 1) + i - 1;
+          face[point] = f, u[point] = double(i) / N, v[point] = double(j) / N;
+        }
+      return;
+    }
+    const index_t columns = sub_face_columns(n);
+    for (index_t s = 0; s < n; ++s)
+      for (int b = 1; b <= k; ++b)
+        for (int a = 1; a <= k; ++a) {
+          const index_t point = first + s * k * k + (b - 1) * k + a - 1;
+          face[point] = f, u[point] = double(s % columns) + double(a) / N, v[point] = double(s / columns) + double(b) / N;
+        }
+    if (n != 3) face[centre(f)] = f, u[centre(f)] = 0.5, v[centre(f)] = 0.5;  // Bfr's centre: sub-face 0's tile
+  }
+  // Face f's facets from facet `facet` and corner `corner` on: starts[facet...] and their corners.
+  SPMESH_HD void facets_of(index_t f, index_t facet, index_t corner, index_t* starts, index_t* corners) const {
+    auto put = [&](index_t a, index_t b, index_t c, index_t d) {
+      starts[facet++] = corner;
+      corners[corner++] = a, corners[corner++] = b, corners[corner++] = c;
+      if (d >= 0) corners[corner++] = d;
+    };
+    const index_t n = p.size(f);
+    if (n == 4) {
+      for (int j = 0; j < N; ++j)
+        for (int i = 0; i < N; ++i)
+          put(quad_point(f, i, j), quad_point(f, i + 1, j), quad_point(f, i + 1, j + 1), quad_point(f, i, j + 1));
+      return;
+    }
+    const int k = N / 2;
+    for (index_t s = 0; s < n; ++s) {
+      const index_t next = (s + 1) % n;
+      for (int b = 0; b < k; ++b)
+        for (int a = 0; a < k; ++a)
+          put(sub_face_point(f, s, a, b), sub_face_point(f, s, a + 1, b), sub_face_point(f, s, a + 1, b + 1),
+              sub_face_point(f, s, a, b + 1));
+      // Across the line to the next sub-face: its (j, k) faces this one's (k, j).
+      for (int j = 0; j < k; ++j)
+        put(sub_face_point(f, s, k, j), sub_face_point(f, next, j, k), sub_face_point(f, next, j + 1, k),
+            sub_face_point(f, s, k, j + 1));
+      if (n != 3) put(sub_face_point(f, s, k, k), sub_face_point(f, next, k, k), centre(f), -1);
+    }
+    if (n == 3) put(sub_face_point(f, 0, k, k), sub_face_point(f, 1, k, k), sub_face_point(f, 2, k, k), -1);
+  }
+};
+
+// The samples and facets (quads, and an n-gon's triangles) at odd rate N of polygon level P.
+template <class Exec, class S = typename Exec::space>
+TessellationSamples<S> odd_polygon_tessellation(Exec& exec, const PolygonLevel<S>& level, int N) {
+  const index_t F = level.faces;
+  linalg::Array<index_t, S> vertex_point;
+  const index_t vertex_points = number_vertex_points(exec, level, vertex_point);
+  const auto view_ = view(level);
+  // Per face: its inner points, facets and facet corners, scanned into where each starts.
+  linalg::Array<std::int64_t, S> inner(F + 1), facets(F + 1), corners(F + 1);
+  std::int64_t *inner_of = inner.data(), *facets_of = facets.data(), *corners_of = corners.data();
+  exec.for_each(F + 1, [=] SPMESH_HD(index_t f) {
+    const index_t n = f < F ? view_.size(f) : 0;
+    inner_of[f] = f < F ? OddPolygonPoints::inner_points(n, N) : 0;
+    facets_of[f] = f < F ? OddPolygonPoints::facets(n, N) : 0;
+    corners_of[f] = f < F ? OddPolygonPoints::facet_corners(n, N) : 0;
+  });
+  const std::int64_t edge_points = std::int64_t(level.edges) * (N - 1);
+  const std::int64_t points = vertex_points + edge_points + exec.exclusive_scan(inner_of, inner_of, F + 1);
+  const std::int64_t facet_count = exec.exclusive_scan(facets_of, facets_of, F + 1);
+  const std::int64_t corner_count = exec.exclusive_scan(corners_of, corners_of, F + 1);
+  checked_index(points, "tessellation points");
+  checked_index(corner_count, "tessellation facet corners");
+  linalg::Array<index_t, S> inner_first(F);
+  index_t* first = inner_first.data();
+  const index_t before_inner = index_t(vertex_points + edge_points);
+  exec.for_each(F, [=] SPMESH_HD(index_t f) { first[f] = before_inner + index_t(inner_of[f]); });
+  const OddPolygonPoints layout{view_, vertex_point.data(), first, vertex_points, N};
+  TessellationSamples<S> out{linalg::Array<index_t, S>(index_t(points)), linalg::Array<double, S>(index_t(points)),
+                             linalg::Array<double, S>(index_t(points)), {}};
+  index_t* face = out.faces.data();
+  double *u = out.u.data(), *v = out.v.data();
+  const index_t *numbers = vertex_point.data(), *vertex_edge = level.vertex_edge.data(), *edge_code = level.edge_code.data();
+  // As quad_tessellation: a vertex's point from the face of its outgoing half-edge, an edge's from
+  // the face of the half-edge it runs along, a face's inner points from itself.
+  exec.for_each(level.vertices, [=] SPMESH_HD(index_t vertex) {
+    const index_t h = vertex_edge[vertex];
+    if (h >= 0) layout.side_sample(layout.p.face(h), h - layout.p.begin(layout.p.face(h)), 0, face, u, v, numbers[vertex]);
+  });
+  exec.for_each(index_t(level.M.nnz()), [=] SPMESH_HD(index_t h) {
+    if (edge_code[h] & 1) return;
+    const index_t f = layout.p.face(h);
+    for (int m = 1; m < N; ++m) layout.side_sample(f, h - layout.p.begin(f), m, face, u, v, layout.edge_point(edge_code[h] >> 1, m));
+  });
+  exec.for_each(F, [=] SPMESH_HD(index_t f) { layout.inner_samples(f, face, u, v); });
+  linalg::Array<index_t, S> offsets(index_t(facet_count) + 1), indices(static_cast<index_t>(corner_count));
+  index_t *starts = offsets.data(), *facet_corners = indices.data();
+  exec.for_each(F + 1, [=] SPMESH_HD(index_t f) {
+    if (f == F) starts[facets_of[F]] = index_t(corners_of[F]);
+    else layout.facets_of(f, index_t(facets_of[f]), index_t(corners_of[f]), starts, facet_corners);
+  });
+  out.facets = linalg::MeshMatrix<S>(index_t(points), std::move(offsets), std::move(indices));
   return out;
 }
 
@@ -134,11 +327,12 @@ struct ToBaseFace {
 
 }  // namespace detail
 
-// The samples and quads of mesh M at rate N (1 to 1024) on the executor. A quad mesh in
-// TessellationPoints' order; another polygon mesh (even N only) as its level-1 quads at rate N /
-// 2 (Bfr's layout for such faces: N segments along each edge, N^2 / 4 quads a sub-face), the
-// samples moved to the base faces' parameters. limit_at_samples evaluates them. InputError for a
-// rate out of range, an odd rate on a polygon mesh, or more points than an index holds.
+// The samples and facets of mesh M at rate N (1 to 1024) on the executor, Bfr's points and
+// facets in another order. A quad mesh in TessellationPoints' order; another polygon mesh at an
+// even rate as its level-1 quads at rate N / 2 (N segments along each edge, N^2 / 4 quads a
+// sub-face), the samples moved to the base faces' parameters; at an odd rate in
+// OddPolygonPoints' order (an n-gon's facets include n triangles). limit_at_samples evaluates the
+// samples. InputError for a rate out of range or more points than an index holds.
 template <class Exec, class S = typename Exec::space>
 TessellationSamples<S> tessellation_samples(Exec& exec, const linalg::MeshMatrix<S>& M, int rate) {
   if (rate < 1 || rate > 1024) throw InputError("tessellation: rate " + std::to_string(rate) + " is not in [1, 1024]");
@@ -151,9 +345,8 @@ TessellationSamples<S> tessellation_samples(Exec& exec, const linalg::MeshMatrix
     return detail::quad_tessellation(exec, std::get<QuadLevel<S>>(first_level(exec, schemes::detail::copy_mesh(exec, M), smooth)),
                                      rate);
   if (rate % 2)
-    throw InputError("tessellation: rate " + std::to_string(rate) + " is odd and the mesh has faces other than quads, "
-                     "whose sub-faces take half the rate each; give an even rate (Bfr's layout at odd rates, a ring "
-                     "of quads around a fan of triangles, is not built)");
+    return detail::odd_polygon_tessellation(
+        exec, std::get<PolygonLevel<S>>(first_level(exec, schemes::detail::copy_mesh(exec, M), smooth)), rate);
   // Level 1 with its topology (the build's, which refines what the rules of level 0 say).
   Plan<S> plan;
   std::optional<AnyLevel<S>> level1;
@@ -167,11 +360,11 @@ TessellationSamples<S> tessellation_samples(Exec& exec, const linalg::MeshMatrix
 }
 
 // A tessellation's points, their unit normals (du x dv; zero where the derivatives are parallel
-// or zero) and quads, in the executor's memory.
+// or zero) and facets (tessellation_samples'), in the executor's memory.
 template <class T, class S = linalg::Host>
 struct Tessellation {
   linalg::Dense<T, S> position, normal;
-  linalg::MeshMatrix<S> quads;
+  linalg::MeshMatrix<S> facets;
   index_t approximated = 0;  // points approximated (limit_at_samples)
 };
 
@@ -187,7 +380,7 @@ Tessellation<T, S> tessellate(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> 
   auto limits = limit_at_samples(exec, std::move(M), std::move(C), layout.faces, layout.u, layout.v, P0, depth, options,
                                  approximate);
   auto normal = unit_normals(exec, limits.du, limits.dv);
-  return {std::move(limits.position), std::move(normal), std::move(layout.quads), limits.approximated};
+  return {std::move(limits.position), std::move(normal), std::move(layout.facets), limits.approximated};
 }
 
 }  // namespace spmesh::schemes::catmull_clark

@@ -215,7 +215,7 @@ else
 fi
 # The lantern at rate 4: a quad 4 x 4 quads, an n-gon's n sub-faces 2 x 2 each (Bfr's counts:
 # V + 3 E + 9 a quad + (2 n + 1) an n-gon points), closed, unit normals, its vertices' points
-# `limit`'s; an odd rate is refused on polygons.
+# `limit`'s.
 "$spmesh" limit "$data/meshes/lantern.obj" --tessellate 4 -o "$tmp/lantern_tess.obj" --precision double \
   >/dev/null || fail "limit --tessellate (polygons)"
 python3 - "$data/meshes/lantern.obj" "$tmp/lantern_tess.obj" "$tmp/lantern0.obj" <<'PY' || fail "limit --tessellate (polygons): counts, quads, normals or vertices"
@@ -236,13 +236,28 @@ assert all(abs(sum(x * x for x in m) - 1) < 1e-12 for m in n)
 for i in range(V):
     assert max(abs(v[i][c] - v0[i][c]) for c in range(3)) < 1e-12
 PY
-expect_error "limit --tessellate: an odd rate on polygons" "$tmp/tess_bad.obj" limit "$data/meshes/lantern.obj" \
-  --tessellate 3 -o "$tmp/tess_bad.obj"
+# At rate 3 a polygon's sub-faces are joined by quads round a fan of triangles (Bfr's layout):
+# V + 2 E + 4 a quad + (n + 1) an n-gon (a triangle: 3) points, 9 quads a quad, 2 n quads and n
+# triangles an n-gon (a triangle: one).
+"$spmesh" limit "$data/meshes/lantern.obj" --tessellate 3 -o "$tmp/lantern_tess3.obj" >/dev/null ||
+  fail "limit --tessellate 3 (polygons)"
+python3 - "$data/meshes/lantern.obj" "$tmp/lantern_tess3.obj" <<'PY' || fail "limit --tessellate 3 (polygons): counts"
+import sys
+faces = [[int(x) - 1 for x in l.split()[1:]] for l in open(sys.argv[1]) if l.startswith('f ')]
+V = sum(1 for l in open(sys.argv[1]) if l.startswith('v '))
+E = len({tuple(sorted((f[a], f[(a + 1) % len(f)]))) for f in faces for a in range(len(f))})
+v = sum(1 for l in open(sys.argv[2]) if l.startswith('v '))
+sizes = [len(l.split()) - 1 for l in open(sys.argv[2]) if l.startswith('f ')]
+inner = sum(4 if len(f) == 4 else 3 if len(f) == 3 else len(f) + 1 for f in faces)
+assert v == V + 2 * E + inner, (v, V + 2 * E + inner)
+assert sizes.count(4) == sum(9 if len(f) == 4 else 2 * len(f) for f in faces), sizes.count(4)
+assert sizes.count(3) == sum(0 if len(f) == 4 else 1 if len(f) == 3 else len(f) for f in faces), sizes.count(3)
+PY
 # The creased torus: an infinitely sharp crease (crease patches on both sides, exact) and a
 # semi-sharp one (regular from level 2): every point evaluated, none approximated.
 "$spmesh" limit "$data/meshes/creased_torus.obj" --tessellate 4 -o "$tmp/creased_tess.obj" >"$tmp/stdout" ||
   fail "limit --tessellate (creases)"
-grep -q "2048 points, 2048 quads" "$tmp/stdout" || fail "limit --tessellate (creases): $(cat "$tmp/stdout")"
+grep -q "2048 points, 2048 facets" "$tmp/stdout" || fail "limit --tessellate (creases): $(cat "$tmp/stdout")"
 # A 3 x 3 grid of quads (a boundary all round): under edge-and-corner its faces are boundary
 # patches, the corners pinned: (3 * N + 1)^2 points, the corner vertices where they were; under
 # edge-only the corners take the crease rule and their samples are refused, by point.

@@ -37,6 +37,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
@@ -344,6 +345,65 @@ TEST_CASE("Loop matches OpenSubdiv 3.5 on every loop shape, levels 1-4") {
                                              "loop_val2_interior"});
 }
 
+// Catmull-Clark's tessellation against Bfr's (Bfr::Tessellation with preserved quads, each
+// point evaluated once, at its approximation level 10, where every tessellation point but the
+// vertices lies outside its approximated regions): the same points, to rounding, and the same
+// facets (quads, and at odd rates a polygon's triangles) once spmesh's points are matched to
+// Bfr's by position, on quads, polygons at even and odd rates and both sides of a crease.
+TEST_CASE("Catmull-Clark's tessellation is Bfr's: the same points and the same facets, polygons and odd rates "
+          "included") {
+  for (const char* file : {"lantern.obj", "cube.obj", "creased_torus.obj"})
+    for (int N = 1; N <= (std::string(file) == "creased_torus.obj" ? 3 : 6); ++N) {
+      CAPTURE(file);
+      CAPTURE(N);
+      const auto mesh = meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + file);
+      const auto sharpness = schemes::read_tags(mesh).sharpness;
+      linalg::cpu::Executor exec;
+      const auto ours = cc::tessellate(exec, mesh.M.clone(), schemes::Sharpness<>{sharpness.edges.clone(), sharpness.vertices.clone()},
+                                       mesh.positions, N, 3);
+      const auto refiner = test::osd_refiner(mesh, sharpness, schemes::Options{});
+      const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
+      const auto bfr = test::bfr_tessellate(*refiner, points, N, 10);
+      const index_t P = ours.position.rows;
+      REQUIRE(bfr.position.size() == 3 * std::size_t(P));
+      REQUIRE(bfr.facets.size() == 4 * std::size_t(ours.facets.faces));
+      // Each of spmesh's points is one of Bfr's (the nearest, within 1e-12 of the diagonal).
+      const double tolerance = 1e-12 * diagonal(mesh.positions);
+      std::vector<int> to_bfr(static_cast<std::size_t>(P), -1);
+      std::vector<int> taken(static_cast<std::size_t>(P), 0);
+      for (index_t p = 0; p < P; ++p) {
+        double best = 1e300;
+        for (index_t q = 0; q < P; ++q) {
+          double d = 0;
+          for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(ours.position(p, c) - bfr.position[3 * std::size_t(q) + c]));
+          if (d < best) best = d, to_bfr[std::size_t(p)] = int(q);
+        }
+        CHECK(best <= tolerance);
+        ++taken[std::size_t(to_bfr[std::size_t(p)])];
+      }
+      CHECK(std::count(taken.begin(), taken.end(), 1) == P);
+      // The facets, each as its corners from the smallest on (a triangle's fourth Bfr index -1).
+      auto canonical = [](std::vector<int> corners) {
+        std::rotate(corners.begin(), std::min_element(corners.begin(), corners.end()), corners.end());
+        return corners;
+      };
+      std::map<std::vector<int>, int> bfr_facets;
+      for (std::size_t f = 0; f < bfr.facets.size(); f += 4) {
+        std::vector<int> corners(bfr.facets.begin() + std::ptrdiff_t(f), bfr.facets.begin() + std::ptrdiff_t(f + 4));
+        if (corners[3] < 0) corners.pop_back();
+        ++bfr_facets[canonical(corners)];
+      }
+      index_t matched = 0;
+      for (index_t f = 0; f < ours.facets.faces; ++f) {
+        std::vector<int> corners;
+        for (index_t k = ours.facets.offsets[f]; k < ours.facets.offsets[f + 1]; ++k)
+          corners.push_back(to_bfr[std::size_t(ours.facets.indices[k])]);
+        matched += bfr_facets[canonical(corners)]-- == 1 ? 1 : 0;
+      }
+      CHECK(matched == ours.facets.faces);
+    }
+}
+
 // Catmull-Clark's limit at (face, u, v) against OpenSubdiv's Bfr::Surface and Far's
 // LimitStencilTable (Far::PatchTable's patches) at the same samples, quads and polygons (Bfr's
 // sub-faces, Far's Ptex faces): where their surface is a regular bicubic patch (every face of the
@@ -438,7 +498,7 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
     const auto tessellation = cc::tessellate(exec, mesh.M.clone(), schemes::Sharpness<>{sharpness.edges.clone(), sharpness.vertices.clone()},
                                              mesh.positions, 4, 3);
     CHECK(bfr_tessellation.position.size() == 3 * std::size_t(tessellation.position.rows));
-    CHECK(bfr_tessellation.facets.size() == std::size_t(tessellation.quads.nnz()));
+    CHECK(bfr_tessellation.facets.size() == std::size_t(tessellation.facets.nnz()));
     double at_vertices = 0;
     for (index_t p = 0; p < V; ++p)
       for (int c = 0; c < 3; ++c)

@@ -1051,7 +1051,7 @@ struct TessellateOf {
     auto r = cc::tessellate(exec, std::move(mesh), schemes::Sharpness<typename E::space>{std::move(creases), std::move(corners)},
                             points, rate, 3);
     return std::make_tuple(std::move(layout.faces), std::move(layout.u), std::move(layout.v),
-                           std::move(r.quads.indices), std::move(r.position), std::move(r.normal));
+                           std::move(r.facets.indices), std::move(r.position), std::move(r.normal));
   }
 };
 
@@ -1158,17 +1158,63 @@ TEST_CASE_TEMPLATE("Catmull-Clark's tessellation at rate N is watertight: shared
   const auto tent = meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj");
   const auto tent_layout = cc::tessellation_samples(host, tent.M, 4);
   CHECK(tent_layout.faces.size() == 14 + 25 * 3 + 5 * 9 + 6 * 7 + 11);
-  CHECK(tent_layout.quads.faces == 5 * 16 + 6 * 3 * 4 + 5 * 4);
+  CHECK(tent_layout.facets.faces == 5 * 16 + 6 * 3 * 4 + 5 * 4);
   std::set<std::pair<index_t, index_t>> tent_sides;
-  for (index_t p = 0; p < tent_layout.quads.nnz(); ++p)
-    tent_sides.insert({tent_layout.quads.indices[p], tent_layout.quads.indices[p % 4 == 3 ? p - 3 : p + 1]});
-  CHECK(tent_sides.size() == std::size_t(tent_layout.quads.nnz()));
+  for (index_t p = 0; p < tent_layout.facets.nnz(); ++p)
+    tent_sides.insert({tent_layout.facets.indices[p], tent_layout.facets.indices[p % 4 == 3 ? p - 3 : p + 1]});
+  CHECK(tent_sides.size() == std::size_t(tent_layout.facets.nnz()));
   CHECK(std::count_if(tent_sides.begin(), tent_sides.end(), [&](const auto& side) {
           return !tent_sides.count({side.second, side.first});
         }) == 7 * 4);
-  const std::string odd = test::input_error([&] { cc::tessellation_samples(host, prism(5).M, 3); });
-  CHECK(odd.starts_with("tessellation: rate 3 is odd and the mesh has faces other than quads"));
   CHECK_THROWS_AS(cc::tessellation_samples(host, meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj").M, 0), InputError);
+}
+
+// At an odd rate N = 2k + 1 a polygon mesh is tessellated as Bfr does (osd_parity.cpp checks the
+// points and facets against Bfr's): a quad (N - 1)^2 inner points and N^2 quads; an n-gon n k^2 + 1
+// inner points (the centre) and n (k^2 + k) quads and n triangles, a triangle no centre and one
+// triangle; closed (each facet side once, and its reverse in another facet); the GPU's layout and
+// points are the CPU's.
+TEST_CASE_TEMPLATE("Catmull-Clark's tessellation of polygons at odd rates: Bfr's counts, closed, a fan of triangles "
+                   "round each polygon's centre",
+                   V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  for (const auto& mesh : {prism(3), prism(5), meshops::read_obj(SPMESH_DATA_DIR "/meshes/lantern.obj")})
+    for (int N : {1, 3, 5}) {
+      CAPTURE(mesh.source);
+      CAPTURE(N);
+      const index_t Vs = mesh.vertex_count(), F = mesh.face_count(), k = N / 2;
+      std::set<std::pair<index_t, index_t>> edges;
+      index_t inner = 0, quads = 0, triangles = 0;
+      for (index_t f = 0; f < F; ++f) {
+        const index_t first = mesh.M.offsets[f], n = mesh.M.offsets[f + 1] - first;
+        for (index_t a = 0; a < n; ++a) {
+          const index_t p = mesh.M.indices[first + a], q = mesh.M.indices[first + (a + 1) % n];
+          edges.insert({std::min(p, q), std::max(p, q)});
+        }
+        inner += n == 4 ? (N - 1) * (N - 1) : n * k * k + (n == 3 ? 0 : 1);
+        quads += n == 4 ? N * N : n * (k * k + k);
+        triangles += n == 4 ? 0 : n == 3 ? 1 : n;
+      }
+      Dense<T> P0(Vs, 3);
+      for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
+      const auto [faces, us, vs, corners, points, normals] =
+          run<B>("odd tessellation", TessellateOf{N}, mesh.M, smooth(Vs).edges, smooth(Vs).vertices, P0);
+      CHECK(faces.size() == Vs + index_t(edges.size()) * (N - 1) + inner);
+      CHECK(corners.size() == 4 * quads + 3 * triangles);
+      cpu::Executor host;
+      const auto layout = cc::tessellation_samples(host, mesh.M, N);
+      REQUIRE(layout.facets.faces == quads + triangles);
+      std::map<std::pair<index_t, index_t>, int> sides;
+      for (index_t f = 0; f < layout.facets.faces; ++f) {
+        const index_t first = layout.facets.offsets[f], n = layout.facets.offsets[f + 1] - first;
+        for (index_t a = 0; a < n; ++a) ++sides[{layout.facets.indices[first + a], layout.facets.indices[first + (a + 1) % n]}];
+      }
+      for (const auto& [side, count] : sides) {
+        CHECK(count == 1);
+        CHECK(sides.count({side.second, side.first}) == 1);
+      }
+    }
 }
 
 #if !defined(__CUDACC__)
