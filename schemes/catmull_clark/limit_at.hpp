@@ -1,24 +1,25 @@
-// Catmull-Clark's limit surface at any (face, u, v) of a base mesh, exactly, where it is a
-// bicubic B-spline patch or Stam's nest of them (issue 25's "regular faces" and "faces at smooth
-// extraordinary vertices"), in OpenSubdiv's Bfr parameterization of the face (parameterization.hpp:
-// a quad's corner 0 at (0, 0), 1 at (1, 0), 2 at (1, 1), 3 at (0, 1); another polygon's quad
-// sub-faces, which are its level-1 children, where its samples start). A face whose corners are all inside the mesh with 4 edges,
-// no sharp edge and no crease mask at them (patch_build.hpp's vertex_kind::regular) is, on the
-// limit surface, the tensor product of cubic B-splines of the 4 x 4 points around it (Catmull and
-// Clark 1978; patches.hpp's grid, corner_controls); where some of its corners are boundary
-// vertices of 3 edges under the crease rule, pinned corners of 2, or inner vertices of 4 edges on
-// a straight infinitely sharp crease (two opposite sharp edges), the same with the points beyond
-// the boundary or the crease reflected (boundary_patch). A face with one smooth inner corner of 3 to
-// max_stam_valence edges and three regular ones is Stam's (stam.hpp): exact in constant time at
-// any distance from that corner. Elsewhere the sample goes down the levels, to the child quad
-// that holds it (child a of a quad lies at its corner a, turned as its parent: (u, v) -> (2u - i,
-// 2v - j)), until that child is one of those; a derivative in the base face's parameters is the
-// child's times 2^level (a semi-sharp crease decays on the way down, and the faces at it become
-// regular). Samples that reach neither within the levels asked (at a semi-sharp crease not yet
-// decayed, a crease vertex that is not such a straight one, a dart, a corner that is not pinned,
-// a boundary vertex of more than 3 edges, an inner vertex of 2 or more than max_stam_valence
-// edges) are refused, or on request approximated between the limit points of the last level's
-// quad (bilinear): their exact patches are limit evaluation's next steps.
+// Catmull-Clark's limit surface at any (face, u, v) of a base mesh, exactly, where it is a bicubic
+// B-spline patch or Stam's nest of them (issue 25's "regular faces" and "faces at smooth
+// extraordinary vertices"), in OpenSubdiv's Bfr parameterization of the face
+// (parameterization.hpp: a quad's corner 0 at (0, 0), 1 at (1, 0), 2 at (1, 1), 3 at (0, 1);
+// another polygon's quad sub-faces, which are its level-1 children, where its samples start). A
+// face whose corners are all inside the mesh with 4 edges, no sharp edge and no crease mask at
+// them (patch_build.hpp's vertex_kind::regular) is, on the limit surface, the tensor product of
+// cubic B-splines of the 4 x 4 points around it (Catmull and Clark 1978; patches.hpp's grid,
+// corner_controls); where some of its corners are boundary vertices of 3 edges under the crease
+// rule, pinned corners of 2, or inner vertices of 4 edges on a straight infinitely sharp crease
+// (two opposite sharp edges), the same with the points beyond the boundary or the crease reflected
+// (boundary_patch). A face with one smooth inner corner of 3 to max_stam_valence edges and three
+// regular ones is Stam's (stam.hpp): exact in constant time at any distance from that corner.
+// Elsewhere the sample goes down the levels, to the child quad that holds it (child a of a quad
+// lies at its corner a, turned as its parent: (u, v) -> (2u - i, 2v - j)), until that child is one
+// of those; a derivative in the base face's parameters is the child's times 2^level (a semi-sharp
+// crease decays on the way down, and the faces at it become regular). Samples that reach neither
+// within the levels asked (at a semi-sharp crease not yet decayed, a crease vertex that is not
+// such a straight one, a dart, a corner that is not pinned, a boundary vertex of more than 3
+// edges, an inner vertex of 2 or more than max_stam_valence edges) are refused, or on request
+// approximated between the limit points of the last level's quad (bilinear): their exact patches
+// are limit evaluation's next steps.
 #pragma once
 
 #include "linalg/convert.hpp"

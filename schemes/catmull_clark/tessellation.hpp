@@ -62,12 +62,16 @@ struct TessellationPoints {
     const index_t code = q.edge_code[4 * f + a];
     return edge_point(code >> 1, (code & 1) ? N - k : k);
   }
-  // The sample (face, u, v) of the point k steps from corner a of face f towards corner a + 1.
-  SPMESH_HD void side_sample(index_t f, int a, int k, index_t* face, double* u, double* v, index_t point) const {
+  // (u, v) of the point k steps from corner a of a quad towards corner a + 1, at rate N.
+  SPMESH_HD static void side_parameter(int a, int k, int N, double& u, double& v) {
     const int b = (a + 1) & 3;
     const double t = double(k) / N;
-    face[point] = f, u[point] = corner_u(a) + t * (corner_u(b) - corner_u(a)),
-    v[point] = corner_v(a) + t * (corner_v(b) - corner_v(a));
+    u = corner_u(a) + t * (corner_u(b) - corner_u(a)), v = corner_v(a) + t * (corner_v(b) - corner_v(a));
+  }
+  // The sample (face, u, v) of the point k steps from corner a of face f towards corner a + 1.
+  SPMESH_HD void side_sample(index_t f, int a, int k, index_t* face, double* u, double* v, index_t point) const {
+    face[point] = f;
+    side_parameter(a, k, N, u[point], v[point]);
   }
 };
 
@@ -196,10 +200,7 @@ struct OddPolygonPoints {
     const index_t n = p.size(f);
     face[point] = f;
     if (n == 4) {
-      const double t = double(m) / N;
-      const index_t b = (a + 1) & 3;
-      u[point] = TessellationPoints::corner_u(int(a)) + t * (TessellationPoints::corner_u(int(b)) - TessellationPoints::corner_u(int(a)));
-      v[point] = TessellationPoints::corner_v(int(a)) + t * (TessellationPoints::corner_v(int(b)) - TessellationPoints::corner_v(int(a)));
+      TessellationPoints::side_parameter(int(a), m, N, u[point], v[point]);
       return;
     }
     // The first half in sub-face a, along its u; the rest in sub-face a + 1, along its v.
@@ -224,7 +225,8 @@ struct OddPolygonPoints {
       for (int b = 1; b <= k; ++b)
         for (int a = 1; a <= k; ++a) {
           const index_t point = first + s * k * k + (b - 1) * k + a - 1;
-          face[point] = f, u[point] = double(s % columns) + double(a) / N, v[point] = double(s / columns) + double(b) / N;
+          face[point] = f;
+          u[point] = double(s % columns) + double(a) / N, v[point] = double(s / columns) + double(b) / N;
         }
     if (n != 3) face[centre(f)] = f, u[centre(f)] = 0.5, v[centre(f)] = 0.5;  // Bfr's centre: sub-face 0's tile
   }
@@ -259,21 +261,24 @@ struct OddPolygonPoints {
   }
 };
 
-// The samples and facets (quads, and an n-gon's triangles) at odd rate N of polygon level P.
+// The samples and facets (quads, and the polygons' triangles) at odd rate N of a polygon level.
 template <class Exec, class S = typename Exec::space>
 TessellationSamples<S> odd_polygon_tessellation(Exec& exec, const PolygonLevel<S>& level, int N) {
   const index_t F = level.faces;
   linalg::Array<index_t, S> vertex_point;
   const index_t vertex_points = number_vertex_points(exec, level, vertex_point);
-  const auto view_ = view(level);
+  const PolygonView polygons = view(level);
   // Per face: its inner points, facets and facet corners, scanned into where each starts.
   linalg::Array<std::int64_t, S> inner(F + 1), facets(F + 1), corners(F + 1);
   std::int64_t *inner_of = inner.data(), *facets_of = facets.data(), *corners_of = corners.data();
   exec.for_each(F + 1, [=] SPMESH_HD(index_t f) {
-    const index_t n = f < F ? view_.size(f) : 0;
-    inner_of[f] = f < F ? OddPolygonPoints::inner_points(n, N) : 0;
-    facets_of[f] = f < F ? OddPolygonPoints::facets(n, N) : 0;
-    corners_of[f] = f < F ? OddPolygonPoints::facet_corners(n, N) : 0;
+    if (f == F) {
+      inner_of[f] = facets_of[f] = corners_of[f] = 0;
+      return;
+    }
+    const index_t n = polygons.size(f);
+    inner_of[f] = OddPolygonPoints::inner_points(n, N), facets_of[f] = OddPolygonPoints::facets(n, N);
+    corners_of[f] = OddPolygonPoints::facet_corners(n, N);
   });
   const std::int64_t edge_points = std::int64_t(level.edges) * (N - 1);
   const std::int64_t points = vertex_points + edge_points + exec.exclusive_scan(inner_of, inner_of, F + 1);
@@ -285,7 +290,7 @@ TessellationSamples<S> odd_polygon_tessellation(Exec& exec, const PolygonLevel<S
   index_t* first = inner_first.data();
   const index_t before_inner = index_t(vertex_points + edge_points);
   exec.for_each(F, [=] SPMESH_HD(index_t f) { first[f] = before_inner + index_t(inner_of[f]); });
-  const OddPolygonPoints layout{view_, vertex_point.data(), first, vertex_points, N};
+  const OddPolygonPoints layout{polygons, vertex_point.data(), first, vertex_points, N};
   TessellationSamples<S> out{linalg::Array<index_t, S>(index_t(points)), linalg::Array<double, S>(index_t(points)),
                              linalg::Array<double, S>(index_t(points)), {}};
   index_t* face = out.faces.data();
@@ -295,12 +300,14 @@ TessellationSamples<S> odd_polygon_tessellation(Exec& exec, const PolygonLevel<S
   // the face of the half-edge it runs along, a face's inner points from itself.
   exec.for_each(level.vertices, [=] SPMESH_HD(index_t vertex) {
     const index_t h = vertex_edge[vertex];
-    if (h >= 0) layout.side_sample(layout.p.face(h), h - layout.p.begin(layout.p.face(h)), 0, face, u, v, numbers[vertex]);
+    if (h < 0) return;
+    const index_t f = polygons.face(h);
+    layout.side_sample(f, h - polygons.begin(f), 0, face, u, v, numbers[vertex]);
   });
   exec.for_each(index_t(level.M.nnz()), [=] SPMESH_HD(index_t h) {
     if (edge_code[h] & 1) return;
-    const index_t f = layout.p.face(h);
-    for (int m = 1; m < N; ++m) layout.side_sample(f, h - layout.p.begin(f), m, face, u, v, layout.edge_point(edge_code[h] >> 1, m));
+    const index_t f = polygons.face(h);
+    for (int m = 1; m < N; ++m) layout.side_sample(f, h - polygons.begin(f), m, face, u, v, layout.edge_point(edge_code[h] >> 1, m));
   });
   exec.for_each(F, [=] SPMESH_HD(index_t f) { layout.inner_samples(f, face, u, v); });
   linalg::Array<index_t, S> offsets(index_t(facet_count) + 1), indices(static_cast<index_t>(corner_count));
