@@ -20,7 +20,7 @@
 // With --tessellate N,..., each mesh's limit surface tessellated at rate N (Catmull-Clark; the
 // fewest levels down, 1 to 3, that hold every point in a patch or Stam's quad, else three with
 // the points none holds approximated, both reported), positions and both derivatives in float:
-//   layout    tessellation_samples on the executor: the points as samples and the quads;
+//   layout    tessellation_samples on the executor: the points as samples and the facets;
 //   tessellate  tessellate from the base mesh in the executor's memory: the layout, its points
 //             (limit_at_samples) and their normals, topology that changes every frame;
 //   W build   limit_at_samples_matrices (positions' and derivatives' W) ...
@@ -109,7 +109,8 @@ Row measure(Exec& exec, Up up, Down down, const meshops::PolyMesh& mesh, const s
   const auto limit = down(schemes::limit_at_vertices<Scheme>(exec, up(mesh.M), sharpness(), level, P0, options).position);
   const bool loop = Scheme::triangles_only;
   const auto scheme = loop ? OpenSubdiv::Sdc::SCHEME_LOOP : OpenSubdiv::Sdc::SCHEME_CATMARK;
-  const int osd_level = level == 0 && !loop && mesh.M.nnz() != 4 * std::int64_t(mesh.M.faces) ? 1 : level;
+  linalg::cpu::Executor host;
+  const int osd_level = level == 0 && !loop && linalg::has_faces_other_than(host, mesh.M, 4) ? 1 : level;
   const auto refined = test::osd_refine(mesh, tags.sharpness, options, osd_level, false, scheme);
   const auto expected = test::osd_limit(refined);
   double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
@@ -225,7 +226,7 @@ void write_sample_row(std::FILE* f, const SampleRow& r) {
 struct TessellationRow {
   std::string mesh, device;
   int rate = 0;
-  std::int64_t points = 0, quads = 0;
+  std::int64_t points = 0, facets = 0;
   double layout = 0, tessellate = 0, w_build = 0, w_replay = 0, w_floor = 0, bfr = 0, bfr_replay = 0;
   double far_build = 0, far_replay = 0;  // Far's LimitStencilTable at the same points: made, applied
   double difference[2] = {0, 0};
@@ -263,7 +264,7 @@ TessellationRow measure_tessellation(Exec& exec, Up up, Down down, const meshops
     exec.synchronize();
   });
   const auto layout = cc::tessellation_samples(exec, up(mesh.M), rate);
-  r.points = layout.faces.size(), r.quads = layout.facets.faces;
+  r.points = layout.faces.size(), r.facets = layout.facets.faces;
   const auto& faces = layout.faces;
   const auto &u = layout.u, &v = layout.v;
   r.w_build = time_ms([&] {
@@ -309,7 +310,7 @@ void print(const TessellationRow& r) {
   std::printf("%-14s %4d %-4s %10lld %10lld %8.3f %9.3f %8.3f %9.4f %8.4f %6.2f %9.2f %7.1f %9.2f %8.0f %9.2g %9.2g "
               "%9.1f %8.2f %8.0f %5d %8lld\n",
               r.mesh.c_str(), r.rate, r.device.c_str(), static_cast<long long>(r.points),
-              static_cast<long long>(r.quads), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor,
+              static_cast<long long>(r.facets), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor,
               r.w_floor > 0 ? r.w_replay / r.w_floor : 0.0, r.bfr, r.bfr / r.tessellate, r.bfr_replay,
               r.bfr_replay / r.w_replay, r.difference[0], r.difference[1], r.far_build, r.far_replay,
               r.far_replay / r.w_replay, r.depth, static_cast<long long>(r.approximated));
@@ -318,13 +319,13 @@ void print(const TessellationRow& r) {
 
 void write_tessellation_row(std::FILE* f, const TessellationRow& r) {
   std::fprintf(f,
-               "\"mesh\": \"%s\", \"rate\": %d, \"device\": \"%s\", \"points\": %lld, \"quads\": %lld, "
+               "\"mesh\": \"%s\", \"rate\": %d, \"device\": \"%s\", \"points\": %lld, \"facets\": %lld, "
                "\"layout_ms\": %.4f, \"tessellate_ms\": %.4f, \"w_build_ms\": %.4f, \"w_replay_ms\": %.5f, "
                "\"w_floor_ms\": %.5f, \"bfr_ms\": %.3f, \"bfr_replay_ms\": %.3f, \"difference_l2\": %.3g, "
                "\"difference_l6\": %.3g, \"far_build_ms\": %.1f, \"far_replay_ms\": %.3f, \"depth\": %d, "
                "\"approximated\": %lld",
                r.mesh.c_str(), r.rate, r.device.c_str(), static_cast<long long>(r.points),
-               static_cast<long long>(r.quads), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor, r.bfr,
+               static_cast<long long>(r.facets), r.layout, r.tessellate, r.w_build, r.w_replay, r.w_floor, r.bfr,
                r.bfr_replay, r.difference[0], r.difference[1], r.far_build, r.far_replay, r.depth,
                static_cast<long long>(r.approximated));
 }
@@ -409,7 +410,7 @@ int run(int argc, char** argv) {
     linalg::Dense<float> P0(mesh.vertex_count(), 3);
     for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = float(mesh.positions.data[p]);
     linalg::MeshMatrix<> M = mesh.M.clone();
-    if (M.nnz() != 4 * std::int64_t(M.faces)) {  // a polygon mesh: its level 1
+    if (linalg::has_faces_other_than(cpu, M, 4)) {  // a polygon mesh: its level 1
       const index_t V = M.vertices;
       auto refined = schemes::build_and_eval<schemes::CatmullClark>(
           cpu, std::move(M), schemes::Sharpness<>{linalg::Coo<float>{V, V, {}, {}, {}}, linalg::Array<float>(V, 0.0f)}, 1, P0);
@@ -436,7 +437,7 @@ int run(int argc, char** argv) {
               "levels 2 and 6, over the diagonal; far W, far re: Far's LimitStencilTable of the points made (once) and "
               "applied on one thread, xfar: far re over W replay; depth: spmesh's levels down, approx: points "
               "approximated there)\n",
-              "mesh", "N", "dev", "points", "quads", "layout", "tessellate", "W build", "W replay", "floor", "xfloor",
+              "mesh", "N", "dev", "points", "facets", "layout", "tessellate", "W build", "W replay", "floor", "xfloor",
               "bfr", "xbfr", "bfr re", "xre", "|d| L2", "|d| L6", "far W", "far re", "xfar", "depth", "approx",
               cpu.threads());
   std::vector<TessellationRow> tessellation_rows;

@@ -5,6 +5,7 @@
 
 #include "linalg/array.hpp"
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -87,5 +88,18 @@ struct ReducedMeshMatrix {
   index_t nnz() const { return indices.size(); }
   ReducedMeshView view() const { return {faces, vertices, order, indices.data()}; }
 };
+
+// Whether some face of M has other than `order` corners (counted on the executor where the
+// corner count alone does not tell: triangles and pentagons can sum to 4 a face).
+struct FaceOrderOtherThan {
+  const index_t* offsets;
+  index_t order;
+  SPMESH_HD bool operator()(index_t f) const { return offsets[f + 1] - offsets[f] != order; }
+};
+template <class Exec, class Space>
+bool has_faces_other_than(Exec& exec, const MeshMatrix<Space>& M, index_t order) {
+  if (M.nnz() != std::int64_t(order) * M.faces) return true;
+  return exec.count_if(M.faces, FaceOrderOtherThan{M.offsets.data(), order}) > 0;
+}
 
 }  // namespace spmesh::linalg

@@ -165,9 +165,9 @@ void with_limit_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C
 }
 
 // Whether level 0 of M is taken at level 1 (Catmull-Clark's polygons: above).
-template <class Scheme, class S>
-bool polygons_at_level_0(const linalg::MeshMatrix<S>& M, int levels) {
-  return levels == 0 && !Scheme::triangles_only && M.nnz() != 4 * std::int64_t(M.faces);
+template <class Scheme, class Exec, class S>
+bool polygons_at_level_0(Exec& exec, const linalg::MeshMatrix<S>& M, int levels) {
+  return levels == 0 && !Scheme::triangles_only && linalg::has_faces_other_than(exec, M, 4);
 }
 
 
@@ -181,7 +181,7 @@ VertexLimits<T, S> limit_at_vertices(Exec& exec, linalg::MeshMatrix<S> M, Sharpn
                                      const linalg::Dense<T, S>& P0, Options options = {}) {
   detail::check_input<Scheme>(exec, M, C, levels, false);
   check_vertex_data(P0.rows, M.vertices, "limit_at_vertices");
-  if (detail::polygons_at_level_0<Scheme>(M, levels)) {
+  if (detail::polygons_at_level_0<Scheme>(exec, M, levels)) {
     const index_t V = M.vertices;
     auto at_one = limit_at_vertices<Scheme>(exec, detail::copy_mesh(exec, M), std::move(C), 1, P0, options);
     return {RefinedMesh<S>(std::move(M)), detail::first_rows(exec, at_one.position, V),
@@ -206,7 +206,7 @@ template <class T, class Scheme, class Exec, class S = typename Exec::space>
 LimitMatrices<T, S> limit_matrices(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C, int levels,
                                    Options options = {}) {
   detail::check_input<Scheme>(exec, M, C, levels, false);
-  if (detail::polygons_at_level_0<Scheme>(M, levels)) {
+  if (detail::polygons_at_level_0<Scheme>(exec, M, levels)) {
     const index_t V = M.vertices;
     auto at_one = limit_matrices<T, Scheme>(exec, std::move(M), std::move(C), 1, options);
     return {detail::first_rows(exec, at_one.position, V), detail::first_rows(exec, at_one.tangent1, V),

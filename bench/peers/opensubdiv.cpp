@@ -9,6 +9,9 @@
 #include <opensubdiv/far/topologyDescriptor.h>
 #include <opensubdiv/far/topologyRefinerFactory.h>
 
+#include <stdexcept>
+#include <string>
+
 namespace spmesh::test {
 
 namespace {
@@ -140,6 +143,10 @@ FarLimitStencils::FarLimitStencils(const meshops::PolyMesh& mesh, const schemes:
     s = end;
   }
   table_->stencils.reset(Far::LimitStencilTableFactoryReal<double>::Create(*table_->refiner, locations));
+  // Far leaves out a location it finds no patch for (a hole): evaluate() pairs stencils with samples.
+  if (std::size_t(table_->stencils->GetNumStencils()) != faces.size())
+    throw std::runtime_error("FarLimitStencils: " + std::to_string(table_->stencils->GetNumStencils()) +
+                             " stencils for " + std::to_string(faces.size()) + " samples");
 }
 
 FarLimitStencils::~FarLimitStencils() = default;

@@ -295,7 +295,7 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
     throw InputError("limit_at_samples: depth " + std::to_string(depth) + ", not 0 to " +
                      std::to_string(max_sample_depth));
   // A polygon mesh's samples start on level 1 (parameterization.hpp), so it goes down one at least.
-  const bool polygons = M.nnz() != 4 * std::int64_t(M.faces);
+  const bool polygons = linalg::has_faces_other_than(exec, M, 4);
   if (polygons && depth == 0) depth = 1;
   const index_t n = faces.size(), base_faces = M.faces;
   if (u.size() != n || v.size() != n)

@@ -3,12 +3,13 @@
 // in its parameterization, N x N quads; each other polygon its sub-faces' grids at rate N / 2,
 // which are its level-1 children's (N even), or (N odd) Bfr's ring: each sub-face's grid at (a /
 // N, b / N), quads joining neighbouring sub-faces and a fan of triangles round the centre (one
-// triangle in a triangle). A point
-// on a shared edge or corner is one point, evaluated once (from the face of the vertex's outgoing
-// half-edge, from the face of the half-edge the edge runs along), so both faces hold it bit for
-// bit; the points are limit_at_samples' (exact on regular faces, crease patches and Stam's). The
-// layout is made on the executor, a thread a point, a quad or a face, from the mesh's first
-// half-edge level (or level 1 of a polygon mesh at an even rate).
+// triangle in a triangle). A point on a shared edge or corner is one point, evaluated once (from
+// the face of the vertex's outgoing half-edge, from the face of the half-edge the edge runs
+// along), so both faces hold it bit for bit; the points are limit_at_samples' (exact on regular
+// faces, crease patches and Stam's). At an even rate a point on the line between two sub-faces
+// carries the parameters of the child it is evaluated from, which may be the other sub-face than
+// Bfr's: the same point. The layout is made on the executor, a thread a point, a quad or a face,
+// from the mesh's first half-edge level (or level 1 of a polygon mesh at an even rate).
 #pragma once
 
 #include "schemes/catmull_clark/limit_at.hpp"
@@ -154,19 +155,19 @@ struct OddPolygonPoints {
   int N;
 
   // Per face of n sides: the triangles round its centre (a triangle's one), inner points, facets
-  // and their corners.
-  SPMESH_HD static index_t fan(index_t n) { return n == 3 ? 1 : n; }
-  SPMESH_HD static index_t inner_points(index_t n, int N) {
-    const index_t k = N / 2;
-    return n == 4 ? index_t(N - 1) * (N - 1) : n * k * k + (n == 3 ? 0 : 1);
+  // and their corners (64-bit: a face of many sides at a high rate passes 2^31 on its own).
+  SPMESH_HD static std::int64_t fan(std::int64_t n) { return n == 3 ? 1 : n; }
+  SPMESH_HD static std::int64_t inner_points(std::int64_t n, int N) {
+    const std::int64_t k = N / 2;
+    return n == 4 ? std::int64_t(N - 1) * (N - 1) : n * k * k + (n == 3 ? 0 : 1);
   }
-  SPMESH_HD static index_t facets(index_t n, int N) {
-    const index_t k = N / 2;
-    return n == 4 ? index_t(N) * N : n * (k * k + k) + fan(n);
+  SPMESH_HD static std::int64_t facets(std::int64_t n, int N) {
+    const std::int64_t k = N / 2;
+    return n == 4 ? std::int64_t(N) * N : n * (k * k + k) + fan(n);
   }
-  SPMESH_HD static index_t facet_corners(index_t n, int N) {
-    const index_t k = N / 2;
-    return n == 4 ? 4 * index_t(N) * N : 4 * n * (k * k + k) + 3 * fan(n);
+  SPMESH_HD static std::int64_t facet_corners(std::int64_t n, int N) {
+    const std::int64_t k = N / 2;
+    return n == 4 ? 4 * std::int64_t(N) * N : 4 * n * (k * k + k) + 3 * fan(n);
   }
   SPMESH_HD index_t edge_point(index_t edge, int m) const { return vertex_points + edge * (N - 1) + m - 1; }
   // The point m steps (0 to N) along side a of face f, from corner a towards corner a + 1.
@@ -285,6 +286,7 @@ TessellationSamples<S> odd_polygon_tessellation(Exec& exec, const PolygonLevel<S
   const std::int64_t facet_count = exec.exclusive_scan(facets_of, facets_of, F + 1);
   const std::int64_t corner_count = exec.exclusive_scan(corners_of, corners_of, F + 1);
   checked_index(points, "tessellation points");
+  checked_index(facet_count + 1, "tessellation facets");
   checked_index(corner_count, "tessellation facet corners");
   linalg::Array<index_t, S> inner_first(F);
   index_t* first = inner_first.data();
@@ -348,7 +350,7 @@ TessellationSamples<S> tessellation_samples(Exec& exec, const linalg::MeshMatrix
   float* sharpness = no_sharpness.data();
   exec.for_each(V, [=] SPMESH_HD(index_t v) { sharpness[v] = 0; });
   const Sharpness<S> smooth{linalg::Coo<float, S>{V, V, {}, {}, {}}, std::move(no_sharpness)};
-  if (M.nnz() == 4 * std::int64_t(M.faces))
+  if (!linalg::has_faces_other_than(exec, M, 4))
     return detail::quad_tessellation(exec, std::get<QuadLevel<S>>(first_level(exec, schemes::detail::copy_mesh(exec, M), smooth)),
                                      rate);
   if (rate % 2)

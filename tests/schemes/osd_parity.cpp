@@ -207,7 +207,7 @@ LimitChecked compare_limits(const meshops::PolyMesh& mesh, const schemes::TagSet
   linalg::cpu::Executor exec;
   const auto got = schemes::limit_at_vertices<typename Scheme::Traits>(exec, mesh.M.clone(), clone(tags.sharpness), level,
                                                                       mesh.positions, options);
-  const bool polygons = level == 0 && mesh.M.nnz() != 4 * std::int64_t(mesh.M.faces);
+  const bool polygons = level == 0 && linalg::has_faces_other_than(exec, mesh.M, 4);
   const int osd_level = polygons && Scheme::osd == OpenSubdiv::Sdc::SCHEME_CATMARK ? 1 : level;
   const auto osd = test::osd_refine(mesh, tags.sharpness, options, osd_level, none, Scheme::osd);
   const auto expected = test::osd_limit(osd);

@@ -6,6 +6,7 @@
 #include "../meshops/input_error.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/info.hpp"
+#include "meshops/io.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
@@ -746,7 +747,8 @@ struct DyadicSample {
 // div columns), columns = ceil(sqrt(n)) (OpenSubdiv's Bfr::Parameterization, written out here).
 DyadicSample dyadic_sample(const meshops::PolyMesh& mesh, index_t f, int sub, int i, int j, int levels) {
   const int side = 1 << levels, half = side / 2;
-  const bool polygons = mesh.M.nnz() != 4 * mesh.face_count();
+  cpu::Executor host;
+  const bool polygons = la::has_faces_other_than(host, mesh.M, 4);
   const index_t first = mesh.M.offsets[f], n = mesh.M.offsets[f + 1] - first;
   if (!polygons) return {f, double(i) / side, double(j) / side, level_corner(f, i, j, levels)};
   if (n == 4) {
@@ -876,23 +878,30 @@ meshops::PolyMesh wavy_fan(int n) {
 }
 
 // A closed mesh of other polygons than quads: an n-sided prism (two n-gons, n quads) of points
-// off a plane, each n-gon's corners at sub-face tiles of Bfr's parameterization.
-meshops::PolyMesh prism(int n) {
+// off a plane, each n-gon's corners at sub-face tiles of Bfr's parameterization; as OBJ text,
+// its vertices numbered from `first` + 1 and moved by `shift` along x.
+std::string prism_obj(int n, int first = 0, double shift = 0) {
   std::string obj;
   for (int layer = 0; layer < 2; ++layer)
     for (int k = 0; k < n; ++k) {
       const double angle = 2 * std::numbers::pi * k / n;
-      obj += "v " + std::to_string(std::cos(angle)) + " " + std::to_string(std::sin(angle) + 0.1 * k * k / n) + " " +
-             std::to_string(1.5 * layer + 0.2 * std::sin(3.0 * k)) + "\n";
+      obj += "v " + std::to_string(shift + std::cos(angle)) + " " + std::to_string(std::sin(angle) + 0.1 * k * k / n) +
+             " " + std::to_string(1.5 * layer + 0.2 * std::sin(3.0 * k)) + "\n";
     }
   std::string bottom = "f", top = "f";
-  for (int k = 0; k < n; ++k) bottom += " " + std::to_string(n - k), top += " " + std::to_string(n + 1 + k);
+  for (int k = 0; k < n; ++k) bottom += " " + std::to_string(first + n - k), top += " " + std::to_string(first + n + 1 + k);
   obj += bottom + "\n" + top + "\n";
   for (int k = 0; k < n; ++k) {
-    const int a = 1 + k, b = 1 + (k + 1) % n;
+    const int a = first + 1 + k, b = first + 1 + (k + 1) % n;
     obj += "f " + std::to_string(a) + " " + std::to_string(b) + " " + std::to_string(b + n) + " " + std::to_string(a + n) + "\n";
   }
-  return meshops::parse_obj(obj, "prism of " + std::to_string(n) + " sides");
+  return obj;
+}
+meshops::PolyMesh prism(int n) { return meshops::parse_obj(prism_obj(n), "prism of " + std::to_string(n) + " sides"); }
+// A triangular and a pentagonal prism in one mesh: 12 faces of 48 corners, 4 a face on average
+// though none of the polygons is a quad (what a corner count alone takes for a quad mesh).
+meshops::PolyMesh two_prisms() {
+  return meshops::parse_obj(prism_obj(3) + prism_obj(5, 6, 3.0), "a triangular and a pentagonal prism");
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and Stam's is the limit masks' at the "
@@ -909,6 +918,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and
   // Meshes of triangles, pentagons and 7-gons with quads: Bfr's sub-faces, level 1's quads (their
   // centres extraordinary vertices of 3, 5 and 7 edges).
   for (int n : {3, 5, 7}) check_samples<B, T>(prism(n), {}, 4);
+  check_samples<B, T>(two_prisms(), {}, 4);
   // The faces at the fans' middle vertex, 5 levels down: Stam's nest at valences 3 to 16 (and 4,
   // where it is the regular patch).
   for (int n : {3, 4, 5, 6, 7, 8, 9, 12, 16}) {
@@ -990,11 +1000,11 @@ TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a
   auto refusal = [&](const meshops::PolyMesh& mesh, index_t face, double u, double v) {
     cpu::Executor host;
     auto M = mesh.M.clone();
-    auto none = smooth(mesh.vertex_count());
+    auto sharpness = schemes::read_tags(mesh).sharpness;  // its creases and corners, if any
     HostArray<index_t> faces{face};
     HostArray<double> us{u}, vs{v};
     try {
-      SampleLimitsOf<double>{4}(host, M, none.edges, none.vertices, faces, us, vs, mesh.positions);
+      SampleLimitsOf<double>{4}(host, M, sharpness.edges, sharpness.vertices, faces, us, vs, mesh.positions);
     } catch (const InputError& e) {
       return std::string(e.what());
     }
@@ -1025,6 +1035,22 @@ TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a
   CHECK(refusal(triangles, 2, 0.75, 0.25) == "no error");  // a quad of the polygon mesh
   // Away from the corners the cube's faces are regular two levels down.
   CHECK(refusal(cube, 2, 0.5, 0.5) == "no error");
+  // Crease vertices that are not straight through 4 edges: a dart (one sharp edge, 0-1), a
+  // turning crease (0-1 and 0-8 at vertex 0), a corner tag on the straight crease round the tube
+  // (vertex 0); the torus's face 0 has vertex 0 at its corner 0. Beside them, on the straight
+  // crease, a crease patch.
+  const std::string torus = meshops::read_file(SPMESH_DATA_DIR "/meshes/torus.obj");
+  const std::string none_within = "no regular quad nor one of Stam's holds it within 4 levels";
+  auto creased = [&](const std::string& tags) { return meshops::parse_obj(torus + tags, "torus with tags"); };
+  CHECK(refusal(creased("t crease 2/1/0 0 1 10\n"), 0, 0.0, 0.0).find(none_within) != std::string::npos);
+  CHECK(refusal(creased("t crease 2/1/0 0 1 10\nt crease 2/1/0 0 8 10\n"), 0, 0.0, 0.0).find(none_within) !=
+        std::string::npos);
+  const auto tube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_torus.obj");
+  CHECK(refusal(tube, 0, 0.0, 0.0) == "no error");
+  CHECK(refusal(meshops::parse_obj(meshops::read_file(SPMESH_DATA_DIR "/meshes/creased_torus.obj") + "t corner 1/1/0 0 10\n",
+                                   "creased torus with a corner"),
+                0, 0.0, 0.0)
+            .find(none_within) != std::string::npos);
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark of a torus: closed quads, no crease", V, SPMESH_TEST_REALS) {
@@ -1071,11 +1097,13 @@ TEST_CASE_TEMPLATE("Catmull-Clark's tessellation at rate N is watertight: shared
     for (int N : {1, 2, 5}) cases.emplace_back(meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + file), N);
   for (int sides : {3, 5})
     for (int N : {2, 4, 6}) cases.emplace_back(prism(sides), N);
+  cases.emplace_back(two_prisms(), 4);
   for (const auto& [mesh, N] : cases) {
     CAPTURE(mesh.source);
     CAPTURE(N);
     const index_t Vs = mesh.vertex_count(), F = mesh.face_count();
-    const bool polygons = mesh.M.nnz() != 4 * F;
+    cpu::Executor host;
+    const bool polygons = la::has_faces_other_than(host, mesh.M, 4);
     // A polygon mesh's tessellation is its level-1 quads' at rate M = N / 2: a face's quads start
     // at its first child's (offsets[f] M^2); a quad mesh's at f N^2.
     const int M = polygons ? N / 2 : N;
@@ -1127,7 +1155,6 @@ TEST_CASE_TEMPLATE("Catmull-Clark's tessellation at rate N is watertight: shared
             own_faces.push_back(f), own_u.push_back(u), own_v.push_back(v);
           }
     }
-    cpu::Executor host;
     const auto own = cc::limit_at_samples(host, mesh.M.clone(), smooth(Vs), HostArray<index_t>(own_faces),
                                           HostArray<double>(own_u), HostArray<double>(own_v), mesh.positions, 3);
     double worst = 0;
@@ -1179,7 +1206,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark's tessellation of polygons at odd rates: Bfr's
                    V, SPMESH_TEST_REALS) {
   using B = typename V::Backend;
   using T = typename V::type;
-  for (const auto& mesh : {prism(3), prism(5), meshops::read_obj(SPMESH_DATA_DIR "/meshes/lantern.obj")})
+  for (const auto& mesh : {prism(3), prism(5), two_prisms(), meshops::read_obj(SPMESH_DATA_DIR "/meshes/lantern.obj")})
     for (int N : {1, 3, 5}) {
       CAPTURE(mesh.source);
       CAPTURE(N);
