@@ -1245,6 +1245,20 @@ TEST_CASE_TEMPLATE("Catmull-Clark's tessellation of polygons at odd rates: Bfr's
 }
 
 #if !defined(__CUDACC__)
+// Level 0's limits of a polygon mesh are its vertex points' at level 1 (limit.hpp), also where
+// its corners average 4 a face (a triangle and a pentagon: two_prisms), which a corner count
+// would take for a quad mesh and apply the quad masks to.
+TEST_CASE("Catmull-Clark's limit at level 0 of polygons is level 1's at the vertex points, whatever the corner count") {
+  cpu::Executor host;
+  const auto mesh = two_prisms();
+  const index_t V = mesh.vertex_count();
+  const auto at_zero = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), 0, mesh.positions);
+  const auto at_one = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), 1, mesh.positions);
+  REQUIRE(at_zero.position.rows == V);
+  for (index_t v = 0; v < V; ++v)
+    for (index_t c = 0; c < 3; ++c) CHECK(at_zero.position(v, c) == at_one.position(v, c));
+}
+
 TEST_CASE("Stam's eigenstructure: 1, then the subdominant pair of Catmull-Clark's closed form, A = V diag V^-1, for "
           "valences 3 to 32") {
   for (int n = 3; n <= cc::max_stam_valence; ++n) {
