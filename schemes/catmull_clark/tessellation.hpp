@@ -70,9 +70,9 @@ struct TessellationPoints {
     u = corner_u(a) + t * (corner_u(b) - corner_u(a)), v = corner_v(a) + t * (corner_v(b) - corner_v(a));
   }
   // The sample (face, u, v) of the point k steps from corner a of face f towards corner a + 1.
-  SPMESH_HD void side_sample(index_t f, int a, int k, index_t* face, double* u, double* v, index_t point) const {
+  SPMESH_HD void side_sample(index_t f, index_t a, int k, index_t* face, double* u, double* v, index_t point) const {
     face[point] = f;
-    side_parameter(a, k, N, u[point], v[point]);
+    side_parameter(int(a), k, N, u[point], v[point]);
   }
 };
 
@@ -90,6 +90,28 @@ index_t number_vertex_points(Exec& exec, const Level& level, linalg::Array<index
   return count;
 }
 
+// The samples of a layout's (TessellationPoints', OddPolygonPoints') vertex and edge points: a
+// vertex's point from the face of its outgoing half-edge; an edge's from the face of the
+// half-edge it runs along, in that half-edge's direction (the other face reads them backwards).
+template <class Exec, class Level, class Layout>
+void vertex_and_edge_samples(Exec& exec, const Level& level, const Layout& layout, const index_t* numbers, index_t* face,
+                             double* u, double* v) {
+  const auto faces = view(level);
+  const index_t *vertex_edge = level.vertex_edge.data(), *edge_code = level.edge_code.data();
+  const int N = layout.N;
+  exec.for_each(level.vertices, [=] SPMESH_HD(index_t vertex) {
+    const index_t h = vertex_edge[vertex];
+    if (h < 0) return;
+    const index_t f = faces.face(h);
+    layout.side_sample(f, h - faces.begin(f), 0, face, u, v, numbers[vertex]);
+  });
+  exec.for_each(level.edge_code.size(), [=] SPMESH_HD(index_t h) {
+    if (edge_code[h] & 1) return;
+    const index_t f = faces.face(h);
+    for (int k = 1; k < N; ++k) layout.side_sample(f, h - faces.begin(f), k, face, u, v, layout.edge_point(edge_code[h] >> 1, k));
+  });
+}
+
 // The samples and quads at rate N of a quad level, on its own faces (TessellationPoints' order).
 template <class Exec, class S = typename Exec::space>
 TessellationSamples<S> quad_tessellation(Exec& exec, const QuadLevel<S>& level, int N) {
@@ -97,7 +119,6 @@ TessellationSamples<S> quad_tessellation(Exec& exec, const QuadLevel<S>& level, 
   linalg::Array<index_t, S> vertex_point;
   const index_t vertex_points = number_vertex_points(exec, level, vertex_point);
   const index_t* numbers = vertex_point.data();
-  const index_t* vertex_edge = level.vertex_edge.data();
   const std::int64_t inner = std::int64_t(N - 1) * (N - 1), points = vertex_points + std::int64_t(level.edges) * (N - 1) +
                                                                          std::int64_t(F) * inner;
   const std::int64_t quads = std::int64_t(F) * N * N;
@@ -108,17 +129,8 @@ TessellationSamples<S> quad_tessellation(Exec& exec, const QuadLevel<S>& level, 
                              linalg::Array<double, S>(index_t(points)), {}};
   index_t* face = out.faces.data();
   double *u = out.u.data(), *v = out.v.data();
-  // A vertex's point from the face of its outgoing half-edge; an edge's from the face of the
-  // half-edge it runs along, in that half-edge's direction; a face's inner points from itself.
-  exec.for_each(level.vertices, [=] SPMESH_HD(index_t vertex) {
-    const index_t h = vertex_edge[vertex];
-    if (h >= 0) layout.side_sample(h >> 2, int(h & 3), 0, face, u, v, numbers[vertex]);
-  });
-  const index_t* edge_code = level.edge_code.data();
-  exec.for_each(4 * F, [=] SPMESH_HD(index_t h) {
-    if (edge_code[h] & 1) return;
-    for (int k = 1; k < N; ++k) layout.side_sample(h >> 2, int(h & 3), k, face, u, v, layout.edge_point(edge_code[h] >> 1, k));
-  });
+  // The vertices' and edges' points, then a face's inner points from itself.
+  vertex_and_edge_samples(exec, level, layout, numbers, face, u, v);
   exec.for_each(index_t(F * inner), [=] SPMESH_HD(index_t p) {
     const index_t f = p / index_t(inner), at = p % index_t(inner);
     const int i = int(at % (N - 1)) + 1, j = int(at / (N - 1)) + 1;
@@ -297,20 +309,8 @@ TessellationSamples<S> odd_polygon_tessellation(Exec& exec, const PolygonLevel<S
                              linalg::Array<double, S>(index_t(points)), {}};
   index_t* face = out.faces.data();
   double *u = out.u.data(), *v = out.v.data();
-  const index_t *numbers = vertex_point.data(), *vertex_edge = level.vertex_edge.data(), *edge_code = level.edge_code.data();
-  // As quad_tessellation: a vertex's point from the face of its outgoing half-edge, an edge's from
-  // the face of the half-edge it runs along, a face's inner points from itself.
-  exec.for_each(level.vertices, [=] SPMESH_HD(index_t vertex) {
-    const index_t h = vertex_edge[vertex];
-    if (h < 0) return;
-    const index_t f = polygons.face(h);
-    layout.side_sample(f, h - polygons.begin(f), 0, face, u, v, numbers[vertex]);
-  });
-  exec.for_each(index_t(level.M.nnz()), [=] SPMESH_HD(index_t h) {
-    if (edge_code[h] & 1) return;
-    const index_t f = polygons.face(h);
-    for (int m = 1; m < N; ++m) layout.side_sample(f, h - polygons.begin(f), m, face, u, v, layout.edge_point(edge_code[h] >> 1, m));
-  });
+  // The vertices' and edges' points, then a face's inner points from itself.
+  vertex_and_edge_samples(exec, level, layout, vertex_point.data(), face, u, v);
   exec.for_each(F, [=] SPMESH_HD(index_t f) { layout.inner_samples(f, face, u, v); });
   linalg::Array<index_t, S> offsets(index_t(facet_count) + 1), indices(static_cast<index_t>(corner_count));
   index_t *starts = offsets.data(), *facet_corners = indices.data();
