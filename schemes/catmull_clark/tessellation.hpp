@@ -216,10 +216,10 @@ struct OddPolygonPoints {
       TessellationPoints::side_parameter(int(a), m, N, u[point], v[point]);
       return;
     }
-    // The first half in sub-face a, along its u; the rest in sub-face a + 1, along its v.
-    const index_t columns = sub_face_columns(n), s = m <= N / 2 ? a : (a + 1) % n;
-    u[point] = double(s % columns) + (s == a ? double(m) / N : 0.0);
-    v[point] = double(s / columns) + (s == a ? 0.0 : double(N - m) / N);
+    // The first half in sub-face a, along its x; the rest in sub-face a + 1, along its y
+    // (parameterization.hpp's child coordinates: twice the steps' m / N).
+    if (m <= N / 2) face_parameter(a, n, 2.0 * m / N, 0, u[point], v[point]);
+    else face_parameter((a + 1) % n, n, 0, 2.0 * (N - m) / N, u[point], v[point]);
   }
   // Face f's inner points' samples.
   SPMESH_HD void inner_samples(index_t f, index_t* face, double* u, double* v) const {
@@ -233,15 +233,17 @@ struct OddPolygonPoints {
         }
       return;
     }
-    const index_t columns = sub_face_columns(n);
     for (index_t s = 0; s < n; ++s)
       for (int b = 1; b <= k; ++b)
         for (int a = 1; a <= k; ++a) {
           const index_t point = first + s * k * k + (b - 1) * k + a - 1;
           face[point] = f;
-          u[point] = double(s % columns) + double(a) / N, v[point] = double(s / columns) + double(b) / N;
+          face_parameter(s, n, 2.0 * a / N, 2.0 * b / N, u[point], v[point]);
         }
-    if (n != 3) face[centre(f)] = f, u[centre(f)] = 0.5, v[centre(f)] = 0.5;  // Bfr's centre: sub-face 0's tile
+    if (n != 3) {  // Bfr's centre: sub-face 0's far corner
+      face[centre(f)] = f;
+      face_parameter(0, n, 1, 1, u[centre(f)], v[centre(f)]);
+    }
   }
   // Face f's facets from facet `facet` and corner `corner` on: starts[facet...] and their corners.
   SPMESH_HD void facets_of(index_t f, index_t facet, index_t corner, index_t* starts, index_t* corners) const {
