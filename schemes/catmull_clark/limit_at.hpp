@@ -22,8 +22,6 @@
 // are limit evaluation's next steps.
 #pragma once
 
-#include "linalg/convert.hpp"
-#include "linalg/spgemm.hpp"
 #include "schemes/catmull_clark/patch_build.hpp"
 #include "schemes/catmull_clark/parameterization.hpp"
 #include "schemes/catmull_clark/patch_eval.hpp"
@@ -31,6 +29,7 @@
 #include "schemes/catmull_clark/stam.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/patches/basis.hpp"
+#include "schemes/samples.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -40,22 +39,10 @@
 
 namespace spmesh::schemes::catmull_clark {
 
-// The limit points and the derivatives along u and v of samples, a row each.
-template <class T, class S = linalg::Host>
-struct SampleLimits {
-  linalg::Dense<T, S> position, du, dv;
-  index_t approximated = 0;  // samples that no patch held, approximated (limit_at_samples)
-};
-
-// The deepest level a sample goes down to.
-inline constexpr int max_sample_depth = 12;
-
-// A sample that is not evaluated, and which one (its index in the arrays given).
-class SampleError : public InputError {
-public:
-  SampleError(const std::string& what, index_t sample_) : InputError(what), sample(sample_) {}
-  index_t sample;
-};
+using schemes::max_sample_depth;
+using schemes::SampleError;
+using schemes::SampleLimits;
+using schemes::SampleMatrices;
 
 namespace detail {
 
@@ -216,72 +203,6 @@ struct SampleTerms {
   }
 };
 
-// The samples' limits from each level's points (P[l]: level l's, k columns).
-template <class T>
-struct SamplePoints {
-  static constexpr int min_blocks_per_sm = tuning::sample_min_blocks_per_sm;
-  SampleTerms terms;
-  const T* P[max_sample_depth + 1];
-  T *position, *du, *dv;
-  std::uint8_t* status;
-  index_t k;
-
-  // One walk down the levels a block of four columns.
-  SPMESH_HD void operator()(index_t s) const {
-    constexpr int block = 4;
-    for (index_t c0 = 0; c0 < k; c0 += block) {
-      const int n = int(k - c0 < block ? k - c0 : block);
-      double sum[3][block] = {};
-      status[s] = terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
-        for (int c = 0; c < n; ++c) {
-          const double x = double(P[l][std::int64_t(vertex) * k + c0 + c]);
-          sum[0][c] += wp * x, sum[1][c] += wu * x, sum[2][c] += wv * x;
-        }
-      });
-      T* out[3] = {position, du, dv};
-      for (int m = 0; m < 3; ++m)
-        for (int c = 0; c < n; ++c) out[m][std::int64_t(s) * k + c0 + c] = T(sum[m][c]);
-    }
-  }
-};
-
-// Each sample's status alone.
-struct SampleStatus {
-  SampleTerms terms;
-  std::uint8_t* status;
-  SPMESH_HD void operator()(index_t s) const { status[s] = terms(s, [](int, index_t, double, double, double) {}); }
-};
-
-// One of the samples' weights as rows of a matrix of every level's vertices, level l's from
-// column first[l] on (assemble_rows' producer); `which` 0 the position's, 1 and 2 the derivatives'.
-struct SampleRows {
-  SampleTerms terms;
-  index_t first[max_sample_depth + 1];
-  int which;
-  SPMESH_HD std::int64_t bound(index_t s) const {
-    std::int64_t n = 0;
-    terms(s, [&](int, index_t, double, double, double) { ++n; });
-    return n;
-  }
-  template <class Sink>
-  SPMESH_HD void operator()(index_t s, Sink&& sink) const {
-    terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
-      const double w = which == 0 ? wp : which == 1 ? wu : wv;
-      if (w != 0) sink(first[l] + vertex, w);
-    });
-  }
-};
-
-// Whether sample s was not evaluated; whether it was approximated.
-struct Refused {
-  const std::uint8_t* status;
-  SPMESH_HD bool operator()(index_t s) const { return status[s] != 0 && status[s] != 4; }
-};
-struct Approximated {
-  const std::uint8_t* status;
-  SPMESH_HD bool operator()(index_t s) const { return status[s] == 4; }
-};
-
 // Every level to `depth` (1 at least for polygons) of mesh M with its topology and rules
 // (plan.levels and last), the samples' terms on them, and f(plan, terms, statuses); then the
 // first sample not evaluated is refused by name. Returns how many were approximated.
@@ -324,9 +245,10 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   const std::vector<index_t> none(max_stam_valence + 1, 0);
   exec.write(valences.data(), none.data(), max_stam_valence + 1);
   for (int l = first; l <= depth; ++l)
-    exec.for_each(terms.level[l].q.vertices, StamValences{terms.level[l].q, terms.level[l].irregular, valences.data()});
+    exec.for_each(terms.level[l].q.vertices, StamValences<QuadView>{terms.level[l].q, terms.level[l].irregular,
+                                                                     valences.data(), max_stam_valence});
   const auto stam = stam_tables(exec, valences);
-  terms.stam = stam.view();
+  terms.stam = stam_view(stam);
   // The last level's limit masks, for the samples that no patch holds.
   linalg::Array<std::uint8_t, S> turned;
   linalg::Array<float, S> vertex_sharpness;
@@ -338,56 +260,14 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   }
   linalg::Array<std::uint8_t, S> status(n);
   f(plan, terms, status.data());
-  // The first sample not evaluated, named (the statuses read back only when there is one).
-  if (exec.count_if(n, Refused{status.data()}) == 0)
-    return approximate ? exec.count_if(n, Approximated{status.data()}) : 0;
-  std::vector<std::uint8_t> host(static_cast<std::size_t>(n));
-  exec.read(status.data(), n, host.data());
-  for (index_t s = 0; s < n; ++s) {
-    if (host[std::size_t(s)] == 0 || host[std::size_t(s)] == 4) continue;
-    index_t at = 0;
-    double uv[2] = {0, 0};
-    exec.read(faces.data() + s, 1, &at), exec.read(u.data() + s, 1, uv), exec.read(v.data() + s, 1, uv + 1);
-    const std::string sample = "limit_at_samples: sample " + std::to_string(s) + " (face " + std::to_string(at) +
-                               ", u " + std::to_string(uv[0]) + ", v " + std::to_string(uv[1]) + ")";
-    switch (host[std::size_t(s)]) {
-      case 2: throw SampleError(sample + ": the mesh has faces 0 to " + std::to_string(base_faces - 1), s);
-      case 3:
-        throw SampleError(sample + ": (u, v) is outside the face (a quad's is [0, 1] x [0, 1], a polygon's the squares "
-                                   "of its sub-faces, docs/rules.md)",
-                          s);
-      default:
-        throw SampleError(sample + ": no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
-                              " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning "
-                              "crease, a dart, a corner that is not pinned, a boundary vertex of more than 3 "
-                              "edges or an inner one of 2 or more than " +
-                              std::to_string(max_stam_valence) + " edges is near, whose exact patches are not built yet; "
-                              "approximate evaluates it between the last level's limit points)",
-                          s);
-    }
-  }
-  return 0;
-}
-
-// The rows of matrices A_0 .. A_{n-1} (of the same columns), one after another.
-template <class Exec, class T, class S>
-linalg::Csr<T, S> stacked(Exec& exec, const std::vector<linalg::Csr<T, S>>& parts) {
-  index_t rows = 0, nnz = 0;
-  for (const auto& A : parts) rows += A.rows, nnz += A.nnz();
-  linalg::Array<index_t, S> offsets(rows + 1), indices(nnz);
-  linalg::Array<T, S> values(nnz);
-  index_t row = 0, at = 0;
-  for (const auto& A : parts) {
-    const index_t* from = A.offsets.data();
-    index_t* to = offsets.data() + row;
-    const index_t shift = at;
-    exec.for_each(A.rows + 1, [=] SPMESH_HD(index_t i) { to[i] = from[i] + shift; });
-    exec.copy(A.indices.data(), A.nnz(), indices.data() + at);
-    exec.copy(A.values.data(), A.nnz(), values.data() + at);
-    row += A.rows, at += A.nnz();
-  }
-  return linalg::Csr<T, S>(rows, parts.empty() ? 0 : parts[0].cols, std::move(offsets), std::move(indices),
-                           std::move(values));
+  return schemes::detail::count_or_refuse(
+      exec, status, faces, u, v, base_faces, approximate,
+      "a quad's is [0, 1] x [0, 1], a polygon's the squares of its sub-faces, docs/rules.md",
+      "no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
+          " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a corner "
+          "that is not pinned, a boundary vertex of more than 3 edges or an inner one of 2 or more than " +
+          std::to_string(max_stam_valence) + " edges is near, whose exact patches are not built yet; approximate "
+          "evaluates it between the last level's limit points)");
 }
 
 }  // namespace detail
@@ -411,13 +291,7 @@ SampleLimits<T, S> limit_at_samples(Exec& exec, linalg::MeshMatrix<S> M, Sharpne
   out.approximated = detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options, approximate,
                                                [&](const auto& plan, const detail::SampleTerms& terms,
                                                    std::uint8_t* status) {
-    std::vector<linalg::Dense<T, S>> points;  // every level's
-    points.push_back(schemes::detail::copy(exec, P0));
-    for (int l = 1; l < terms.levels; ++l) points.push_back(schemes::subdivide(exec, plan, std::size_t(l - 1), points.back()));
-    detail::SamplePoints<T> kernel{terms, {}, out.position.data.data(), out.du.data.data(), out.dv.data.data(),
-                                   status, P0.cols};
-    for (int l = 0; l < terms.levels; ++l) kernel.P[l] = points[std::size_t(l)].data.data();
-    exec.for_each(n, kernel);
+    schemes::detail::sample_points(exec, plan, terms, status, P0, out);
   });
   return out;
 }
@@ -425,11 +299,6 @@ SampleLimits<T, S> limit_at_samples(Exec& exec, linalg::MeshMatrix<S> M, Sharpne
 // The same as sparse matrices of the base vertices (samples x base vertices), for the positions
 // and each derivative: the patches' weights on every level's vertices composed with that level's
 // refinement matrix (in double, stored as T), so that re-evaluating moved vertices is one SpMV.
-template <class T, class S>
-struct SampleMatrices {
-  linalg::Csr<T, S> position, du, dv;
-  index_t approximated = 0;
-};
 template <class T, class Exec, class S = typename Exec::space>
 SampleMatrices<T, S> limit_at_samples_matrices(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C,
                                                const linalg::Array<index_t, S>& faces,
@@ -440,21 +309,7 @@ SampleMatrices<T, S> limit_at_samples_matrices(Exec& exec, linalg::MeshMatrix<S>
   out.approximated = detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options, approximate,
                                                [&](const auto& plan, const detail::SampleTerms& terms,
                                                    std::uint8_t* status) {
-    // Every level's refinement matrix, stacked: the rows of R_0 = I, R_1 = S_0 R_0, ...
-    std::vector<linalg::Csr<double, S>> R;
-    R.push_back(linalg::identity<double>(exec, base));
-    for (int l = 1; l < terms.levels; ++l)
-      R.push_back(linalg::spgemm(exec, level_matrix(exec, plan.levels[std::size_t(l - 1)]), R.back()));
-    detail::SampleRows rows{terms, {}, 0};
-    for (int l = 0; l < terms.levels; ++l) rows.first[l] = l == 0 ? 0 : rows.first[l - 1] + R[std::size_t(l - 1)].rows;
-    const auto stacked = detail::stacked(exec, R);
-    exec.for_each(n, detail::SampleStatus{terms, status});
-    auto weights = [&](int which) {
-      rows.which = which;
-      return linalg::cast_values<T>(
-          exec, linalg::spgemm(exec, linalg::assemble_rows<double>(exec, n, stacked.rows, rows), stacked));
-    };
-    out.position = weights(0), out.du = weights(1), out.dv = weights(2);
+    schemes::detail::sample_matrices<T>(exec, plan, terms, status, base, n, out);
   });
   return out;
 }

@@ -7,6 +7,7 @@
 #include "schemes/catmull_clark/plan.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 #include "schemes/creasing.hpp"
+#include "schemes/half_edges/vertex_kinds.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -15,100 +16,8 @@
 
 namespace spmesh::schemes::catmull_clark {
 
-// What irregular_vertices says of a vertex of a quad level, by the faces at it: any other kind
-// than `regular` makes them irregular to the patches (patch_eval.hpp); limit_at.hpp evaluates a
-// face whose corners are regular, boundary, corner or crease as a bicubic patch (with points
-// beyond the boundary or an infinitely sharp crease reflected), one with a single `stam` corner
-// and three regular ones by Stam's method. Kinds are raised, never lowered: `other` is last.
-namespace vertex_kind {
-inline constexpr index_t regular = 0;   // inside, 4 edges, the smooth rule
-inline constexpr index_t stam = 1;      // inside, other than 4 edges, the smooth rule
-inline constexpr index_t boundary = 2;  // on the boundary, 3 edges, the crease rule along it
-inline constexpr index_t corner = 3;    // on the boundary, 2 edges, pinned (the corner rule)
-inline constexpr index_t crease = 4;    // inside, 4 edges, two opposite infinitely sharp: the crease rule
-inline constexpr index_t other = 5;     // anything else: a semi-sharp crease, a dart, a blend of rules, ...
-}  // namespace vertex_kind
-
 namespace detail {
 
-// A vertex's kind by its ring alone (a walk): regular, stam, boundary, corner or other (a
-// boundary vertex of other than 2 or 3 edges).
-SPMESH_HD inline index_t ring_kind(const QuadView& q, index_t v) {
-  index_t edges = 0;
-  bool boundary = false;
-  q.for_each_edge(v, [&](index_t, index_t, index_t face) { ++edges, boundary |= face < 0; });
-  return boundary ? (edges == 3 ? vertex_kind::boundary : edges == 2 ? vertex_kind::corner : vertex_kind::other)
-                  : edges != 4 ? vertex_kind::stam
-                               : vertex_kind::regular;
-}
-
-// Per vertex: its ring_kind.
-struct IrregularVertices {
-  QuadView q;
-  index_t *irregular, *near;
-  SPMESH_HD void operator()(index_t v) const {
-    irregular[v] = ring_kind(q, v);
-    near[v] = 0;
-  }
-};
-// ... then `other` for a special vertex whose mask is not the smooth one, unless it is a boundary
-// vertex whose mask is exactly the crease rule along the boundary (3/4, 1/8, 1/8: its inner edge
-// and the vertex smooth, so it stays so) or a corner whose mask is the corner rule, and for the
-// ends of an inner edge of sharpness above 0 (integer maxima: the same whatever order they land
-// in; a special vertex's ring is walked again rather than its kind read, which other threads
-// may be raising). With `sharp_sides` (set by InfiniteSides first), an infinitely sharp inner
-// edge does not raise its ends: an inner vertex of 4 edges whose two marked sides are opposite
-// and whose mask is the crease rule is `crease` (each side of the crease is then a boundary of 3
-// edges, and stays so at every level); any other vertex on a marked side is `other`.
-struct CreaseVertices {
-  QuadView q;
-  const index_t *special, *halves;
-  const std::uint8_t* smooth;
-  const double *self, *ring, *crease;
-  const float* sharpness;
-  const std::uint8_t* sharp_sides;  // null: no crease kind
-  index_t specials;
-  index_t* irregular;
-  SPMESH_HD void operator()(index_t i) const {
-    if (i < specials) {
-      const index_t v = special[i], kind = ring_kind(q, v);
-      const bool crease_rule = self[i] == 0.75 && ring[i] == 0 && crease[i] == 0.125;
-      const bool corner_rule = self[i] == 1 && ring[i] == 0 && crease[i] == 0;
-      int marked = 0, first = -1, last = -1, at = 0;
-      if (sharp_sides)
-        q.for_each_edge(v, [&](index_t g, index_t, index_t face) {
-          if (face >= 0 && sharp_sides[g]) ++marked, last = at, first = first < 0 ? at : first;
-          ++at;
-        });
-      if (kind == vertex_kind::regular && crease_rule && marked == 2 && last - first == 2) {
-        linalg::atomic_max(irregular + v, vertex_kind::crease);
-        return;
-      }
-      const bool kept = (kind == vertex_kind::boundary && crease_rule) || (kind == vertex_kind::corner && corner_rule);
-      if ((!smooth[i] && !kept) || marked > 0) linalg::atomic_max(irregular + v, vertex_kind::other);
-      return;
-    }
-    const float s = sharpness[i - specials];
-    if (!creasing::is_sharp(s)) return;
-    const index_t h = halves[i - specials];
-    if (linalg::ldg(q.twin + h) < 0) return;  // a boundary edge: its ends' rules decide (above)
-    if (sharp_sides && !creasing::is_semi_sharp(s)) return;  // marked: its ends decide (above)
-    linalg::atomic_max(irregular + q.corners[h], vertex_kind::other);
-    linalg::atomic_max(irregular + q.corners[q.next(h)], vertex_kind::other);
-  }
-};
-// Per sharp edge of a level: its two half-edges marked in `sharp_sides` (zeroed before) where
-// it is an infinitely sharp inner edge.
-struct InfiniteSides {
-  const index_t *twin, *halves;
-  const float* sharpness;
-  std::uint8_t* sharp_sides;
-  SPMESH_HD void operator()(index_t j) const {
-    const index_t h = halves[j], t = linalg::ldg(twin + h);
-    if (t < 0 || !creasing::is_sharp(sharpness[j]) || creasing::is_semi_sharp(sharpness[j])) return;
-    sharp_sides[h] = 1, sharp_sides[t] = 1;
-  }
-};
 // Faces with an irregular corner are irregular; their corners are near one.
 struct IrregularFaces {
   const index_t *corners, *irregular;
@@ -136,32 +45,6 @@ struct BorderingFaces {
 };
 
 }  // namespace detail
-
-// Per vertex of quad level L (its rules made): its vertex_kind; `near` is zeroed, for
-// IrregularFaces. With `sharp_sides`, also per half-edge whether its edge is an infinitely sharp
-// inner edge (1), across which a crease patch reflects; without, no vertex is of kind crease (a
-// vertex on a sharp inner edge is `other`).
-template <class Exec, class S = typename Exec::space>
-linalg::Array<index_t, S> irregular_vertices(Exec& exec, const QuadLevel<S>& L, linalg::Array<index_t, S>& near,
-                                             linalg::Array<std::uint8_t, S>* sharp_sides = nullptr) {
-  const index_t V = L.vertices, specials = L.C.special.size(), sharp = L.C.edges.size();
-  const auto q = view(L);
-  linalg::Array<index_t, S> irregular(V);
-  near = linalg::Array<index_t, S>(V);
-  exec.for_each(V, detail::IrregularVertices{q, irregular.data(), near.data()});
-  if (sharp_sides) {
-    *sharp_sides = linalg::Array<std::uint8_t, S>(4 * L.faces);
-    std::uint8_t* sides = sharp_sides->data();
-    exec.for_each(4 * L.faces, [=] SPMESH_HD(index_t h) { sides[h] = 0; });
-    exec.for_each(sharp, detail::InfiniteSides{q.twin, L.C.halves.data(), L.C.edge_values.data(), sides});
-  }
-  exec.for_each(specials + sharp,
-                detail::CreaseVertices{q, L.C.special.data(), L.C.halves.data(), L.rules.smooth.data(),
-                                       L.rules.self.data(), L.rules.ring.data(), L.rules.crease.data(),
-                                       L.C.edge_values.data(), sharp_sides ? sharp_sides->data() : nullptr, specials,
-                                       irregular.data()});
-  return irregular;
-}
 
 // The patches of the `depth` levels below quad level L (level `level` of its plan; its rules
 // made): four kernels over its vertices, crease entries and faces, selections of the region and

@@ -57,6 +57,7 @@ struct PolygonLevel : CatmarkLevel<S> {
 
 // How half-edges sit in faces: faces of four corners, h = 4 f + a...
 struct QuadFaces {
+  static constexpr int corners_per_face = 4;
   SPMESH_HD index_t face(index_t h) const { return h >> 2; }
   SPMESH_HD index_t begin(index_t f) const { return 4 * f; }
   SPMESH_HD index_t size(index_t) const { return 4; }

@@ -7,7 +7,7 @@
 // the 16 control points of each of the three other children, G_r C (r = 1, 2, 3, child r at the
 // quad's corner r counted from the extraordinary one). A sample m levels down in child r is
 //   x(s, t) = b(s', t') G_r A^(m-1) C = sum_i lambda_i^(m-1) [b(s', t') G_r V]_i [V^-1 C]_i
-// with A = V diag(lambda) V^-1 (Stam's Eq. 9 and 13): constant time at any depth. Within
+// with A = V diag(lambda) V^-1 (Stam's Eq. 9 and 13; stam_tables.hpp): constant time at any depth. Within
 // tuning::stam_tabled_levels of the corner the 16 x K matrices G_r A^(m-1) are kept as well, so
 // that a sample there is b(s', t') times one of them: no K x K projection. A, G_r and the
 // eigenstructure are not written down here: they are read off spmesh's own refinement of a fan of
@@ -20,6 +20,7 @@
 #include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/quads.hpp"
 #include "schemes/patches/basis.hpp"
+#include "schemes/stam_tables.hpp"
 #include "schemes/tuning.hpp"
 
 #include <cmath>
@@ -33,14 +34,6 @@ namespace spmesh::schemes::catmull_clark {
 inline constexpr int max_stam_valence = 32;
 SPMESH_HD constexpr int stam_ring_size(int valence) { return 2 * valence + 8; }
 inline constexpr int max_stam_ring = stam_ring_size(max_stam_valence);
-
-// x^k for k >= 0 by squaring (m is most often 1 to 3: no pow's transcendentals a term).
-SPMESH_HD inline double integer_power(double x, int k) {
-  double result = 1;
-  for (; k > 0; k >>= 1, x *= x)
-    if (k & 1) result *= x;
-  return result;
-}
 
 // The 16 control points of regular quad f in its 4 x 4 grid (g = 4 row + column: columns along u,
 // rows along v).
@@ -92,15 +85,9 @@ SPMESH_HD void stam_ring(const QuadView& q, index_t f, int a, int n, Visit&& vis
 // and face 0's other corners) have whole rings of inner faces; the boundary is two steps beyond.
 linalg::MeshMatrix<> fan_mesh(int valence);
 
-// One valence's eigenstructure, host (stam.cpp): eigenvalues in decreasing order (1 first, the
-// subdominant pair next), children[r - 1][g][i] = (G_r V)_{g i}, inverse = V^-1 (K x K), and
-// powers[m - 1][r - 1][k][g] = (G_r A^(m-1))_{g k} for m = 1 .. tuning::stam_tabled_levels.
-struct StamStructure {
-  int valence = 0, size = 0;
-  std::vector<double> eigenvalues, children, inverse, powers;
-};
-// Valence n's, made on first use and kept (thread-safe). Error if A is not
-// diagonalisable in double to 1e-12 (it has been for every valence 3 to max_stam_valence).
+// Valence n's structure (stam_tables.hpp; P = 16 points a child), made on first use and kept
+// (thread-safe). Error if A is not diagonalisable in double to 1e-12 (it has been for every
+// valence 3 to max_stam_valence).
 const StamStructure& stam_structure(int valence);
 
 // Every valence's structure in one array of a memory space, as kernels read it.
@@ -108,10 +95,11 @@ struct StamView {
   const double* values = nullptr;
   const std::int64_t* start = nullptr;  // per valence 0 .. max_stam_valence; -1 for 0 to 2
 
-  // Valence n's eigenvalues (K), children (3 x 16 x K), inverse (K x K) and powers
-  // (tuning::stam_tabled_levels x 3 x K x 16), one after another.
+  // Valence n's eigenvalues (K), chains (K: B's superdiagonal), children (3 x 16 x K), inverse
+  // (K x K) and powers (tuning::stam_tabled_levels x 3 x K x 16), one after another.
   SPMESH_HD const double* eigenvalues(int n) const { return values + start[n]; }
-  SPMESH_HD const double* children(int n) const { return eigenvalues(n) + stam_ring_size(n); }
+  SPMESH_HD const double* chains(int n) const { return eigenvalues(n) + stam_ring_size(n); }
+  SPMESH_HD const double* children(int n) const { return chains(n) + stam_ring_size(n); }
   SPMESH_HD const double* inverse(int n) const { return children(n) + 48 * stam_ring_size(n); }
   SPMESH_HD const double* powers(int n) const {
     return inverse(n) + std::int64_t(stam_ring_size(n)) * stam_ring_size(n);
@@ -195,13 +183,10 @@ struct StamView {
       while (ss < 0.5 && tt < 0.5) ss *= 2, tt *= 2, ++m;
       const int i = ss >= 0.5, j = tt >= 0.5;
       child_terms(n, j ? (i ? 2 : 3) : 1, 2 * ss - i, 2 * tt - j, c);
-      // m levels down: lambda^(m-1) on each term, 2^m more on the derivatives (ldexp: no 2^m
-      // that overflows); the constant eigenvector (ones) has none.
+      // m levels down: B^(m-1) on the terms, 2^m more on the derivatives; the constant
+      // eigenvector (ones) has none.
       c[1][0] = 0, c[2][0] = 0;
-      for (int e = 0; e < K; ++e) {
-        const double power = integer_power(lambda[e], m - 1), growth = std::ldexp(power, m);
-        c[0][e] *= power, c[1][e] *= growth, c[2][e] *= growth;
-      }
+      times_power(lambda, chains(n), K, m - 1, m, 1.0, c);
     }
     const double* inv = inverse(n);
     for (int k = 0; k < K; ++k) {
@@ -232,46 +217,16 @@ struct StamView {
   }
 };
 
-// Per vertex of a quad level of vertex_kind::stam (a smooth inner extraordinary vertex):
-// present[n] = 1 for its valence n, 3 to max_stam_valence.
-struct StamValences {
-  QuadView q;
-  const index_t* irregular;
-  index_t* present;
-  SPMESH_HD void operator()(index_t v) const {
-    if (irregular[v] != vertex_kind::stam) return;
-    index_t n = 0;
-    q.for_each_edge(v, [&](index_t, index_t, index_t) { ++n; });
-    if (n >= 3 && n <= max_stam_valence) linalg::atomic_max(present + n, index_t(1));
-  }
-};
-
 // The structures of the valences flagged in `present` (StamValences over every level a sample
-// may stop at: a semi-sharp vertex turns smooth some levels down), made (once a process: up to
-// some 10 ms a valence) and uploaded to the executor's memory, and their view.
-template <class S>
-struct StamTables {
-  linalg::Array<double, S> values;
-  linalg::Array<std::int64_t, S> start;
-  StamView view() const { return {values.data(), start.data()}; }
-};
+// may stop at: a semi-sharp vertex turns smooth some levels down), made (up to some 10 ms a
+// valence, once a process) and uploaded, and their view.
 template <class Exec, class S = typename Exec::space>
-StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present_on_exec) {
-  std::vector<index_t> present(max_stam_valence + 1);
-  exec.read(present_on_exec.data(), max_stam_valence + 1, present.data());
-  std::vector<double> values;
-  std::vector<std::int64_t> start(max_stam_valence + 1, -1);
-  for (int n = 3; n <= max_stam_valence; ++n) {
-    if (!present[std::size_t(n)]) continue;
-    const StamStructure& structure = stam_structure(n);
-    start[std::size_t(n)] = std::int64_t(values.size());
-    for (const auto* part : {&structure.eigenvalues, &structure.children, &structure.inverse, &structure.powers})
-      values.insert(values.end(), part->begin(), part->end());
-  }
-  StamTables<S> tables{linalg::Array<double, S>(index_t(values.size())), linalg::Array<std::int64_t, S>(index_t(start.size()))};
-  exec.write(tables.values.data(), values.data(), index_t(values.size()));
-  exec.write(tables.start.data(), start.data(), index_t(start.size()));
-  return tables;
+StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present) {
+  return schemes::stam_tables(exec, present, max_stam_valence, stam_structure);
+}
+template <class S>
+StamView stam_view(const StamTables<S>& tables) {
+  return {tables.values.data(), tables.start.data()};
 }
 
 }  // namespace spmesh::schemes::catmull_clark

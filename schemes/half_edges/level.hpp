@@ -149,6 +149,7 @@ struct HalfEdgeView : Faces {
 // How half-edges sit in triangles (Loop's and sqrt(3)'s levels): h = 3 f + a runs from corner a
 // of face f to corner a + 1.
 struct TriangleFaces {
+  static constexpr int corners_per_face = 3;
   SPMESH_HD index_t face(index_t h) const { return h / 3; }
   SPMESH_HD index_t begin(index_t f) const { return 3 * f; }
   SPMESH_HD index_t size(index_t) const { return 3; }

@@ -1,0 +1,82 @@
+// Stam's evaluation (catmull_clark/stam.hpp, loop/stam.hpp) keeps a subdivision matrix A of the
+// K control points around an extraordinary vertex as A = V diag(lambda) V^-1, decomposed once
+// per valence in double. What the schemes share of making it: reading A's and the children's
+// rows off spmesh's own refinement of a fan, and the decomposition. Host only (Eigen).
+#pragma once
+
+#include "linalg/cpu/executor.hpp"
+#include "linalg/formats.hpp"
+#include "schemes/limit.hpp"
+#include "schemes/stam_tables.hpp"
+
+#include <Eigen/Dense>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace spmesh::schemes {
+
+// Row `row` of a level matrix S restricted to the columns `columns` (position in it per
+// vertex): Error naming `what` if it reads a vertex outside them.
+std::vector<double> restricted_row(const linalg::Csr<double>& S, index_t row, const std::map<index_t, int>& columns,
+                                   const std::string& what);
+
+// A = V B V^-1 with B upper bidiagonal: A's eigenvalues on its diagonal in decreasing order,
+// superdiagonal[e] = B(e - 1, e) = 1 where column e of V continues a Jordan chain (of two) from
+// column e - 1, else 0 (superdiagonal[0] = 0); V's columns the eigenvectors and chain vectors,
+// the eigenvector of 1 scaled to ones. Error naming `what` unless that holds in double to 1e-12
+// with 1 first and a subdominant pair of eigenvectors next (Stam's corner case reads that pair).
+struct Eigenstructure {
+  Eigen::VectorXd values, superdiagonal;
+  Eigen::MatrixXd vectors, inverse;
+};
+Eigenstructure decompose(const Eigen::MatrixXd& A, const std::string& what);
+
+// Valence n's StamStructure from A (K x K) and G (the three children's P rows each, child r's
+// from row P (r - 1)): A decomposed, G V, V^-1 and the tabled G_r A^(m-1), each child's matrix
+// transposed (a control point's P weights together).
+StamStructure stam_structure(const Eigen::MatrixXd& A, const Eigen::MatrixXd& G, int valence, const std::string& what);
+
+// Valence n's StamStructure read off Scheme's refinement of `fan` (a smooth mesh around vertex
+// 0 whose face 0 has it at corner 0, with rings enough that the rules its points take are whole):
+// ring(view, visit) visits (j, vertex) for the K control points of face 0 of a level in its
+// order, patch(view, r, visit) visits (p, vertex) for the P control points of face 0's child r
+// (1 to 3: the regular children) on the child level. A is the child at the vertex's K points
+// from face 0's, G the children's from face 0's; Error if a child point needs another vertex.
+template <class Scheme, class Level, class Ring, class Patch>
+StamStructure fan_structure(linalg::MeshMatrix<> fan, int n, int K, int P, Ring&& ring, Patch&& patch,
+                            const std::string& what) {
+  linalg::cpu::Executor exec;
+  using Host = linalg::Host;
+  const index_t V = fan.vertices;
+  Plan<Scheme, Host> plan;
+  std::optional<typename Scheme::template Level<Host>> last;
+  std::optional<SharpTable<Host>> table;
+  detail::KeepLevelsAndLast<linalg::cpu::Executor, Plan<Scheme, Host>, typename Scheme::template Level<Host>> sink{
+      {plan}, exec, last, table};
+  const Sharpness<> smooth{linalg::Coo<float>{V, V, {}, {}, {}}, linalg::Array<float>(V, 0.0f)};
+  detail::build_half_edges<Scheme>(exec, std::move(fan), smooth, 1, Options{}, sink);
+  const auto& parent = std::get<Level>(plan.levels[0]);
+  const auto& child = std::get<Level>(*last);
+  const auto S = level_matrix(exec, parent);
+  const auto parent_view = view(parent), child_view = view(child);
+  std::map<index_t, int> columns;  // the parent's control points: vertex -> column
+  ring(parent_view, [&](int j, index_t v) { columns.emplace(v, j); });
+  if (int(columns.size()) != K) throw Error(what + ": the fan's control points are not distinct");
+  Eigen::MatrixXd A(K, K), G(3 * P, K);
+  ring(child_view, [&](int j, index_t v) {
+    const auto row = restricted_row(S, v, columns, what);
+    for (int k = 0; k < K; ++k) A(j, k) = row[std::size_t(k)];
+  });
+  for (int r = 1; r <= 3; ++r)
+    patch(child_view, r, [&](int p, index_t v) {
+      const auto row = restricted_row(S, v, columns, what);
+      for (int k = 0; k < K; ++k) G(P * (r - 1) + p, k) = row[std::size_t(k)];
+    });
+  return stam_structure(A, G, n, what);
+}
+
+}  // namespace spmesh::schemes

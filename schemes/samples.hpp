@@ -1,0 +1,206 @@
+// What every scheme's limit at samples (face, u, v) shares (catmull_clark/limit_at.hpp,
+// loop/limit_at.hpp): a scheme gives its levels and its Terms, an object that says per sample
+// what its limit is, status and terms f(level, vertex, position weight, u derivative's, v
+// derivative's) over the control points of the patch that holds it; here those terms are summed
+// over each level's points, or written as rows of a sparse W composed with the levels'
+// refinement matrices, and the first sample not evaluated is named.
+//
+// Statuses: 0 evaluated exactly; 4 approximated (on request, where no patch holds it within the
+// levels); 1 no patch within the levels; 2 a face out of range; 3 (u, v) outside the face's
+// domain or not finite.
+#pragma once
+
+#include "linalg/convert.hpp"
+#include "linalg/spgemm.hpp"
+#include "schemes/subdivision.hpp"
+#include "schemes/tuning.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace spmesh::schemes {
+
+// The limit points and the derivatives along u and v of samples, a row each.
+template <class T, class S = linalg::Host>
+struct SampleLimits {
+  linalg::Dense<T, S> position, du, dv;
+  index_t approximated = 0;  // samples that no patch held, approximated (limit_at_samples)
+};
+
+// The same as sparse matrices of the base vertices (samples x base vertices), for the positions
+// and each derivative, so that re-evaluating moved vertices is one SpMV.
+template <class T, class S>
+struct SampleMatrices {
+  linalg::Csr<T, S> position, du, dv;
+  index_t approximated = 0;
+};
+
+// The deepest level a sample goes down to.
+inline constexpr int max_sample_depth = 12;
+
+// A sample that is not evaluated, and which one (its index in the arrays given).
+class SampleError : public InputError {
+public:
+  SampleError(const std::string& what, index_t sample_) : InputError(what), sample(sample_) {}
+  index_t sample;
+};
+
+namespace detail {
+
+// The samples' limits from each level's points (P[l]: level l's, k columns).
+template <class Terms, class T>
+struct SamplePoints {
+  static constexpr int min_blocks_per_sm = tuning::sample_min_blocks_per_sm;
+  Terms terms;
+  const T* P[max_sample_depth + 1];
+  T *position, *du, *dv;
+  std::uint8_t* status;
+  index_t k;
+
+  // One walk down the levels a block of four columns.
+  SPMESH_HD void operator()(index_t s) const {
+    constexpr int block = 4;
+    for (index_t c0 = 0; c0 < k; c0 += block) {
+      const int n = int(k - c0 < block ? k - c0 : block);
+      double sum[3][block] = {};
+      status[s] = terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
+        for (int c = 0; c < n; ++c) {
+          const double x = double(P[l][std::int64_t(vertex) * k + c0 + c]);
+          sum[0][c] += wp * x, sum[1][c] += wu * x, sum[2][c] += wv * x;
+        }
+      });
+      T* out[3] = {position, du, dv};
+      for (int m = 0; m < 3; ++m)
+        for (int c = 0; c < n; ++c) out[m][std::int64_t(s) * k + c0 + c] = T(sum[m][c]);
+    }
+  }
+};
+
+// Each sample's status alone.
+template <class Terms>
+struct SampleStatus {
+  Terms terms;
+  std::uint8_t* status;
+  SPMESH_HD void operator()(index_t s) const { status[s] = terms(s, [](int, index_t, double, double, double) {}); }
+};
+
+// One of the samples' weights as rows of a matrix of every level's vertices, level l's from
+// column first[l] on (assemble_rows' producer); `which` 0 the position's, 1 and 2 the derivatives'.
+template <class Terms>
+struct SampleRows {
+  Terms terms;
+  index_t first[max_sample_depth + 1];
+  int which;
+  SPMESH_HD std::int64_t bound(index_t s) const {
+    std::int64_t n = 0;
+    terms(s, [&](int, index_t, double, double, double) { ++n; });
+    return n;
+  }
+  template <class Sink>
+  SPMESH_HD void operator()(index_t s, Sink&& sink) const {
+    terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
+      const double w = which == 0 ? wp : which == 1 ? wu : wv;
+      if (w != 0) sink(first[l] + vertex, w);
+    });
+  }
+};
+
+// Whether sample s was not evaluated; whether it was approximated.
+struct Refused {
+  const std::uint8_t* status;
+  SPMESH_HD bool operator()(index_t s) const { return status[s] != 0 && status[s] != 4; }
+};
+struct Approximated {
+  const std::uint8_t* status;
+  SPMESH_HD bool operator()(index_t s) const { return status[s] == 4; }
+};
+
+// How many samples were approximated; or SampleError naming the first not evaluated (the statuses
+// read back only when there is one): `scheme` starts the message, `domain` says a face's domain,
+// `no_patch` why none held it within `depth` levels.
+template <class Exec, class S = typename Exec::space>
+index_t count_or_refuse(Exec& exec, const linalg::Array<std::uint8_t, S>& status, const linalg::Array<index_t, S>& faces,
+                        const linalg::Array<double, S>& u, const linalg::Array<double, S>& v, index_t base_faces,
+                        bool approximate, const std::string& domain, const std::string& no_patch) {
+  const index_t n = status.size();
+  if (exec.count_if(n, Refused{status.data()}) == 0)
+    return approximate ? exec.count_if(n, Approximated{status.data()}) : 0;
+  std::vector<std::uint8_t> host(static_cast<std::size_t>(n));
+  exec.read(status.data(), n, host.data());
+  for (index_t s = 0; s < n; ++s) {
+    if (host[std::size_t(s)] == 0 || host[std::size_t(s)] == 4) continue;
+    index_t at = 0;
+    double uv[2] = {0, 0};
+    exec.read(faces.data() + s, 1, &at), exec.read(u.data() + s, 1, uv), exec.read(v.data() + s, 1, uv + 1);
+    const std::string sample = "limit_at_samples: sample " + std::to_string(s) + " (face " + std::to_string(at) +
+                               ", u " + std::to_string(uv[0]) + ", v " + std::to_string(uv[1]) + ")";
+    switch (host[std::size_t(s)]) {
+      case 2: throw SampleError(sample + ": the mesh has faces 0 to " + std::to_string(base_faces - 1), s);
+      case 3: throw SampleError(sample + ": (u, v) is outside the face (" + domain + ")", s);
+      default: throw SampleError(sample + ": " + no_patch, s);
+    }
+  }
+  return 0;
+}
+
+// The samples' limits (out's arrays, sized) from P0 by `terms` on `plan`'s levels: every level's
+// points subdivided, then one thread a sample.
+template <class Exec, class Plan, class Terms, class T, class S = typename Exec::space>
+void sample_points(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_t* status,
+                   const linalg::Dense<T, S>& P0, SampleLimits<T, S>& out) {
+  std::vector<linalg::Dense<T, S>> points;  // every level's
+  points.push_back(copy(exec, P0));
+  for (int l = 1; l < terms.levels; ++l) points.push_back(subdivide(exec, plan, std::size_t(l - 1), points.back()));
+  SamplePoints<Terms, T> kernel{terms, {}, out.position.data.data(), out.du.data.data(), out.dv.data.data(), status,
+                                P0.cols};
+  for (int l = 0; l < terms.levels; ++l) kernel.P[l] = points[std::size_t(l)].data.data();
+  exec.for_each(out.position.rows, kernel);
+}
+
+// The rows of matrices A_0 .. A_{n-1} (of the same columns), one after another.
+template <class Exec, class T, class S>
+linalg::Csr<T, S> stacked(Exec& exec, const std::vector<linalg::Csr<T, S>>& parts) {
+  index_t rows = 0, nnz = 0;
+  for (const auto& A : parts) rows += A.rows, nnz += A.nnz();
+  linalg::Array<index_t, S> offsets(rows + 1), indices(nnz);
+  linalg::Array<T, S> values(nnz);
+  index_t row = 0, at = 0;
+  for (const auto& A : parts) {
+    const index_t* from = A.offsets.data();
+    index_t* to = offsets.data() + row;
+    const index_t shift = at;
+    exec.for_each(A.rows + 1, [=] SPMESH_HD(index_t i) { to[i] = from[i] + shift; });
+    exec.copy(A.indices.data(), A.nnz(), indices.data() + at);
+    exec.copy(A.values.data(), A.nnz(), values.data() + at);
+    row += A.rows, at += A.nnz();
+  }
+  return linalg::Csr<T, S>(rows, parts.empty() ? 0 : parts[0].cols, std::move(offsets), std::move(indices),
+                           std::move(values));
+}
+
+// The samples' weights as matrices of the `base` base vertices: the terms' weights on every
+// level's vertices composed with that level's refinement matrix (level_matrix of the plan's
+// levels, stacked; in double, stored as T).
+template <class T, class Exec, class Plan, class Terms, class S = typename Exec::space>
+void sample_matrices(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_t* status, index_t base, index_t n,
+                     SampleMatrices<T, S>& out) {
+  // Every level's refinement matrix, stacked: the rows of R_0 = I, R_1 = S_0 R_0, ...
+  std::vector<linalg::Csr<double, S>> R;
+  R.push_back(linalg::identity<double>(exec, base));
+  for (int l = 1; l < terms.levels; ++l)
+    R.push_back(linalg::spgemm(exec, level_matrix(exec, plan.levels[std::size_t(l - 1)]), R.back()));
+  SampleRows<Terms> rows{terms, {}, 0};
+  for (int l = 0; l < terms.levels; ++l) rows.first[l] = l == 0 ? 0 : rows.first[l - 1] + R[std::size_t(l - 1)].rows;
+  const auto all = stacked(exec, R);
+  exec.for_each(n, SampleStatus<Terms>{terms, status});
+  auto weights = [&](int which) {
+    rows.which = which;
+    return linalg::cast_values<T>(exec, linalg::spgemm(exec, linalg::assemble_rows<double>(exec, n, all.rows, rows), all));
+  };
+  out.position = weights(0), out.du = weights(1), out.dv = weights(2);
+}
+
+}  // namespace detail
+
+}  // namespace spmesh::schemes

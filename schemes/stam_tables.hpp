@@ -1,0 +1,104 @@
+// What Stam's evaluation keeps per valence (catmull_clark/stam.hpp, loop/stam.hpp), as kernels
+// read it. Around an extraordinary vertex of n edges, a face's K control points C subdivide into
+// the K of its child at that vertex, C' = A C, and into the P points of each of its three other
+// children's regular patches, G_r C. A sample m levels down in child r is
+//   x = b G_r A^(m-1) C = sum_i lambda_i^(m-1) [b G_r V]_i [V^-1 C]_i,  A = V diag(lambda) V^-1
+// (Stam 1998, Eq. 9 and 13): constant time at any depth. Within tuning::stam_tabled_levels of
+// the vertex the P x K matrices G_r A^(m-1) are kept too, so that a sample there is b times one
+// of them.
+#pragma once
+
+#include "linalg/array.hpp"
+#include "linalg/atomics.hpp"
+#include "linalg/base.hpp"
+#include "schemes/half_edges/vertex_kinds.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace spmesh::schemes {
+
+// x^k for k >= 0 by squaring (m is most often 1 to 3: no pow's transcendentals a term).
+SPMESH_HD inline double integer_power(double x, int k) {
+  double result = 1;
+  for (; k > 0; k >>= 1, x *= x)
+    if (k & 1) result *= x;
+  return result;
+}
+
+// One valence's eigenstructure, host, A = V B V^-1 (eigenstructure.hpp): B's eigenvalues in
+// decreasing order (1 first, the subdominant pair next) and its superdiagonal (1 where a vector
+// continues a Jordan chain of two: Loop at valence 3; else 0), children[r - 1][p][i] = (G_r V)_{p i}
+// (P points a child), inverse = V^-1 (K x K), and powers[m - 1][r - 1][k][p] = (G_r A^(m-1))_{p k}
+// for m = 1 .. tuning::stam_tabled_levels.
+struct StamStructure {
+  int valence = 0, size = 0;
+  std::vector<double> eigenvalues, superdiagonal, children, inverse, powers;
+};
+
+// Terms c[d][e] of row vectors in V's basis times B^p (B = diag(lambda) + the chains'
+// superdiagonal: (c B^p)_e = c_e lambda_e^p + chain_e c_(e-1) p lambda_e^(p-1)); rows 1 and 2 (the
+// derivatives) then times sign 2^m (ldexp: no 2^m that overflows before the powers shrink it).
+template <int N>
+SPMESH_HD void times_power(const double* lambda, const double* chain, int K, int p, int m, double sign,
+                           double (&c)[3][N]) {
+  for (int e = K - 1; e >= 0; --e) {
+    const double power = integer_power(lambda[e], p);
+    const double link = e > 0 && chain[e] != 0 && p > 0 ? chain[e] * p * integer_power(lambda[e], p - 1) : 0.0;
+    for (int d = 0; d < 3; ++d) {
+      const double value = c[d][e] * power + (link != 0 ? link * c[d][e - 1] : 0.0);
+      c[d][e] = d == 0 ? value : sign * std::ldexp(value, m);
+    }
+  }
+}
+
+// Per vertex of a level of vertex_kind::stam (a smooth inner extraordinary vertex):
+// present[n] = 1 for its valence n, 3 to max_valence.
+template <class View>
+struct StamValences {
+  View q;
+  const index_t* irregular;
+  index_t* present;
+  int max_valence;
+  SPMESH_HD void operator()(index_t v) const {
+    if (irregular[v] != vertex_kind::stam) return;
+    index_t n = 0;
+    q.for_each_edge(v, [&](index_t, index_t, index_t) { ++n; });
+    if (n >= 3 && n <= max_valence) linalg::atomic_max(present + n, index_t(1));
+  }
+};
+
+// Every valence's structure in one array of a memory space, and per valence 0 .. max where it
+// starts (-1: none), as a scheme's StamView reads them.
+template <class S>
+struct StamTables {
+  linalg::Array<double, S> values;
+  linalg::Array<std::int64_t, S> start;
+};
+
+// The structures (structure(n), made once a process) of the valences flagged in `present` (an
+// array of max_valence + 1 on the executor: a scheme's StamValences over every level a sample may
+// stop at), uploaded to the executor's memory.
+template <class Exec, class Structure, class S = typename Exec::space>
+StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present_on_exec, int max_valence,
+                          Structure&& structure) {
+  std::vector<index_t> present(static_cast<std::size_t>(max_valence + 1));
+  exec.read(present_on_exec.data(), max_valence + 1, present.data());
+  std::vector<double> values;
+  std::vector<std::int64_t> start(static_cast<std::size_t>(max_valence + 1), -1);
+  for (int n = 3; n <= max_valence; ++n) {
+    if (!present[std::size_t(n)]) continue;
+    const StamStructure& made = structure(n);
+    start[std::size_t(n)] = std::int64_t(values.size());
+    for (const auto* part : {&made.eigenvalues, &made.superdiagonal, &made.children, &made.inverse, &made.powers})
+      values.insert(values.end(), part->begin(), part->end());
+  }
+  StamTables<S> tables{linalg::Array<double, S>(index_t(values.size())),
+                       linalg::Array<std::int64_t, S>(index_t(start.size()))};
+  exec.write(tables.values.data(), values.data(), index_t(values.size()));
+  exec.write(tables.start.data(), start.data(), index_t(start.size()));
+  return tables;
+}
+
+}  // namespace spmesh::schemes
