@@ -12,6 +12,7 @@
 #include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
+#include "schemes/loop/limit_at.hpp"
 #include "schemes/schemes.hpp"
 
 #include <array>
@@ -670,7 +671,31 @@ TEST_CASE_TEMPLATE("the limit's masks as matrices of the base vertices: W P0 is 
 }
 
 // Catmull-Clark's limit at samples (face, u, v) (catmull_clark/limit_at.hpp), `depth` levels at most.
-template <class T>
+// limit_at_samples and limit_at_samples_matrices of Catmull-Clark or Loop.
+template <class Scheme>
+struct SampleFunctions {
+  template <class T, class... A>
+  static auto matrices(A&&... a) {
+    return cc::limit_at_samples_matrices<T>(std::forward<A>(a)...);
+  }
+  template <class... A>
+  static auto samples(A&&... a) {
+    return cc::limit_at_samples(std::forward<A>(a)...);
+  }
+};
+template <>
+struct SampleFunctions<Loop> {
+  template <class T, class... A>
+  static auto matrices(A&&... a) {
+    return schemes::loop::limit_at_samples_matrices<T>(std::forward<A>(a)...);
+  }
+  template <class... A>
+  static auto samples(A&&... a) {
+    return schemes::loop::limit_at_samples(std::forward<A>(a)...);
+  }
+};
+
+template <class T, class Scheme = CatmullClark>
 struct SampleLimitsOf {
   int depth;
   schemes::Options options = {};
@@ -685,14 +710,15 @@ struct SampleLimitsOf {
       return to;
     };
     // The matrices of the base vertices, applied to the points: the same limits.
-    auto W = cc::limit_at_samples_matrices<T>(
+    auto W = SampleFunctions<Scheme>::template matrices<T>(
         exec, std::move(mesh_copy),
         schemes::Sharpness<S>{la::Coo<float, S>{creases.rows, creases.cols, copy(creases.row_indices),
                                                 copy(creases.col_indices), copy(creases.values)},
                               copy(corners)},
         faces, u, v, depth, options, approximate);
-    auto r = cc::limit_at_samples(exec, std::move(mesh), schemes::Sharpness<S>{std::move(creases), std::move(corners)},
-                                  faces, u, v, points, depth, options, approximate);
+    auto r = SampleFunctions<Scheme>::samples(exec, std::move(mesh),
+                                              schemes::Sharpness<S>{std::move(creases), std::move(corners)}, faces, u,
+                                              v, points, depth, options, approximate);
     auto apply = [&](const auto& A) {
       P out(A.rows, points.cols);
       la::spmm(exec, A, points, out);
@@ -1259,6 +1285,343 @@ TEST_CASE("Catmull-Clark's limit at level 0 of polygons is level 1's at the vert
     for (index_t c = 0; c < 3; ++c) CHECK(at_zero.position(v, c) == at_one.position(v, c));
 }
 
+// Where the level-k vertex at (i, j) / 2^k of base triangle f is among level k's face corners (3
+// a triangle): down to the child holding it (Loop's child order, the middle one turned), then
+// its corner.
+index_t triangle_corner(index_t f, int i, int j, int levels) {
+  index_t sub = f;
+  double x = double(i) / (1 << levels), y = double(j) / (1 << levels);
+  for (int l = 0; l < levels; ++l) {
+    const auto child = schemes::loop::triangle_child(x, y);
+    sub = 4 * sub + child.child, x = child.x, y = child.y;
+  }
+  return 3 * sub + (x == 1 ? 1 : y == 1 ? 2 : 0);
+}
+
+// Loop's samples at level-k vertices of the given triangles (all if none), half of them within
+// two steps of a corner, against the limit masks at those vertices of level k (exact where the
+// surface is a box spline or Stam's); W P0 against the samples; at an extraordinary corner the
+// derivatives' normal against the masks' tangents'; elsewhere the derivatives against central
+// differences of the samples (double).
+template <class B, class T>
+void check_loop_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidates, int levels,
+                        schemes::Options options = {}) {
+  CAPTURE(mesh.source);
+  if (candidates.empty())
+    for (index_t f = 0; f < mesh.face_count(); ++f) candidates.push_back(f);
+  const int side = 1 << levels;
+  std::vector<index_t> faces, corners;
+  std::vector<double> us, vs;
+  std::mt19937 rng(17);
+  for (int n = 0; n < 200; ++n) {
+    const index_t f = candidates[rng() % candidates.size()];
+    int i = int(rng() % (side + 1)), j = int(rng() % (side + 1 - i));
+    if (n % 2) {  // near corner 0, 1 or 2
+      const int a = int(rng() % 3), di = int(rng() % 3), dj = int(rng() % (3 - di));
+      i = a == 1 ? side - di - dj : di, j = a == 2 ? side - di - dj : dj;
+    }
+    faces.push_back(f), us.push_back(double(i) / side), vs.push_back(double(j) / side);
+    corners.push_back(triangle_corner(f, i, j, levels));
+  }
+  Dense<T> P0(mesh.vertex_count(), 3);
+  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
+  auto sharpness = [&] { return schemes::read_tags(mesh).sharpness; };
+  using Of = SampleLimitsOf<T, Loop>;
+  const auto [position, du, dv, by_W, du_by_W, dv_by_W] =
+      run<B>("loop samples", Of{levels + 2, options}, mesh.M, sharpness().edges, sharpness().vertices,
+             HostArray<index_t>(faces), HostArray<double>(us), HostArray<double>(vs), P0);
+  const double scale = std::is_same_v<T, float> ? 1e-4 : 1e-11;
+  CHECK(largest_difference(by_W, position) <= scale);
+  CHECK(largest_difference(du_by_W, du) <= 8 * scale);
+  CHECK(largest_difference(dv_by_W, dv) <= 8 * scale);
+  cpu::Executor host;
+  const auto plan = schemes::build<Loop>(host, mesh.M.clone(), sharpness(), levels, options);
+  const auto limits = schemes::limit_at_vertices<Loop>(host, mesh.M.clone(), sharpness(), levels, P0, options);
+  const auto refined = plan.refined.mesh();
+  const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+  std::vector<index_t> near_faces;
+  std::vector<double> near_u, near_v, steps;
+  for (std::size_t n = 0; n < faces.size(); ++n) {
+    CAPTURE(faces[n]);
+    CAPTURE(us[n]);
+    CAPTURE(vs[n]);
+    const index_t w = refined.indices[corners[n]];
+    for (index_t c = 0; c < 3; ++c)
+      CHECK(std::abs(double(position(index_t(n), c)) - double(limits.position(w, c))) <= tolerance);
+    const double x = us[n], y = vs[n];
+    const bool at_corner = (x == 0 && y == 0) || x == 1 || y == 1;
+    if (at_corner) {  // the derivatives are the tangents' directions: their normal is the masks'
+      const auto cross = [](auto&& a, auto&& b) {
+        std::array<double, 3> normal{a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0)};
+        const double length = std::hypot(normal[0], normal[1], normal[2]);
+        for (auto& e : normal) e /= length;
+        return normal;
+      };
+      const auto row = [](const auto& X, index_t r) { return [&X, r](index_t c) { return double(X(r, c)); }; };
+      const auto sampled = cross(row(du, index_t(n)), row(dv, index_t(n)));
+      const auto masks = cross(row(limits.tangent1, w), row(limits.tangent2, w));
+      const double along = sampled[0] * masks[0] + sampled[1] * masks[1] + sampled[2] * masks[2];
+      CHECK(std::abs(std::abs(along) - 1) <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
+    }
+    // Central differences in steps that shrink near the corners (where an extraordinary vertex's
+    // derivatives change at the rate of the levels), from a point moved inside so that every step
+    // stays in the triangle.
+    const double to_corner = std::min({x + y, 1 - x, 1 - y});
+    const double h = at_corner ? 0 : 1e-4 * std::min(1.0, 4 * to_corner);
+    double inner_x = std::max(x, h), inner_y = std::max(y, h);
+    if (inner_x + inner_y > 1 - h) inner_y = std::max(h, 1 - h - inner_x), inner_x = 1 - h - inner_y;
+    for (const auto& [dx, dy] : {std::pair{-h, 0.0}, std::pair{h, 0.0}, std::pair{0.0, -h}, std::pair{0.0, h}})
+      near_faces.push_back(faces[n]), near_u.push_back(inner_x + dx), near_v.push_back(inner_y + dy);
+    us[n] = inner_x, vs[n] = inner_y, steps.push_back(h);
+  }
+  if constexpr (std::is_same_v<T, double>) {
+    const auto [at, at_du, at_dv, w1, w2, w3] =
+        run<B>("loop samples", Of{levels + 2, options}, mesh.M, sharpness().edges, sharpness().vertices,
+               HostArray<index_t>(faces), HostArray<double>(us), HostArray<double>(vs), P0);
+    const auto [moved, unused_du, unused_dv, w4, w5, w6] =
+        run<B>("loop samples", Of{levels + 2, options}, mesh.M, sharpness().edges, sharpness().vertices,
+               HostArray<index_t>(near_faces), HostArray<double>(near_u), HostArray<double>(near_v), P0);
+    for (std::size_t n = 0; n < faces.size(); ++n)
+      for (index_t c = 0; c < 3 && steps[n] > 0; ++c) {
+        const index_t r = index_t(4 * n);
+        const double h = steps[n];
+        CHECK(std::abs(at_du(index_t(n), c) - (moved(r + 1, c) - moved(r, c)) / (2 * h)) <= 1e-6);
+        CHECK(std::abs(at_dv(index_t(n), c) - (moved(r + 3, c) - moved(r + 2, c)) / (2 * h)) <= 1e-6);
+      }
+  }
+}
+
+// A mesh's points lifted onto a wavy surface by their place and their number.
+void make_wavy(meshops::PolyMesh& mesh) {
+  for (index_t v = 0; v < mesh.vertex_count(); ++v) {
+    const double x = mesh.positions(v, 0), y = mesh.positions(v, 1);
+    mesh.positions(v, 2) = 0.3 * std::sin(1.3 * x + 0.7 * y) + 0.05 * std::cos(double(v));
+  }
+}
+
+// loop::fan_mesh(n) on a wavy surface: sector k's point (i, j) at i d_k + j d_(k+1) (d_k at angle
+// 2 pi k / n).
+meshops::PolyMesh wavy_loop_fan(int n) {
+  meshops::PolyMesh mesh;
+  mesh.M = schemes::loop::fan_mesh(n);
+  mesh.source = "Loop fan of valence " + std::to_string(n);
+  mesh.positions = Dense<double>(mesh.M.vertices, 3);
+  const double turn = 2 * std::numbers::pi / n;
+  for (int k = 0; k < n; ++k)
+    for (int i = 0; i <= 3; ++i)
+      for (int j = 0; i + j <= 3; ++j) {
+        const index_t v = i == 0 && j == 0 ? 0
+                          : j == 0         ? 1 + 3 * k + i - 1
+                          : i == 0         ? 1 + 3 * ((k + 1) % n) + j - 1
+                                           : 1 + 3 * n + 3 * k + (j == 2 ? 2 : i - 1);
+        mesh.positions(v, 0) = i * std::cos(turn * k) + j * std::cos(turn * (k + 1));
+        mesh.positions(v, 1) = i * std::sin(turn * k) + j * std::sin(turn * (k + 1));
+      }
+  make_wavy(mesh);
+  return mesh;
+}
+
+// A rows x columns grid of squares, each cut by the same diagonal, on a wavy surface: inner
+// vertices of 6 edges, boundary ones of 4, corners of 2 and 3.
+meshops::PolyMesh wavy_triangle_grid(int rows, int columns) {
+  std::string obj;
+  for (int r = 0; r <= rows; ++r)
+    for (int c = 0; c <= columns; ++c) obj += "v " + std::to_string(c + 0.5 * r) + " " + std::to_string(0.8 * r) + " 0\n";
+  auto at = [&](int r, int c) { return std::to_string(1 + r * (columns + 1) + c); };
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < columns; ++c)
+      obj += "f " + at(r, c) + " " + at(r, c + 1) + " " + at(r + 1, c) + "\nf " + at(r, c + 1) + " " + at(r + 1, c + 1) +
+             " " + at(r + 1, c) + "\n";
+  auto mesh = meshops::parse_obj(obj, "triangle grid");
+  make_wavy(mesh);
+  return mesh;
+}
+
+// The triangles with none of the given vertices.
+std::vector<index_t> faces_without(const meshops::PolyMesh& mesh, std::set<index_t> vertices) {
+  std::vector<index_t> out;
+  for (index_t f = 0; f < mesh.face_count(); ++f) {
+    bool any = false;
+    for (index_t p = mesh.M.offsets[f]; p < mesh.M.offsets[f + 1]; ++p) any |= vertices.count(mesh.M.indices[p]) > 0;
+    if (!any) out.push_back(f);
+  }
+  return out;
+}
+
+TEST_CASE_TEMPLATE("Loop's limit at (face, u, v) on box-spline patches and Stam's is the limit masks' at the level's "
+                   "vertices, and its derivatives the points' differences",
+                   V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  // The torus's quads cut by one diagonal: every vertex of 6 edges, box splines on level 0.
+  check_loop_samples<B, T>(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj")), {}, 3);
+  // An octahedron: every corner of 4 edges, Stam's from level 1 on, 8 levels deep.
+  const auto octahedron = meshops::parse_obj(
+      "v 1 0 0\nv -1 0 0\nv 0 1.2 0\nv 0 -1 0\nv 0 0 0.9\nv 0.1 0 -1\n"
+      "f 1 3 5\nf 3 2 5\nf 2 4 5\nf 4 1 5\nf 3 1 6\nf 2 3 6\nf 4 2 6\nf 1 4 6\n",
+      "octahedron");
+  check_loop_samples<B, T>(octahedron, {}, 3);
+  check_loop_samples<B, T>(octahedron, {}, 8);
+  // The faces at the fans' middle vertex, 5 levels down: Stam's nest at valences 3 to 16 (and 6,
+  // where it is the box spline).
+  for (int n : {3, 4, 5, 6, 7, 8, 12, 16}) {
+    std::vector<index_t> middle;
+    for (int k = 0; k < n; ++k) middle.push_back(9 * k);
+    check_loop_samples<B, T>(wavy_loop_fan(n), middle, 5);
+  }
+  // A grid with a boundary: boundary vertices of 4 edges (the crease rule along it), the points
+  // beyond reflected; the faces at the grid's corners are not box splines (below).
+  const auto grid = wavy_triangle_grid(4, 5);
+  check_loop_samples<B, T>(grid, faces_without(grid, {0, 5, 24, 29}), 3);
+}
+
+// A grid corner of 2 edges is no patch's: samples near it are approximated between the limit
+// points of the last level's triangle, exact at its corners and closer by about 4 a level
+// (against the limit masks at level 7), or refused without approximate; outside the triangle,
+// refused by name.
+TEST_CASE_TEMPLATE("Loop's limit at samples no patch holds, approximated between the last level's limit points, or "
+                   "refused by name",
+                   V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  const auto mesh = wavy_triangle_grid(3, 3);
+  const index_t Vs = mesh.vertex_count(), f = 0;  // at corner 0, a vertex of 2 edges
+  constexpr int reference = 7, side = 1 << reference;
+  std::vector<index_t> faces, vertex;
+  std::vector<double> us, vs;
+  for (int a : {0, 1, 2, 3, 5, 8, 13, 21})
+    for (int b : {0, 1, 3, 8, 21}) {
+      faces.push_back(f), us.push_back(double(a) / side), vs.push_back(double(b) / side);
+      vertex.push_back(triangle_corner(f, a, b, reference));
+    }
+  Dense<T> P0(Vs, 3);
+  for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
+  cpu::Executor host;
+  const auto plan = schemes::build<Loop>(host, mesh.M.clone(), smooth(Vs), reference);
+  const auto limits = schemes::limit_at_vertices<Loop>(host, mesh.M.clone(), smooth(Vs), reference, mesh.positions);
+  const auto refined = plan.refined.mesh();
+  std::vector<double> error;
+  for (int depth = 2; depth <= 5; ++depth) {
+    CAPTURE(depth);
+    const auto [position, du, dv, by_W, du_by_W, dv_by_W] =
+        run<B>("approximated samples", SampleLimitsOf<T, Loop>{depth, {}, true}, mesh.M, smooth(Vs).edges,
+               smooth(Vs).vertices, HostArray<index_t>(faces), HostArray<double>(us), HostArray<double>(vs), P0);
+    CHECK(largest_difference(by_W, position) <= (std::is_same_v<T, float> ? 1e-4 : 1e-11));
+    double worst = 0;
+    for (std::size_t n = 0; n < faces.size(); ++n) {
+      const index_t w = refined.indices[vertex[n]];
+      double d = 0;
+      for (index_t c = 0; c < 3; ++c) d = std::max(d, std::abs(double(position(index_t(n), c)) - limits.position(w, c)));
+      const int a = int(std::lround(us[n] * side)), b = int(std::lround(vs[n] * side));
+      if (a % (side >> depth) == 0 && b % (side >> depth) == 0) CHECK(d <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
+      worst = std::max(worst, d);
+    }
+    error.push_back(worst);
+    MESSAGE("depth " << depth << ": largest error " << worst);
+  }
+  for (std::size_t k = 1; k < error.size(); ++k) CHECK(error[k] < error[k - 1] / 2.5);
+  auto refused = [&](index_t face, double u, double v, const std::string& says) {
+    CAPTURE(says);
+    try {
+      schemes::loop::limit_at_samples(host, mesh.M.clone(), smooth(Vs), HostArray<index_t>(std::vector<index_t>{1, face}),
+                                      HostArray<double>(std::vector<double>{0.25, u}),
+                                      HostArray<double>(std::vector<double>{0.25, v}), mesh.positions, 5);
+      FAIL("not refused");
+    } catch (const schemes::SampleError& e) {
+      CHECK(e.sample == 1);
+      CHECK(std::string(e.what()).find(says) != std::string::npos);
+    }
+  };
+  refused(0, 0.01, 0.0, "no box-spline patch nor one of Stam's holds it within 5 levels");
+  refused(1, 0.6, 0.5, "outside the face (a triangle's is u >= 0, v >= 0, u + v <= 1)");
+  refused(1, -0.1, 0.5, "outside the face");
+  refused(1, std::nan(""), 0.5, "outside the face");
+  refused(18, 0.2, 0.2, "the mesh has faces 0 to 17");
+  CHECK_THROWS_WITH_AS(schemes::loop::limit_at_samples(host, meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj").M,
+                                                       smooth(8), HostArray<index_t>(std::vector<index_t>{0}),
+                                                       HostArray<double>(std::vector<double>{0.2}),
+                                                       HostArray<double>(std::vector<double>{0.2}),
+                                                       meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj").positions, 2),
+                       doctest::Contains("needs triangles: face 0 has 4 vertices"), InputError);
+}
+
+TEST_CASE("Loop's Stam eigenstructure: 1, then the subdominant pair 3/8 + cos(2 pi / n) / 4, the limit mask first in "
+          "V^-1, A = V B V^-1 with a Jordan chain at valence 3 only, for valences 3 to 32") {
+  namespace loop = schemes::loop;
+  for (int n = 3; n <= loop::max_stam_valence; ++n) {
+    CAPTURE(n);
+    const auto& structure = loop::stam_structure(n);
+    const int K = structure.size;
+    REQUIRE(K == n + 6);
+    const double subdominant = 0.375 + 0.25 * std::cos(2 * std::numbers::pi / n);
+    CHECK(std::abs(structure.eigenvalues[0] - 1) <= 1e-13);
+    CHECK(std::abs(structure.eigenvalues[1] - subdominant) <= 1e-13);
+    CHECK(std::abs(structure.eigenvalues[2] - subdominant) <= 1e-13);
+    for (int i = 1; i < K; ++i) CHECK(structure.eigenvalues[std::size_t(i)] <= structure.eigenvalues[std::size_t(i - 1)]);
+    // The first row of V^-1 is Loop's limit mask: each edge's far end 1 / (n + 3 / (8 gamma)),
+    // gamma = (5/8 - beta^2) / n, beta = 3/8 + cos(2 pi / n) / 4, the vertex the rest; 0 beyond.
+    const double beta = 0.375 + 0.25 * std::cos(2 * std::numbers::pi / n), gamma = (0.625 - beta * beta) / n;
+    const double edge = 1 / (n + 3 / (8 * gamma));
+    const double* mask = structure.inverse.data();
+    CHECK(std::abs(mask[0] - (1 - n * edge)) <= 1e-12);
+    for (int i = 1; i <= n; ++i) CHECK(std::abs(mask[i] - edge) <= 1e-12);
+    for (int j = n + 1; j < K; ++j) CHECK(std::abs(mask[j]) <= 1e-12);
+    // The tabled G_r A^(m-1) are (G_r V) B^(m-1) V^-1, B the eigenvalues and, at valence 3 only
+    // (where the vertex's own 1/16 meets the outer ring's), a Jordan chain: (c B^p)_e = c_e
+    // lambda_e^p + c_(e-1) p lambda_e^(p-1) where chain_e = 1.
+    int chained = 0;
+    for (int e = 0; e < K; ++e) chained += structure.superdiagonal[std::size_t(e)] != 0;
+    CHECK(chained == (n == 3 ? 1 : 0));
+    double largest = 0;
+    constexpr int P = loop::box_spline_points;
+    for (int m = 1; m <= schemes::tuning::stam_tabled_levels; ++m)
+      for (int row = 0; row < 3 * P; ++row)
+        for (int k = 0; k < K; ++k) {
+          double sum = 0;
+          for (int e = 0; e < K; ++e) {
+            const double lambda = structure.eigenvalues[std::size_t(e)], p = m - 1;
+            double term = structure.children[std::size_t(row * K + e)] * std::pow(lambda, p);
+            if (structure.superdiagonal[std::size_t(e)] != 0 && m > 1)
+              term += structure.children[std::size_t(row * K + e - 1)] * p * std::pow(lambda, p - 1);
+            sum += term * structure.inverse[std::size_t(e * K + k)];
+          }
+          const double table = structure.powers[std::size_t((((m - 1) * 3 + row / P) * K + k) * P + row % P)];
+          largest = std::max(largest, std::abs(sum - table));
+        }
+    CHECK(largest <= 1e-12);
+  }
+  CHECK_THROWS_AS(loop::stam_structure(2), InputError);
+  CHECK_THROWS_AS(loop::stam_structure(loop::max_stam_valence + 1), InputError);
+}
+
+// The box spline's 12 functions (derived by scripts/derive_loop_basis.py) sum to 1 and their
+// derivatives to 0 anywhere in the triangle, and the derivatives are the values' differences.
+TEST_CASE("Loop's box-spline basis: a partition of unity whose derivatives are its differences") {
+  namespace loop = schemes::loop;
+  constexpr int P = loop::box_spline_points;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> unit(0.01, 0.49);
+  for (int n = 0; n < 100; ++n) {
+    const double u = unit(rng), v = unit(rng), h = 1e-6;
+    double w[P], du[P], dv[P], a[P], b[P], c[P], d[P], scratch[2][P];
+    loop::box_spline_basis(u, v, w, du, dv);
+    loop::box_spline_basis(u + h, v, a, scratch[0], scratch[1]);
+    loop::box_spline_basis(u - h, v, b, scratch[0], scratch[1]);
+    loop::box_spline_basis(u, v + h, c, scratch[0], scratch[1]);
+    loop::box_spline_basis(u, v - h, d, scratch[0], scratch[1]);
+    double sum = 0, sum_u = 0, sum_v = 0;
+    for (int p = 0; p < P; ++p) {
+      sum += w[p], sum_u += du[p], sum_v += dv[p];
+      CHECK(w[p] >= -1e-15);
+      CHECK(std::abs(du[p] - (a[p] - b[p]) / (2 * h)) <= 1e-8);
+      CHECK(std::abs(dv[p] - (c[p] - d[p]) / (2 * h)) <= 1e-8);
+    }
+    CHECK(std::abs(sum - 1) <= 1e-14);
+    CHECK(std::abs(sum_u) <= 1e-13);
+    CHECK(std::abs(sum_v) <= 1e-13);
+  }
+}
+
 TEST_CASE("Stam's eigenstructure: 1, then the subdominant pair of Catmull-Clark's closed form, A = V diag V^-1, for "
           "valences 3 to 32") {
   for (int n = 3; n <= cc::max_stam_valence; ++n) {
@@ -1273,6 +1636,7 @@ TEST_CASE("Stam's eigenstructure: 1, then the subdominant pair of Catmull-Clark'
     CHECK(std::abs(structure.eigenvalues[1] - subdominant) <= 1e-13);
     CHECK(std::abs(structure.eigenvalues[2] - subdominant) <= 1e-13);
     for (int i = 1; i < K; ++i) CHECK(structure.eigenvalues[std::size_t(i)] <= structure.eigenvalues[std::size_t(i - 1)]);
+    for (double chain : structure.superdiagonal) CHECK(chain == 0);  // diagonalisable
     // The first row of V^-1 is the limit point's mask on the 2n + 8 points: the smooth limit
     // mask (n / (n + 5) on the vertex, 4 / (n (n + 5)) each edge's far end, 1 / (n (n + 5)) each
     // face's far corner) and 0 beyond.
