@@ -26,18 +26,22 @@
 #include "linalg/spmv.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/obj.hpp"
+#include "meshops/triangulate.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
+#include "schemes/loop/limit_at.hpp"
 #include "schemes/schemes.hpp"
 
 #include <doctest/doctest.h>
 #include <opensubdiv/bfr/parameterization.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -508,6 +512,103 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
       CHECK(difference[0] <= 1e-14);
       CHECK(derivative[0] <= 1e-13);
       if (!creased) CHECK(far_difference[0] <= 1e-14);
+    } else {
+      CHECK(difference[1] < difference[0]);
+    }
+  }
+}
+
+// A 5 x 6 grid of squares cut by one diagonal on a wavy surface, and its triangles that touch
+// none of its four corners (boundary vertices of 2 and 3 edges, which no patch takes).
+struct TriangleGrid {
+  meshops::PolyMesh mesh;
+  std::vector<index_t> inner_faces;
+};
+TriangleGrid triangle_grid() {
+  constexpr int rows = 5, columns = 6;
+  std::string obj;
+  for (int r = 0; r <= rows; ++r)
+    for (int c = 0; c <= columns; ++c)
+      obj += "v " + std::to_string(c + 0.5 * r) + " " + std::to_string(0.8 * r) + " " +
+             std::to_string(0.3 * std::sin(1.3 * c + 0.7 * r)) + "\n";
+  auto at = [&](int r, int c) { return 1 + r * (columns + 1) + c; };
+  TriangleGrid grid;
+  const std::set<int> corners = {at(0, 0), at(0, columns), at(rows, 0), at(rows, columns)};
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < columns; ++c)
+      for (const auto& triangle : {std::array{at(r, c), at(r, c + 1), at(r + 1, c)},
+                                   std::array{at(r, c + 1), at(r + 1, c + 1), at(r + 1, c)}}) {
+        bool touches = false;
+        for (int corner : triangle) touches |= corners.count(corner) > 0;
+        if (!touches) grid.inner_faces.push_back(index_t(2 * (r * columns + c) + (triangle[0] == at(r, c) ? 0 : 1)));
+        obj += "f " + std::to_string(triangle[0]) + " " + std::to_string(triangle[1]) + " " + std::to_string(triangle[2]) + "\n";
+      }
+  grid.mesh = meshops::parse_obj(obj, "triangle grid");
+  return grid;
+}
+
+// Loop's limit at (face, u, v) against Bfr::Surface of SCHEME_LOOP at the same samples: where
+// Bfr's surface is the box spline (every face of the triangulated torus; the grid's, boundary
+// vertices of 4 edges among them) both are exact and agree to rounding; at extraordinary vertices
+// (valences 3 to 8 here) spmesh is exact (Stam) and Bfr approximates the region within 2^-level
+// of the vertex, so at its level 10 none of these samples but the vertices is in it: equal to
+// rounding (the differences at levels 2, its default, and 6 are printed).
+TEST_CASE("Loop's limit at (face, u, v) is Bfr's on box-spline triangles, within its approximation at extraordinary "
+          "vertices, and its own at level 10") {
+  std::vector<std::pair<meshops::PolyMesh, std::vector<index_t>>> meshes;  // and the faces sampled (none: all)
+  meshes.emplace_back(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj")), std::vector<index_t>{});
+  meshes.emplace_back(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/lantern.obj")), std::vector<index_t>{});
+  auto grid = triangle_grid();
+  meshes.emplace_back(std::move(grid.mesh), std::move(grid.inner_faces));
+  for (const char* shape : {"loop_cube", "loop_icosahedron", "loop_tetrahedron", "loop_toroidal_tet", "loop_pole8"}) {
+    const std::string path = std::string(SPMESH_SHARED_DIR "/meshes/opensubdiv/") + shape + ".obj";
+    if (std::filesystem::exists(path)) meshes.emplace_back(meshops::read_obj(path), std::vector<index_t>{});
+  }
+  for (auto& [mesh, sampled] : meshes) {
+    CAPTURE(mesh.source);
+    if (sampled.empty())
+      for (index_t f = 0; f < mesh.face_count(); ++f) sampled.push_back(f);
+    const schemes::Sharpness<> sharpness = schemes::read_tags(mesh).sharpness;
+    std::vector<index_t> faces;
+    std::vector<double> u, v;
+    std::vector<bool> corner;
+    const double places[] = {0, 0.005, 0.02, 0.1, 0.35, 0.65, 0.9, 0.98, 0.995, 1};
+    for (const index_t f : sampled)
+      for (const double at_u : places)
+        for (const double at_v : places) {
+          if (at_u + at_v > 1) continue;
+          faces.push_back(f), u.push_back(at_u), v.push_back(at_v);
+          corner.push_back((at_u == 0 && at_v == 0) || at_u == 1 || at_v == 1);
+        }
+    linalg::cpu::Executor exec;
+    const auto ours = schemes::loop::limit_at_samples(
+        exec, mesh.M.clone(), schemes::Sharpness<>{sharpness.edges.clone(), sharpness.vertices.clone()},
+        linalg::Array<index_t>(faces), linalg::Array<double>(u), linalg::Array<double>(v), mesh.positions, 3);
+    const auto refiner = test::osd_refiner(mesh, sharpness, schemes::Options{}, false, OpenSubdiv::Sdc::SCHEME_LOOP);
+    const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
+    const double diag = diagonal(mesh.positions);
+    const int levels[3] = {2, 6, 10};
+    double difference[3] = {}, derivative[3] = {};
+    for (int at = 0; at < 3; ++at) {
+      const auto bfr = test::bfr_at_samples(*refiner, points, faces, u, v, levels[at]);
+      for (std::size_t s = 0; s < faces.size(); ++s)
+        for (int c = 0; c < 3; ++c) {
+          const auto r = index_t(s);
+          difference[at] = std::max(difference[at], std::abs(ours.position(r, c) - bfr.position[3 * s + std::size_t(c)]) / diag);
+          const double du = std::abs(ours.du(r, c) - bfr.du[3 * s + std::size_t(c)]) / diag,
+                       dv = std::abs(ours.dv(r, c) - bfr.dv[3 * s + std::size_t(c)]) / diag;
+          if (!corner[s]) derivative[at] = std::max(derivative[at], std::max(du, dv));
+        }
+    }
+    MESSAGE(mesh.source << ": largest difference from Bfr (Loop) over the diagonal at its levels 2, 6, 10: positions "
+                        << difference[0] << ", " << difference[1] << ", " << difference[2]
+                        << "; derivatives away from the corners " << derivative[0] << ", " << derivative[1] << ", "
+                        << derivative[2]);
+    CHECK(difference[2] <= 1e-14);
+    CHECK(derivative[2] <= 1e-12);
+    if (mesh.source.ends_with("torus.obj") || mesh.source == "triangle grid") {  // box splines: Bfr exact at every level
+      CHECK(difference[0] <= 1e-14);
+      CHECK(derivative[0] <= 1e-13);
     } else {
       CHECK(difference[1] < difference[0]);
     }
