@@ -20,30 +20,31 @@ namespace spmesh::schemes::loop {
 
 // The 12 control points, in this order: corners 0, 1, 2, then per side a (corner a to a + 1):
 // [3 + 3a] the point opposite it across the side, [4 + 3a] the point across the edge from corner
-// a to that one, [5 + 3a] the point across the edge from that one to corner a + 1. Per point, the
-// Bernstein coefficients times 24 of its quartic, terms w^(4-i-j) u^i v^j in the order (i, j) =
-// (0,0), (1,0), .. (4,0), (0,1), .. (3,1), (0,2), .. (2,2), (0,3), (1,3), (0,4) (w = 1 - u - v).
+// a to that one, [5 + 3a] the point across the edge from that one to corner a + 1.
 inline constexpr int box_spline_points = 12;
-inline constexpr signed char box_spline_coefficients[box_spline_points][15] = {
-    {12, 12, 8, 4, 2, 12, 10, 6, 3, 8, 6, 4, 4, 3, 2},  // corner 0
-    {2, 4, 8, 12, 12, 3, 6, 10, 12, 4, 6, 8, 3, 4, 2},  // corner 1
-    {2, 3, 4, 3, 2, 4, 6, 6, 4, 8, 10, 8, 12, 12, 12},  // corner 2
-    {2, 3, 4, 3, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0},      // across side 0
-    {2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 0, 0, 1, 2, 0, 0, 1, 3, 0, 1, 4, 1, 3, 2},  // across side 1
-    {0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0},
-    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2},
-    {2, 1, 0, 0, 0, 3, 1, 0, 0, 4, 1, 0, 3, 1, 2},  // across side 2
-    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2},
-    {2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-};
 
 // The 12 points' weights at (u, v) and their u and v derivatives: the quartic Bernstein sum and,
 // for the derivatives, 4 times the differences of the cubic Bernstein polynomials (d/du of
 // w^k u^i v^j's polynomial: 4 (B3(i-1, j) - B3(i, j)); d/dv: 4 (B3(i, j-1) - B3(i, j))).
 SPMESH_HD inline void box_spline_basis(double u, double v, double weight[box_spline_points],
                                        double du[box_spline_points], double dv[box_spline_points]) {
+  // Per point, the Bernstein coefficients times 24 of its quartic, terms w^(4-i-j) u^i v^j in the
+  // order (i, j) = (0,0), (1,0), .. (4,0), (0,1), .. (3,1), (0,2), .. (2,2), (0,3), (1,3), (0,4)
+  // (a local table: device code reads no namespace-scope array).
+  constexpr signed char coefficients[box_spline_points][15] = {
+      {12, 12, 8, 4, 2, 12, 10, 6, 3, 8, 6, 4, 4, 3, 2},  // corner 0
+      {2, 4, 8, 12, 12, 3, 6, 10, 12, 4, 6, 8, 3, 4, 2},  // corner 1
+      {2, 3, 4, 3, 2, 4, 6, 6, 4, 8, 10, 8, 12, 12, 12},  // corner 2
+      {2, 3, 4, 3, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0},      // across side 0
+      {2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+      {0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+      {0, 0, 0, 1, 2, 0, 0, 1, 3, 0, 1, 4, 1, 3, 2},  // across side 1
+      {0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0},
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2},
+      {2, 1, 0, 0, 0, 3, 1, 0, 0, 4, 1, 0, 3, 1, 2},  // across side 2
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2},
+      {2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+  };
   const double w = 1 - u - v;
   // Cubic Bernstein polynomials, [i][j] for u^i v^j w^(3-i-j) with the multinomial.
   double cubic[4][4] = {};
@@ -66,7 +67,7 @@ SPMESH_HD inline void box_spline_basis(double u, double v, double weight[box_spl
   for (int p = 0; p < box_spline_points; ++p) {
     double sum = 0, sum_u = 0, sum_v = 0;
     for (int t = 0; t < 15; ++t) {
-      const double c = box_spline_coefficients[p][t];
+      const double c = coefficients[p][t];
       sum += c * quartic[t], sum_u += c * along_u[t], sum_v += c * along_v[t];
     }
     weight[p] = sum / 24, du[p] = sum_u / 24, dv[p] = sum_v / 24;

@@ -1270,21 +1270,6 @@ TEST_CASE_TEMPLATE("Catmull-Clark's tessellation of polygons at odd rates: Bfr's
     }
 }
 
-#if !defined(__CUDACC__)
-// Level 0's limits of a polygon mesh are its vertex points' at level 1 (limit.hpp), also where
-// its corners average 4 a face (a triangle and a pentagon: two_prisms), which a corner count
-// would take for a quad mesh and apply the quad masks to.
-TEST_CASE("Catmull-Clark's limit at level 0 of polygons is level 1's at the vertex points, whatever the corner count") {
-  cpu::Executor host;
-  const auto mesh = two_prisms();
-  const index_t V = mesh.vertex_count();
-  const auto at_zero = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), 0, mesh.positions);
-  const auto at_one = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), 1, mesh.positions);
-  REQUIRE(at_zero.position.rows == V);
-  for (index_t v = 0; v < V; ++v)
-    for (index_t c = 0; c < 3; ++c) CHECK(at_zero.position(v, c) == at_one.position(v, c));
-}
-
 // Where the level-k vertex at (i, j) / 2^k of base triangle f is among level k's face corners (3
 // a triangle): down to the child holding it (Loop's child order, the middle one turned), then
 // its corner.
@@ -1543,6 +1528,21 @@ TEST_CASE_TEMPLATE("Loop's limit at samples no patch holds, approximated between
                                                        HostArray<double>(std::vector<double>{0.2}),
                                                        meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj").positions, 2),
                        doctest::Contains("needs triangles: face 0 has 4 vertices"), InputError);
+}
+
+#if !defined(__CUDACC__)
+// Level 0's limits of a polygon mesh are its vertex points' at level 1 (limit.hpp), also where
+// its corners average 4 a face (a triangle and a pentagon: two_prisms), which a corner count
+// would take for a quad mesh and apply the quad masks to.
+TEST_CASE("Catmull-Clark's limit at level 0 of polygons is level 1's at the vertex points, whatever the corner count") {
+  cpu::Executor host;
+  const auto mesh = two_prisms();
+  const index_t V = mesh.vertex_count();
+  const auto at_zero = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), 0, mesh.positions);
+  const auto at_one = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(V), 1, mesh.positions);
+  REQUIRE(at_zero.position.rows == V);
+  for (index_t v = 0; v < V; ++v)
+    for (index_t c = 0; c < 3; ++c) CHECK(at_zero.position(v, c) == at_one.position(v, c));
 }
 
 TEST_CASE("Loop's Stam eigenstructure: 1, then the subdominant pair 3/8 + cos(2 pi / n) / 4, the limit mask first in "
