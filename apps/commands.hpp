@@ -17,10 +17,10 @@ template <class T>
 Limits<T> limits_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                         const schemes::Options& options, int levels, Stages& stages);
 template <class T>
-schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
-                                                             const schemes::Options& options,
-                                                             const meshops::Samples& samples, int depth,
-                                                             bool approximate, Stages& stages);
+schemes::SampleLimits<T> sample_limits_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh,
+                                              const schemes::Sharpness<>& C, const schemes::Options& options,
+                                              const meshops::Samples& samples, int depth, bool approximate,
+                                              Stages& stages);
 template <class T>
 Limits<T> tessellation_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                               const schemes::Options& options, int rate, int depth, bool approximate,
@@ -73,9 +73,9 @@ void check_device_memory(std::int64_t bytes);
                                           const schemes::Options&, int, Stages&);          \
   template Limits<T> limits_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,   \
                                    const schemes::Options&, int, Stages&);                                      \
-  template schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(                                       \
-      const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&, const meshops::Samples&,   \
-      int, bool, Stages&);                                                                                     \
+  template schemes::SampleLimits<T> sample_limits_on_gpu(                                                      \
+      const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&,        \
+      const meshops::Samples&, int, bool, Stages&);                                                            \
   template Limits<T> tessellation_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,                   \
                                          const schemes::Options&, int, int, bool, Stages&);                      \
   template schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&,                  \

@@ -23,20 +23,21 @@ namespace spmesh::apps {
 
 namespace {
 
-// Catmull-Clark's limit at the samples read from `samples_path` on the chosen device; a refused
-// sample named by its file:line.
+// Catmull-Clark's or Loop's limit at the samples read from `samples_path` on the chosen device; a
+// refused sample named by its file:line.
 template <class T>
-schemes::catmull_clark::SampleLimits<T> evaluate_samples(const std::string& device, const Input& in,
-                                                         const std::string& samples_path,
-                                                         const meshops::Samples& samples, int depth, bool approximate,
-                                                         Stages& stages) {
+schemes::SampleLimits<T> evaluate_samples(const std::string& device, const Input& in, const std::string& samples_path,
+                                          const meshops::Samples& samples, int depth, bool approximate,
+                                          Stages& stages) {
   try {
     Progress progress(fmt::format("limit at {} samples on {}", samples.faces.size(), device));
     if (device == "cuda")
-      return sample_limits_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, samples, depth, approximate, stages);
+      return sample_limits_on_gpu<T>(in.scheme, in.mesh, in.tags.sharpness, in.options, samples, depth, approximate,
+                                     stages);
     cpu::Executor exec;
-    return sample_limits<T>(exec, in.mesh, in.tags.sharpness, in.options, samples, depth, approximate, stages);
-  } catch (const schemes::catmull_clark::SampleError& e) {
+    return sample_limits<T>(exec, in.scheme, in.mesh, in.tags.sharpness, in.options, samples, depth, approximate,
+                            stages);
+  } catch (const schemes::SampleError& e) {
     throw InputError(samples_path + ":" + std::to_string(samples.lines[std::size_t(e.sample)]) + ": " + e.what());
   }
 }
@@ -47,15 +48,20 @@ std::string approximated(index_t count, int depth) {
   return count == 0 ? "" : fmt::format(" ({} approximated between the limit points of level {})", count, depth);
 }
 
-// Catmull-Clark's input for --at and --tessellate: the mesh read for `depth` levels down.
-Input catmark_input(const Args& args, int depth, const char* option) {
+// The input of --at (Catmull-Clark or Loop) and --tessellate (Catmull-Clark): the mesh read for
+// `depth` levels down.
+Input sample_input(const Args& args, int depth, const char* option) {
   Input in = [&] {
     Progress progress("reading " + args.positional.at(0));
     return read_input(args, depth, false);
   }();
-  if (in.scheme != "catmark")
-    throw InputError(std::string("spmesh limit ") + option + " evaluates Catmull-Clark (--scheme catmark) only; " +
-                     in.scheme + "'s limit at (face, u, v) is not built yet");
+  const bool tessellate = std::string(option) == "--tessellate";
+  if (in.scheme != "catmark" && (tessellate || in.scheme != "loop"))
+    throw InputError(std::string("spmesh limit ") + option + " evaluates " +
+                     (tessellate ? "Catmull-Clark (--scheme catmark) only; " + in.scheme + "'s tessellation"
+                                 : "Catmull-Clark and Loop (--scheme catmark, loop); " + in.scheme +
+                                       "'s limit at (face, u, v)") +
+                     " is not built yet");
   return in;
 }
 
@@ -80,8 +86,8 @@ void write_limits(meshops::OutputFiles& outputs, const MeshOutput& out, const st
   outputs.commit();
 }
 
-// --at SAMPLES: Catmull-Clark's limit at each line's (face, u, v), going down at most --levels
-// levels (default 3), written one line a sample: x y z, then the u and the v derivative.
+// --at SAMPLES: Catmull-Clark's or Loop's limit at each line's (face, u, v), going down at most
+// --levels levels (default 3), written one line a sample: x y z, then the u and the v derivative.
 template <class T>
 int limit_at_as(const Args& args) {
   const int depth = args.get("--levels") ? args.levels() : 3;
@@ -92,7 +98,7 @@ int limit_at_as(const Args& args) {
     throw InputError(out + ": spmesh limit --at writes text, a line a sample; give a path ending in .txt");
   outputs.add(out);
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
-  const Input in = catmark_input(args, depth, "--at");
+  const Input in = sample_input(args, depth, "--at");
   const auto samples = meshops::read_samples(samples_path, in.mesh.face_count());
   Stages stages;
   const bool approximate = args.get("--approximate").has_value();
@@ -115,7 +121,7 @@ int limit_at_as(const Args& args) {
     });
     outputs.commit();
   }
-  fmt::print("catmark limit at {} samples on {}{}: {}, write {:.2f} ms\n", r.position.rows, device,
+  fmt::print("{} limit at {} samples on {}{}: {}, write {:.2f} ms\n", in.scheme, r.position.rows, device,
              approximated(r.approximated, depth), summary(stages, device), elapsed_ms(t));
   return 0;
 }
@@ -132,7 +138,7 @@ int tessellate_as(const Args& args) {
   meshops::OutputFiles outputs({input});
   const MeshOutput out = mesh_output(args, outputs);
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
-  const Input in = catmark_input(args, depth, "--tessellate");
+  const Input in = sample_input(args, depth, "--tessellate");
   Stages stages;
   const auto r = [&] {
     try {
@@ -142,7 +148,7 @@ int tessellate_as(const Args& args) {
         return tessellation_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, rate, depth, approximate, stages);
       cpu::Executor exec;
       return tessellation<T>(exec, in.mesh, in.tags.sharpness, in.options, rate, depth, approximate, stages);
-    } catch (const schemes::catmull_clark::SampleError& e) {
+    } catch (const schemes::SampleError& e) {
       throw InputError(std::string("the tessellation's points: ") + e.what());
     }
   }();

@@ -20,9 +20,8 @@ Limits<T> limits_on_gpu(const std::string&, const meshops::PolyMesh&, const sche
   no_cuda();
 }
 template <class T>
-schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,
-                                                             const schemes::Options&, const meshops::Samples&, int,
-                                                             bool, Stages&) {
+schemes::SampleLimits<T> sample_limits_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,
+                                              const schemes::Options&, const meshops::Samples&, int, bool, Stages&) {
   no_cuda();
 }
 template <class T>

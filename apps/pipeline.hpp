@@ -9,6 +9,7 @@
 #include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
+#include "schemes/loop/limit_at.hpp"
 #include "schemes/refinement_file.hpp"
 #include "schemes/schemes.hpp"
 
@@ -143,25 +144,29 @@ Limits<T> limits(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharp
   }
 }
 
-// Catmull-Clark's limit and its u and v derivatives at samples (face, u, v) of a quad mesh
-// (schemes/catmull_clark/limit_at.hpp), going down at most `depth` levels.
+// Catmull-Clark's (`scheme` "catmark") or Loop's ("loop") limit and its u and v derivatives at
+// samples (face, u, v) (schemes/catmull_clark/limit_at.hpp, schemes/loop/limit_at.hpp), going
+// down at most `depth` levels.
 template <class T, class Exec>
-schemes::catmull_clark::SampleLimits<T> sample_limits(Exec& exec, const meshops::PolyMesh& mesh,
-                                                      const schemes::Sharpness<>& C, const schemes::Options& options,
-                                                      const meshops::Samples& samples, int depth, bool approximate,
-                                                      Stages& stages) {
+schemes::SampleLimits<T> sample_limits(Exec& exec, const std::string& scheme, const meshops::PolyMesh& mesh,
+                                       const schemes::Sharpness<>& C, const schemes::Options& options,
+                                       const meshops::Samples& samples, int depth, bool approximate, Stages& stages) {
+  if (scheme != "catmark" && scheme != "loop")
+    throw InputError(scheme + "'s limit at (face, u, v) is not built (Catmull-Clark's and Loop's are)");
   using X = Transfer<Exec>;
   auto in = upload<T>(exec, mesh, C, stages);
   const auto faces = X::up(linalg::Array<index_t>(samples.faces));
   const auto u = X::up(linalg::Array<double>(samples.u)), v = X::up(linalg::Array<double>(samples.v));
   auto t = std::chrono::steady_clock::now();
-  auto r = schemes::catmull_clark::limit_at_samples(exec, std::move(in.M), std::move(in.sharpness), faces, u, v, in.P,
-                                                    depth, options, approximate);
+  auto r = scheme == "loop" ? schemes::loop::limit_at_samples(exec, std::move(in.M), std::move(in.sharpness), faces, u,
+                                                              v, in.P, depth, options, approximate)
+                            : schemes::catmull_clark::limit_at_samples(exec, std::move(in.M), std::move(in.sharpness),
+                                                                       faces, u, v, in.P, depth, options, approximate);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
   t = std::chrono::steady_clock::now();
-  schemes::catmull_clark::SampleLimits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.du)),
-                                              on_host<X>(std::move(r.dv)), r.approximated};
+  schemes::SampleLimits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.du)),
+                               on_host<X>(std::move(r.dv)), r.approximated};
   stages.download = elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
   return out;

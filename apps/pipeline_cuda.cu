@@ -38,13 +38,13 @@ Limits<T> limits_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh
 }
 
 template <class T>
-schemes::catmull_clark::SampleLimits<T> sample_limits_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
-                                                             const schemes::Options& options,
-                                                             const meshops::Samples& samples, int depth,
-                                                             bool approximate, Stages& stages) {
+schemes::SampleLimits<T> sample_limits_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh,
+                                              const schemes::Sharpness<>& C, const schemes::Options& options,
+                                              const meshops::Samples& samples, int depth, bool approximate,
+                                              Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return sample_limits<T>(exec, mesh, C, options, samples, depth, approximate, stages);
+  return sample_limits<T>(exec, scheme, mesh, C, options, samples, depth, approximate, stages);
 }
 
 template <class T>

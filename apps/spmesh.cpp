@@ -38,10 +38,11 @@ constexpr const char* usage = R"(usage:
       subdivide --levels L;
       catmark and loop, with their creases, corners and boundary modes
   spmesh limit IN --at SAMPLES.txt -o OUT.txt [--levels L] [--approximate] [options]
-      Catmull-Clark's limit at each line 'face u v' of SAMPLES (a quad mesh; u, v in the
-      face's [0, 1]^2, corner 0 at (0, 0), 1 at (1, 0)), exact on regular faces and at smooth
-      extraordinary vertices (Stam), going down at most L levels (default 3): a line
-      'x y z dux duy duz dvx dvy dvz' a sample
+      the limit at each line 'face u v' of SAMPLES in OpenSubdiv Bfr's parameterization (a
+      quad's [0, 1]^2, corner 0 at (0, 0), 1 at (1, 0); a triangle's u, v >= 0, u + v <= 1;
+      other polygons' sub-faces), exact on regular faces and at smooth extraordinary
+      vertices (Stam), going down at most L levels (default 3): a line
+      'x y z dux duy duz dvx dvy dvz' a sample; catmark and loop
   spmesh limit IN --tessellate N -o OUT.obj|OUT.ply [--levels L] [--approximate] [options]
       the same limit surface as N x N quads a face (OpenSubdiv Bfr's uniform rate N), watertight:
       a point on a shared edge or vertex is one point; a unit normal a point

@@ -180,6 +180,51 @@ expect_error "limit --at: off a polygon's sub-faces, by line" "$tmp/at_bad.txt" 
   --at "$tmp/lantern_bad.txt" -o "$tmp/at_bad.txt"
 grep -q "lantern_bad.txt:2: .*outside the face" "$tmp/stderr" || fail "limit --at (polygons): $(cat "$tmp/stderr")"
 
+# Loop's limit at samples: at each triangle's corners ((0, 0), (1, 0), (0, 1)) of the fan-
+# triangulated lantern (vertices of 3 to 8 edges: Stam's nest at most of them) the limit is that
+# vertex's (limit --scheme loop at level 0); the GPU's equals the CPU's; a point past u + v = 1 is
+# refused by line, and Loop's tessellation is not built yet.
+"$spmesh" limit "$data/meshes/lantern.obj" --scheme loop --triangulate fan -o "$tmp/lantern_loop0.obj" \
+  --precision double >/dev/null || fail "limit loop (lantern)"
+python3 - "$tmp/lantern_loop0.obj" "$tmp/loop_samples.txt" <<'PY'
+import sys
+faces = [l.split()[1:] for l in open(sys.argv[1]) if l.startswith('f ')]
+with open(sys.argv[2], 'w') as out:
+    for f in range(len(faces)):
+        for u, v in ((0, 0), (1, 0), (0, 1)):
+            out.write('%d %g %g\n' % (f, u, v))
+PY
+"$spmesh" limit "$data/meshes/lantern.obj" --scheme loop --triangulate fan --at "$tmp/loop_samples.txt" \
+  -o "$tmp/loop_at.txt" --precision double >/dev/null || fail "limit --at (loop)"
+python3 - "$tmp/lantern_loop0.obj" "$tmp/loop_at.txt" <<'PY' || fail "limit --at (loop): not the vertices' limits"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+v0 = [[float(x) for x in l.split()[1:4]] for l in lines if l.startswith('v ')]
+corners = [int(x.split('/')[0]) - 1 for l in lines if l.startswith('f ') for x in l.split()[1:]]
+rows = [[float(x) for x in l.split()] for l in open(sys.argv[2])]
+assert len(rows) == len(corners), (len(rows), len(corners))
+for row, c in zip(rows, corners):
+    assert max(abs(row[k] - v0[c][k]) for k in range(3)) < 1e-12, (row, c)
+PY
+if "$spmesh" limit "$data/meshes/lantern.obj" --scheme loop --triangulate fan --at "$tmp/loop_samples.txt" \
+    -o "$tmp/loop_at_gpu.txt" --precision double --device cuda >/dev/null 2>"$tmp/stderr"; then
+  paste -d' ' "$tmp/loop_at.txt" "$tmp/loop_at_gpu.txt" | awk '
+    { for (c = 1; c <= 9; ++c) { d = $c - $(c + 9); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR > 0 && m < 1e-12) }' || fail "limit --at (loop) on the GPU differs from the CPU"
+  echo "ok: limit --at (loop) on the GPU is the CPU's"
+else
+  [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/loop_at_gpu.txt ]] || fail "limit --at (loop) on no GPU: $(cat "$tmp/stderr")"
+fi
+printf '0 0.25 0.25\n1 0.75 0.5\n' >"$tmp/loop_bad.txt"
+expect_error "limit --at (loop): past u + v = 1, by line" "$tmp/at_bad.txt" limit "$data/meshes/lantern.obj" \
+  --scheme loop --triangulate fan --at "$tmp/loop_bad.txt" -o "$tmp/at_bad.txt"
+grep -q "loop_bad.txt:2: .*outside the face (a triangle's is u >= 0, v >= 0, u + v <= 1)" "$tmp/stderr" ||
+  fail "limit --at (loop): $(cat "$tmp/stderr")"
+expect_error "limit --at: sqrt3's is not built" "$tmp/at_bad.txt" limit "$data/meshes/tent.obj" --scheme sqrt3 \
+  --triangulate fan --at "$tmp/loop_bad.txt" -o "$tmp/at_bad.txt"
+expect_error "limit --tessellate: Loop's is not built" "$tmp/tess_loop.obj" limit "$data/meshes/lantern.obj" \
+  --scheme loop --triangulate fan --tessellate 2 -o "$tmp/tess_loop.obj"
+
 # limit --tessellate N: 8 + 12 (N - 1) + 6 (N - 1)^2 points and 6 N^2 quads on the cube, closed
 # (every quad side in two quads, opposite ways), a unit normal a point pointing out; its corner
 # points are limit0.obj's.
