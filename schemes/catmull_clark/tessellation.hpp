@@ -15,20 +15,15 @@
 #include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/catmull_clark/parameterization.hpp"
 #include "schemes/catmull_clark/quad_build.hpp"
+#include "schemes/tessellation.hpp"
 
 #include <string>
 #include <utility>
 
 namespace spmesh::schemes::catmull_clark {
 
-// Where a tessellation's points are (a sample each: face, u, v) and its facets of those points
-// (quads; at an odd rate, an n-gon's fan of triangles too).
-template <class S = linalg::Host>
-struct TessellationSamples {
-  linalg::Array<index_t, S> faces;
-  linalg::Array<double, S> u, v;
-  linalg::MeshMatrix<S> facets;
-};
+using schemes::Tessellation;
+using schemes::TessellationSamples;
 
 namespace detail {
 
@@ -76,48 +71,12 @@ struct TessellationPoints {
   }
 };
 
-// The vertices' points of a level: those on a face numbered in vertex order into `numbers` (-1
-// for a vertex on none); returns how many.
-template <class Exec, class Level, class S = typename Exec::space>
-index_t number_vertex_points(Exec& exec, const Level& level, linalg::Array<index_t, S>& numbers) {
-  const index_t V = level.vertices;
-  numbers = linalg::Array<index_t, S>(V);
-  index_t* number = numbers.data();
-  const index_t* vertex_edge = level.vertex_edge.data();
-  exec.for_each(V, [=] SPMESH_HD(index_t v) { number[v] = vertex_edge[v] >= 0 ? 1 : 0; });
-  const index_t count = exec.exclusive_scan(number, number, V);
-  exec.for_each(V, [=] SPMESH_HD(index_t v) { number[v] = vertex_edge[v] >= 0 ? number[v] : -1; });
-  return count;
-}
-
-// The samples of a layout's (TessellationPoints', OddPolygonPoints') vertex and edge points: a
-// vertex's point from the face of its outgoing half-edge; an edge's from the face of the
-// half-edge it runs along, in that half-edge's direction (the other face reads them backwards).
-template <class Exec, class Level, class Layout>
-void vertex_and_edge_samples(Exec& exec, const Level& level, const Layout& layout, const index_t* numbers, index_t* face,
-                             double* u, double* v) {
-  const auto faces = view(level);
-  const index_t *vertex_edge = level.vertex_edge.data(), *edge_code = level.edge_code.data();
-  const int N = layout.N;
-  exec.for_each(level.vertices, [=] SPMESH_HD(index_t vertex) {
-    const index_t h = vertex_edge[vertex];
-    if (h < 0) return;
-    const index_t f = faces.face(h);
-    layout.side_sample(f, h - faces.begin(f), 0, face, u, v, numbers[vertex]);
-  });
-  exec.for_each(level.edge_code.size(), [=] SPMESH_HD(index_t h) {
-    if (edge_code[h] & 1) return;
-    const index_t f = faces.face(h);
-    for (int k = 1; k < N; ++k) layout.side_sample(f, h - faces.begin(f), k, face, u, v, layout.edge_point(edge_code[h] >> 1, k));
-  });
-}
-
 // The samples and quads at rate N of a quad level, on its own faces (TessellationPoints' order).
 template <class Exec, class S = typename Exec::space>
 TessellationSamples<S> quad_tessellation(Exec& exec, const QuadLevel<S>& level, int N) {
   const index_t F = level.faces;
   linalg::Array<index_t, S> vertex_point;
-  const index_t vertex_points = number_vertex_points(exec, level, vertex_point);
+  const index_t vertex_points = schemes::detail::number_vertex_points(exec, level, vertex_point);
   const index_t* numbers = vertex_point.data();
   const std::int64_t inner = std::int64_t(N - 1) * (N - 1), points = vertex_points + std::int64_t(level.edges) * (N - 1) +
                                                                          std::int64_t(F) * inner;
@@ -130,7 +89,7 @@ TessellationSamples<S> quad_tessellation(Exec& exec, const QuadLevel<S>& level, 
   index_t* face = out.faces.data();
   double *u = out.u.data(), *v = out.v.data();
   // The vertices' and edges' points, then a face's inner points from itself.
-  vertex_and_edge_samples(exec, level, layout, numbers, face, u, v);
+  schemes::detail::vertex_and_edge_samples(exec, level, layout, numbers, face, u, v);
   exec.for_each(index_t(F * inner), [=] SPMESH_HD(index_t p) {
     const index_t f = p / index_t(inner), at = p % index_t(inner);
     const int i = int(at % (N - 1)) + 1, j = int(at / (N - 1)) + 1;
@@ -281,7 +240,7 @@ template <class Exec, class S = typename Exec::space>
 TessellationSamples<S> odd_polygon_tessellation(Exec& exec, const PolygonLevel<S>& level, int N) {
   const index_t F = level.faces;
   linalg::Array<index_t, S> vertex_point;
-  const index_t vertex_points = number_vertex_points(exec, level, vertex_point);
+  const index_t vertex_points = schemes::detail::number_vertex_points(exec, level, vertex_point);
   const PolygonView polygons = view(level);
   // Per face: its inner points, facets and facet corners, scanned into where each starts.
   linalg::Array<std::int64_t, S> inner(F + 1), facets(F + 1), corners(F + 1);
@@ -312,7 +271,7 @@ TessellationSamples<S> odd_polygon_tessellation(Exec& exec, const PolygonLevel<S
   index_t* face = out.faces.data();
   double *u = out.u.data(), *v = out.v.data();
   // The vertices' and edges' points, then a face's inner points from itself.
-  vertex_and_edge_samples(exec, level, layout, vertex_point.data(), face, u, v);
+  schemes::detail::vertex_and_edge_samples(exec, level, layout, vertex_point.data(), face, u, v);
   exec.for_each(F, [=] SPMESH_HD(index_t f) { layout.inner_samples(f, face, u, v); });
   linalg::Array<index_t, S> offsets(index_t(facet_count) + 1), indices(static_cast<index_t>(corner_count));
   index_t *starts = offsets.data(), *facet_corners = indices.data();
@@ -346,7 +305,7 @@ struct ToBaseFace {
 // samples. InputError for a rate out of range or more points than an index holds.
 template <class Exec, class S = typename Exec::space>
 TessellationSamples<S> tessellation_samples(Exec& exec, const linalg::MeshMatrix<S>& M, int rate) {
-  if (rate < 1 || rate > 1024) throw InputError("tessellation: rate " + std::to_string(rate) + " is not in [1, 1024]");
+  check_rate(rate);
   const index_t V = M.vertices;
   linalg::Array<float, S> no_sharpness(V);
   float* sharpness = no_sharpness.data();
@@ -370,15 +329,6 @@ TessellationSamples<S> tessellation_samples(Exec& exec, const linalg::MeshMatrix
   return out;
 }
 
-// A tessellation's points, their unit normals (du x dv; zero where the derivatives are parallel
-// or zero) and facets (tessellation_samples'), in the executor's memory.
-template <class T, class S = linalg::Host>
-struct Tessellation {
-  linalg::Dense<T, S> position, normal;
-  linalg::MeshMatrix<S> facets;
-  index_t approximated = 0;  // points approximated (limit_at_samples)
-};
-
 // Mesh M (level-0 sharpness C, vertex data P0, k = 3 columns) tessellated at `rate`: the
 // layout above, its points evaluated by limit_at_samples going down at most `depth` levels
 // (which refuses, naming the point, one that reaches no patch nor Stam's quad, unless
@@ -386,12 +336,11 @@ struct Tessellation {
 template <class Exec, class T, class S = typename Exec::space>
 Tessellation<T, S> tessellate(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C, const linalg::Dense<T, S>& P0,
                               int rate, int depth, Options options = {}, bool approximate = false) {
-  if (P0.cols != 3) throw DimensionError("tessellate: " + std::to_string(P0.cols) + " columns of vertex data, not 3");
+  check_tessellated_data(P0);
   auto layout = tessellation_samples(exec, M, rate);
-  auto limits = limit_at_samples(exec, std::move(M), std::move(C), layout.faces, layout.u, layout.v, P0, depth, options,
-                                 approximate);
-  auto normal = unit_normals(exec, limits.du, limits.dv);
-  return {std::move(limits.position), std::move(normal), std::move(layout.facets), limits.approximated};
+  return evaluated(exec, std::move(layout), [&](const auto& faces, const auto& u, const auto& v) {
+    return limit_at_samples(exec, std::move(M), std::move(C), faces, u, v, P0, depth, options, approximate);
+  });
 }
 
 }  // namespace spmesh::schemes::catmull_clark
