@@ -31,6 +31,7 @@
 #include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/loop/limit_at.hpp"
+#include "schemes/loop/tessellation.hpp"
 #include "schemes/schemes.hpp"
 
 #include <doctest/doctest.h>
@@ -349,11 +350,60 @@ TEST_CASE("Loop matches OpenSubdiv 3.5 on every loop shape, levels 1-4") {
                                              "loop_val2_interior"});
 }
 
+// A tessellation (points, facets) against Bfr's of the same mesh at rate N (its approximation
+// level 10, where every tessellation point but the vertices lies outside its approximated
+// regions): the same points, to rounding, and the same facets once spmesh's points are matched to
+// Bfr's by position.
+// `float_centres` of them may be 1e-7 apart: Bfr puts a triangle's centre (rate N a multiple of 3)
+// at 1/3 in float, (0.3333333432674408, 0.3333333432674408), where spmesh takes 1/3 in double.
+template <class Tessellation>
+void check_same_as_bfr(const Tessellation& ours, const test::BfrTessellation& bfr, double diagonal_length,
+                       index_t float_centres = 0) {
+  const index_t P = ours.position.rows;
+  REQUIRE(bfr.position.size() == 3 * std::size_t(P));
+  REQUIRE(bfr.facets.size() == 4 * std::size_t(ours.facets.faces));
+  // Each of spmesh's points is one of Bfr's (the nearest, within 1e-12 of the diagonal).
+  const double tolerance = 1e-12 * diagonal_length;
+  index_t centres = 0;
+  std::vector<int> to_bfr(static_cast<std::size_t>(P), -1);
+  std::vector<int> taken(static_cast<std::size_t>(P), 0);
+  for (index_t p = 0; p < P; ++p) {
+    double best = 1e300;
+    for (index_t q = 0; q < P; ++q) {
+      double d = 0;
+      for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(ours.position(p, c) - bfr.position[3 * std::size_t(q) + c]));
+      if (d < best) best = d, to_bfr[std::size_t(p)] = int(q);
+    }
+    if (best > tolerance && best <= 1e-7 * diagonal_length) ++centres;
+    else CHECK(best <= tolerance);
+    ++taken[std::size_t(to_bfr[std::size_t(p)])];
+  }
+  CHECK(centres <= float_centres);
+  CHECK(std::count(taken.begin(), taken.end(), 1) == P);
+  // The facets, each as its corners from the smallest on (a triangle's fourth Bfr index -1).
+  auto canonical = [](std::vector<int> corners) {
+    std::rotate(corners.begin(), std::min_element(corners.begin(), corners.end()), corners.end());
+    return corners;
+  };
+  std::map<std::vector<int>, int> bfr_facets;
+  for (std::size_t f = 0; f < bfr.facets.size(); f += 4) {
+    std::vector<int> corners(bfr.facets.begin() + std::ptrdiff_t(f), bfr.facets.begin() + std::ptrdiff_t(f + 4));
+    if (corners[3] < 0) corners.pop_back();
+    ++bfr_facets[canonical(corners)];
+  }
+  index_t matched = 0;
+  for (index_t f = 0; f < ours.facets.faces; ++f) {
+    std::vector<int> corners;
+    for (index_t k = ours.facets.offsets[f]; k < ours.facets.offsets[f + 1]; ++k)
+      corners.push_back(to_bfr[std::size_t(ours.facets.indices[k])]);
+    matched += bfr_facets[canonical(corners)]-- == 1 ? 1 : 0;
+  }
+  CHECK(matched == ours.facets.faces);
+}
+
 // Catmull-Clark's tessellation against Bfr's (Bfr::Tessellation with preserved quads, each
-// point evaluated once, at its approximation level 10, where every tessellation point but the
-// vertices lies outside its approximated regions): the same points, to rounding, and the same
-// facets (quads, and at odd rates a polygon's triangles) once spmesh's points are matched to
-// Bfr's by position, on quads, polygons at even and odd rates and both sides of a crease.
+// point evaluated once): the same points and facets (quads, and at odd rates a polygon's
+// triangles), on quads, polygons at even and odd rates and both sides of a crease.
 TEST_CASE("Catmull-Clark's tessellation is Bfr's: the same points and the same facets, polygons and odd rates "
           "included") {
   for (const char* file : {"lantern.obj", "cube.obj", "creased_torus.obj"})
@@ -367,44 +417,33 @@ TEST_CASE("Catmull-Clark's tessellation is Bfr's: the same points and the same f
                                        mesh.positions, N, 3);
       const auto refiner = test::osd_refiner(mesh, sharpness, schemes::Options{});
       const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
-      const auto bfr = test::bfr_tessellate(*refiner, points, N, 10);
-      const index_t P = ours.position.rows;
-      REQUIRE(bfr.position.size() == 3 * std::size_t(P));
-      REQUIRE(bfr.facets.size() == 4 * std::size_t(ours.facets.faces));
-      // Each of spmesh's points is one of Bfr's (the nearest, within 1e-12 of the diagonal).
-      const double tolerance = 1e-12 * diagonal(mesh.positions);
-      std::vector<int> to_bfr(static_cast<std::size_t>(P), -1);
-      std::vector<int> taken(static_cast<std::size_t>(P), 0);
-      for (index_t p = 0; p < P; ++p) {
-        double best = 1e300;
-        for (index_t q = 0; q < P; ++q) {
-          double d = 0;
-          for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(ours.position(p, c) - bfr.position[3 * std::size_t(q) + c]));
-          if (d < best) best = d, to_bfr[std::size_t(p)] = int(q);
-        }
-        CHECK(best <= tolerance);
-        ++taken[std::size_t(to_bfr[std::size_t(p)])];
-      }
-      CHECK(std::count(taken.begin(), taken.end(), 1) == P);
-      // The facets, each as its corners from the smallest on (a triangle's fourth Bfr index -1).
-      auto canonical = [](std::vector<int> corners) {
-        std::rotate(corners.begin(), std::min_element(corners.begin(), corners.end()), corners.end());
-        return corners;
-      };
-      std::map<std::vector<int>, int> bfr_facets;
-      for (std::size_t f = 0; f < bfr.facets.size(); f += 4) {
-        std::vector<int> corners(bfr.facets.begin() + std::ptrdiff_t(f), bfr.facets.begin() + std::ptrdiff_t(f + 4));
-        if (corners[3] < 0) corners.pop_back();
-        ++bfr_facets[canonical(corners)];
-      }
-      index_t matched = 0;
-      for (index_t f = 0; f < ours.facets.faces; ++f) {
-        std::vector<int> corners;
-        for (index_t k = ours.facets.offsets[f]; k < ours.facets.offsets[f + 1]; ++k)
-          corners.push_back(to_bfr[std::size_t(ours.facets.indices[k])]);
-        matched += bfr_facets[canonical(corners)]-- == 1 ? 1 : 0;
-      }
-      CHECK(matched == ours.facets.faces);
+      check_same_as_bfr(ours, test::bfr_tessellate(*refiner, points, N, 10), diagonal(mesh.positions));
+    }
+}
+
+// Loop's tessellation against Bfr's (SCHEME_LOOP): the same points (but Bfr's float centres) and
+// the same triangles at rates 1 to 6, on the triangulated lantern (vertices of 3 to 8 edges) and
+// OpenSubdiv's loop shapes.
+TEST_CASE("Loop's tessellation is Bfr's: the same points and the same triangles") {
+  std::vector<meshops::PolyMesh> meshes;
+  meshes.push_back(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/lantern.obj")));
+  for (const char* shape : {"loop_tetrahedron", "loop_icosahedron"}) {
+    const std::string path = std::string(SPMESH_SHARED_DIR "/meshes/opensubdiv/") + shape + ".obj";
+    if (std::filesystem::exists(path)) meshes.push_back(meshops::read_obj(path));
+  }
+  for (const auto& mesh : meshes)
+    for (int N = 1; N <= 6; ++N) {
+      CAPTURE(mesh.source);
+      CAPTURE(N);
+      const auto sharpness = schemes::read_tags(mesh).sharpness;
+      linalg::cpu::Executor exec;
+      const auto ours = schemes::loop::tessellate(
+          exec, mesh.M.clone(), schemes::Sharpness<>{sharpness.edges.clone(), sharpness.vertices.clone()}, mesh.positions,
+          N, 3);
+      const auto refiner = test::osd_refiner(mesh, sharpness, schemes::Options{}, false, OpenSubdiv::Sdc::SCHEME_LOOP);
+      const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
+      check_same_as_bfr(ours, test::bfr_tessellate(*refiner, points, N, 10), diagonal(mesh.positions),
+                        N % 3 == 0 ? mesh.face_count() : 0);
     }
 }
 

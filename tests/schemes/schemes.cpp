@@ -13,6 +13,7 @@
 #include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/loop/limit_at.hpp"
+#include "schemes/loop/tessellation.hpp"
 #include "schemes/schemes.hpp"
 
 #include <array>
@@ -1376,6 +1377,14 @@ void check_loop_samples(const meshops::PolyMesh& mesh, std::vector<index_t> cand
   }
 }
 
+// An octahedron about the origin, a little uneven: every vertex of 4 edges.
+meshops::PolyMesh octahedron() {
+  return meshops::parse_obj(
+      "v 1 0 0\nv -1 0 0\nv 0 1.2 0\nv 0 -1 0\nv 0 0 0.9\nv 0.1 0 -1\n"
+      "f 1 3 5\nf 3 2 5\nf 2 4 5\nf 4 1 5\nf 3 1 6\nf 2 3 6\nf 4 2 6\nf 1 4 6\n",
+      "octahedron");
+}
+
 // A mesh's points lifted onto a wavy surface by their place and their number.
 void make_wavy(meshops::PolyMesh& mesh) {
   for (index_t v = 0; v < mesh.vertex_count(); ++v) {
@@ -1441,12 +1450,8 @@ TEST_CASE_TEMPLATE("Loop's limit at (face, u, v) on box-spline patches and Stam'
   // The torus's quads cut by one diagonal: every vertex of 6 edges, box splines on level 0.
   check_loop_samples<B, T>(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj")), {}, 3);
   // An octahedron: every corner of 4 edges, Stam's from level 1 on, 8 levels deep.
-  const auto octahedron = meshops::parse_obj(
-      "v 1 0 0\nv -1 0 0\nv 0 1.2 0\nv 0 -1 0\nv 0 0 0.9\nv 0.1 0 -1\n"
-      "f 1 3 5\nf 3 2 5\nf 2 4 5\nf 4 1 5\nf 3 1 6\nf 2 3 6\nf 4 2 6\nf 1 4 6\n",
-      "octahedron");
-  check_loop_samples<B, T>(octahedron, {}, 3);
-  check_loop_samples<B, T>(octahedron, {}, 8);
+  check_loop_samples<B, T>(octahedron(), {}, 3);
+  check_loop_samples<B, T>(octahedron(), {}, 8);
   // The faces at the fans' middle vertex, 5 levels down: Stam's nest at valences 3 to 16 (and 6,
   // where it is the box spline).
   for (int n : {3, 4, 5, 6, 7, 8, 12, 16}) {
@@ -1528,6 +1533,107 @@ TEST_CASE_TEMPLATE("Loop's limit at samples no patch holds, approximated between
                                                        HostArray<double>(std::vector<double>{0.2}),
                                                        meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj").positions, 2),
                        doctest::Contains("needs triangles: face 0 has 4 vertices"), InputError);
+}
+
+// Loop's tessellation at rate N: V + E (N - 1) + F (N - 1)(N - 2) / 2 points and F N^2 triangles
+// (Bfr's counts), closed as the mesh is (each triangle edge in two triangles, opposite ways; on
+// the grid, but along the boundary, N a boundary edge), each face's point (i / N, j / N) the limit
+// there evaluated from that face itself, its vertices' points their limit points, unit normals
+// pointing out of the octahedron; the GPU's layout and points are the CPU's.
+struct LoopTessellateOf {
+  int rate;
+  bool approximate = false;
+  template <class E, class M, class C, class V, class P>
+  auto operator()(E& exec, M& mesh, C& creases, V& corners, const P& points) const {
+    auto layout = schemes::loop::tessellation_samples(exec, mesh, rate);
+    auto r = schemes::loop::tessellate(exec, std::move(mesh),
+                                       schemes::Sharpness<typename E::space>{std::move(creases), std::move(corners)},
+                                       points, rate, 3, {}, approximate);
+    return std::make_tuple(std::move(layout.faces), std::move(layout.u), std::move(layout.v),
+                           std::move(r.facets.indices), std::move(r.position), std::move(r.normal));
+  }
+};
+
+TEST_CASE_TEMPLATE("Loop's tessellation at rate N is watertight: shared points once, each where every face at it "
+                   "puts it",
+                   V, SPMESH_TEST_REALS) {
+  using B = typename V::Backend;
+  using T = typename V::type;
+  std::vector<std::pair<meshops::PolyMesh, int>> cases;
+  for (int N : {1, 2, 3, 5}) cases.emplace_back(octahedron(), N);
+  cases.emplace_back(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/lantern.obj")), 4);
+  cases.emplace_back(wavy_triangle_grid(2, 3), 3);  // a boundary; corners approximated
+  for (const auto& [mesh, N] : cases) {
+    CAPTURE(mesh.source);
+    CAPTURE(N);
+    const index_t Vs = mesh.vertex_count(), F = mesh.face_count();
+    const bool closed = mesh.source != "triangle grid";
+    std::set<std::pair<index_t, index_t>> edges;
+    for (index_t f = 0; f < F; ++f)
+      for (index_t a = 0; a < 3; ++a) {
+        const index_t p = mesh.M.indices[3 * f + a], q = mesh.M.indices[3 * f + (a + 1) % 3];
+        edges.insert({std::min(p, q), std::max(p, q)});
+      }
+    Dense<T> P0(Vs, 3);
+    for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
+    const auto [faces, us, vs, triangles, points, normals] =
+        run<B>("loop tessellation", LoopTessellateOf{N, !closed}, mesh.M, smooth(Vs).edges, smooth(Vs).vertices, P0);
+    CHECK(faces.size() == Vs + index_t(edges.size()) * (N - 1) + F * (N - 1) * (N - 2) / 2);
+    REQUIRE(triangles.size() == 3 * F * N * N);
+    REQUIRE(points.rows == faces.size());
+    std::map<std::pair<index_t, index_t>, int> sides;  // directed triangle edges
+    for (index_t t = 0; t < F * N * N; ++t)
+      for (int a = 0; a < 3; ++a) ++sides[{triangles[3 * t + a], triangles[3 * t + (a + 1) % 3]}];
+    index_t open = 0;
+    for (const auto& [side, count] : sides) {
+      CHECK(count == 1);
+      open += sides.count({side.second, side.first}) == 0 ? 1 : 0;
+    }
+    CHECK(open == (closed ? 0 : 10 * N));  // the 2 x 3 grid's boundary: 10 edges
+    // Each face's own evaluation at its places (i / N, j / N) against the points its triangles
+    // name there: place (i, j) is corner 0 of up triangle (i, j), else (the row's or the side's
+    // last) corner 1 of up triangle (i - 1, j), else (the apex) corner 2 of up triangle (0, N - 1).
+    std::vector<index_t> own_faces, own_points;
+    std::vector<double> own_u, own_v;
+    auto up = [&, N = N](index_t f, int i, int j) {  // up triangle (i, j)'s first corner index
+      index_t k = f * N * N;
+      for (int r = 0; r < j; ++r) k += 2 * (N - r) - 1;
+      return 3 * (k + 2 * i);
+    };
+    for (index_t f = 0; f < F; ++f)
+      for (int j = 0; j <= N; ++j)
+        for (int i = 0; i + j <= N; ++i) {
+          const index_t corner = j == N ? up(f, 0, N - 1) + 2 : i + j == N ? up(f, i - 1, j) + 1 : up(f, i, j);
+          own_points.push_back(triangles[corner]);
+          own_faces.push_back(f), own_u.push_back(double(i) / N), own_v.push_back(double(j) / N);
+        }
+    cpu::Executor host;
+    const auto own = schemes::loop::limit_at_samples(host, mesh.M.clone(), smooth(Vs), HostArray<index_t>(own_faces),
+                                                     HostArray<double>(own_u), HostArray<double>(own_v), mesh.positions,
+                                                     3, {}, !closed);
+    double worst = 0;
+    for (std::size_t s = 0; s < own_points.size(); ++s)
+      for (index_t c = 0; c < 3; ++c)
+        worst = std::max(worst, std::abs(double(points(own_points[s], c)) - own.position(index_t(s), c)));
+    CHECK(worst <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
+    // The vertices' points are their limit points (level 0's limit masks).
+    const auto limits = schemes::limit_at_vertices<Loop>(host, mesh.M.clone(), smooth(Vs), 0, mesh.positions);
+    for (index_t p = 0; p < Vs; ++p)
+      for (index_t c = 0; c < 3; ++c)
+        CHECK(std::abs(double(points(p, c)) - limits.position(p, c)) <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
+    for (index_t p = 0; p < points.rows; ++p) {
+      double length = 0, out = 0;
+      for (int c = 0; c < 3; ++c) length += double(normals(p, c)) * double(normals(p, c));
+      CHECK(std::abs(length - 1) <= 1e-6);
+      for (int c = 0; c < 3; ++c) out += double(points(p, c)) * double(normals(p, c));
+      if (mesh.source == "octahedron") CHECK(out > 0);  // the octahedron is about the origin
+    }
+  }
+  cpu::Executor host;
+  CHECK_THROWS_WITH_AS(schemes::loop::tessellation_samples(host, meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj").M, 2),
+                       doctest::Contains("needs triangles: face 0 has 4 vertices"), InputError);
+  CHECK_THROWS_WITH_AS(schemes::loop::tessellation_samples(host, octahedron().M, 0), doctest::Contains("rate 0 is not in"),
+                       InputError);
 }
 
 #if !defined(__CUDACC__)
