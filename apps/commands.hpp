@@ -22,7 +22,7 @@ schemes::SampleLimits<T> sample_limits_on_gpu(const std::string& scheme, const m
                                               const meshops::Samples& samples, int depth, bool approximate,
                                               Stages& stages);
 template <class T>
-Limits<T> tessellation_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+Limits<T> tessellation_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                               const schemes::Options& options, int rate, int depth, bool approximate,
                               Stages& stages);
 template <class T>
@@ -76,7 +76,7 @@ void check_device_memory(std::int64_t bytes);
   template schemes::SampleLimits<T> sample_limits_on_gpu(                                                      \
       const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&,        \
       const meshops::Samples&, int, bool, Stages&);                                                            \
-  template Limits<T> tessellation_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,                   \
+  template Limits<T> tessellation_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&, \
                                          const schemes::Options&, int, int, bool, Stages&);                      \
   template schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&,                  \
                                                const schemes::Sharpness<>&,                \

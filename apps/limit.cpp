@@ -48,20 +48,16 @@ std::string approximated(index_t count, int depth) {
   return count == 0 ? "" : fmt::format(" ({} approximated between the limit points of level {})", count, depth);
 }
 
-// The input of --at (Catmull-Clark or Loop) and --tessellate (Catmull-Clark): the mesh read for
-// `depth` levels down.
+// The input of --at and --tessellate (Catmull-Clark or Loop): the mesh read for `depth` levels
+// down.
 Input sample_input(const Args& args, int depth, const char* option) {
   Input in = [&] {
     Progress progress("reading " + args.positional.at(0));
     return read_input(args, depth, false);
   }();
-  const bool tessellate = std::string(option) == "--tessellate";
-  if (in.scheme != "catmark" && (tessellate || in.scheme != "loop"))
-    throw InputError(std::string("spmesh limit ") + option + " evaluates " +
-                     (tessellate ? "Catmull-Clark (--scheme catmark) only; " + in.scheme + "'s tessellation"
-                                 : "Catmull-Clark and Loop (--scheme catmark, loop); " + in.scheme +
-                                       "'s limit at (face, u, v)") +
-                     " is not built yet");
+  if (in.scheme != "catmark" && in.scheme != "loop")
+    throw InputError(std::string("spmesh limit ") + option + " evaluates Catmull-Clark and Loop (--scheme catmark, loop); " +
+                     in.scheme + "'s limit at (face, u, v) is not built yet");
   return in;
 }
 
@@ -126,8 +122,8 @@ int limit_at_as(const Args& args) {
   return 0;
 }
 
-// --tessellate N: the limit surface as N x N quads a quad (tessellation.hpp: Bfr's facets), watertight, with
-// a unit normal a point, written as OBJ or PLY.
+// --tessellate N: the limit surface as N x N quads a quad, N^2 triangles a triangle (Loop) (Bfr's
+// facets), watertight, with a unit normal a point, written as OBJ or PLY.
 template <class T>
 int tessellate_as(const Args& args) {
   const int depth = args.get("--levels") ? args.levels() : 3;
@@ -145,16 +141,17 @@ int tessellate_as(const Args& args) {
       Progress progress(fmt::format("tessellation at {} on {}", rate, device));
       const bool approximate = args.get("--approximate").has_value();
       if (device == "cuda")
-        return tessellation_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, rate, depth, approximate, stages);
+        return tessellation_on_gpu<T>(in.scheme, in.mesh, in.tags.sharpness, in.options, rate, depth, approximate,
+                                      stages);
       cpu::Executor exec;
-      return tessellation<T>(exec, in.mesh, in.tags.sharpness, in.options, rate, depth, approximate, stages);
+      return tessellation<T>(exec, in.scheme, in.mesh, in.tags.sharpness, in.options, rate, depth, approximate, stages);
     } catch (const schemes::SampleError& e) {
       throw InputError(std::string("the tessellation's points: ") + e.what());
     }
   }();
   const auto t = std::chrono::steady_clock::now();
   write_limits(outputs, out, input, r);
-  fmt::print("catmark limit tessellated at {} on {}: {} points{}, {} facets; {}, write {:.2f} ms\n", rate, device,
+  fmt::print("{} limit tessellated at {} on {}: {} points{}, {} facets; {}, write {:.2f} ms\n", in.scheme, rate, device,
              r.positions.rows, approximated(r.approximated, depth), r.mesh.faces, summary(stages, device),
              elapsed_ms(t));
   return 0;

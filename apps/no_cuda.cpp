@@ -25,8 +25,8 @@ schemes::SampleLimits<T> sample_limits_on_gpu(const std::string&, const meshops:
   no_cuda();
 }
 template <class T>
-Limits<T> tessellation_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&, int, int,
-                              bool, Stages&) {
+Limits<T> tessellation_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,
+                              const schemes::Options&, int, int, bool, Stages&) {
   no_cuda();
 }
 template <class T>

@@ -10,6 +10,7 @@
 #include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/loop/limit_at.hpp"
+#include "schemes/loop/tessellation.hpp"
 #include "schemes/refinement_file.hpp"
 #include "schemes/schemes.hpp"
 
@@ -172,16 +173,22 @@ schemes::SampleLimits<T> sample_limits(Exec& exec, const std::string& scheme, co
   return out;
 }
 
-// Catmull-Clark's limit surface tessellated at `rate` (schemes/catmull_clark/tessellation.hpp),
-// layout, points and normals made on the executor, going down at most `depth` levels.
+// Catmull-Clark's (`scheme` "catmark") or Loop's ("loop") limit surface tessellated at `rate`
+// (schemes/catmull_clark/tessellation.hpp, schemes/loop/tessellation.hpp), layout, points and
+// normals made on the executor, going down at most `depth` levels.
 template <class T, class Exec>
-Limits<T> tessellation(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
-                       const schemes::Options& options, int rate, int depth, bool approximate, Stages& stages) {
+Limits<T> tessellation(Exec& exec, const std::string& scheme, const meshops::PolyMesh& mesh,
+                       const schemes::Sharpness<>& C, const schemes::Options& options, int rate, int depth,
+                       bool approximate, Stages& stages) {
+  if (scheme != "catmark" && scheme != "loop")
+    throw InputError(scheme + "'s tessellation is not built (Catmull-Clark's and Loop's are)");
   using X = Transfer<Exec>;
   auto in = upload<T>(exec, mesh, C, stages);
   auto t = std::chrono::steady_clock::now();
-  auto r = schemes::catmull_clark::tessellate(exec, std::move(in.M), std::move(in.sharpness), in.P, rate, depth, options,
-                                              approximate);
+  auto r = scheme == "loop" ? schemes::loop::tessellate(exec, std::move(in.M), std::move(in.sharpness), in.P, rate, depth,
+                                                        options, approximate)
+                            : schemes::catmull_clark::tessellate(exec, std::move(in.M), std::move(in.sharpness), in.P,
+                                                                 rate, depth, options, approximate);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
   t = std::chrono::steady_clock::now();

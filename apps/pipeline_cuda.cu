@@ -48,12 +48,12 @@ schemes::SampleLimits<T> sample_limits_on_gpu(const std::string& scheme, const m
 }
 
 template <class T>
-Limits<T> tessellation_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+Limits<T> tessellation_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                               const schemes::Options& options, int rate, int depth, bool approximate,
                               Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return tessellation<T>(exec, mesh, C, options, rate, depth, approximate, stages);
+  return tessellation<T>(exec, scheme, mesh, C, options, rate, depth, approximate, stages);
 }
 
 template <class T>

@@ -44,8 +44,9 @@ constexpr const char* usage = R"(usage:
       vertices (Stam), going down at most L levels (default 3): a line
       'x y z dux duy duz dvx dvy dvz' a sample; catmark and loop
   spmesh limit IN --tessellate N -o OUT.obj|OUT.ply [--levels L] [--approximate] [options]
-      the same limit surface as N x N quads a face (OpenSubdiv Bfr's uniform rate N), watertight:
-      a point on a shared edge or vertex is one point; a unit normal a point
+      the same limit surface as N x N quads a quad, N^2 triangles a triangle with --scheme loop
+      (OpenSubdiv Bfr's uniform rate N), watertight: a point on a shared edge or vertex is one
+      point; a unit normal a point
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay; for a volume mesh IN, R of
       Catmull-Clark solids (with its sharp features, --vertex-rule and --crease)

@@ -183,7 +183,7 @@ grep -q "lantern_bad.txt:2: .*outside the face" "$tmp/stderr" || fail "limit --a
 # Loop's limit at samples: at each triangle's corners ((0, 0), (1, 0), (0, 1)) of the fan-
 # triangulated lantern (vertices of 3 to 8 edges: Stam's nest at most of them) the limit is that
 # vertex's (limit --scheme loop at level 0); the GPU's equals the CPU's; a point past u + v = 1 is
-# refused by line, and Loop's tessellation is not built yet.
+# refused by line.
 "$spmesh" limit "$data/meshes/lantern.obj" --scheme loop --triangulate fan -o "$tmp/lantern_loop0.obj" \
   --precision double >/dev/null || fail "limit loop (lantern)"
 python3 - "$tmp/lantern_loop0.obj" "$tmp/loop_samples.txt" <<'PY'
@@ -222,8 +222,37 @@ grep -q "loop_bad.txt:2: .*outside the face (a triangle's is u >= 0, v >= 0, u +
   fail "limit --at (loop): $(cat "$tmp/stderr")"
 expect_error "limit --at: sqrt3's is not built" "$tmp/at_bad.txt" limit "$data/meshes/tent.obj" --scheme sqrt3 \
   --triangulate fan --at "$tmp/loop_bad.txt" -o "$tmp/at_bad.txt"
-expect_error "limit --tessellate: Loop's is not built" "$tmp/tess_loop.obj" limit "$data/meshes/lantern.obj" \
-  --scheme loop --triangulate fan --tessellate 2 -o "$tmp/tess_loop.obj"
+# Loop's tessellation at rate 3 of the same mesh: V + 2 E + F points, 9 F triangles, closed (every
+# triangle side in two, opposite ways), unit normals, its vertices' points `limit`'s; the GPU's the
+# CPU's.
+"$spmesh" limit "$data/meshes/lantern.obj" --scheme loop --triangulate fan --tessellate 3 -o "$tmp/loop_tess.obj" \
+  --precision double >/dev/null || fail "limit --tessellate (loop)"
+python3 - "$tmp/lantern_loop0.obj" "$tmp/loop_tess.obj" <<'PY' || fail "limit --tessellate (loop): counts, triangles, normals or vertices"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+faces = [[int(x.split('/')[0]) - 1 for x in l.split()[1:]] for l in lines if l.startswith('f ')]
+v0 = [[float(x) for x in l.split()[1:4]] for l in lines if l.startswith('v ')]
+E = len({tuple(sorted((f[a], f[(a + 1) % 3]))) for f in faces for a in range(3)})
+v = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
+n = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('vn ')]
+t = [[int(x.split('//')[0]) - 1 for x in l.split()[1:]] for l in open(sys.argv[2]) if l.startswith('f ')]
+F = len(faces)
+assert len(v) == len(n) == len(v0) + 2 * E + F and len(t) == 9 * F, (len(v), len(t))
+sides = {(q[a], q[(a + 1) % 3]) for q in t for a in range(3)}
+assert len(sides) == 3 * len(t) and all((b, a) in sides for a, b in sides)
+assert all(abs(sum(x * x for x in m) - 1) < 1e-12 for m in n)
+assert all(max(abs(v[i][c] - v0[i][c]) for c in range(3)) < 1e-12 for i in range(len(v0)))
+PY
+if "$spmesh" limit "$data/meshes/lantern.obj" --scheme loop --triangulate fan --tessellate 3 -o "$tmp/loop_tess_gpu.obj" \
+    --precision double --device cuda >/dev/null 2>"$tmp/stderr"; then
+  paste -d' ' "$tmp/loop_tess.obj" "$tmp/loop_tess_gpu.obj" | awk '
+    { h = NF / 2; if ($1 != $(h + 1)) bad = 1
+      for (c = 2; c <= h; ++c) { d = $c - $(c + h); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR > 0 && !bad && m < 1e-12) }' || fail "limit --tessellate (loop) on the GPU differs from the CPU"
+  echo "ok: limit --tessellate (loop) on the GPU is the CPU's"
+else
+  [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/loop_tess_gpu.obj ]] || fail "limit --tessellate (loop) on no GPU: $(cat "$tmp/stderr")"
+fi
 
 # limit --tessellate N: 8 + 12 (N - 1) + 6 (N - 1)^2 points and 6 N^2 quads on the cube, closed
 # (every quad side in two quads, opposite ways), a unit normal a point pointing out; its corner
