@@ -90,21 +90,8 @@ linalg::MeshMatrix<> fan_mesh(int valence);
 // valence 3 to max_stam_valence).
 const StamStructure& stam_structure(int valence);
 
-// Every valence's structure in one array of a memory space, as kernels read it.
-struct StamView {
-  const double* values = nullptr;
-  const std::int64_t* start = nullptr;  // per valence 0 .. max_stam_valence; -1 for 0 to 2
-
-  // Valence n's eigenvalues (K), chains (K: B's superdiagonal), children (3 x 16 x K), inverse
-  // (K x K) and powers (tuning::stam_tabled_levels x 3 x K x 16), one after another.
-  SPMESH_HD const double* eigenvalues(int n) const { return values + start[n]; }
-  SPMESH_HD const double* chains(int n) const { return eigenvalues(n) + stam_ring_size(n); }
-  SPMESH_HD const double* children(int n) const { return chains(n) + stam_ring_size(n); }
-  SPMESH_HD const double* inverse(int n) const { return children(n) + 48 * stam_ring_size(n); }
-  SPMESH_HD const double* powers(int n) const {
-    return inverse(n) + std::int64_t(stam_ring_size(n)) * stam_ring_size(n);
-  }
-
+// Every valence's structure as kernels read it (stam_tables.hpp; P = 16 points a child).
+struct StamView : StamTableView<16, 2, 8> {
   // The limit at (x, y) of quad f of a level whose corner a is an inner vertex of n edges (3 to
   // max_stam_valence, the other corners regular): visit(vertex, weight, u derivative's, v
   // derivative's) on each of stam_ring's points, derivatives times `scale`. Within the tabled
@@ -127,18 +114,18 @@ struct StamView {
     double bs[4], dbs[4], bt[4], dbt[4];
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, 2 * ss - i, bs, dbs);
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, 2 * tt - j, bt, dbt);
-    const int K = stam_ring_size(n);
-    const double* rules = powers(n) + std::int64_t(3 * (m - 1) + r - 1) * 16 * K;
     const double growth = std::ldexp(scale, m);  // m levels down: 2^m on the derivatives
-    stam_ring(q, f, a, n, [&](int k, index_t vertex) {
-      const double* g = rules + 16 * k;
-      double w = 0, ws = 0, wt = 0;
-      for (int row = 0; row < 4; ++row) {
-        double along = 0, along_ds = 0;
-        for (int col = 0; col < 4; ++col) along += bs[col] * g[4 * row + col], along_ds += dbs[col] * g[4 * row + col];
-        w += bt[row] * along, ws += bt[row] * along_ds, wt += dbt[row] * along;
-      }
-      visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
+    with_power(n, m, r, [&](const auto* rules) {
+      stam_ring(q, f, a, n, [&](int k, index_t vertex) {
+        const auto* g = rules + 16 * k;
+        double w = 0, ws = 0, wt = 0;
+        for (int row = 0; row < 4; ++row) {
+          double along = 0, along_ds = 0;
+          for (int col = 0; col < 4; ++col) along += bs[col] * g[4 * row + col], along_ds += dbs[col] * g[4 * row + col];
+          w += bt[row] * along, ws += bt[row] * along_ds, wt += dbt[row] * along;
+        }
+        visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
+      });
     });
   }
 
@@ -223,10 +210,6 @@ struct StamView {
 template <class Exec, class S = typename Exec::space>
 StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present) {
   return schemes::stam_tables(exec, present, max_stam_valence, stam_structure);
-}
-template <class S>
-StamView stam_view(const StamTables<S>& tables) {
-  return {tables.values.data(), tables.start.data()};
 }
 
 }  // namespace spmesh::schemes::catmull_clark

@@ -140,7 +140,7 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
                                                          max_stam_valence});
   }
   const auto stam = stam_tables(exec, valences);
-  terms.stam = stam_view(stam);
+  terms.stam = stam_view<StamView>(stam);
   // The last level's limit masks, for the samples that no patch holds.
   linalg::Array<std::uint8_t, S> turned;
   linalg::Array<float, S> vertex_sharpness;

@@ -92,18 +92,7 @@ SPMESH_HD inline TriangleChild triangle_child(double x, double y) {
 }
 
 // Every valence's structure as kernels read it (stam_tables.hpp; P = 12 points a child).
-struct StamView {
-  const double* values = nullptr;
-  const std::int64_t* start = nullptr;  // per valence 0 .. max_stam_valence; -1 for 0 to 2
-
-  SPMESH_HD const double* eigenvalues(int n) const { return values + start[n]; }
-  SPMESH_HD const double* chains(int n) const { return eigenvalues(n) + stam_ring_size(n); }
-  SPMESH_HD const double* children(int n) const { return chains(n) + stam_ring_size(n); }
-  SPMESH_HD const double* inverse(int n) const { return children(n) + 3 * box_spline_points * stam_ring_size(n); }
-  SPMESH_HD const double* powers(int n) const {
-    return inverse(n) + std::int64_t(stam_ring_size(n)) * stam_ring_size(n);
-  }
-
+struct StamView : StamTableView<box_spline_points, 1, 6> {
   // The limit at (x, y) of triangle f of a level whose corner a is an inner vertex of n edges (3
   // to max_stam_valence, the other corners regular): visit(vertex, weight, x derivative's, y
   // derivative's) on each of stam_ring's points, derivatives times `scale`. Within the tabled
@@ -125,14 +114,14 @@ struct StamView {
     const TriangleChild child = triangle_child(ss, tt);
     double b[box_spline_points], bs[box_spline_points], bt[box_spline_points];
     box_spline_basis(child.x, child.y, b, bs, bt);
-    const int K = stam_ring_size(n);
-    const double* rules = powers(n) + std::int64_t(3 * (m - 1) + child.child - 1) * box_spline_points * K;
     const double growth = child.sign * std::ldexp(scale, m);  // m levels down: 2^m on the derivatives
-    stam_ring(t, f, a, n, [&](int k, index_t vertex) {
-      const double* g = rules + box_spline_points * k;
-      double w = 0, ws = 0, wt = 0;
-      for (int p = 0; p < box_spline_points; ++p) w += b[p] * g[p], ws += bs[p] * g[p], wt += bt[p] * g[p];
-      visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
+    with_power(n, m, child.child, [&](const auto* rules) {
+      stam_ring(t, f, a, n, [&](int k, index_t vertex) {
+        const auto* g = rules + box_spline_points * k;
+        double w = 0, ws = 0, wt = 0;
+        for (int p = 0; p < box_spline_points; ++p) w += b[p] * g[p], ws += bs[p] * g[p], wt += bt[p] * g[p];
+        visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
+      });
     });
   }
 
@@ -205,10 +194,6 @@ const StamStructure& stam_structure(int valence);
 template <class Exec, class S = typename Exec::space>
 StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present) {
   return schemes::stam_tables(exec, present, max_stam_valence, stam_structure);
-}
-template <class S>
-StamView stam_view(const StamTables<S>& tables) {
-  return {tables.values.data(), tables.start.data()};
 }
 
 }  // namespace spmesh::schemes::loop
