@@ -17,7 +17,6 @@
 
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace spmesh::schemes {
@@ -155,7 +154,6 @@ void sample_points(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_
   for (int l = 1; l < terms.levels; ++l) points.push_back(subdivide(exec, plan, std::size_t(l - 1), points.back()));
   SamplePoints<Terms, T> kernel{terms, {}, out.position.data.data(), out.du.data.data(), out.dv.data.data(), status,
                                 P0.cols};
-  kernel.terms.stam.use_single = std::is_same_v<T, float>;  // float results: Stam's tables in float
   for (int l = 0; l < terms.levels; ++l) kernel.P[l] = points[std::size_t(l)].data.data();
   exec.for_each(out.position.rows, kernel);
 }

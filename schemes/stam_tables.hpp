@@ -71,29 +71,21 @@ struct StamValences {
 };
 
 // Every valence's structure in one array of a memory space, and per valence 0 .. max where it
-// starts (-1: none); the tabled powers again in float (`single`), for float results.
+// starts (-1: none).
 template <class S>
 struct StamTables {
   linalg::Array<double, S> values;
   linalg::Array<std::int64_t, S> start;
-  linalg::Array<float, S> single;
-  linalg::Array<std::int64_t, S> single_start;
 };
 
 // The tables as kernels read them, for K = PerEdge n + Extra control points round a vertex of n
 // edges and P points a regular child (Catmull-Clark: 2n + 8 and 16; Loop: n + 6 and 12). Per
 // valence: eigenvalues (K), chains (K: B's superdiagonal), children (3 x P x K), inverse (K x K)
-// and powers (tuning::stam_tabled_levels x 3 x K x P), one after another; with `use_single`
-// (float results), the powers read from their float copy: half the bytes, which bound the
-// tabled evaluation (L1 wavefronts), and a few float roundings in each weight.
+// and powers (tuning::stam_tabled_levels x 3 x K x P), one after another.
 template <int P, int PerEdge, int Extra>
 struct StamTableView {
-  static constexpr int points = P;
   const double* values = nullptr;
   const std::int64_t* start = nullptr;
-  const float* single = nullptr;
-  const std::int64_t* single_start = nullptr;
-  bool use_single = false;
 
   SPMESH_HD static constexpr int size(int n) { return PerEdge * n + Extra; }
   SPMESH_HD const double* eigenvalues(int n) const { return values + start[n]; }
@@ -101,13 +93,10 @@ struct StamTableView {
   SPMESH_HD const double* children(int n) const { return chains(n) + size(n); }
   SPMESH_HD const double* inverse(int n) const { return children(n) + 3 * P * size(n); }
   SPMESH_HD const double* powers(int n) const { return inverse(n) + std::int64_t(size(n)) * size(n); }
-  // f(G_r A^(m-1)) for valence n, child r (1 to 3), level m (1 to tuning::stam_tabled_levels):
-  // a pointer to its K x P weights, control point k's P from k P, in float or double.
-  template <class F>
-  SPMESH_HD void with_power(int n, int m, int r, F&& f) const {
-    const std::int64_t offset = std::int64_t(3 * (m - 1) + r - 1) * P * size(n);
-    if (use_single) f(single + single_start[n] + offset);
-    else f(powers(n) + offset);
+  // G_r A^(m-1) for valence n, child r (1 to 3), level m (1 to tuning::stam_tabled_levels): its
+  // K x P weights, control point k's P from k P.
+  SPMESH_HD const double* power(int n, int m, int r) const {
+    return powers(n) + std::int64_t(3 * (m - 1) + r - 1) * P * size(n);
   }
 };
 
@@ -116,7 +105,6 @@ template <class View, class S>
 View stam_view(const StamTables<S>& tables) {
   View view;
   view.values = tables.values.data(), view.start = tables.start.data();
-  view.single = tables.single.data(), view.single_start = tables.single_start.data();
   return view;
 }
 
@@ -129,22 +117,20 @@ StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present_o
   std::vector<index_t> present(static_cast<std::size_t>(max_valence + 1));
   exec.read(present_on_exec.data(), max_valence + 1, present.data());
   std::vector<double> values;
-  std::vector<float> single;
-  std::vector<std::int64_t> start(static_cast<std::size_t>(max_valence + 1), -1), single_start(start);
+  std::vector<std::int64_t> start(static_cast<std::size_t>(max_valence + 1), -1);
   for (int n = 3; n <= max_valence; ++n) {
     if (!present[std::size_t(n)]) continue;
     const StamStructure& made = structure(n);
-    start[std::size_t(n)] = std::int64_t(values.size()), single_start[std::size_t(n)] = std::int64_t(single.size());
+    start[std::size_t(n)] = std::int64_t(values.size());
     for (const auto* part : {&made.eigenvalues, &made.superdiagonal, &made.children, &made.inverse, &made.powers})
       values.insert(values.end(), part->begin(), part->end());
-    single.insert(single.end(), made.powers.begin(), made.powers.end());
   }
   auto upload = [&](const auto& host) {
     linalg::Array<typename std::remove_cvref_t<decltype(host)>::value_type, S> to(index_t(host.size()));
     exec.write(to.data(), host.data(), index_t(host.size()));
     return to;
   };
-  return {upload(values), upload(start), upload(single), upload(single_start)};
+  return {upload(values), upload(start)};
 }
 
 }  // namespace spmesh::schemes

@@ -115,17 +115,16 @@ struct StamView : StamTableView<16, 2, 8> {
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, 2 * ss - i, bs, dbs);
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, 2 * tt - j, bt, dbt);
     const double growth = std::ldexp(scale, m);  // m levels down: 2^m on the derivatives
-    with_power(n, m, r, [&](const auto* rules) {
-      stam_ring(q, f, a, n, [&](int k, index_t vertex) {
-        const auto* g = rules + 16 * k;
-        double w = 0, ws = 0, wt = 0;
-        for (int row = 0; row < 4; ++row) {
-          double along = 0, along_ds = 0;
-          for (int col = 0; col < 4; ++col) along += bs[col] * g[4 * row + col], along_ds += dbs[col] * g[4 * row + col];
-          w += bt[row] * along, ws += bt[row] * along_ds, wt += dbt[row] * along;
-        }
-        visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
-      });
+    const double* rules = power(n, m, r);
+    stam_ring(q, f, a, n, [&](int k, index_t vertex) {
+      const double* g = rules + 16 * k;
+      double w = 0, ws = 0, wt = 0;
+      for (int row = 0; row < 4; ++row) {
+        double along = 0, along_ds = 0;
+        for (int col = 0; col < 4; ++col) along += bs[col] * g[4 * row + col], along_ds += dbs[col] * g[4 * row + col];
+        w += bt[row] * along, ws += bt[row] * along_ds, wt += dbt[row] * along;
+      }
+      visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
     });
   }
 

@@ -115,13 +115,12 @@ struct StamView : StamTableView<box_spline_points, 1, 6> {
     double b[box_spline_points], bs[box_spline_points], bt[box_spline_points];
     box_spline_basis(child.x, child.y, b, bs, bt);
     const double growth = child.sign * std::ldexp(scale, m);  // m levels down: 2^m on the derivatives
-    with_power(n, m, child.child, [&](const auto* rules) {
-      stam_ring(t, f, a, n, [&](int k, index_t vertex) {
-        const auto* g = rules + box_spline_points * k;
-        double w = 0, ws = 0, wt = 0;
-        for (int p = 0; p < box_spline_points; ++p) w += b[p] * g[p], ws += bs[p] * g[p], wt += bt[p] * g[p];
-        visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
-      });
+    const double* rules = power(n, m, child.child);
+    stam_ring(t, f, a, n, [&](int k, index_t vertex) {
+      const double* g = rules + box_spline_points * k;
+      double w = 0, ws = 0, wt = 0;
+      for (int p = 0; p < box_spline_points; ++p) w += b[p] * g[p], ws += bs[p] * g[p], wt += bt[p] * g[p];
+      visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
     });
   }
 
