@@ -1,7 +1,8 @@
 // Stam's evaluation (catmull_clark/stam.hpp, loop/stam.hpp) keeps a subdivision matrix A of the
-// K control points around an extraordinary vertex as A = V diag(lambda) V^-1, decomposed once
-// per valence in double. What the schemes share of making it: reading A's and the children's
-// rows off spmesh's own refinement of a fan, and the decomposition. Host only (Eigen).
+// K control points around an extraordinary vertex as A = V B V^-1 (B its eigenvalues, with Jordan
+// chains where A has them), decomposed once per valence in double. What the schemes share of
+// making it: reading A's and the children's rows off spmesh's own refinement of a fan, the
+// decomposition, and keeping each valence's. Host only (Eigen).
 #pragma once
 
 #include "linalg/cpu/executor.hpp"
@@ -12,6 +13,8 @@
 #include <Eigen/Dense>
 
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <variant>
@@ -78,5 +81,25 @@ StamStructure fan_structure(linalg::MeshMatrix<> fan, int n, int K, int P, Ring&
     });
   return stam_structure(A, G, n, what);
 }
+
+// Each valence's structure made once a process and kept (thread-safe): a scheme's cache.
+class StamCache {
+public:
+  // Valence n's, made by make(n) on first use; InputError for n outside [3, max_valence].
+  template <class Make>
+  const StamStructure& get(int n, int max_valence, Make&& make, const std::string& scheme) {
+    if (n < 3 || n > max_valence)
+      throw InputError(scheme + " stam: valence " + std::to_string(n) + " is not in [3, " +
+                       std::to_string(max_valence) + "]");
+    const std::lock_guard<std::mutex> hold(lock_);
+    auto& slot = made_[n];
+    if (!slot) slot = std::make_unique<StamStructure>(make(n));
+    return *slot;
+  }
+
+private:
+  std::mutex lock_;
+  std::map<int, std::unique_ptr<StamStructure>> made_;
+};
 
 }  // namespace spmesh::schemes

@@ -116,6 +116,19 @@ struct Approximated {
   SPMESH_HD bool operator()(index_t s) const { return status[s] == 4; }
 };
 
+// InputError for a depth out of [0, max_sample_depth]; DimensionError unless u and v are as long
+// as faces.
+template <class S>
+void check_samples(int depth, const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
+                   const linalg::Array<double, S>& v) {
+  if (depth < 0 || depth > max_sample_depth)
+    throw InputError("limit_at_samples: depth " + std::to_string(depth) + ", not 0 to " +
+                     std::to_string(max_sample_depth));
+  if (u.size() != faces.size() || v.size() != faces.size())
+    throw DimensionError("limit_at_samples: " + std::to_string(faces.size()) + " faces, " + std::to_string(u.size()) +
+                         " u and " + std::to_string(v.size()) + " v");
+}
+
 // How many samples were approximated; or SampleError naming the first not evaluated (the statuses
 // read back only when there is one): `scheme` starts the message, `domain` says a face's domain,
 // `no_patch` why none held it within `depth` levels.
@@ -199,6 +212,26 @@ void sample_matrices(Exec& exec, const Plan& plan, const Terms& terms, std::uint
     return linalg::cast_values<T>(exec, linalg::spgemm(exec, linalg::assemble_rows<double>(exec, n, all.rows, rows), all));
   };
   out.position = weights(0), out.du = weights(1), out.dv = weights(2);
+}
+
+// A scheme's limit_at_samples and limit_at_samples_matrices, given its with_sample_terms as
+// `with_terms(f)`: f(plan, terms, statuses) on its levels, returning how many were approximated.
+template <class Exec, class T, class S, class WithTerms>
+SampleLimits<T, S> limits_by_terms(Exec& exec, const linalg::Dense<T, S>& P0, index_t n, WithTerms&& with_terms) {
+  SampleLimits<T, S> out{linalg::Dense<T, S>(n, P0.cols), linalg::Dense<T, S>(n, P0.cols),
+                         linalg::Dense<T, S>(n, P0.cols)};
+  out.approximated = with_terms([&](const auto& plan, const auto& terms, std::uint8_t* status) {
+    sample_points(exec, plan, terms, status, P0, out);
+  });
+  return out;
+}
+template <class T, class Exec, class WithTerms, class S = typename Exec::space>
+SampleMatrices<T, S> matrices_by_terms(Exec& exec, index_t base, index_t n, WithTerms&& with_terms) {
+  SampleMatrices<T, S> out;
+  out.approximated = with_terms([&](const auto& plan, const auto& terms, std::uint8_t* status) {
+    sample_matrices<T>(exec, plan, terms, status, base, n, out);
+  });
+  return out;
 }
 
 }  // namespace detail

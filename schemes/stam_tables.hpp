@@ -11,6 +11,7 @@
 #include "linalg/array.hpp"
 #include "linalg/atomics.hpp"
 #include "linalg/base.hpp"
+#include "linalg/intrinsics.hpp"
 #include "schemes/half_edges/vertex_kinds.hpp"
 
 #include <cmath>
@@ -26,6 +27,19 @@ SPMESH_HD inline double integer_power(double x, int k) {
   for (; k > 0; k >>= 1, x *= x)
     if (k & 1) result *= x;
   return result;
+}
+
+// The number of edges of the inner vertex where half-edge `first` starts (the walk stops past
+// `most`, or at the boundary).
+template <class View>
+SPMESH_HD int inner_valence(const View& view, index_t first, int most) {
+  int n = 0;
+  index_t h = first;
+  do {
+    ++n;
+    h = linalg::ldg(view.twin + view.prev(h));
+  } while (h != first && h >= 0 && n <= most);
+  return n;
 }
 
 // One valence's eigenstructure, host, A = V B V^-1 (eigenstructure.hpp): B's eigenvalues in
@@ -93,6 +107,21 @@ struct StamTableView {
   SPMESH_HD const double* children(int n) const { return chains(n) + size(n); }
   SPMESH_HD const double* inverse(int n) const { return children(n) + 3 * P * size(n); }
   SPMESH_HD const double* powers(int n) const { return inverse(n) + std::int64_t(size(n)) * size(n); }
+  // Terms c[d][e] in V's basis (the position's and two derivatives', d = 0 to 2) as the control
+  // points' weights: visit(k, c[0] V^-1's column k, c[1] V^-1's, c[2] V^-1's).
+  template <int N, class Visit>
+  SPMESH_HD void project(int n, const double (&c)[3][N], Visit&& visit) const {
+    const int K = size(n);
+    const double* inv = inverse(n);
+    for (int k = 0; k < K; ++k) {
+      double w[3] = {0, 0, 0};
+      for (int e = 0; e < K; ++e) {
+        const double v = inv[std::int64_t(e) * K + k];
+        w[0] += c[0][e] * v, w[1] += c[1][e] * v, w[2] += c[2][e] * v;
+      }
+      visit(k, w[0], w[1], w[2]);
+    }
+  }
   // G_r A^(m-1) for valence n, child r (1 to 3), level m (1 to tuning::stam_tabled_levels): its
   // K x P weights, control point k's P from k P.
   SPMESH_HD const double* power(int n, int m, int r) const {

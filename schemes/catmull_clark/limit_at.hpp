@@ -104,7 +104,7 @@ struct SampleTerms {
         else boundary_patch(L.q, L.sharp_sides, at, x, y, scale, on_level);
         return 0;
       }
-      const int n = others == 0 && on_boundary == 0 ? inner_valence(L.q, at, extraordinary) : 0;
+      const int n = others == 0 && on_boundary == 0 ? inner_valence(L.q, 4 * at + extraordinary, max_stam_valence) : 0;
       if (n >= 3 && n <= max_stam_valence) {
         stam.limit(L.q, at, extraordinary, n, x, y, scale, on_level);
         return 0;
@@ -212,16 +212,11 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
                           const linalg::Array<double, S>& v, int depth, const Options& options, bool approximate,
                           F&& f) {
   schemes::detail::check_input<CatmullClark>(exec, M, C, depth, false);
-  if (depth < 0 || depth > max_sample_depth)
-    throw InputError("limit_at_samples: depth " + std::to_string(depth) + ", not 0 to " +
-                     std::to_string(max_sample_depth));
+  schemes::detail::check_samples(depth, faces, u, v);
   // A polygon mesh's samples start on level 1 (parameterization.hpp), so it goes down one at least.
   const bool polygons = linalg::has_faces_other_than(exec, M, 4);
   if (polygons && depth == 0) depth = 1;
   const index_t n = faces.size(), base_faces = M.faces;
-  if (u.size() != n || v.size() != n)
-    throw DimensionError("limit_at_samples: " + std::to_string(n) + " faces, " + std::to_string(u.size()) +
-                         " u and " + std::to_string(v.size()) + " v");
   Plan<S> plan;
   std::optional<AnyLevel<S>> last;
   std::optional<SharpTable<S>> table;
@@ -285,15 +280,9 @@ SampleLimits<T, S> limit_at_samples(Exec& exec, linalg::MeshMatrix<S> M, Sharpne
                                     const linalg::Array<double, S>& v, const linalg::Dense<T, S>& P0, int depth,
                                     Options options = {}, bool approximate = false) {
   check_vertex_data(P0.rows, M.vertices, "limit_at_samples");
-  const index_t n = faces.size();
-  SampleLimits<T, S> out{linalg::Dense<T, S>(n, P0.cols), linalg::Dense<T, S>(n, P0.cols),
-                         linalg::Dense<T, S>(n, P0.cols)};
-  out.approximated = detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options, approximate,
-                                               [&](const auto& plan, const detail::SampleTerms& terms,
-                                                   std::uint8_t* status) {
-    schemes::detail::sample_points(exec, plan, terms, status, P0, out);
+  return schemes::detail::limits_by_terms(exec, P0, faces.size(), [&](auto&& f) {
+    return detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options, approximate, f);
   });
-  return out;
 }
 
 // The same as sparse matrices of the base vertices (samples x base vertices), for the positions
@@ -304,14 +293,10 @@ SampleMatrices<T, S> limit_at_samples_matrices(Exec& exec, linalg::MeshMatrix<S>
                                                const linalg::Array<index_t, S>& faces,
                                                const linalg::Array<double, S>& u, const linalg::Array<double, S>& v,
                                                int depth, Options options = {}, bool approximate = false) {
-  const index_t n = faces.size(), base = M.vertices;
-  SampleMatrices<T, S> out;
-  out.approximated = detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options, approximate,
-                                               [&](const auto& plan, const detail::SampleTerms& terms,
-                                                   std::uint8_t* status) {
-    schemes::detail::sample_matrices<T>(exec, plan, terms, status, base, n, out);
+  const index_t base = M.vertices;
+  return schemes::detail::matrices_by_terms<T>(exec, base, faces.size(), [&](auto&& f) {
+    return detail::with_sample_terms(exec, std::move(M), C, faces, u, v, depth, options, approximate, f);
   });
-  return out;
 }
 
 }  // namespace spmesh::schemes::catmull_clark

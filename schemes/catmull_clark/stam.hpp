@@ -45,18 +45,6 @@ SPMESH_HD inline void patch_grid(const QuadView& q, index_t f, index_t grid[16])
   }
 }
 
-// The number of edges of corner a of quad f, an inner vertex.
-SPMESH_HD inline int inner_valence(const QuadView& q, index_t f, int a) {
-  const index_t first = 4 * f + a;
-  int n = 0;
-  index_t h = first;
-  do {
-    ++n;
-    h = linalg::ldg(q.twin + prev_half(h));
-  } while (h != first && h >= 0 && n <= max_stam_valence);
-  return n;
-}
-
 // The K control points of quad f around its corner a (an inner vertex of n edges whose other
 // corners are regular), visit(j, vertex) in order j: [0] the corner; [1 + 2i] the other end of its
 // i-th edge and [2 + 2i] the far corner of its i-th face, counted from f (edge 0 runs to corner
@@ -174,15 +162,9 @@ struct StamView : StamTableView<16, 2, 8> {
       c[1][0] = 0, c[2][0] = 0;
       times_power(lambda, chains(n), K, m - 1, m, 1.0, c);
     }
-    const double* inv = inverse(n);
-    for (int k = 0; k < K; ++k) {
-      double w[3] = {0, 0, 0};
-      for (int e = 0; e < K; ++e) {
-        const double v = inv[std::int64_t(e) * K + k];
-        w[0] += c[0][e] * v, w[1] += c[1][e] * v, w[2] += c[2][e] * v;
-      }
-      visit(k, w[0], scale * turn.dx(w[1], w[2]), scale * turn.dy(w[1], w[2]));
-    }
+    project(n, c, [&](int k, double w, double ws, double wt) {
+      visit(k, w, scale * turn.dx(ws, wt), scale * turn.dy(ws, wt));
+    });
   }
 
   // terms[d][i] = b_d(s, t) G_r V's column i for child r: d = 0 the bicubic B-spline's values, 1

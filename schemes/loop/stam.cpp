@@ -5,9 +5,6 @@
 #include "schemes/eigenstructure.hpp"
 #include "schemes/loop/scheme.hpp"
 
-#include <map>
-#include <memory>
-#include <mutex>
 #include <string>
 
 namespace spmesh::schemes::loop {
@@ -56,15 +53,8 @@ linalg::MeshMatrix<> fan_mesh(int n) {
 }
 
 const StamStructure& stam_structure(int valence) {
-  if (valence < 3 || valence > max_stam_valence)
-    throw InputError("loop stam: valence " + std::to_string(valence) + " is not in [3, " +
-                     std::to_string(max_stam_valence) + "]");
-  static std::mutex lock;
-  static std::map<int, std::unique_ptr<StamStructure>> made;
-  const std::lock_guard<std::mutex> hold(lock);
-  auto& slot = made[valence];
-  if (!slot) slot = std::make_unique<StamStructure>(make_structure(valence));
-  return *slot;
+  static StamCache cache;
+  return cache.get(valence, max_stam_valence, make_structure, "loop");
 }
 
 }  // namespace spmesh::schemes::loop

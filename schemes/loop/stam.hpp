@@ -27,18 +27,6 @@ inline constexpr int max_stam_valence = 32;
 SPMESH_HD constexpr int stam_ring_size(int valence) { return valence + 6; }
 inline constexpr int max_stam_ring = stam_ring_size(max_stam_valence);
 
-// The number of edges of corner a of triangle f, an inner vertex (past max_stam_valence: more).
-SPMESH_HD inline int inner_valence(const TriangleView& t, index_t f, int a) {
-  const index_t first = 3 * f + a;
-  int n = 0;
-  index_t h = first;
-  do {
-    ++n;
-    h = linalg::ldg(t.twin + t.prev(h));
-  } while (h != first && h >= 0 && n <= max_stam_valence);
-  return n;
-}
-
 // The K control points of triangle f around its corner a (an inner vertex of n edges whose other
 // corners are regular), visit(j, vertex) in order j: [0] the corner; [1 + i] the far end of its
 // i-th edge, edge 0 the one to corner a + 1, edge 1 to corner a + 2, on round the vertex; then the
@@ -156,15 +144,9 @@ struct StamView : StamTableView<box_spline_points, 1, 6> {
       c[1][0] = 0, c[2][0] = 0;
       times_power(lambda, chains(n), K, m - 1, m, child.sign, c);
     }
-    const double* inv = inverse(n);
-    for (int k = 0; k < K; ++k) {
-      double w[3] = {0, 0, 0};
-      for (int e = 0; e < K; ++e) {
-        const double v = inv[std::int64_t(e) * K + k];
-        w[0] += c[0][e] * v, w[1] += c[1][e] * v, w[2] += c[2][e] * v;
-      }
-      visit(k, w[0], scale * turn.dx(w[1], w[2]), scale * turn.dy(w[1], w[2]));
-    }
+    project(n, c, [&](int k, double w, double ws, double wt) {
+      visit(k, w, scale * turn.dx(ws, wt), scale * turn.dy(ws, wt));
+    });
   }
 
   // terms[d][i] = b_d(x, y) G_r V's column i for child r: d = 0 the box spline's values, 1 and 2
