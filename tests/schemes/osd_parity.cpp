@@ -447,6 +447,30 @@ TEST_CASE("Loop's tessellation is Bfr's: the same points and the same triangles"
     }
 }
 
+// spmesh's samples `ours` against Bfr's at its approximation levels 2 (its default), 6 and 10
+// (its deepest: beyond 2^-10 of an extraordinary vertex, every sample here but the vertices, it
+// is exact): the largest differences over the diagonal of the positions and, not at the corners
+// (where spmesh's derivatives at an extraordinary vertex are the tangents' directions, not a
+// patch's), of the derivatives.
+template <class Samples>
+void bfr_differences(const OpenSubdiv::Far::TopologyRefiner& refiner, const std::vector<double>& points,
+                     const std::vector<index_t>& faces, const std::vector<double>& u, const std::vector<double>& v,
+                     const std::vector<bool>& corner, const Samples& ours, double diag, double (&difference)[3],
+                     double (&derivative)[3]) {
+  const int levels[3] = {2, 6, 10};
+  for (int at = 0; at < 3; ++at) {
+    const auto bfr = test::bfr_at_samples(refiner, points, faces, u, v, levels[at]);
+    for (std::size_t s = 0; s < faces.size(); ++s)
+      for (int c = 0; c < 3; ++c) {
+        const auto r = index_t(s);
+        difference[at] = std::max(difference[at], std::abs(ours.position(r, c) - bfr.position[3 * s + std::size_t(c)]) / diag);
+        const double du = std::abs(ours.du(r, c) - bfr.du[3 * s + std::size_t(c)]) / diag,
+                     dv = std::abs(ours.dv(r, c) - bfr.dv[3 * s + std::size_t(c)]) / diag;
+        if (!corner[s]) derivative[at] = std::max(derivative[at], std::max(du, dv));
+      }
+  }
+}
+
 // Catmull-Clark's limit at (face, u, v) against OpenSubdiv's Bfr::Surface and Far's
 // LimitStencilTable (Far::PatchTable's patches) at the same samples, quads and polygons (Bfr's
 // sub-faces, Far's Ptex faces): where their surface is a regular bicubic patch (every face of the
@@ -494,23 +518,8 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
     const auto refiner = test::osd_refiner(mesh, sharpness, schemes::Options{});
     const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
     const double diag = diagonal(mesh.positions);
-    // Bfr at its approximation levels 2 (its default), 6 and 10 (its deepest): beyond 2^-10 of
-    // an extraordinary vertex (every sample here but the vertices themselves) level 10 is exact.
-    const int levels[3] = {2, 6, 10};
     double difference[3] = {}, derivative[3] = {};
-    for (int at = 0; at < 3; ++at) {
-      const auto bfr = test::bfr_at_samples(*refiner, points, faces, u, v, levels[at]);
-      for (std::size_t s = 0; s < faces.size(); ++s)
-        for (int c = 0; c < 3; ++c) {
-          const auto r = index_t(s);
-          difference[at] = std::max(difference[at], std::abs(ours.position(r, c) - bfr.position[3 * s + std::size_t(c)]) / diag);
-          // Not at the corners, where spmesh's derivatives at an extraordinary vertex are the
-          // tangents' directions (limit_at.hpp), not a patch's.
-          const double du = std::abs(ours.du(r, c) - bfr.du[3 * s + std::size_t(c)]) / diag,
-                       dv = std::abs(ours.dv(r, c) - bfr.dv[3 * s + std::size_t(c)]) / diag;
-          if (!corner[s]) derivative[at] = std::max(derivative[at], std::max(du, dv));
-        }
-    }
+    bfr_differences(*refiner, points, faces, u, v, corner, ours, diag, difference, derivative);
     MESSAGE(path << ": largest difference from Bfr over the diagonal at its levels 2, 6, 10: positions "
                  << difference[0] << ", " << difference[1] << ", " << difference[2] << "; derivatives away from the corners "
                  << derivative[0] << ", " << derivative[1] << ", " << derivative[2]);
@@ -626,19 +635,8 @@ TEST_CASE("Loop's limit at (face, u, v) is Bfr's on box-spline triangles, within
     const auto refiner = test::osd_refiner(mesh, sharpness, schemes::Options{}, false, OpenSubdiv::Sdc::SCHEME_LOOP);
     const std::vector<double> points(mesh.positions.data.begin(), mesh.positions.data.end());
     const double diag = diagonal(mesh.positions);
-    const int levels[3] = {2, 6, 10};
     double difference[3] = {}, derivative[3] = {};
-    for (int at = 0; at < 3; ++at) {
-      const auto bfr = test::bfr_at_samples(*refiner, points, faces, u, v, levels[at]);
-      for (std::size_t s = 0; s < faces.size(); ++s)
-        for (int c = 0; c < 3; ++c) {
-          const auto r = index_t(s);
-          difference[at] = std::max(difference[at], std::abs(ours.position(r, c) - bfr.position[3 * s + std::size_t(c)]) / diag);
-          const double du = std::abs(ours.du(r, c) - bfr.du[3 * s + std::size_t(c)]) / diag,
-                       dv = std::abs(ours.dv(r, c) - bfr.dv[3 * s + std::size_t(c)]) / diag;
-          if (!corner[s]) derivative[at] = std::max(derivative[at], std::max(du, dv));
-        }
-    }
+    bfr_differences(*refiner, points, faces, u, v, corner, ours, diag, difference, derivative);
     MESSAGE(mesh.source << ": largest difference from Bfr (Loop) over the diagonal at its levels 2, 6, 10: positions "
                         << difference[0] << ", " << difference[1] << ", " << difference[2]
                         << "; derivatives away from the corners " << derivative[0] << ", " << derivative[1] << ", "

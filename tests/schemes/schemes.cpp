@@ -789,6 +789,23 @@ DyadicSample dyadic_sample(const meshops::PolyMesh& mesh, index_t f, int sub, in
   return {f, c + double(i) / side, r + double(j) / side, level_corner(first + sub, i, j, levels - 1), c, r, 0.5};
 }
 
+// At an extraordinary vertex a sample's derivatives are the tangents' directions: the normal of
+// sample s's (du, dv) is that of the limit masks' tangents at level vertex w, up to sign.
+template <class T, class Limits>
+void check_normal(const Dense<T>& du, const Dense<T>& dv, index_t s, const Limits& limits, index_t w) {
+  const auto cross = [](auto&& a, auto&& b) {
+    std::array<double, 3> normal{a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0)};
+    const double length = std::hypot(normal[0], normal[1], normal[2]);
+    for (auto& e : normal) e /= length;
+    return normal;
+  };
+  const auto row = [](const auto& X, index_t r) { return [&X, r](index_t c) { return double(X(r, c)); }; };
+  const auto sampled = cross(row(du, s), row(dv, s));
+  const auto masks = cross(row(limits.tangent1, w), row(limits.tangent2, w));
+  const double along = sampled[0] * masks[0] + sampled[1] * masks[1] + sampled[2] * masks[2];
+  CHECK(std::abs(std::abs(along) - 1) <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
+}
+
 // Samples at the corners of level-k sub-faces of the given faces (all if none), against the limit
 // masks at those vertices of level k (limit.hpp: OpenSubdiv's, exact where the surface is a
 // regular patch or Stam's); derivatives against central differences of the samples themselves.
@@ -836,19 +853,7 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
     const index_t w = refined.indices[samples[n].corner];
     for (index_t c = 0; c < 3; ++c) CHECK(std::abs(double(position(index_t(n), c)) - double(limits.position(w, c))) <= tolerance);
     // At an extraordinary vertex the derivatives are the tangents' directions: their normal is the limit masks'.
-    if (us[n] == samples[n].u0 && vs[n] == samples[n].v0) {
-      const auto cross = [](auto&& a, auto&& b) {
-        std::array<double, 3> normal{a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0)};
-        const double length = std::hypot(normal[0], normal[1], normal[2]);
-        for (auto& e : normal) e /= length;
-        return normal;
-      };
-      const auto row = [](const auto& X, index_t r) { return [&X, r](index_t c) { return double(X(r, c)); }; };
-      const auto sampled = cross(row(du, index_t(n)), row(dv, index_t(n)));
-      const auto masks = cross(row(limits.tangent1, w), row(limits.tangent2, w));
-      const double along = sampled[0] * masks[0] + sampled[1] * masks[1] + sampled[2] * masks[2];
-      CHECK(std::abs(std::abs(along) - 1) <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
-    }
+    if (us[n] == samples[n].u0 && vs[n] == samples[n].v0) check_normal(du, dv, index_t(n), limits, w);
   }
   // Derivatives: central differences of the samples (double only: float's rounding), in steps
   // h = 1e-4 shrinking with the distance to the nearest corner (near an extraordinary vertex the
@@ -1336,19 +1341,7 @@ void check_loop_samples(const meshops::PolyMesh& mesh, std::vector<index_t> cand
       CHECK(std::abs(double(position(index_t(n), c)) - double(limits.position(w, c))) <= tolerance);
     const double x = us[n], y = vs[n];
     const bool at_corner = (x == 0 && y == 0) || x == 1 || y == 1;
-    if (at_corner) {  // the derivatives are the tangents' directions: their normal is the masks'
-      const auto cross = [](auto&& a, auto&& b) {
-        std::array<double, 3> normal{a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0)};
-        const double length = std::hypot(normal[0], normal[1], normal[2]);
-        for (auto& e : normal) e /= length;
-        return normal;
-      };
-      const auto row = [](const auto& X, index_t r) { return [&X, r](index_t c) { return double(X(r, c)); }; };
-      const auto sampled = cross(row(du, index_t(n)), row(dv, index_t(n)));
-      const auto masks = cross(row(limits.tangent1, w), row(limits.tangent2, w));
-      const double along = sampled[0] * masks[0] + sampled[1] * masks[1] + sampled[2] * masks[2];
-      CHECK(std::abs(std::abs(along) - 1) <= (std::is_same_v<T, float> ? 1e-5 : 1e-12));
-    }
+    if (at_corner) check_normal(du, dv, index_t(n), limits, w);
     // Central differences in steps that shrink near the corners (where an extraordinary vertex's
     // derivatives change at the rate of the levels), from a point moved inside so that every step
     // stays in the triangle.
