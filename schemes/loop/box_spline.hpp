@@ -10,11 +10,14 @@
 // boundary are reflections (a + b - c across a boundary edge a-b of the triangle a-b-c inside):
 // the box spline of the reflected net is then the boundary's limit surface exactly (the boundary
 // rules are the regular ones on it; the script's lattice check and test_schemes' comparison with
-// limit masks say so).
+// limit masks say so). So are the points across an infinitely sharp crease through vertices of 6
+// edges (two opposite sharp): each side of it is a boundary to the rules.
 #pragma once
 
 #include "linalg/intrinsics.hpp"
 #include "schemes/half_edges/level.hpp"
+
+#include <cstdint>
 
 namespace spmesh::schemes::loop {
 
@@ -105,8 +108,14 @@ struct BoxSplineNet {
 // corner a + 1 to corner a): the opposite point is t's triangle's third corner, the two others
 // lie across that triangle's other sides (next(t) from corner a, prev(t) into corner a + 1). A
 // side without a twin reflects its three: corner a + 2 through the side, and the points across
-// the two neighbouring sides' near edges through corner a and corner a + 1.
-SPMESH_HD inline BoxSplineNet box_spline_net(const TriangleView& t, index_t f) {
+// the two neighbouring sides' near edges through corner a and corner a + 1. A half-edge marked in
+// `sharp_sides` (null: none; an infinitely sharp inner edge) counts as one without a twin: each
+// side of such a crease refines as a boundary, reading nothing across it.
+SPMESH_HD inline BoxSplineNet box_spline_net(const TriangleView& t, index_t f,
+                                             const std::uint8_t* sharp_sides = nullptr) {
+  auto twin = [&](index_t h) -> index_t {
+    return sharp_sides && linalg::ldg(sharp_sides + h) ? -1 : linalg::ldg(t.twin + h);
+  };
   BoxSplineNet net;
   for (index_t& vertex : net.vertex) vertex = -1;
   int unknown = 0;  // reflections that read a point that is not a vertex (yet)
@@ -119,18 +128,18 @@ SPMESH_HD inline BoxSplineNet box_spline_net(const TriangleView& t, index_t f) {
   for (int a = 0; a < 3; ++a) set(a, linalg::ldg(t.corners + 3 * f + a));
   // The sides with twins first: a side without one reads its neighbours' points.
   for (int a = 0; a < 3; ++a) {
-    const index_t across = linalg::ldg(t.twin + 3 * f + a);
+    const index_t across = twin(3 * f + a);
     if (across < 0) continue;
     const int b = (a + 1) % 3, opposite = 3 + 3 * a;
     set(opposite, linalg::ldg(t.corners + t.prev(across)));
-    const index_t near_a = linalg::ldg(t.twin + t.next(across)), near_b = linalg::ldg(t.twin + t.prev(across));
+    const index_t near_a = twin(t.next(across)), near_b = twin(t.prev(across));
     if (near_a >= 0) set(opposite + 1, linalg::ldg(t.corners + t.prev(near_a)));
     else reflect(opposite + 1, a, opposite, b);
     if (near_b >= 0) set(opposite + 2, linalg::ldg(t.corners + t.prev(near_b)));
     else reflect(opposite + 2, opposite, b, a);
   }
   for (int a = 0; a < 3; ++a) {
-    if (linalg::ldg(t.twin + 3 * f + a) >= 0) continue;
+    if (twin(3 * f + a) >= 0) continue;
     const int b = (a + 1) % 3, c = (a + 2) % 3, opposite = 3 + 3 * a;
     const int before = 3 + 3 * c, after = 3 + 3 * b;  // the sides before corner a and after corner b
     reflect(opposite, a, b, c);

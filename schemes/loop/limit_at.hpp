@@ -1,14 +1,17 @@
 // Loop's limit surface at any (face, u, v) of a triangle mesh, exactly where it is a quartic box
 // spline or Stam's nest of them, in OpenSubdiv's Bfr parameterization of a triangle (corner 0 at
 // (0, 0), 1 at (1, 0), 2 at (0, 1); u + v <= 1). A triangle whose corners are inner vertices of 6
-// edges under the smooth rule, or boundary vertices of 4 under the crease rule along the
-// boundary (points beyond it reflected), is its box-spline patch (box_spline.hpp); one with one
+// edges under the smooth rule, boundary vertices of 4 under the crease rule along the boundary,
+// or inner vertices of 6 on a straight infinitely sharp crease (two opposite sharp edges; points
+// beyond the boundary or the crease reflected), is its box-spline patch (box_spline.hpp); one with one
 // smooth inner corner of 3 to max_stam_valence edges and two regular ones is Stam's (stam.hpp).
 // Elsewhere the sample goes down the levels to the child triangle that holds it (stam.hpp's
 // triangle_child: the middle child is turned half a turn), until a child is one of those; a
-// derivative in the base face's parameters is the child's times +-2^level. Samples that reach
-// neither within the levels asked (near a crease, a dart, a corner, a boundary vertex of other
-// than 4 edges, an inner vertex of more than max_stam_valence edges) are refused, or on request
+// derivative in the base face's parameters is the child's times +-2^level (a semi-sharp crease
+// decays on the way down). Samples that reach neither within the levels asked (at a semi-sharp
+// crease not yet decayed, a crease vertex of other than 6 edges or where a crease turns or ends,
+// a corner, a boundary vertex of other than 4 edges, an inner vertex of more than
+// max_stam_valence edges) are refused, or on request
 // approximated by the linear interpolation of the limit points at the last level's triangle's
 // corners.
 #pragma once
@@ -30,10 +33,12 @@ namespace spmesh::schemes::loop {
 
 namespace detail {
 
-// A level as the samples read it: its triangles and its vertices' kinds (irregular_vertices).
+// A level as the samples read it: its triangles, its vertices' kinds and which half-edges are on
+// an infinitely sharp inner edge (irregular_vertices).
 struct SampleLevel {
   TriangleView t;
   const index_t* irregular = nullptr;
+  const std::uint8_t* sharp_sides = nullptr;
 };
 
 // What a sample's limit is (samples.hpp's statuses and terms), found level by level.
@@ -59,11 +64,11 @@ struct SampleTerms {
       for (int a = 0; a < 3; ++a) {
         const index_t kind = L.irregular[linalg::ldg(L.t.corners + 3 * at + a)];
         if (kind == vertex_kind::stam && extraordinary < 0) extraordinary = a;
-        else if (kind != vertex_kind::regular && kind != vertex_kind::boundary) ++others;
+        else if (kind != vertex_kind::regular && kind != vertex_kind::boundary && kind != vertex_kind::crease) ++others;
       }
       auto on_level = [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); };
       if (extraordinary < 0 && others == 0) {
-        const BoxSplineNet net = box_spline_net(L.t, at);
+        const BoxSplineNet net = box_spline_net(L.t, at, L.sharp_sides);
         if (net.complete) {
           net.weights(x, y, scale, on_level);
           return 0;
@@ -120,6 +125,7 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   schemes::detail::KeepLevelsAndLast<Exec, Plan<Loop, S>, AnyLevel<S>> sink{{plan}, exec, last, table};
   schemes::detail::build_half_edges<Loop>(exec, std::move(M), C, depth, options, sink);
   std::vector<linalg::Array<index_t, S>> irregular;
+  std::vector<linalg::Array<std::uint8_t, S>> sharp_sides;
   linalg::Array<index_t, S> near;
   SampleTerms terms{};
   terms.levels = depth + 1;
@@ -129,8 +135,9 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   exec.write(valences.data(), none.data(), max_stam_valence + 1);
   for (int l = 0; l <= depth; ++l) {
     const auto& L = std::get<TriangleLevel<S>>(l < depth ? plan.levels[std::size_t(l)] : *last);
-    irregular.push_back(irregular_vertices(exec, L, near));
-    terms.level[l] = {view(L), irregular.back().data()};
+    sharp_sides.emplace_back();
+    irregular.push_back(irregular_vertices(exec, L, near, &sharp_sides.back()));
+    terms.level[l] = {view(L), irregular.back().data(), sharp_sides.back().data()};
     exec.for_each(L.vertices, StamValences<TriangleView>{terms.level[l].t, irregular.back().data(), valences.data(),
                                                          max_stam_valence});
   }
@@ -150,7 +157,8 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   return schemes::detail::count_or_refuse(
       exec, status, faces, u, v, base_faces, approximate, "a triangle's is u >= 0, v >= 0, u + v <= 1",
       "no box-spline patch nor one of Stam's holds it within " + std::to_string(depth) +
-          " levels (a crease, a dart, a corner, a boundary vertex of other than 4 edges or an inner one of more than " +
+          " levels (a semi-sharp crease, a crease vertex of other than 6 edges or a turning crease, a dart, a corner, "
+          "a boundary vertex of other than 4 edges or an inner one of more than " +
           std::to_string(max_stam_valence) + " edges is near, whose exact patches are not built yet; approximate "
           "evaluates it between the last level's limit points)");
 }

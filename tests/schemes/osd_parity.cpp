@@ -423,16 +423,17 @@ TEST_CASE("Catmull-Clark's tessellation is Bfr's: the same points and the same f
 
 // Loop's tessellation against Bfr's (SCHEME_LOOP): the same points (but Bfr's float centres) and
 // the same triangles at rates 1 to 6, on the triangulated lantern (vertices of 3 to 8 edges) and
-// OpenSubdiv's loop shapes.
+// OpenSubdiv's loop shapes, and 1 to 3 on both sides of the triangulated torus's crease.
 TEST_CASE("Loop's tessellation is Bfr's: the same points and the same triangles") {
   std::vector<meshops::PolyMesh> meshes;
   meshes.push_back(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/lantern.obj")));
+  meshes.push_back(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_torus.obj")));
   for (const char* shape : {"loop_tetrahedron", "loop_icosahedron"}) {
     const std::string path = std::string(SPMESH_SHARED_DIR "/meshes/opensubdiv/") + shape + ".obj";
     if (std::filesystem::exists(path)) meshes.push_back(meshops::read_obj(path));
   }
   for (const auto& mesh : meshes)
-    for (int N = 1; N <= 6; ++N) {
+    for (int N = 1; N <= (mesh.source.ends_with("creased_torus.obj") ? 3 : 6); ++N) {
       CAPTURE(mesh.source);
       CAPTURE(N);
       const auto sharpness = schemes::read_tags(mesh).sharpness;
@@ -597,7 +598,8 @@ TriangleGrid triangle_grid() {
 
 // Loop's limit at (face, u, v) against Bfr::Surface of SCHEME_LOOP at the same samples: where
 // Bfr's surface is the box spline (every face of the triangulated torus; the grid's, boundary
-// vertices of 4 edges among them) both are exact and agree to rounding; at extraordinary vertices
+// vertices of 4 edges among them; both sides of an infinitely sharp crease round the tube) both
+// are exact and agree to rounding; at extraordinary vertices
 // (valences 3 to 8 here) spmesh is exact (Stam) and Bfr approximates the region within 2^-level
 // of the vertex, so at its level 10 none of these samples but the vertices is in it: equal to
 // rounding (the differences at levels 2, its default, and 6 are printed).
@@ -606,6 +608,8 @@ TEST_CASE("Loop's limit at (face, u, v) is Bfr's on box-spline triangles, within
   std::vector<std::pair<meshops::PolyMesh, std::vector<index_t>>> meshes;  // and the faces sampled (none: all)
   meshes.emplace_back(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj")), std::vector<index_t>{});
   meshes.emplace_back(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/lantern.obj")), std::vector<index_t>{});
+  meshes.emplace_back(meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_torus.obj")),
+                      std::vector<index_t>{});
   auto grid = triangle_grid();
   meshes.emplace_back(std::move(grid.mesh), std::move(grid.inner_faces));
   for (const char* shape : {"loop_cube", "loop_icosahedron", "loop_tetrahedron", "loop_toroidal_tet", "loop_pole8"}) {
@@ -643,7 +647,9 @@ TEST_CASE("Loop's limit at (face, u, v) is Bfr's on box-spline triangles, within
                         << derivative[2]);
     CHECK(difference[2] <= 1e-14);
     CHECK(derivative[2] <= 1e-12);
-    if (mesh.source.ends_with("torus.obj") || mesh.source == "triangle grid") {  // box splines: Bfr exact at every level
+    // Box splines (both sides of the creased torus's crease too, once its semi-sharp one decays):
+    // Bfr exact at every level.
+    if (mesh.source.ends_with("torus.obj") || mesh.source == "triangle grid") {
       CHECK(difference[0] <= 1e-14);
       CHECK(derivative[0] <= 1e-13);
     } else {
