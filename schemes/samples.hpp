@@ -5,6 +5,11 @@
 // over each level's points, or written as rows of a sparse W composed with the levels'
 // refinement matrices, and the first sample not evaluated is named.
 //
+// From a level's points (sample_points), the faces that Stam's evaluation holds get Stam's nets
+// first: their children's patch control points m = 1 to tuning::stam_net_levels levels towards
+// the extraordinary vertex (G_r A^(m-1) C, stam_tables.hpp), made once a face, so that a sample
+// there is one patch of contiguous points, as cheap as a regular face's.
+//
 // Statuses: 0 evaluated exactly; 4 approximated (on request, where no patch holds it within the
 // levels); 1 no patch within the levels; 2 a face out of range; 3 (u, v) outside the face's
 // domain or not finite.
@@ -12,6 +17,7 @@
 
 #include "linalg/convert.hpp"
 #include "linalg/spgemm.hpp"
+#include "schemes/stam_tables.hpp"
 #include "schemes/subdivision.hpp"
 #include "schemes/tuning.hpp"
 
@@ -46,14 +52,25 @@ public:
   index_t sample;
 };
 
+// Stam's nets as a scheme's terms read them: per level (null: none), per face 4 slot + a where
+// Stam's evaluation holds the face at its corner a, else -1. Slot s's patch of child r (1 to 3) m
+// levels down is P rows (points) from stam_net_row<P>(s, m, r) on (stam_tables.hpp), of the
+// points that the terms name as level stam_net_level(l).
+struct StamNets {
+  const index_t* corner[max_sample_depth + 1] = {};
+};
+SPMESH_HD constexpr int stam_net_level(int level) { return max_sample_depth + 1 + level; }
+
 namespace detail {
 
-// The samples' limits from each level's points (P[l]: level l's, k columns).
+// The samples' limits from each level's points (P[l]: level l's, k columns) and Stam's nets
+// (nets[l]: level l's, k columns; terms.stam_nets).
 template <class Terms, class T>
 struct SamplePoints {
   static constexpr int min_blocks_per_sm = tuning::sample_min_blocks_per_sm;
   Terms terms;
   const T* P[max_sample_depth + 1];
+  const double* nets[max_sample_depth + 1];
   T *position, *du, *dv;
   std::uint8_t* status;
   index_t k;
@@ -65,8 +82,9 @@ struct SamplePoints {
       const int n = int(k - c0 < block ? k - c0 : block);
       double sum[3][block] = {};
       status[s] = terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
+        const std::int64_t row = std::int64_t(vertex) * k + c0;
         for (int c = 0; c < n; ++c) {
-          const double x = double(P[l][std::int64_t(vertex) * k + c0 + c]);
+          const double x = l <= max_sample_depth ? double(P[l][row + c]) : nets[l - stam_net_level(0)][row + c];
           sum[0][c] += wp * x, sum[1][c] += wu * x, sum[2][c] += wv * x;
         }
       });
@@ -74,6 +92,55 @@ struct SamplePoints {
       for (int m = 0; m < 3; ++m)
         for (int c = 0; c < n; ++c) out[m][std::int64_t(s) * k + c0 + c] = T(sum[m][c]);
     }
+  }
+};
+
+// Flags the faces of level `level` that Stam's evaluation holds (Terms::stam_corner).
+template <class Terms>
+struct StamFaces {
+  Terms terms;
+  int level;
+  index_t* flag;
+  SPMESH_HD void operator()(index_t f) const {
+    int n = 0;
+    flag[f] = terms.stam_corner(level, f, n) >= 0;
+  }
+};
+
+// Those faces' nets from the level's points (k columns): corner[f] holds the flags' exclusive
+// scan (f's slot) and becomes StamNets' code, 4 slot + a, or -1.
+template <class Terms, class T>
+struct StamNetPoints {
+  Terms terms;
+  int level;
+  index_t* corner;
+  const T* points;
+  double* nets;
+  index_t k;
+  SPMESH_HD void operator()(index_t f) const {
+    int n = 0;
+    const int a = terms.stam_corner(level, f, n);
+    if (a < 0) {
+      corner[f] = -1;
+      return;
+    }
+    const index_t slot = corner[f];
+    corner[f] = 4 * slot + a;
+    constexpr int P = Terms::stam_points;
+    index_t ring[Terms::max_stam_ring];
+    terms.stam_ring(level, f, a, n, [&](int j, index_t vertex) { ring[j] = vertex; });
+    const int K = terms.stam.size(n);
+    for (int m = 1; m <= tuning::stam_net_levels; ++m)
+      for (int r = 1; r <= 3; ++r) {
+        const double* rules = terms.stam.power(n, m, r);  // K x P
+        double* out = nets + std::int64_t(stam_net_row<P>(slot, m, r)) * k;
+        for (int p = 0; p < P; ++p)
+          for (index_t c = 0; c < k; ++c) {
+            double sum = 0;
+            for (int j = 0; j < K; ++j) sum += rules[j * P + p] * double(points[std::int64_t(ring[j]) * k + c]);
+            out[std::int64_t(p) * k + c] = sum;
+          }
+      }
   }
 };
 
@@ -158,17 +225,44 @@ index_t count_or_refuse(Exec& exec, const linalg::Array<std::uint8_t, S>& status
 }
 
 // The samples' limits (out's arrays, sized) from P0 by `terms` on `plan`'s levels: every level's
-// points subdivided, then one thread a sample.
+// points subdivided; Stam's nets of the levels that have no more faces than there are samples
+// (one wait for their sizes); then one thread a sample.
 template <class Exec, class Plan, class Terms, class T, class S = typename Exec::space>
 void sample_points(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_t* status,
                    const linalg::Dense<T, S>& P0, SampleLimits<T, S>& out) {
+  const int levels = terms.levels;
+  const index_t n = out.position.rows, k = P0.cols;
   std::vector<linalg::Dense<T, S>> points;  // every level's
   points.push_back(copy(exec, P0));
-  for (int l = 1; l < terms.levels; ++l) points.push_back(subdivide(exec, plan, std::size_t(l - 1), points.back()));
-  SamplePoints<Terms, T> kernel{terms, {}, out.position.data.data(), out.du.data.data(), out.dv.data.data(), status,
-                                P0.cols};
-  for (int l = 0; l < terms.levels; ++l) kernel.P[l] = points[std::size_t(l)].data.data();
-  exec.for_each(out.position.rows, kernel);
+  for (int l = 1; l < levels; ++l) points.push_back(subdivide(exec, plan, std::size_t(l - 1), points.back()));
+  SamplePoints<Terms, T> kernel{terms, {}, {}, out.position.data.data(), out.du.data.data(), out.dv.data.data(),
+                                status, k};
+  for (int l = 0; l < levels; ++l) kernel.P[l] = points[std::size_t(l)].data.data();
+  std::vector<linalg::Array<index_t, S>> corners(static_cast<std::size_t>(levels));
+  std::vector<linalg::Array<double, S>> nets(static_cast<std::size_t>(levels));
+  std::vector<index_t> slots(std::size_t(levels), 0);
+  linalg::Array<index_t, S> slots_on_exec(levels);
+  exec.write(slots_on_exec.data(), slots.data(), levels);
+  for (int l = 0; l < levels; ++l) {
+    const index_t faces = terms.faces(l);
+    if (faces == 0 || faces > n) continue;
+    corners[std::size_t(l)] = linalg::Array<index_t, S>(faces);
+    index_t* corner = corners[std::size_t(l)].data();
+    exec.for_each(faces, StamFaces<Terms>{terms, l, corner});
+    exec.exclusive_scan(corner, corner, faces, slots_on_exec.data() + l);
+  }
+  exec.read(slots_on_exec.data(), levels, slots.data());
+  for (int l = 0; l < levels; ++l) {
+    if (slots[std::size_t(l)] == 0) continue;
+    const std::int64_t rows = std::int64_t(stam_net_row<Terms::stam_points>(slots[std::size_t(l)], 1, 1));
+    nets[std::size_t(l)] = linalg::Array<double, S>(index_t(rows * k));
+    index_t* corner = corners[std::size_t(l)].data();
+    exec.for_each(terms.faces(l),
+                  StamNetPoints<Terms, T>{terms, l, corner, kernel.P[l], nets[std::size_t(l)].data(), k});
+    kernel.nets[l] = nets[std::size_t(l)].data();
+    kernel.terms.stam_nets.corner[l] = corner;
+  }
+  exec.for_each(n, kernel);
 }
 
 // The rows of matrices A_0 .. A_{n-1} (of the same columns), one after another.

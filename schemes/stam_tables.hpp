@@ -13,6 +13,7 @@
 #include "linalg/base.hpp"
 #include "linalg/intrinsics.hpp"
 #include "schemes/half_edges/vertex_kinds.hpp"
+#include "schemes/tuning.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -128,6 +129,13 @@ struct StamTableView {
     return powers(n) + std::int64_t(3 * (m - 1) + r - 1) * P * size(n);
   }
 };
+
+// Stam's nets (samples.hpp): the first of the P rows of a face's slot `slot` that hold child r's
+// patch points m levels down, G_r A^(m-1) C (m up to tuning::stam_net_levels).
+template <int P>
+SPMESH_HD constexpr index_t stam_net_row(index_t slot, int m, int r) {
+  return ((slot * tuning::stam_net_levels + m - 1) * 3 + r - 1) * P;
+}
 
 // A scheme's view (a StamTableView) of tables in the executor's memory.
 template <class View, class S>

@@ -50,6 +50,14 @@ inline constexpr std::size_t tensor_tile_bytes = 16 * 1024;
 // Q; Tuning choices: stam_tabled_levels).
 inline constexpr int stam_tabled_levels = 8;
 
+// Stam's nets (samples.hpp): for samples from a level's points, each face that Stam's evaluation
+// holds gets its children's patch control points G_r A^(m-1) C for m up to this, made once, so
+// that a sample there is a patch of contiguous points (no ring walk, no 16 x K table): 3 levels
+// hold all but 1/64 of uniform samples, for 3 x 3 x 16 rows a face (3.5 KB for xyz; Q; Tuning
+// choices: stam_net_levels). A level gets them when it has no more faces than there are samples.
+inline constexpr int stam_net_levels = 3;
+static_assert(stam_net_levels <= stam_tabled_levels, "Stam's nets are made from the tabled G_r A^(m-1)");
+
 // Blocks per SM asked of the kernel that evaluates samples (limit_at.hpp's SamplePoints): its
 // walks down the levels are bound by load latency, and uncapped it took 164 registers, one block
 // an SM (Q with Nsight Compute; Tuning choices: SamplePoints::min_blocks_per_sm).

@@ -70,8 +70,43 @@ struct SampleTerms {
   const index_t* face;
   const double *u, *v;
   StamView stam;
+  StamNets stam_nets;  // where sample_points made them
   bool approximate = false;
   LimitTerms<QuadView, LimitMask> last;  // the last level's limit masks, where approximate
+
+  // What samples.hpp's Stam's nets ask of a scheme: its patches' points, a ring's largest size,
+  // a level's faces (0: a level the samples do not read), the corner of a face at which Stam's
+  // evaluation holds it (-1: none; n its valence) and the face's ring there.
+  static constexpr int stam_points = 16;
+  static constexpr int max_stam_ring = catmull_clark::max_stam_ring;
+  SPMESH_HD index_t faces(int l) const { return level[l].irregular ? level[l].q.faces : 0; }
+  SPMESH_HD int stam_corner(int l, index_t f, int& n) const { return stam_corner(level[l], f, corners(level[l], f), n); }
+  template <class Visit>
+  SPMESH_HD void stam_ring(int l, index_t f, int a, int n, Visit&& visit) const {
+    catmull_clark::stam_ring(level[l].q, f, a, n, visit);
+  }
+
+  // A face's corners by kind: the first smooth extraordinary one, how many are on a boundary or a
+  // crease (boundary_patch's), how many are of no patch.
+  struct Corners {
+    int extraordinary = -1, on_boundary = 0, others = 0;
+  };
+  SPMESH_HD static Corners corners(const SampleLevel& L, index_t f) {
+    Corners c;
+    for (int a = 0; a < 4; ++a) {
+      const index_t kind = L.irregular[linalg::ldg(L.q.corners + 4 * f + a)];
+      if (kind == vertex_kind::stam && c.extraordinary < 0) c.extraordinary = a;
+      else if (kind == vertex_kind::boundary || kind == vertex_kind::corner || kind == vertex_kind::crease)
+        ++c.on_boundary;
+      else if (kind != vertex_kind::regular) ++c.others;
+    }
+    return c;
+  }
+  SPMESH_HD static int stam_corner(const SampleLevel& L, index_t f, const Corners& c, int& n) {
+    if (c.extraordinary < 0 || c.others > 0 || c.on_boundary > 0) return -1;
+    n = inner_valence(L.q, 4 * f + c.extraordinary, max_stam_valence);
+    return n >= 3 && n <= max_stam_valence ? c.extraordinary : -1;
+  }
 
   template <class F>
   SPMESH_HD std::uint8_t operator()(index_t s, F&& f) const {
@@ -89,24 +124,23 @@ struct SampleTerms {
     }
     for (int l = first; l < levels; ++l) {
       const SampleLevel& L = level[l];
-      int extraordinary = -1, on_boundary = 0, others = 0;
-      for (int a = 0; a < 4; ++a) {
-        const index_t kind = L.irregular[L.q.corners[4 * at + a]];
-        if (kind == vertex_kind::stam && extraordinary < 0) extraordinary = a;
-        else if (kind == vertex_kind::boundary || kind == vertex_kind::corner || kind == vertex_kind::crease)
-          ++on_boundary;
-        else if (kind != vertex_kind::regular) ++others;
-      }
       const double scale = double(1 << l);
       auto on_level = [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); };
-      if (extraordinary < 0 && others == 0) {
-        if (on_boundary == 0) patch(L.q, at, x, y, scale, on_level);
+      if (stam_nets.corner[l]) {
+        const index_t code = linalg::ldg(stam_nets.corner[l] + at);
+        auto on_net = [&](index_t row, double p, double pu, double pv) { f(stam_net_level(l), row, p, pu, pv); };
+        if (code >= 0 && stam.limit_from_net(int(code & 3), code >> 2, x, y, scale, on_net)) return 0;
+      }
+      const Corners c = corners(L, at);
+      if (c.extraordinary < 0 && c.others == 0) {
+        if (c.on_boundary == 0) patch(L.q, at, x, y, scale, on_level);
         else boundary_patch(L.q, L.sharp_sides, at, x, y, scale, on_level);
         return 0;
       }
-      const int n = others == 0 && on_boundary == 0 ? inner_valence(L.q, 4 * at + extraordinary, max_stam_valence) : 0;
-      if (n >= 3 && n <= max_stam_valence) {
-        stam.limit(L.q, at, extraordinary, n, x, y, scale, on_level);
+      int n = 0;
+      const int a = stam_corner(L, at, c, n);
+      if (a >= 0) {
+        stam.limit(L.q, at, a, n, x, y, scale, on_level);
         return 0;
       }
       if (l + 1 == levels) {

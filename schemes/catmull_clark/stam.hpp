@@ -89,21 +89,18 @@ struct StamView : StamTableView<16, 2, 8> {
   SPMESH_HD void limit(const QuadView& q, index_t f, int a, int n, double x, double y, double scale,
                        Visit&& visit) const {
     const Turn turn(a, x, y);
-    int m = 1;
-    double ss = turn.s, tt = turn.t;
-    while (ss < 0.5 && tt < 0.5 && m <= tuning::stam_tabled_levels) ss *= 2, tt *= 2, ++m;
-    if (m > tuning::stam_tabled_levels) {
+    const Child child(turn, tuning::stam_tabled_levels);
+    if (child.m > tuning::stam_tabled_levels) {
       index_t ring[max_stam_ring];
       stam_ring(q, f, a, n, [&](int j, index_t vertex) { ring[j] = vertex; });
       weights(n, a, x, y, scale, [&](int k, double w, double wu, double wv) { visit(ring[k], w, wu, wv); });
       return;
     }
-    const int i = ss >= 0.5, j = tt >= 0.5, r = j ? (i ? 2 : 3) : 1;
     double bs[4], dbs[4], bt[4], dbt[4];
-    patches::basis_functions(patches::Basis::bspline, 3, nullptr, 2 * ss - i, bs, dbs);
-    patches::basis_functions(patches::Basis::bspline, 3, nullptr, 2 * tt - j, bt, dbt);
-    const double growth = std::ldexp(scale, m);  // m levels down: 2^m on the derivatives
-    const double* rules = power(n, m, r);
+    patches::basis_functions(patches::Basis::bspline, 3, nullptr, child.s, bs, dbs);
+    patches::basis_functions(patches::Basis::bspline, 3, nullptr, child.t, bt, dbt);
+    const double growth = std::ldexp(scale, child.m);  // m levels down: 2^m on the derivatives
+    const double* rules = power(n, child.m, child.r);
     stam_ring(q, f, a, n, [&](int k, index_t vertex) {
       const double* g = rules + 16 * k;
       double w = 0, ws = 0, wt = 0;
@@ -116,6 +113,27 @@ struct StamView : StamTableView<16, 2, 8> {
     });
   }
 
+  // The same from Stam's nets (samples.hpp) of the quad, its corner a, slot `slot`: the bicubic
+  // patch of child r m levels down, visit(row, weight, u derivative's, v derivative's) on its 16
+  // rows. False, visiting none, when the sample lies deeper than the nets (and at the corner).
+  template <class Visit>
+  SPMESH_HD bool limit_from_net(int a, index_t slot, double x, double y, double scale, Visit&& visit) const {
+    const Turn turn(a, x, y);
+    const Child child(turn, tuning::stam_net_levels);
+    if (child.m > tuning::stam_net_levels) return false;
+    double bs[4], dbs[4], bt[4], dbt[4];
+    patches::basis_functions(patches::Basis::bspline, 3, nullptr, child.s, bs, dbs);
+    patches::basis_functions(patches::Basis::bspline, 3, nullptr, child.t, bt, dbt);
+    const double growth = std::ldexp(scale, child.m);
+    const index_t first = stam_net_row<16>(slot, child.m, child.r);
+    for (int row = 0; row < 4; ++row)
+      for (int col = 0; col < 4; ++col) {
+        const double ws = bt[row] * dbs[col], wt = dbt[row] * bs[col];
+        visit(first + 4 * row + col, bt[row] * bs[col], growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
+      }
+    return true;
+  }
+
   // (s, t): a quad's (x, y) turned so that corner a is at (0, 0), a + 1 at (1, 0); dx and dy the
   // derivatives along x and y of those along s and t.
   struct Turn {
@@ -126,6 +144,19 @@ struct StamView : StamTableView<16, 2, 8> {
           t(a_ == 0 ? y : a_ == 1 ? 1 - x : a_ == 2 ? 1 - y : x) {}
     SPMESH_HD double dx(double ds, double dt) const { return a == 0 ? ds : a == 1 ? -dt : a == 2 ? -ds : dt; }
     SPMESH_HD double dy(double ds, double dt) const { return a == 0 ? dt : a == 1 ? ds : a == 2 ? -dt : -ds; }
+  };
+
+  // The child holding a turned sample: m levels down (the first where s or t reaches 1/2 after
+  // doubling m - 1 times; most + 1 if none up to `most`), child r (1 along s, 2 diagonal, 3 along
+  // t), at (s, t) in it.
+  struct Child {
+    int m = 1, r = 1;
+    double s, t;
+    SPMESH_HD Child(const Turn& turn, int most) : s(turn.s), t(turn.t) {
+      while (s < 0.5 && t < 0.5 && m <= most) s *= 2, t *= 2, ++m;
+      const int i = s >= 0.5, j = t >= 0.5;
+      r = j ? (i ? 2 : 3) : 1, s = 2 * s - i, t = 2 * t - j;
+    }
   };
 
   // `limit`'s weights from the eigenstructure, at any depth: visit(j, weight, u derivative's, v
@@ -152,15 +183,12 @@ struct StamView : StamTableView<16, 2, 8> {
       c[0][0] = 1;
       for (int i = 0; i < 2; ++i) c[1][1 + i] = along[0][i], c[2][1 + i] = along[1][i];
     } else {
-      int m = 1;
-      double ss = s, tt = t;
-      while (ss < 0.5 && tt < 0.5) ss *= 2, tt *= 2, ++m;
-      const int i = ss >= 0.5, j = tt >= 0.5;
-      child_terms(n, j ? (i ? 2 : 3) : 1, 2 * ss - i, 2 * tt - j, c);
+      const Child child(turn, 1 << 30);
+      child_terms(n, child.r, child.s, child.t, c);
       // m levels down: B^(m-1) on the terms, 2^m more on the derivatives; the constant
       // eigenvector (ones) has none.
       c[1][0] = 0, c[2][0] = 0;
-      times_power(lambda, chains(n), K, m - 1, m, 1.0, c);
+      times_power(lambda, chains(n), K, child.m - 1, child.m, 1.0, c);
     }
     project(n, c, [&](int k, double w, double ws, double wt) {
       visit(k, w, scale * turn.dx(ws, wt), scale * turn.dy(ws, wt));

@@ -90,20 +90,17 @@ struct StamView : StamTableView<box_spline_points, 1, 6> {
   SPMESH_HD void limit(const TriangleView& t, index_t f, int a, int n, double x, double y, double scale,
                        Visit&& visit) const {
     const TriangleTurn turn(a, x, y);
-    int m = 1;
-    double ss = turn.s, tt = turn.t;
-    while (ss + tt < 0.5 && m <= tuning::stam_tabled_levels) ss *= 2, tt *= 2, ++m;
-    if (m > tuning::stam_tabled_levels) {
+    const Child child(turn, tuning::stam_tabled_levels);
+    if (child.m > tuning::stam_tabled_levels) {
       index_t ring[max_stam_ring];
       stam_ring(t, f, a, n, [&](int j, index_t vertex) { ring[j] = vertex; });
       weights(n, turn, scale, [&](int k, double w, double wx, double wy) { visit(ring[k], w, wx, wy); });
       return;
     }
-    const TriangleChild child = triangle_child(ss, tt);
     double b[box_spline_points], bs[box_spline_points], bt[box_spline_points];
-    box_spline_basis(child.x, child.y, b, bs, bt);
-    const double growth = child.sign * std::ldexp(scale, m);  // m levels down: 2^m on the derivatives
-    const double* rules = power(n, m, child.child);
+    box_spline_basis(child.in.x, child.in.y, b, bs, bt);
+    const double growth = child.in.sign * std::ldexp(scale, child.m);  // m levels down: 2^m on the derivatives
+    const double* rules = power(n, child.m, child.in.child);
     stam_ring(t, f, a, n, [&](int k, index_t vertex) {
       const double* g = rules + box_spline_points * k;
       double w = 0, ws = 0, wt = 0;
@@ -111,6 +108,35 @@ struct StamView : StamTableView<box_spline_points, 1, 6> {
       visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
     });
   }
+
+  // The same from Stam's nets (samples.hpp) of the triangle, its corner a, slot `slot`: the box
+  // spline of child r m levels down, visit(row, weight, x derivative's, y derivative's) on its 12
+  // rows. False, visiting none, when the sample lies deeper than the nets (and at the corner).
+  template <class Visit>
+  SPMESH_HD bool limit_from_net(int a, index_t slot, double x, double y, double scale, Visit&& visit) const {
+    const TriangleTurn turn(a, x, y);
+    const Child child(turn, tuning::stam_net_levels);
+    if (child.m > tuning::stam_net_levels) return false;
+    double b[box_spline_points], bs[box_spline_points], bt[box_spline_points];
+    box_spline_basis(child.in.x, child.in.y, b, bs, bt);
+    const double growth = child.in.sign * std::ldexp(scale, child.m);
+    const index_t first = stam_net_row<box_spline_points>(slot, child.m, child.in.child);
+    for (int p = 0; p < box_spline_points; ++p)
+      visit(first + p, b[p], growth * turn.dx(bs[p], bt[p]), growth * turn.dy(bs[p], bt[p]));
+    return true;
+  }
+
+  // The child holding a turned sample: m levels down (the first where s + t reaches 1/2 after
+  // doubling m - 1 times; most + 1 if none up to `most`), and which child there (triangle_child).
+  struct Child {
+    int m = 1;
+    TriangleChild in;
+    SPMESH_HD Child(const TriangleTurn& turn, int most) {
+      double s = turn.s, t = turn.t;
+      while (s + t < 0.5 && m <= most) s *= 2, t *= 2, ++m;
+      in = triangle_child(s, t);
+    }
+  };
 
   // `limit`'s weights from the eigenstructure, at any depth: visit(j, weight, x derivative's, y
   // derivative's) on stam_ring's point j, derivatives times `scale`. At the corner itself, where
@@ -134,15 +160,12 @@ struct StamView : StamTableView<box_spline_points, 1, 6> {
       c[0][0] = 1;
       for (int i = 0; i < 2; ++i) c[1][1 + i] = along[0][i], c[2][1 + i] = along[1][i];
     } else {
-      int m = 1;
-      double ss = turn.s, tt = turn.t;
-      while (ss + tt < 0.5) ss *= 2, tt *= 2, ++m;
-      const TriangleChild child = triangle_child(ss, tt);
-      child_terms(n, child.child, child.x, child.y, c);
+      const Child child(turn, 1 << 30);
+      child_terms(n, child.in.child, child.in.x, child.in.y, c);
       // m levels down: B^(m-1) on the terms, +-2^m more on the derivatives; the constant
       // eigenvector (ones) has none.
       c[1][0] = 0, c[2][0] = 0;
-      times_power(lambda, chains(n), K, m - 1, m, child.sign, c);
+      times_power(lambda, chains(n), K, child.m - 1, child.m, child.in.sign, c);
     }
     project(n, c, [&](int k, double w, double ws, double wt) {
       visit(k, w, scale * turn.dx(ws, wt), scale * turn.dy(ws, wt));
