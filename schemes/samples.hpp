@@ -69,8 +69,7 @@ template <class Terms, class T>
 struct SamplePoints {
   static constexpr int min_blocks_per_sm = tuning::sample_min_blocks_per_sm;
   Terms terms;
-  const T* P[max_sample_depth + 1];
-  const double* nets[max_sample_depth + 1];
+  const T *P[max_sample_depth + 1], *nets[max_sample_depth + 1];
   T *position, *du, *dv;
   std::uint8_t* status;
   index_t k;
@@ -84,7 +83,7 @@ struct SamplePoints {
       status[s] = terms(s, [&](int l, index_t vertex, double wp, double wu, double wv) {
         const std::int64_t row = std::int64_t(vertex) * k + c0;
         for (int c = 0; c < n; ++c) {
-          const double x = l <= max_sample_depth ? double(P[l][row + c]) : nets[l - stam_net_level(0)][row + c];
+          const double x = double(l <= max_sample_depth ? P[l][row + c] : nets[l - stam_net_level(0)][row + c]);
           sum[0][c] += wp * x, sum[1][c] += wu * x, sum[2][c] += wv * x;
         }
       });
@@ -107,16 +106,13 @@ struct StamFaces {
   }
 };
 
-// Those faces' nets from the level's points (k columns): corner[f] holds the flags' exclusive
-// scan (f's slot) and becomes StamNets' code, 4 slot + a, or -1.
-template <class Terms, class T>
-struct StamNetPoints {
+// Those faces' slots: corner[f] holds the flags' exclusive scan (f's slot) and becomes StamNets'
+// code, 4 slot + a, or -1; face[slot] = f.
+template <class Terms>
+struct StamSlots {
   Terms terms;
   int level;
-  index_t* corner;
-  const T* points;
-  double* nets;
-  index_t k;
+  index_t *corner, *face;
   SPMESH_HD void operator()(index_t f) const {
     int n = 0;
     const int a = terms.stam_corner(level, f, n);
@@ -124,23 +120,38 @@ struct StamNetPoints {
       corner[f] = -1;
       return;
     }
-    const index_t slot = corner[f];
-    corner[f] = 4 * slot + a;
-    constexpr int P = Terms::stam_points;
-    index_t ring[Terms::max_stam_ring];
-    terms.stam_ring(level, f, a, n, [&](int j, index_t vertex) { ring[j] = vertex; });
-    const int K = terms.stam.size(n);
-    for (int m = 1; m <= tuning::stam_net_levels; ++m)
-      for (int r = 1; r <= 3; ++r) {
-        const double* rules = terms.stam.power(n, m, r);  // K x P
-        double* out = nets + std::int64_t(stam_net_row<P>(slot, m, r)) * k;
-        for (int p = 0; p < P; ++p)
-          for (index_t c = 0; c < k; ++c) {
-            double sum = 0;
-            for (int j = 0; j < K; ++j) sum += rules[j * P + p] * double(points[std::int64_t(ring[j]) * k + c]);
-            out[std::int64_t(p) * k + c] = sum;
-          }
-      }
+    face[corner[f]] = f;
+    corner[f] = 4 * corner[f] + a;
+  }
+};
+
+// One row of the nets, a thread each: point p of child r's patch m levels down of a slot's face,
+// the P rules' column p of G_r A^(m-1) over its ring's points (the level's, k columns).
+template <class Terms, class T>
+struct StamNetPoints {
+  static constexpr int P = Terms::stam_points, per_slot = tuning::stam_net_levels * 3 * P;
+  Terms terms;
+  int level;
+  const index_t *corner, *face;
+  const T* points;
+  T* nets;
+  index_t k;
+  SPMESH_HD void operator()(index_t row) const {
+    const index_t f = face[row / per_slot];
+    const int within = int(row % per_slot), m = 1 + within / (3 * P), r = 1 + within / P % 3, p = within % P;
+    const int a = int(corner[f] & 3);
+    int n = 0;
+    terms.stam_corner(level, f, n);
+    const double* rules = terms.stam.power(n, m, r);  // K x P
+    for (index_t c0 = 0; c0 < k; c0 += 4) {
+      const int width = int(k - c0 < 4 ? k - c0 : 4);
+      double sum[4] = {0, 0, 0, 0};
+      terms.stam_ring(level, f, a, n, [&](int j, index_t vertex) {
+        const double w = rules[j * P + p];
+        for (int c = 0; c < width; ++c) sum[c] += w * double(points[std::int64_t(vertex) * k + c0 + c]);
+      });
+      for (int c = 0; c < width; ++c) nets[std::int64_t(row) * k + c0 + c] = T(sum[c]);
+    }
   }
 };
 
@@ -225,8 +236,8 @@ index_t count_or_refuse(Exec& exec, const linalg::Array<std::uint8_t, S>& status
 }
 
 // The samples' limits (out's arrays, sized) from P0 by `terms` on `plan`'s levels: every level's
-// points subdivided; Stam's nets of the levels that have no more faces than there are samples
-// (one wait for their sizes); then one thread a sample.
+// points subdivided; Stam's nets of the levels with tuning::stam_net_samples_per_face samples a
+// face or more (one wait for their sizes); then one thread a sample.
 template <class Exec, class Plan, class Terms, class T, class S = typename Exec::space>
 void sample_points(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_t* status,
                    const linalg::Dense<T, S>& P0, SampleLimits<T, S>& out) {
@@ -238,27 +249,32 @@ void sample_points(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_
   SamplePoints<Terms, T> kernel{terms, {}, {}, out.position.data.data(), out.du.data.data(), out.dv.data.data(),
                                 status, k};
   for (int l = 0; l < levels; ++l) kernel.P[l] = points[std::size_t(l)].data.data();
-  std::vector<linalg::Array<index_t, S>> corners(static_cast<std::size_t>(levels));
-  std::vector<linalg::Array<double, S>> nets(static_cast<std::size_t>(levels));
-  std::vector<index_t> slots(std::size_t(levels), 0);
+  // Stam's nets: per level the faces' slots, then the rows.
+  std::vector<linalg::Array<index_t, S>> corners(static_cast<std::size_t>(levels)), faces(corners.size());
+  std::vector<linalg::Array<T, S>> nets(corners.size());
+  std::vector<index_t> slots(corners.size(), 0);
   linalg::Array<index_t, S> slots_on_exec(levels);
-  exec.write(slots_on_exec.data(), slots.data(), levels);
+  bool any = false;
   for (int l = 0; l < levels; ++l) {
-    const index_t faces = terms.faces(l);
-    if (faces == 0 || faces > n) continue;
-    corners[std::size_t(l)] = linalg::Array<index_t, S>(faces);
+    const index_t level_faces = terms.faces(l);
+    if (level_faces == 0 || std::int64_t(level_faces) * tuning::stam_net_samples_per_face > n) continue;
+    if (!any) exec.write(slots_on_exec.data(), slots.data(), levels), any = true;
+    corners[std::size_t(l)] = linalg::Array<index_t, S>(level_faces);
     index_t* corner = corners[std::size_t(l)].data();
-    exec.for_each(faces, StamFaces<Terms>{terms, l, corner});
-    exec.exclusive_scan(corner, corner, faces, slots_on_exec.data() + l);
+    exec.for_each(level_faces, StamFaces<Terms>{terms, l, corner});
+    exec.exclusive_scan(corner, corner, level_faces, slots_on_exec.data() + l);
   }
-  exec.read(slots_on_exec.data(), levels, slots.data());
+  if (any) exec.read(slots_on_exec.data(), levels, slots.data());
+  using Rows = StamNetPoints<Terms, T>;
   for (int l = 0; l < levels; ++l) {
-    if (slots[std::size_t(l)] == 0) continue;
-    const std::int64_t rows = std::int64_t(stam_net_row<Terms::stam_points>(slots[std::size_t(l)], 1, 1));
-    nets[std::size_t(l)] = linalg::Array<double, S>(index_t(rows * k));
+    const std::int64_t rows = std::int64_t(slots[std::size_t(l)]) * Rows::per_slot;
+    if (rows == 0 || rows * k > std::int64_t(max_index)) continue;  // none; or too many: the rings instead
     index_t* corner = corners[std::size_t(l)].data();
-    exec.for_each(terms.faces(l),
-                  StamNetPoints<Terms, T>{terms, l, corner, kernel.P[l], nets[std::size_t(l)].data(), k});
+    faces[std::size_t(l)] = linalg::Array<index_t, S>(slots[std::size_t(l)]);
+    nets[std::size_t(l)] = linalg::Array<T, S>(index_t(rows * k));
+    exec.for_each(terms.faces(l), StamSlots<Terms>{terms, l, corner, faces[std::size_t(l)].data()});
+    exec.for_each(index_t(rows), Rows{terms, l, corner, faces[std::size_t(l)].data(), kernel.P[l],
+                                      nets[std::size_t(l)].data(), k});
     kernel.nets[l] = nets[std::size_t(l)].data();
     kernel.terms.stam_nets.corner[l] = corner;
   }

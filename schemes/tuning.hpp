@@ -53,9 +53,11 @@ inline constexpr int stam_tabled_levels = 8;
 // Stam's nets (samples.hpp): for samples from a level's points, each face that Stam's evaluation
 // holds gets its children's patch control points G_r A^(m-1) C for m up to this, made once, so
 // that a sample there is a patch of contiguous points (no ring walk, no 16 x K table): 3 levels
-// hold all but 1/64 of uniform samples, for 3 x 3 x 16 rows a face (3.5 KB for xyz; Q; Tuning
-// choices: stam_net_levels). A level gets them when it has no more faces than there are samples.
+// hold all but 1/64 of uniform samples, for 3 x 3 x 16 rows a face (xyz: 1.7 KB in float; Q; Tuning
+// choices: stam_net_levels). A level gets them when there are this many samples a face of it or
+// more: making them is a pass over its faces and one over their rows, and a wait.
 inline constexpr int stam_net_levels = 3;
+inline constexpr int stam_net_samples_per_face = 16;
 static_assert(stam_net_levels <= stam_tabled_levels, "Stam's nets are made from the tabled G_r A^(m-1)");
 
 // Blocks per SM asked of the kernel that evaluates samples (limit_at.hpp's SamplePoints): its
