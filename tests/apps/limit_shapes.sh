@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `spmesh limit` on every catmark_* and loop_* shape of OpenSubdiv's set (the shared folder's
+# meshes/opensubdiv): a shape that `subdivide` accepts gets its limit points at level 1 (the
+# vertices and faces of `subdivide --levels 1`), a sample a face at (1/4, 1/4), inside every
+# face's domain (a line of 9 numbers each), and a tessellation at rate 3 (a normal a point, faces
+# on its points); `--approximate` for the samples no exact patch holds (the shapes' corners,
+# darts, boundary vertices). Every number written is finite. A shape that `subdivide` refuses,
+# `limit` refuses with the same one-line message and writes nothing. Exit 77 (skipped) without
+# the shared folder.
+#   tests/apps/limit_shapes.sh SPMESH SHARED_DIR
+set -uo pipefail
+spmesh=$1
+shapes=$2/meshes/opensubdiv
+[[ -d $shapes ]] || { echo "skipped: no $shapes"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0 accepted=0 refused=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# finite FILE PREFIX FIELDS: every line starting with PREFIX has FIELDS numbers after it, all
+# finite (no nan, no inf).
+finite() {
+  awk -v prefix="$2" -v fields="$3" '
+    $1 == prefix || prefix == "" {
+      if (NF - (prefix != "") != fields) exit 1
+      for (i = 1 + (prefix != ""); i <= NF; ++i) if ($i !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) exit 1
+    }' "$1"
+}
+count() { grep -c "^$2 " "$1"; }
+# message FILE: stderr's line without the command's name ("spmesh subdivide: ").
+message() { sed 's/^spmesh [a-z]*: //' "$1"; }
+
+for mesh in "$shapes"/catmark_*.obj "$shapes"/loop_*.obj; do
+  name=$(basename "$mesh" .obj)
+  scheme=catmark
+  [[ $name == loop_* ]] && scheme=loop
+  if ! "$spmesh" subdivide "$mesh" --levels 1 --scheme "$scheme" -o "$tmp/sub.obj" 2>"$tmp/sub.err" >/dev/null; then
+    refused=$((refused + 1))
+    rm -f "$tmp/limit.obj"
+    for args in "-o $tmp/limit.obj" "--tessellate 3 -o $tmp/limit.obj"; do
+      # shellcheck disable=SC2086
+      "$spmesh" limit "$mesh" --scheme "$scheme" $args 2>"$tmp/limit.err" >/dev/null
+      rc=$?
+      [[ $rc -eq 1 ]] || fail "$name: limit $args: exit code $rc where subdivide refused"
+      [[ $(message "$tmp/limit.err") == "$(message "$tmp/sub.err")" ]] ||
+        fail "$name: limit says '$(cat "$tmp/limit.err")', subdivide '$(cat "$tmp/sub.err")'"
+      [[ ! -e $tmp/limit.obj ]] || fail "$name: limit $args wrote a file"
+    done
+    continue
+  fi
+  accepted=$((accepted + 1))
+  faces=$(count "$mesh" f)
+  "$spmesh" limit "$mesh" --scheme "$scheme" --levels 1 -o "$tmp/limit.obj" >/dev/null 2>"$tmp/err" ||
+    fail "$name: limit: $(cat "$tmp/err")"
+  [[ $(count "$tmp/limit.obj" v) -eq $(count "$tmp/sub.obj" v) && $(count "$tmp/limit.obj" vn) -eq $(count "$tmp/sub.obj" v) &&
+     $(count "$tmp/limit.obj" f) -eq $(count "$tmp/sub.obj" f) ]] ||
+    fail "$name: limit: not subdivide's vertices and faces"
+  finite "$tmp/limit.obj" v 3 && finite "$tmp/limit.obj" vn 3 || fail "$name: limit: a point or normal not finite"
+
+  for ((f = 0; f < faces; ++f)); do echo "$f 0.25 0.25"; done >"$tmp/at.txt"
+  "$spmesh" limit "$mesh" --scheme "$scheme" --at "$tmp/at.txt" --approximate -o "$tmp/at_out.txt" \
+    >/dev/null 2>"$tmp/err" || fail "$name: limit --at: $(cat "$tmp/err")"
+  [[ $(wc -l <"$tmp/at_out.txt") -eq $faces ]] && finite "$tmp/at_out.txt" "" 9 ||
+    fail "$name: limit --at: not $faces lines of 9 finite numbers"
+
+  "$spmesh" limit "$mesh" --scheme "$scheme" --tessellate 3 --approximate -o "$tmp/tess.obj" \
+    >/dev/null 2>"$tmp/err" || fail "$name: limit --tessellate: $(cat "$tmp/err")"
+  points=$(count "$tmp/tess.obj" v)
+  finite "$tmp/tess.obj" v 3 && finite "$tmp/tess.obj" vn 3 || fail "$name: tessellation: a point or normal not finite"
+  [[ $points -gt 0 && $(count "$tmp/tess.obj" vn) -eq $points ]] || fail "$name: tessellation: not a normal a point"
+  awk -v points="$points" '$1 == "f" { for (i = 2; i <= NF; ++i) { split($i, at, "/"); if (at[1] < 1 || at[1] > points) bad = 1 } ++n }
+                           END { exit bad || n == 0 }' "$tmp/tess.obj" || fail "$name: tessellation: faces off its points"
+done
+echo "limit on $accepted shapes, $refused refused as subdivide refuses them, $failures failures"
+((accepted > 0 && failures == 0))
