@@ -56,10 +56,22 @@ public:
 // Stam's evaluation holds the face at its corner a, else -1. Slot s's patch of child r (1 to 3) m
 // levels down is P rows (points) from stam_net_row<P>(s, m, r) on (stam_tables.hpp), of the
 // points that the terms name as level stam_net_level(l).
+SPMESH_HD constexpr int stam_net_level(int level) { return max_sample_depth + 1 + level; }
 struct StamNets {
   const index_t* corner[max_sample_depth + 1] = {};
+
+  // Whether level l's nets hold sample (x, y) of face f (`stam`: the scheme's StamView); then
+  // terms(level, row, weights) on their rows, derivatives times `scale`.
+  template <class Stam, class Terms>
+  SPMESH_HD bool terms(const Stam& stam, int l, index_t f, double x, double y, double scale, Terms&& terms) const {
+    if (!corner[l]) return false;
+    const index_t code = linalg::ldg(corner[l] + f);
+    return code >= 0 && stam.limit_from_net(int(code & 3), code >> 2, x, y, scale,
+                                            [&](index_t row, double p, double pu, double pv) {
+                                              terms(stam_net_level(l), row, p, pu, pv);
+                                            });
+  }
 };
-SPMESH_HD constexpr int stam_net_level(int level) { return max_sample_depth + 1 + level; }
 
 namespace detail {
 

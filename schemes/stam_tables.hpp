@@ -43,6 +43,15 @@ SPMESH_HD int inner_valence(const View& view, index_t first, int most) {
   return n;
 }
 
+// The corner at which Stam's evaluation holds face f of corners c (its only `stam` corner, the
+// others regular), n that vertex's edges (3 to max_valence); -1 if none.
+template <class View>
+SPMESH_HD int stam_corner(const View& view, index_t f, const FaceCorners& c, int max_valence, int& n) {
+  if (c.extraordinary < 0 || c.others > 0 || c.on_boundary > 0) return -1;
+  n = inner_valence(view, View::corners_per_face * f + c.extraordinary, max_valence);
+  return n >= 3 && n <= max_valence ? c.extraordinary : -1;
+}
+
 // One valence's eigenstructure, host, A = V B V^-1 (eigenstructure.hpp): B's eigenvalues in
 // decreasing order (1 first, the subdominant pair next) and its superdiagonal (1 where a vector
 // continues a Jordan chain of two: Loop at valence 3; else 0), children[r - 1][p][i] = (G_r V)_{p i}

@@ -80,32 +80,13 @@ struct SampleTerms {
   static constexpr int stam_points = 16;
   static constexpr int max_stam_ring = catmull_clark::max_stam_ring;
   SPMESH_HD index_t faces(int l) const { return level[l].irregular ? level[l].q.faces : 0; }
-  SPMESH_HD int stam_corner(int l, index_t f, int& n) const { return stam_corner(level[l], f, corners(level[l], f), n); }
+  SPMESH_HD int stam_corner(int l, index_t f, int& n) const {
+    const SampleLevel& L = level[l];
+    return schemes::stam_corner(L.q, f, face_corners(L.q, L.irregular, f), max_stam_valence, n);
+  }
   template <class Visit>
   SPMESH_HD void stam_ring(int l, index_t f, int a, int n, Visit&& visit) const {
     catmull_clark::stam_ring(level[l].q, f, a, n, visit);
-  }
-
-  // A face's corners by kind: the first smooth extraordinary one, how many are on a boundary or a
-  // crease (boundary_patch's), how many are of no patch.
-  struct Corners {
-    int extraordinary = -1, on_boundary = 0, others = 0;
-  };
-  SPMESH_HD static Corners corners(const SampleLevel& L, index_t f) {
-    Corners c;
-    for (int a = 0; a < 4; ++a) {
-      const index_t kind = L.irregular[linalg::ldg(L.q.corners + 4 * f + a)];
-      if (kind == vertex_kind::stam && c.extraordinary < 0) c.extraordinary = a;
-      else if (kind == vertex_kind::boundary || kind == vertex_kind::corner || kind == vertex_kind::crease)
-        ++c.on_boundary;
-      else if (kind != vertex_kind::regular) ++c.others;
-    }
-    return c;
-  }
-  SPMESH_HD static int stam_corner(const SampleLevel& L, index_t f, const Corners& c, int& n) {
-    if (c.extraordinary < 0 || c.others > 0 || c.on_boundary > 0) return -1;
-    n = inner_valence(L.q, 4 * f + c.extraordinary, max_stam_valence);
-    return n >= 3 && n <= max_stam_valence ? c.extraordinary : -1;
   }
 
   template <class F>
@@ -126,19 +107,15 @@ struct SampleTerms {
       const SampleLevel& L = level[l];
       const double scale = double(1 << l);
       auto on_level = [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); };
-      if (stam_nets.corner[l]) {
-        const index_t code = linalg::ldg(stam_nets.corner[l] + at);
-        auto on_net = [&](index_t row, double p, double pu, double pv) { f(stam_net_level(l), row, p, pu, pv); };
-        if (code >= 0 && stam.limit_from_net(int(code & 3), code >> 2, x, y, scale, on_net)) return 0;
-      }
-      const Corners c = corners(L, at);
+      if (stam_nets.terms(stam, l, at, x, y, scale, f)) return 0;
+      const FaceCorners c = face_corners(L.q, L.irregular, at);
       if (c.extraordinary < 0 && c.others == 0) {
         if (c.on_boundary == 0) patch(L.q, at, x, y, scale, on_level);
         else boundary_patch(L.q, L.sharp_sides, at, x, y, scale, on_level);
         return 0;
       }
       int n = 0;
-      const int a = stam_corner(L, at, c, n);
+      const int a = schemes::stam_corner(L.q, at, c, max_stam_valence, n);
       if (a >= 0) {
         stam.limit(L.q, at, a, n, x, y, scale, on_level);
         return 0;

@@ -34,6 +34,25 @@ struct RegularCounts {
   static constexpr index_t inner = quads ? 4 : 6, boundary = quads ? 3 : 4, corner = quads ? 2 : -1;
 };
 
+// A face's corners by kind, as the samples' patches read them: its first `stam` corner, how many
+// take the regular patch with the points beyond them reflected (boundary, corner, crease), how
+// many no patch.
+struct FaceCorners {
+  int extraordinary = -1, on_boundary = 0, others = 0;
+};
+template <class View>
+SPMESH_HD FaceCorners face_corners(const View& view, const index_t* irregular, index_t f) {
+  FaceCorners c;
+  for (int a = 0; a < View::corners_per_face; ++a) {
+    const index_t kind = irregular[linalg::ldg(view.corners + View::corners_per_face * f + a)];
+    if (kind == vertex_kind::stam && c.extraordinary < 0) c.extraordinary = a;
+    else if (kind == vertex_kind::boundary || kind == vertex_kind::corner || kind == vertex_kind::crease)
+      ++c.on_boundary;
+    else if (kind != vertex_kind::regular) ++c.others;
+  }
+  return c;
+}
+
 namespace detail {
 
 // A vertex's kind by its ring alone (a walk): regular, stam, boundary, corner or other (a

@@ -52,38 +52,17 @@ struct SampleTerms {
   bool approximate = false;
   LimitTerms<TriangleView, LimitMask> last;  // the last level's limit masks, where approximate
 
-  // What samples.hpp's Stam's nets ask of a scheme: its patches' points, a ring's largest size,
-  // a level's faces, the corner of a face at which Stam's evaluation holds it (-1: none; n its
-  // valence) and the face's ring there.
+  // What samples.hpp's Stam's nets ask of a scheme (as catmull_clark::detail::SampleTerms).
   static constexpr int stam_points = box_spline_points;
   static constexpr int max_stam_ring = loop::max_stam_ring;
   SPMESH_HD index_t faces(int l) const { return level[l].t.faces; }
-  SPMESH_HD int stam_corner(int l, index_t f, int& n) const { return stam_corner(level[l], f, corners(level[l], f), n); }
+  SPMESH_HD int stam_corner(int l, index_t f, int& n) const {
+    const SampleLevel& L = level[l];
+    return schemes::stam_corner(L.t, f, face_corners(L.t, L.irregular, f), max_stam_valence, n);
+  }
   template <class Visit>
   SPMESH_HD void stam_ring(int l, index_t f, int a, int n, Visit&& visit) const {
     loop::stam_ring(level[l].t, f, a, n, visit);
-  }
-
-  // A triangle's corners by kind: the first smooth extraordinary one, how many are not regular
-  // (boundary or crease vertices of the box spline's, in `on_boundary`, or of no patch).
-  struct Corners {
-    int extraordinary = -1, on_boundary = 0, others = 0;
-  };
-  SPMESH_HD static Corners corners(const SampleLevel& L, index_t f) {
-    Corners c;
-    for (int a = 0; a < 3; ++a) {
-      const index_t kind = L.irregular[linalg::ldg(L.t.corners + 3 * f + a)];
-      if (kind == vertex_kind::stam && c.extraordinary < 0) c.extraordinary = a;
-      else if (kind == vertex_kind::boundary || kind == vertex_kind::crease) ++c.on_boundary;
-      else if (kind != vertex_kind::regular) ++c.others;
-    }
-    return c;
-  }
-  // Stam's triangles have no boundary or crease corner.
-  SPMESH_HD static int stam_corner(const SampleLevel& L, index_t f, const Corners& c, int& n) {
-    if (c.extraordinary < 0 || c.others > 0 || c.on_boundary > 0) return -1;
-    n = inner_valence(L.t, 3 * f + c.extraordinary, max_stam_valence);
-    return n >= 3 && n <= max_stam_valence ? c.extraordinary : -1;
   }
 
   template <class F>
@@ -96,14 +75,10 @@ struct SampleTerms {
     for (int l = 0; l < levels; ++l) {
       const SampleLevel& L = level[l];
       auto on_level = [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); };
-      if (stam_nets.corner[l]) {
-        const index_t code = linalg::ldg(stam_nets.corner[l] + at);
-        auto on_net = [&](index_t row, double p, double pu, double pv) { f(stam_net_level(l), row, p, pu, pv); };
-        if (code >= 0 && stam.limit_from_net(int(code & 3), code >> 2, x, y, scale, on_net)) return 0;
-      }
-      const Corners c = corners(L, at);
+      if (stam_nets.terms(stam, l, at, x, y, scale, f)) return 0;
+      const FaceCorners c = face_corners(L.t, L.irregular, at);
       int n = 0;
-      const int a = stam_corner(L, at, c, n);
+      const int a = schemes::stam_corner(L.t, at, c, max_stam_valence, n);
       if (c.extraordinary < 0 && c.others == 0) {
         const BoxSplineNet net = box_spline_net(L.t, at, L.sharp_sides);
         if (net.complete) {
