@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # `spmesh limit` on every catmark_* and loop_* shape of OpenSubdiv's set (the shared folder's
 # meshes/opensubdiv): a shape that `subdivide` accepts gets its limit points at level 1 (the
-# vertices and faces of `subdivide --levels 1`), a sample a face at (1/4, 1/4), inside every
-# face's domain (a line of 9 numbers each), and a tessellation at rate 3 (a normal a point, faces
-# on its points); `--approximate` for the samples no exact patch holds (the shapes' corners,
-# darts, boundary vertices). Every number written is finite. A shape that `subdivide` refuses,
-# `limit` refuses with the same one-line message and writes nothing. Exit 77 (skipped) without
-# the shared folder.
+# vertices and faces of `subdivide --levels 1`), 16 samples a face on a 4 x 4 grid in [0, 1/2]^2,
+# inside every face's domain (a line of 9 numbers each; enough a face for Stam's nets), and a
+# tessellation at rate 3 (a normal a point, faces on its points); `--approximate` for the samples
+# no exact patch holds (the shapes' corners, darts, boundary vertices). Every number written is
+# finite. A shape that `subdivide` refuses (exit code 1, one line), `limit` refuses with the same
+# line and writes nothing. Exit 77 (skipped) without the shared folder.
 #   tests/apps/limit_shapes.sh SPMESH SHARED_DIR
 set -uo pipefail
 spmesh=$1
@@ -34,9 +34,12 @@ for mesh in "$shapes"/catmark_*.obj "$shapes"/loop_*.obj; do
   name=$(basename "$mesh" .obj)
   scheme=catmark
   [[ $name == loop_* ]] && scheme=loop
-  if ! "$spmesh" subdivide "$mesh" --levels 1 --scheme "$scheme" -o "$tmp/sub.obj" 2>"$tmp/sub.err" >/dev/null; then
+  rm -f "$tmp"/{sub.obj,limit.obj,at_out.txt,tess.obj}
+  "$spmesh" subdivide "$mesh" --levels 1 --scheme "$scheme" -o "$tmp/sub.obj" 2>"$tmp/sub.err" >/dev/null
+  rc=$?
+  if ((rc != 0)); then
     refused=$((refused + 1))
-    rm -f "$tmp/limit.obj"
+    [[ $rc -eq 1 && $(wc -l <"$tmp/sub.err") -eq 1 ]] || fail "$name: subdivide: exit code $rc, $(cat "$tmp/sub.err")"
     for args in "-o $tmp/limit.obj" "--tessellate 3 -o $tmp/limit.obj"; do
       # shellcheck disable=SC2086
       "$spmesh" limit "$mesh" --scheme "$scheme" $args 2>"$tmp/limit.err" >/dev/null
@@ -57,11 +60,13 @@ for mesh in "$shapes"/catmark_*.obj "$shapes"/loop_*.obj; do
     fail "$name: limit: not subdivide's vertices and faces"
   finite "$tmp/limit.obj" v 3 && finite "$tmp/limit.obj" vn 3 || fail "$name: limit: a point or normal not finite"
 
-  for ((f = 0; f < faces; ++f)); do echo "$f 0.25 0.25"; done >"$tmp/at.txt"
+  for ((f = 0; f < faces; ++f)); do
+    for u in 0.0625 0.1875 0.3125 0.4375; do for v in 0.0625 0.1875 0.3125 0.4375; do echo "$f $u $v"; done; done
+  done >"$tmp/at.txt"
   "$spmesh" limit "$mesh" --scheme "$scheme" --at "$tmp/at.txt" --approximate -o "$tmp/at_out.txt" \
     >/dev/null 2>"$tmp/err" || fail "$name: limit --at: $(cat "$tmp/err")"
-  [[ $(wc -l <"$tmp/at_out.txt") -eq $faces ]] && finite "$tmp/at_out.txt" "" 9 ||
-    fail "$name: limit --at: not $faces lines of 9 finite numbers"
+  [[ $(wc -l <"$tmp/at_out.txt") -eq $((16 * faces)) ]] && finite "$tmp/at_out.txt" "" 9 ||
+    fail "$name: limit --at: not $((16 * faces)) lines of 9 finite numbers"
 
   "$spmesh" limit "$mesh" --scheme "$scheme" --tessellate 3 --approximate -o "$tmp/tess.obj" \
     >/dev/null 2>"$tmp/err" || fail "$name: limit --tessellate: $(cat "$tmp/err")"
