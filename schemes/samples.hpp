@@ -270,7 +270,11 @@ void sample_points(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_
   for (int l = 0; l < levels; ++l) {
     const index_t level_faces = terms.faces(l);
     if (level_faces == 0 || std::int64_t(level_faces) * tuning::stam_net_samples_per_face > n) continue;
-    if (!any) exec.write(slots_on_exec.data(), slots.data(), levels), any = true;
+    if (!any) {  // zeroes on the executor (a write from the host would wait for the levels)
+      index_t* zeroes = slots_on_exec.data();
+      exec.for_each(levels, [=] SPMESH_HD(index_t i) { zeroes[i] = 0; });
+      any = true;
+    }
     corners[std::size_t(l)] = linalg::Array<index_t, S>(level_faces);
     index_t* corner = corners[std::size_t(l)].data();
     exec.for_each(level_faces, StamFaces<Terms>{terms, l, corner});
