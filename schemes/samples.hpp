@@ -6,9 +6,9 @@
 // refinement matrices, and the first sample not evaluated is named.
 //
 // From a level's points (sample_points), the faces that Stam's evaluation holds get Stam's nets
-// first: their children's patch control points m = 1 to tuning::stam_net_levels levels towards
-// the extraordinary vertex (G_r A^(m-1) C, stam_tables.hpp), made once a face, so that a sample
-// there is one patch of contiguous points, as cheap as a regular face's.
+// first: their children's patch control points m = 1 to d levels towards the extraordinary vertex
+// (G_r A^(m-1) C, stam_tables.hpp; d from the samples a face, stam_net_depth), made once a face,
+// so that a sample there is one patch of contiguous points, as cheap as a regular face's.
 //
 // Statuses: 0 evaluated exactly; 4 approximated (on request, where no patch holds it within the
 // levels); 1 no patch within the levels; 2 a face out of range; 3 (u, v) outside the face's
@@ -53,12 +53,13 @@ public:
 };
 
 // Stam's nets as a scheme's terms read them: per level (null: none), per face 4 slot + a where
-// Stam's evaluation holds the face at its corner a, else -1. Slot s's patch of child r (1 to 3) m
-// levels down is P rows (points) from stam_net_row<P>(s, m, r) on (stam_tables.hpp), of the
-// points that the terms name as level stam_net_level(l).
+// Stam's evaluation holds the face at its corner a, else -1, and the nets' depth d. Slot s's patch
+// of child r (1 to 3) m levels down (1 to d) is P rows (points) from stam_net_row<P>(s, d, m, r)
+// on (stam_tables.hpp), of the points that the terms name as level stam_net_level(l).
 SPMESH_HD constexpr int stam_net_level(int level) { return max_sample_depth + 1 + level; }
 struct StamNets {
   const index_t* corner[max_sample_depth + 1] = {};
+  int depth[max_sample_depth + 1] = {};
 
   // Whether level l's nets hold sample (x, y) of face f (`stam`: the scheme's StamView); then
   // terms(level, row, weights) on their rows, derivatives times `scale`.
@@ -66,7 +67,7 @@ struct StamNets {
   SPMESH_HD bool terms(const Stam& stam, int l, index_t f, double x, double y, double scale, Terms&& terms) const {
     if (!corner[l]) return false;
     const index_t code = linalg::ldg(corner[l] + f);
-    return code >= 0 && stam.limit_from_net(int(code & 3), code >> 2, x, y, scale,
+    return code >= 0 && stam.limit_from_net(int(code & 3), code >> 2, depth[l], x, y, scale,
                                             [&](index_t row, double p, double pu, double pv) {
                                               terms(stam_net_level(l), row, p, pu, pv);
                                             });
@@ -137,18 +138,30 @@ struct StamSlots {
   }
 };
 
-// One row of the nets, a thread each: point p of child r's patch m levels down of a slot's face,
-// the P rules' column p of G_r A^(m-1) over its ring's points (the level's, k columns).
+// How many levels deep a level of `faces` faces gets Stam's nets for `samples` samples: 0 (none)
+// below tuning::stam_net_samples_per_face samples a face, else floor(log4) of the samples a face,
+// at most tuning::stam_net_levels.
+inline int stam_net_depth(index_t samples, index_t faces) {
+  if (faces == 0 || std::int64_t(faces) * tuning::stam_net_samples_per_face > samples) return 0;
+  int depth = 1;
+  while (depth < tuning::stam_net_levels && (std::int64_t(faces) << (2 * depth + 2)) <= samples) ++depth;
+  return depth;
+}
+
+// One row of the nets, a thread each: point p of child r's patch m levels down (1 to depth) of a
+// slot's face, the P rules' column p of G_r A^(m-1) over its ring's points (the level's, k
+// columns).
 template <class Terms, class T>
 struct StamNetPoints {
-  static constexpr int P = Terms::stam_points, per_slot = tuning::stam_net_levels * 3 * P;
+  static constexpr int P = Terms::stam_points;
   Terms terms;
-  int level;
+  int level, depth;
   const index_t *corner, *face;
   const T* points;
   T* nets;
   index_t k;
   SPMESH_HD void operator()(index_t row) const {
+    const int per_slot = depth * 3 * P;
     const index_t f = face[row / per_slot];
     const int within = int(row % per_slot), m = 1 + within / (3 * P), r = 1 + within / P % 3, p = within % P;
     const int a = int(corner[f] & 3);
@@ -248,8 +261,8 @@ index_t count_or_refuse(Exec& exec, const linalg::Array<std::uint8_t, S>& status
 }
 
 // The samples' limits (out's arrays, sized) from P0 by `terms` on `plan`'s levels: every level's
-// points subdivided; Stam's nets of the levels with tuning::stam_net_samples_per_face samples a
-// face or more (one wait for their sizes); then one thread a sample.
+// points subdivided; Stam's nets of the levels with samples enough (stam_net_depth; one wait for
+// their sizes); then one thread a sample.
 template <class Exec, class Plan, class Terms, class T, class S = typename Exec::space>
 void sample_points(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_t* status,
                    const linalg::Dense<T, S>& P0, SampleLimits<T, S>& out) {
@@ -269,7 +282,7 @@ void sample_points(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_
   bool any = false;
   for (int l = 0; l < levels; ++l) {
     const index_t level_faces = terms.faces(l);
-    if (level_faces == 0 || std::int64_t(level_faces) * tuning::stam_net_samples_per_face > n) continue;
+    if (stam_net_depth(n, level_faces) == 0) continue;
     if (!any) {  // zeroes on the executor (a write from the host would wait for the levels)
       index_t* zeroes = slots_on_exec.data();
       exec.for_each(levels, [=] SPMESH_HD(index_t i) { zeroes[i] = 0; });
@@ -283,16 +296,17 @@ void sample_points(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_
   if (any) exec.read(slots_on_exec.data(), levels, slots.data());
   using Rows = StamNetPoints<Terms, T>;
   for (int l = 0; l < levels; ++l) {
-    const std::int64_t rows = std::int64_t(slots[std::size_t(l)]) * Rows::per_slot;
+    const int depth = stam_net_depth(n, terms.faces(l));
+    const std::int64_t rows = std::int64_t(slots[std::size_t(l)]) * depth * 3 * Rows::P;
     if (rows == 0 || rows * k > std::int64_t(max_index)) continue;  // none; or too many: the rings instead
     index_t* corner = corners[std::size_t(l)].data();
     faces[std::size_t(l)] = linalg::Array<index_t, S>(slots[std::size_t(l)]);
     nets[std::size_t(l)] = linalg::Array<T, S>(index_t(rows * k));
     exec.for_each(terms.faces(l), StamSlots<Terms>{terms, l, corner, faces[std::size_t(l)].data()});
-    exec.for_each(index_t(rows), Rows{terms, l, corner, faces[std::size_t(l)].data(), kernel.P[l],
+    exec.for_each(index_t(rows), Rows{terms, l, depth, corner, faces[std::size_t(l)].data(), kernel.P[l],
                                       nets[std::size_t(l)].data(), k});
     kernel.nets[l] = nets[std::size_t(l)].data();
-    kernel.terms.stam_nets.corner[l] = corner;
+    kernel.terms.stam_nets.corner[l] = corner, kernel.terms.stam_nets.depth[l] = depth;
   }
   exec.for_each(n, kernel);
 }

@@ -139,11 +139,11 @@ struct StamTableView {
   }
 };
 
-// Stam's nets (samples.hpp): the first of the P rows of a face's slot `slot` that hold child r's
-// patch points m levels down, G_r A^(m-1) C (m up to tuning::stam_net_levels).
+// Stam's nets (samples.hpp) `depth` levels deep: the first of the P rows of a face's slot `slot`
+// that hold child r's patch points m levels down, G_r A^(m-1) C (m up to depth).
 template <int P>
-SPMESH_HD constexpr index_t stam_net_row(index_t slot, int m, int r) {
-  return ((slot * tuning::stam_net_levels + m - 1) * 3 + r - 1) * P;
+SPMESH_HD constexpr index_t stam_net_row(index_t slot, int depth, int m, int r) {
+  return ((slot * depth + m - 1) * 3 + r - 1) * P;
 }
 
 // A scheme's view (a StamTableView) of tables in the executor's memory.

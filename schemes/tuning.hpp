@@ -51,12 +51,15 @@ inline constexpr std::size_t tensor_tile_bytes = 16 * 1024;
 inline constexpr int stam_tabled_levels = 8;
 
 // Stam's nets (samples.hpp): for samples from a level's points, each face that Stam's evaluation
-// holds gets its children's patch control points G_r A^(m-1) C for m up to this, made once, so
-// that a sample there is a patch of contiguous points (no ring walk, no 16 x K table): 3 levels
-// hold all but 1/64 of uniform samples, for 3 x 3 x 16 rows a face (xyz: 1.7 KB in float; Q; Tuning
-// choices: stam_net_levels). A level gets them when there are this many samples a face of it or
-// more: making them is a pass over its faces and one over their rows, and a wait.
-inline constexpr int stam_net_levels = 3;
+// holds gets its children's patch control points G_r A^(m-1) C for m up to a depth d, made once,
+// so that a sample there is a patch of contiguous points (no ring walk, no 16 x K table). A level
+// gets them when there are stam_net_samples_per_face samples a face of it or more (making them is
+// a pass over its faces and one over their rows, and a wait), d = floor(log4) of its samples a
+// face, at most stam_net_levels (3 x 16 rows a face a level, xyz: 0.6 KB in float). A uniform
+// sample lies deeper than d with probability 4^-d, and a warp that holds one waits for its ring
+// walk (16 K table reads), so the nets go down to about one sample a face below them (Q; Tuning
+// choices: stam_net_levels).
+inline constexpr int stam_net_levels = 5;
 inline constexpr int stam_net_samples_per_face = 16;
 static_assert(stam_net_levels <= stam_tabled_levels, "Stam's nets are made from the tabled G_r A^(m-1)");
 

@@ -115,17 +115,19 @@ struct StamView : StamTableView<16, 2, 8> {
 
   // The same from Stam's nets (samples.hpp) of the quad, its corner a, slot `slot`: the bicubic
   // patch of child r m levels down, visit(row, weight, u derivative's, v derivative's) on its 16
-  // rows. False, visiting none, when the sample lies deeper than the nets (and at the corner).
+  // rows. False, visiting none, when the sample lies deeper than the nets' `depth` levels (and
+  // at the corner).
   template <class Visit>
-  SPMESH_HD bool limit_from_net(int a, index_t slot, double x, double y, double scale, Visit&& visit) const {
+  SPMESH_HD bool limit_from_net(int a, index_t slot, int depth, double x, double y, double scale,
+                                Visit&& visit) const {
     const Turn turn(a, x, y);
-    const Child child(turn, tuning::stam_net_levels);
-    if (child.m > tuning::stam_net_levels) return false;
+    const Child child(turn, depth);
+    if (child.m > depth) return false;
     double bs[4], dbs[4], bt[4], dbt[4];
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, child.s, bs, dbs);
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, child.t, bt, dbt);
     const double growth = std::ldexp(scale, child.m);
-    const index_t first = stam_net_row<16>(slot, child.m, child.r);
+    const index_t first = stam_net_row<16>(slot, depth, child.m, child.r);
     for (int row = 0; row < 4; ++row)
       for (int col = 0; col < 4; ++col) {
         const double ws = bt[row] * dbs[col], wt = dbt[row] * bs[col];

@@ -111,16 +111,18 @@ struct StamView : StamTableView<box_spline_points, 1, 6> {
 
   // The same from Stam's nets (samples.hpp) of the triangle, its corner a, slot `slot`: the box
   // spline of child r m levels down, visit(row, weight, x derivative's, y derivative's) on its 12
-  // rows. False, visiting none, when the sample lies deeper than the nets (and at the corner).
+  // rows. False, visiting none, when the sample lies deeper than the nets' `depth` levels (and
+  // at the corner).
   template <class Visit>
-  SPMESH_HD bool limit_from_net(int a, index_t slot, double x, double y, double scale, Visit&& visit) const {
+  SPMESH_HD bool limit_from_net(int a, index_t slot, int depth, double x, double y, double scale,
+                                Visit&& visit) const {
     const TriangleTurn turn(a, x, y);
-    const Child child(turn, tuning::stam_net_levels);
-    if (child.m > tuning::stam_net_levels) return false;
+    const Child child(turn, depth);
+    if (child.m > depth) return false;
     double b[box_spline_points], bs[box_spline_points], bt[box_spline_points];
     box_spline_basis(child.in.x, child.in.y, b, bs, bt);
     const double growth = child.in.sign * std::ldexp(scale, child.m);
-    const index_t first = stam_net_row<box_spline_points>(slot, child.m, child.in.child);
+    const index_t first = stam_net_row<box_spline_points>(slot, depth, child.m, child.in.child);
     for (int p = 0; p < box_spline_points; ++p)
       visit(first + p, b[p], growth * turn.dx(bs[p], bt[p]), growth * turn.dy(bs[p], bt[p]));
     return true;

@@ -811,7 +811,7 @@ void check_normal(const Dense<T>& du, const Dense<T>& dv, index_t s, const Limit
 // regular patch or Stam's); derivatives against central differences of the samples themselves.
 template <class B, class T>
 void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidates, int levels,
-                   schemes::Options options = {}) {
+                   schemes::Options options = {}, int count = 200) {
   CAPTURE(mesh.source);
   if (candidates.empty())
     for (index_t f = 0; f < mesh.face_count(); ++f) candidates.push_back(f);
@@ -820,7 +820,7 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
   std::vector<index_t> faces;
   std::vector<double> us, vs;
   std::mt19937 rng(11);
-  for (int n = 0; n < 200; ++n) {
+  for (int n = 0; n < count; ++n) {
     const index_t f = candidates[rng() % candidates.size()], sides = mesh.M.offsets[f + 1] - mesh.M.offsets[f];
     // Every second sample next to corner 0 (of a polygon's sub-face): an extraordinary vertex's
     // sub-faces at the last level.
@@ -944,6 +944,10 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj"), {}, 3);
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 3);
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 8);  // deep: 2^-8 from the corners
+  // Samples enough for Stam's nets 5 levels deep on level 0's faces (1,000 a face), 4 on level 1's.
+  CHECK(schemes::detail::stam_net_depth(6200, 6) == 5);
+  CHECK(schemes::detail::stam_net_depth(6200, 24) == 4);
+  check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj"), {}, 8, {}, 6200);
   // An infinitely sharp crease round the torus's tube (every vertex on it of 4 edges, two of
   // them sharp: crease patches on both sides) and a semi-sharp one (regular two levels down).
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_torus.obj"), {}, 4);
@@ -1725,6 +1729,20 @@ TEST_CASE("Loop's box-spline basis: a partition of unity whose derivatives are i
     CHECK(std::abs(sum_u) <= 1e-13);
     CHECK(std::abs(sum_v) <= 1e-13);
   }
+}
+
+TEST_CASE("Stam's nets' depth: none below 16 samples a face, then floor(log4) of the samples a face, at most "
+          "tuning::stam_net_levels") {
+  using schemes::detail::stam_net_depth;
+  CHECK(stam_net_depth(15, 1) == 0);
+  CHECK(stam_net_depth(100, 0) == 0);
+  CHECK(stam_net_depth(16, 1) == 2);
+  CHECK(stam_net_depth(63, 1) == 2);
+  CHECK(stam_net_depth(64, 1) == 3);
+  CHECK(stam_net_depth(4 * 255, 4) == 3);
+  CHECK(stam_net_depth(4 * 256, 4) == 4);
+  CHECK(stam_net_depth(max_index, 1) == schemes::tuning::stam_net_levels);
+  CHECK(stam_net_depth(max_index, max_index / 16) == 2);
 }
 
 TEST_CASE("Stam's eigenstructure: 1, then the subdominant pair of Catmull-Clark's closed form, A = V diag V^-1, for "
