@@ -1,0 +1,2 @@
+// The limit of Catmull-Clark solids on the GPU: the CPU test source compiled by nvcc.
+#include "../limit.cpp"

@@ -1,0 +1,273 @@
+// The limit of Catmull-Clark solids at (cell, u, v, w) (solids/limit_at.hpp) against independent
+// references: in a perturbed grid the tricubic B-spline of the grid's points, written here in
+// closed form over the grid's indices (no topology), with cells given in turned corner orders;
+// a level-1 cell's limit at its corners against the base's (spmesh's refinement and the
+// B-spline are one function); the refusals. The same source runs on the GPU (cuda/limit.cu).
+#include "../backends.hpp"
+#include "linalg/cpu/executor.hpp"
+#include "schemes/catmull_clark/scheme.hpp"
+#include "schemes/schemes.hpp"
+#include "solids/classes.hpp"
+#include "solids/limit_at.hpp"
+#include "solids/refine.hpp"
+
+#include "generated.hpp"
+
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cmath>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace spmesh::test::solid_limit {
+
+using solids::CellMesh;
+
+constexpr int n = 6;  // grid_cells(n): (n + 1)^3 vertices
+
+std::array<int, 3> grid_coordinates(index_t vertex) {
+  return {int(vertex % (n + 1)), int(vertex / (n + 1) % (n + 1)), int(vertex / ((n + 1) * (n + 1)))};
+}
+
+// The grid with cell c's corners turned for c % 3 = 1 (a quarter turn about w: corner (a, b, c)
+// takes the vertex at (b, 1 - a, c)) and c % 3 = 2 (the axes cycled: at (c, a, b)); both keep
+// the corner order right-handed.
+CellMesh<> turned_grid() {
+  CellMesh<> mesh = grid_cells(n);
+  for (index_t c = 0; c < mesh.cells(); ++c) {
+    if (c % 3 == 0) continue;
+    std::array<index_t, 8> old;
+    for (int i = 0; i < 8; ++i) old[std::size_t(i)] = mesh.indices[8 * c + i];
+    for (int i = 0; i < 8; ++i) {
+      const int a = solids::detail::hexahedron_coordinate(i, 0), b = solids::detail::hexahedron_coordinate(i, 1),
+                z = solids::detail::hexahedron_coordinate(i, 2);
+      const int from = c % 3 == 1 ? solids::detail::hexahedron_corner(b, 1 - a, z)
+                                  : solids::detail::hexahedron_corner(z, a, b);
+      mesh.indices[8 * c + i] = old[std::size_t(from)];
+    }
+  }
+  return mesh;
+}
+
+// The uniform cubic B-spline centred at 0 and its slope.
+double bspline(double t) {
+  t = std::abs(t);
+  return t < 1 ? (4 - 6 * t * t + 3 * t * t * t) / 6 : t < 2 ? (2 - t) * (2 - t) * (2 - t) / 6 : 0;
+}
+double bspline_slope(double t) {
+  const double a = std::abs(t), sign = t < 0 ? -1 : 1;
+  return sign * (a < 1 ? (-12 * a + 9 * a * a) / 6 : a < 2 ? -(2 - a) * (2 - a) / 2 : 0);
+}
+
+// The tricubic B-spline of the grid's points P at grid coordinates X: value and gradient, of
+// column x.
+struct Closed {
+  double value = 0, gradient[3] = {0, 0, 0};
+};
+Closed closed_form(const linalg::Dense<double>& P, const double X[3], int x) {
+  Closed out;
+  const int base[3] = {int(std::floor(X[0])), int(std::floor(X[1])), int(std::floor(X[2]))};
+  for (int k = base[2] - 2; k <= base[2] + 2; ++k)
+    for (int j = base[1] - 2; j <= base[1] + 2; ++j)
+      for (int i = base[0] - 2; i <= base[0] + 2; ++i) {
+        if (i < 0 || j < 0 || k < 0 || i > n || j > n || k > n) continue;
+        const double p = P(i + (n + 1) * (j + (n + 1) * k), x);
+        const double bi = bspline(X[0] - i), bj = bspline(X[1] - j), bk = bspline(X[2] - k);
+        out.value += bi * bj * bk * p;
+        out.gradient[0] += bspline_slope(X[0] - i) * bj * bk * p;
+        out.gradient[1] += bi * bspline_slope(X[1] - j) * bk * p;
+        out.gradient[2] += bi * bj * bspline_slope(X[2] - k) * p;
+      }
+  return out;
+}
+
+// Whether the B-spline needs no point beyond the grid at X: X in [1, n - 1]^3.
+bool inside(const double X[3]) {
+  for (int a = 0; a < 3; ++a)
+    if (X[a] < 1 || X[a] > n - 1) return false;
+  return true;
+}
+
+template <class B, class T>
+solids::CellLimits<T> evaluate(const CellMesh<>& mesh, const linalg::Dense<double>& P, const std::vector<index_t>& cells,
+                               const std::vector<std::array<double, 3>>& at, index_t* with_nets = nullptr) {
+  typename B::Exec exec;
+  const auto on = upload_cells<B>(mesh);
+  const auto ops = solids::boundary_operators(exec, on);
+  const auto nets = solids::tricubic_nets(exec, on, ops);
+  if (with_nets) *with_nets = nets.cells;
+  linalg::Dense<T> points(P.rows, P.cols);
+  for (index_t p = 0; p < P.data.size(); ++p) points.data[p] = T(P.data[p]);
+  std::vector<double> us, vs, ws;
+  for (const auto& [u, v, w] : at) us.push_back(u), vs.push_back(v), ws.push_back(w);
+  const auto limits = solids::limit_at_cells(exec, nets, B::upload(linalg::Array<index_t>(cells)),
+                                             B::upload(linalg::Array<double>(us)), B::upload(linalg::Array<double>(vs)),
+                                             B::upload(linalg::Array<double>(ws)), B::upload(points));
+  return {B::download(limits.position), B::download(limits.du), B::download(limits.dv), B::download(limits.dw)};
+}
+
+template <class B, class T>
+void check_grid() {
+  CAPTURE(sizeof(T));
+  const CellMesh<> mesh = turned_grid();
+  const linalg::Dense<double> P = perturbed_grid(n, 5);
+  // Samples: each cell's corners, centre and random points, in the cells whose net lies in the
+  // grid (the cells of grid stars: all corners inside).
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<index_t> cells;
+  std::vector<std::array<double, 3>> at;
+  std::vector<std::array<double, 3>> where;  // grid coordinates
+  index_t expected_cells = 0;
+  for (index_t c = 0; c < mesh.cells(); ++c) {
+    std::array<std::array<int, 3>, 8> corner;
+    for (int i = 0; i < 8; ++i) corner[std::size_t(i)] = grid_coordinates(mesh.indices[8 * c + i]);
+    bool interior = true;
+    for (const auto& g : corner)
+      for (int a : g) interior &= a >= 1 && a <= n - 1;
+    if (!interior) continue;
+    ++expected_cells;
+    std::vector<std::array<double, 3>> mine = {{0, 0, 0}, {1, 1, 1}, {1, 0, 0.25}, {0.5, 0.5, 0.5}};
+    for (int r = 0; r < 4; ++r) mine.push_back({unit(random), unit(random), unit(random)});
+    for (const auto& [u, v, w] : mine) {
+      std::array<double, 3> X;
+      for (int a = 0; a < 3; ++a)
+        X[std::size_t(a)] = corner[0][std::size_t(a)] + u * (corner[1][std::size_t(a)] - corner[0][std::size_t(a)]) +
+                            v * (corner[3][std::size_t(a)] - corner[0][std::size_t(a)]) +
+                            w * (corner[4][std::size_t(a)] - corner[0][std::size_t(a)]);
+      cells.push_back(c), at.push_back({u, v, w}), where.push_back(X);
+    }
+  }
+  REQUIRE(expected_cells == (n - 2) * (n - 2) * (n - 2));
+  index_t with_nets = 0;
+  const auto limits = evaluate<B, T>(mesh, P, cells, at, &with_nets);
+  CHECK(with_nets == expected_cells);
+  const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+  double worst = 0;
+  for (std::size_t s = 0; s < cells.size(); ++s) {
+    const index_t c = cells[s];
+    std::array<double, 3> axis[3];  // the cell's u, v, w directions in grid coordinates
+    const auto c0 = grid_coordinates(mesh.indices[8 * c]), c1 = grid_coordinates(mesh.indices[8 * c + 1]),
+               c3 = grid_coordinates(mesh.indices[8 * c + 3]), c4 = grid_coordinates(mesh.indices[8 * c + 4]);
+    for (int a = 0; a < 3; ++a)
+      axis[0][std::size_t(a)] = c1[std::size_t(a)] - c0[std::size_t(a)],
+      axis[1][std::size_t(a)] = c3[std::size_t(a)] - c0[std::size_t(a)],
+      axis[2][std::size_t(a)] = c4[std::size_t(a)] - c0[std::size_t(a)];
+    for (int x = 0; x < 3; ++x) {
+      const Closed expected = closed_form(P, where[s].data(), x);
+      const double got[4] = {double(limits.position(index_t(s), x)), double(limits.du(index_t(s), x)),
+                             double(limits.dv(index_t(s), x)), double(limits.dw(index_t(s), x))};
+      worst = std::max(worst, std::abs(got[0] - expected.value));
+      for (int d = 0; d < 3; ++d) {
+        double along = 0;
+        for (int a = 0; a < 3; ++a) along += expected.gradient[a] * axis[d][std::size_t(a)];
+        worst = std::max(worst, std::abs(got[1 + d] - along));
+      }
+    }
+  }
+  CHECK(worst <= tolerance * n);
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in cells of grid stars is the tricubic B-spline of the grid, "
+                   "positions and derivatives, in turned corner orders",
+                   B, SPMESH_TEST_BACKENDS) {
+  check_grid<B, double>();
+  check_grid<B, float>();
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit at a refined cell's corners is the base cell's at the same "
+                   "point: the refinement and the evaluation are one function",
+                   B, SPMESH_TEST_BACKENDS) {
+  const CellMesh<> mesh = turned_grid();
+  const linalg::Dense<double> P = perturbed_grid(n, 9);
+  linalg::Dense<double> grid(mesh.vertices, 3);
+  for (index_t v = 0; v < mesh.vertices; ++v)
+    for (int a = 0; a < 3; ++a) grid(v, a) = grid_coordinates(v)[std::size_t(a)];
+  // Level 1: the perturbed points refined, and the grid coordinates refined (each fine vertex's
+  // place on the base grid).
+  typename B::Exec exec;
+  const auto on = upload_cells<B>(mesh);
+  const auto ops = solids::boundary_operators(exec, on);
+  const auto fine = solids::refine(exec, on, ops, B::upload(P));
+  const auto place = solids::refine(exec, on, ops, B::upload(grid));
+  const CellMesh<> level1{fine.cells.vertices, B::download(fine.cells.offsets), B::download(fine.cells.indices)};
+  const linalg::Dense<double> P1 = B::download(fine.positions), X1 = B::download(place.positions);
+  // Every level-1 cell whose corners lie where the base's B-spline is whole, at its corners.
+  std::vector<index_t> cells;
+  std::vector<std::array<double, 3>> at;
+  std::vector<index_t> vertex;
+  for (index_t c = 0; c < level1.cells(); ++c) {
+    bool whole = true;
+    for (int i = 0; i < 8; ++i) {
+      const index_t v = level1.indices[8 * c + i];
+      const double X[3] = {X1(v, 0), X1(v, 1), X1(v, 2)};
+      whole &= inside(X);
+    }
+    if (!whole) continue;
+    for (int i = 0; i < 8; ++i) {
+      cells.push_back(c), vertex.push_back(level1.indices[8 * c + i]);
+      at.push_back({double(solids::detail::hexahedron_coordinate(i, 0)),
+                    double(solids::detail::hexahedron_coordinate(i, 1)),
+                    double(solids::detail::hexahedron_coordinate(i, 2))});
+    }
+  }
+  REQUIRE(cells.size() == 8 * std::size_t(2 * (n - 2)) * std::size_t(2 * (n - 2)) * std::size_t(2 * (n - 2)));
+  const auto limits = evaluate<B, double>(level1, P1, cells, at);
+  double worst = 0;
+  for (std::size_t s = 0; s < cells.size(); ++s) {
+    const double X[3] = {X1(vertex[s], 0), X1(vertex[s], 1), X1(vertex[s], 2)};
+    for (int x = 0; x < 3; ++x)
+      worst = std::max(worst, std::abs(limits.position(index_t(s), x) - closed_form(P, X, x).value));
+  }
+  CHECK(worst <= 1e-12 * n);
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit refuses, naming the sample, a cell without a grid-star net, a "
+                   "cell out of range and (u, v, w) outside the cell",
+                   B, SPMESH_TEST_BACKENDS) {
+  // A mesh of a hexahedron, prisms and a tetrahedron: no cell has a net.
+  const auto [mixed, positions] = mixed_cells();
+  index_t with_nets = -1;
+  std::string message = "no error";
+  try {
+    evaluate<B, double>(mixed, positions, {0}, {{0.5, 0.5, 0.5}}, &with_nets);
+  } catch (const schemes::SampleError& e) {
+    message = e.what();
+  }
+  CHECK(message.find("sample 0 (cell 0, u 0.500000") != std::string::npos);
+  CHECK(with_nets == 0);
+  // In the grid, cell 0 (a corner cell) has no net; the sample before it is evaluated.
+  const CellMesh<> grid = turned_grid();
+  const linalg::Dense<double> P = perturbed_grid(n, 1);
+  const index_t middle = 1 + n * (1 + n * 1);  // cell (1, 1, 1): its net lies in the grid
+  auto in_grid = [&](index_t cell, std::array<double, 3> uvw) {
+    try {
+      evaluate<B, double>(grid, P, {middle, cell}, {{0.5, 0.5, 0.5}, uvw});
+    } catch (const schemes::SampleError& e) {
+      CHECK(e.sample == 1);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(in_grid(0, {0.5, 0.5, 0.5}) ==
+        "limit_at_cells: sample 1 (cell 0, u 0.500000, v 0.500000, w 0.500000): the cell is not a hexahedron "
+        "inside the volume whose corners all have the grid's star (6 edges, each in 4 quads, 8 hexahedra round "
+        "it); spmesh evaluates the limit only in such cells so far");
+  CHECK(in_grid(n * n * n, {0.5, 0.5, 0.5}).find("the mesh has cells 0 to 215") != std::string::npos);
+  CHECK(in_grid(middle, {0.5, 1.5, 0.5}).find("(u, v, w) is outside the cell") != std::string::npos);
+  CHECK(in_grid(middle, {std::nan(""), 0.5, 0.5}).find("outside the cell ([0, 1]^3) or not finite") !=
+        std::string::npos);
+  CHECK(in_grid(middle, {0.5, 0.5, 1.0}) == "no error");
+}
+
+TEST_CASE("Cells of grid stars are classify_cells' regular interior cells in a grid") {
+  const CellMesh<> mesh = turned_grid();
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  CHECK(solids::tricubic_nets(cpu, mesh, ops).cells == solids::classify_cells(mesh, ops).regular_interior);
+}
+
+}  // namespace spmesh::test::solid_limit
