@@ -56,6 +56,12 @@ template <class T>
 solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>& r, const schemes::RefinedMeshCheck& check,
                                         Stages& stages);
 
+// A solid's limit at samples on the GPU (volume_pipeline.hpp's solid_limit_at).
+template <class T>
+solids::CellLimits<T> solid_limit_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
+                                         const std::optional<solids::SolidSharpness<>>& sharpness,
+                                         const meshops::Samples& samples, Stages& stages);
+
 // Starts creating the GPU's context on another thread, so that its cost (a few tenths of a
 // second) overlaps reading the input; errors are left to the executor, which reports them. A
 // build without CUDA has nothing to start. Keep the future until the GPU work begins.
@@ -95,6 +101,9 @@ void check_device_memory(std::int64_t bytes);
                                                      const solids::RefineOptions&,                                  \
                                                      const std::optional<solids::SolidSharpness<>>&, int, Stages&); \
   template solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>&, const schemes::RefinedMeshCheck&, \
-                                                   Stages&);
+                                                   Stages&);                                                       \
+  template solids::CellLimits<T> solid_limit_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&,          \
+                                                    const std::optional<solids::SolidSharpness<>>&,              \
+                                                    const meshops::Samples&, Stages&);
 
 }  // namespace spmesh::apps

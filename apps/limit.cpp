@@ -197,8 +197,7 @@ int limit_as(const Args& args) {
 }  // namespace
 
 int limit_command(const Args& args) {
-  if (is_volume_file(args.positional.at(0)))
-    throw InputError(args.positional.at(0) + ": spmesh limit takes surface meshes (.obj, .off, .ply)");
+  if (is_volume_file(args.positional.at(0))) return limit_volume(args);
   return args.dbl() ? limit_as<double>(args) : limit_as<float>(args);
 }
 

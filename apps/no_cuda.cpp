@@ -60,6 +60,12 @@ template <class T>
 solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>&, const schemes::RefinedMeshCheck&, Stages&) {
   no_cuda();
 }
+template <class T>
+solids::CellLimits<T> solid_limit_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&,
+                                         const std::optional<solids::SolidSharpness<>>&, const meshops::Samples&,
+                                         Stages&) {
+  no_cuda();
+}
 std::future<void> start_gpu() {
   std::promise<void> nothing;
   nothing.set_value();

@@ -119,6 +119,15 @@ solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>& r, const s
   return rebuild_solid_cells(exec, r, check, stages);
 }
 
+template <class T>
+solids::CellLimits<T> solid_limit_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
+                                         const std::optional<solids::SolidSharpness<>>& sharpness,
+                                         const meshops::Samples& samples, Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  return solid_limit_at(exec, mesh, P0, sharpness, samples, stages);
+}
+
 std::future<void> start_gpu() {
   return std::async(std::launch::async, [] { (void)cudaFree(nullptr); });
 }

@@ -7,6 +7,7 @@
 #include "apps/picture.hpp"
 #include "apps/poses.hpp"
 #include "apps/progress.hpp"
+#include "apps/report.hpp"
 #include "apps/transfer.hpp"
 #include "apps/volume.hpp"
 #include "apps/volume_pipeline.hpp"
@@ -478,6 +479,60 @@ int replay_volume_as(const Args& args) {
   return 0;
 }
 
+// spmesh limit VOLUME --at SAMPLES.txt -o OUT.txt: the solid's limit at each line's (cell, u, v,
+// w), written a line a sample: x y z, then the u, v and w derivatives.
+template <class T>
+int limit_volume_as(const Args& args) {
+  refuse_surface_options(args);
+  const std::string input = args.positional.at(0), device = args.device();
+  for (const char* option : {"--tessellate", "--levels", "--approximate"})
+    if (args.get(option))
+      throw Error(std::string(option) + " does not apply to a volume mesh: spmesh limit on a volume takes --at " +
+                  "SAMPLES.txt, a line 'cell u v w' a sample");
+  const std::string samples_path = args.need("--at"), out = args.need("--output");
+  meshops::OutputFiles outputs({input, samples_path});
+  if (!out.ends_with(".txt") && !out.starts_with("/dev/"))
+    throw InputError(out + ": spmesh limit --at writes text, a line a sample; give a path ending in .txt");
+  outputs.add(out);
+  const auto context = device == "cuda" ? start_gpu() : std::future<void>();
+  const auto in = read_volume_input(args, input, 0);
+  const auto samples = meshops::read_samples(samples_path, in.mesh.cell_count(), true);
+  linalg::Dense<T> P0(in.mesh.positions.rows, 3);
+  for (index_t i = 0; i < P0.data.size(); ++i) P0.data[i] = static_cast<T>(in.mesh.positions.data[i]);
+  Stages stages;
+  const auto r = [&] {
+    try {
+      Progress progress(fmt::format("the limit at {} samples on {}", samples.faces.size(), device));
+      if (device == "cuda") return solid_limit_on_gpu<T>(in.mesh.cells, P0, in.sharpness, samples, stages);
+      cpu::Executor exec;
+      return solid_limit_at<T>(exec, in.mesh.cells, P0, in.sharpness, samples, stages);
+    } catch (const schemes::SampleError& e) {
+      throw InputError(fmt::format("{}:{}: {}", samples_path, samples.lines[std::size_t(e.sample)], e.what()));
+    }
+  }();
+  const auto t = std::chrono::steady_clock::now();
+  {
+    Progress progress("writing " + out);
+    outputs.write(out, [&](std::ostream& os) {
+      const char* number = std::is_same_v<T, float> ? "{:.9g}" : "{:.17g}";
+      std::string line;
+      for (index_t s = 0; s < r.position.rows; ++s) {
+        line.clear();
+        for (const auto* block : {&r.position, &r.du, &r.dv, &r.dw})
+          for (index_t c = 0; c < 3; ++c) {
+            if (!line.empty()) line += ' ';
+            line += fmt::format(fmt::runtime(number), (*block)(s, c));
+          }
+        os << line << '\n';
+      }
+    });
+    outputs.commit();
+  }
+  fmt::print("ccsolid limit at {} samples on {}: {}, write {:.2f} ms\n", r.position.rows, device,
+             summary(stages, device), elapsed_ms(t));
+  return 0;
+}
+
 }  // namespace
 
 bool is_volume_file(const std::string& path) { return solids::is_volume_file(path); }
@@ -498,6 +553,10 @@ int build_volume(const Args& args) {
 
 int replay_volume(const Args& args) {
   return args.dbl() ? replay_volume_as<double>(args) : replay_volume_as<float>(args);
+}
+
+int limit_volume(const Args& args) {
+  return args.dbl() ? limit_volume_as<double>(args) : limit_volume_as<float>(args);
 }
 
 int info_volume(const std::string& path) {
@@ -536,6 +595,8 @@ int info_volume(const std::string& path) {
   fmt::print("cell classes: {} regular inside, {} regular at the boundary, layered:{} {} irregular, {} not evaluable\n",
              classes.regular_interior, classes.regular_boundary, layered.empty() ? " none," : layered,
              classes.irregular, classes.not_evaluable.size());
+  fmt::print("limit     {} cells of grid stars (a tricubic B-spline each: `spmesh limit --at` evaluates these so far)\n",
+             solids::tricubic_nets(exec, mesh.cells, ops).cells);
   std::map<std::string, std::vector<index_t>> unevaluable;
   for (const auto& [cell, reason] : classes.not_evaluable) unevaluable[reason].push_back(cell);
   for (const auto& [reason, cells] : unevaluable) {

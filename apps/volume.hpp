@@ -25,6 +25,10 @@ int build_volume(const Args& args);
 // base cells), written as .vtu, .vtk or .mesh.
 int replay_volume(const Args& args);
 
+// spmesh limit on a volume mesh: the solid's limit at samples (cell, u, v, w) of SAMPLES.txt, on
+// the CPU or the GPU, written a line a sample.
+int limit_volume(const Args& args);
+
 // spmesh info on a volume mesh: counts, Euler characteristic, boundary faces, cell kinds, edge
 // valences, extraordinary edges, vertices in no cell, and the first geometry problem.
 int info_volume(const std::string& path);

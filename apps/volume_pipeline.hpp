@@ -4,6 +4,8 @@
 #pragma once
 
 #include "apps/pipeline.hpp"
+#include "meshops/samples.hpp"
+#include "solids/limit_at.hpp"
 #include "solids/plan.hpp"
 #include "solids/refinement.hpp"
 #include "solids/refinement_file.hpp"
@@ -102,6 +104,41 @@ solids::CellMesh<> rebuild_solid_cells(Exec& exec, const schemes::Refinement<T>&
   stages.download += elapsed_ms(t);
   check.check(refined);
   return solids::as_cells(std::move(refined));
+}
+
+// The limit of a solid (with its sharp features where given) at samples (cell, u, v, w) on `exec`
+// (solids::tricubic_nets, then limit_at_cells), on the host; schemes::SampleError names the first sample not evaluated (its
+// index in `samples`). Stages: upload, build (the operators and nets), eval, download.
+template <class T, class Exec>
+solids::CellLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
+                                     const std::optional<solids::SolidSharpness<>>& sharpness,
+                                     const meshops::Samples& samples, Stages& stages) {
+  using X = Transfer<Exec>;
+  using S = typename Exec::space;
+  auto t = std::chrono::steady_clock::now();
+  const auto cells = cells_up<X, S>(mesh);
+  const auto sharp = sharpness_up<X, S>(sharpness);
+  const linalg::Dense<T, S> P = X::up(P0);
+  const linalg::Array<index_t, S> at = X::up(linalg::Array<index_t>(samples.faces));
+  const linalg::Array<double, S> u = X::up(linalg::Array<double>(samples.u)), v = X::up(linalg::Array<double>(samples.v)),
+                                 w = X::up(linalg::Array<double>(samples.w));
+  exec.synchronize();
+  stages.upload += elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  const auto ops = solids::boundary_operators(exec, cells);
+  const auto nets = solids::tricubic_nets(exec, cells, ops, sharp ? &*sharp : nullptr);
+  exec.synchronize();
+  stages.build += elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  auto limits = solids::limit_at_cells(exec, nets, at, u, v, w, P);
+  exec.synchronize();
+  stages.eval += elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  solids::CellLimits<T> out{on_host<X>(std::move(limits.position)), on_host<X>(std::move(limits.du)),
+                            on_host<X>(std::move(limits.dv)), on_host<X>(std::move(limits.dw))};
+  stages.download += elapsed_ms(t);
+  stages.peak_bytes = X::peak_bytes();
+  return out;
 }
 
 }  // namespace spmesh::apps

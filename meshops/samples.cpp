@@ -6,8 +6,13 @@
 
 namespace spmesh::meshops {
 
-Samples parse_samples(std::string_view text, const std::string& name, index_t faces) {
+Samples parse_samples(std::string_view text, const std::string& name, index_t faces, bool solid) {
   Samples out;
+  const char* form = solid ? "a sample is 'cell u v w'" : "a sample is 'face u v'";
+  const char* element = solid ? "cell" : "face";
+  static constexpr const char* missing_uv[2] = {"u and v are", "v is"};
+  static constexpr const char* missing_uvw[3] = {"u, v and w are", "v and w are", "w is"};
+  const char* const* missing = solid ? missing_uvw : missing_uv;
   text = skip_bom(text);
   index_t line = 0;
   for (std::size_t pos = 0; pos <= text.size();) {
@@ -20,24 +25,37 @@ Samples parse_samples(std::string_view text, const std::string& name, index_t fa
       throw InputError(name + ":" + std::to_string(line) + ": " + what);
     };
     std::int64_t face = 0;
-    double uv[2] = {0, 0};
-    if (!parse_number(face_token, face)) fail("bad face '" + std::string(face_token.substr(0, 32)) + "' (a sample is 'face u v')");
-    for (double& x : uv) {
+    const int parameters = solid ? 3 : 2;
+    double uvw[3] = {0, 0, 0};
+    if (!parse_number(face_token, face))
+      fail("bad " + std::string(element) + " '" + std::string(face_token.substr(0, 32)) + "' (" + form + ")");
+    for (int i = 0; i < parameters; ++i) {
       const std::string_view tok = next_token(s);
-      if (tok.empty()) fail("a sample is 'face u v': " + std::string(&x == uv ? "u and v are" : "v is") + " missing");
-      if (!parse_number(tok, x)) fail("bad parameter '" + std::string(tok.substr(0, 32)) + "'");
+      if (tok.empty()) fail(std::string(form) + ": " + missing[i] + " missing");
+      if (!parse_number(tok, uvw[i])) fail("bad parameter '" + std::string(tok.substr(0, 32)) + "'");
     }
-    if (!next_token(s).empty()) fail("a sample is 'face u v': more follows");
+    if (!next_token(s).empty()) fail(std::string(form) + ": more follows");
     if (face < 0 || face >= faces)
-      fail("face " + std::to_string(face) + " is out of range (the mesh has faces 0 to " + std::to_string(faces - 1) + ")");
-    // Which (u, v) a face takes is its parameterization's (the evaluation checks it); here only numbers.
-    if (!std::isfinite(uv[0]) || !std::isfinite(uv[1]) || uv[0] < 0 || uv[1] < 0)
-      fail("u and v are finite and not negative (u " + std::to_string(uv[0]) + ", v " + std::to_string(uv[1]) + ")");
-    out.faces.push_back(index_t(face)), out.u.push_back(uv[0]), out.v.push_back(uv[1]), out.lines.push_back(line);
+      fail(std::string(element) + " " + std::to_string(face) + " is out of range (the mesh has " + element + "s 0 to " +
+           std::to_string(faces - 1) + ")");
+    // Which (u, v) a face takes is its parameterization's (the evaluation checks it); here only
+    // numbers. A solid's cell is [0, 1]^3.
+    bool good = true;
+    for (int i = 0; i < parameters; ++i) good &= std::isfinite(uvw[i]) && uvw[i] >= 0 && (!solid || uvw[i] <= 1);
+    if (!good) {
+      if (solid)
+        fail("u, v and w are in [0, 1] (u " + std::to_string(uvw[0]) + ", v " + std::to_string(uvw[1]) + ", w " +
+             std::to_string(uvw[2]) + ")");
+      fail("u and v are finite and not negative (u " + std::to_string(uvw[0]) + ", v " + std::to_string(uvw[1]) + ")");
+    }
+    out.faces.push_back(index_t(face)), out.u.push_back(uvw[0]), out.v.push_back(uvw[1]), out.lines.push_back(line);
+    if (solid) out.w.push_back(uvw[2]);
   }
   return out;
 }
 
-Samples read_samples(const std::string& path, index_t faces) { return parse_samples(read_file(path), path, faces); }
+Samples read_samples(const std::string& path, index_t faces, bool solid) {
+  return parse_samples(read_file(path), path, faces, solid);
+}
 
 }  // namespace spmesh::meshops

@@ -1,8 +1,10 @@
 // The control nets of the cells whose limit is the tricubic B-spline (seed 000, Eq. 1): a
 // hexahedron inside the volume whose eight corners each have the grid's star: 6 edges inside the
-// volume, each in 4 quads, and round the corner only hexahedra. Catmull-Clark solids refine such a
-// block as the tricubic B-spline does (every point of the children's nets comes from the block by
-// the grid's rules), so the cell's limit is the B-spline of its 4 x 4 x 4 points at any depth.
+// volume, each in 4 quads, and round the corner only hexahedra; no sharpness at the corners or on
+// their edges. Catmull-Clark solids refine such a block as the tricubic B-spline does (every
+// point of the children's nets comes from the block by the grid's rules: the corners' vertex
+// points, their edges' edge points, face and cell points, and the children's corners have the
+// grid's star again), so the cell's limit is the B-spline of its 4 x 4 x 4 points at any depth.
 //
 // A cell's net: point (i, j, k), i, j, k in 0..3, at entry i + 4 j + 16 k; the cell's corner of
 // VTK coordinates (a, b, c) (cells.hpp; u along corner 0 to 1, v 0 to 3, w 0 to 4) is point
@@ -13,6 +15,7 @@
 #pragma once
 
 #include "solids/cells.hpp"
+#include "solids/sharpness.hpp"
 #include "solids/topology.hpp"
 
 namespace spmesh::solids {
@@ -33,6 +36,7 @@ struct TricubicNet {
   CellsView cells;
   linalg::TernaryView d1, d2, t1, t2, t3;
   const char *edge_on_boundary, *vertex_on_boundary;
+  const float *edge_sharpness, *vertex_sharpness;  // null: none
   index_t* nets;
 
   SPMESH_HD index_t other_end(index_t e, index_t v) const {
@@ -50,9 +54,11 @@ struct TricubicNet {
   // Whether vertex v has the grid's star (above).
   SPMESH_HD bool grid_star(index_t v) const {
     if (vertex_on_boundary[v] || t1.end(v) - t1.begin(v) != 6) return false;
+    if (vertex_sharpness && vertex_sharpness[v] != 0) return false;
     for (index_t p = t1.begin(v); p < t1.end(v); ++p) {
       const index_t e = t1.index(p);
       if (edge_on_boundary[e] || t2.end(e) - t2.begin(e) != 4) return false;
+      if (edge_sharpness && edge_sharpness[e] != 0) return false;
       for (index_t q = t2.begin(e); q < t2.end(e); ++q) {
         const index_t f = t2.index(q);
         if (d2.end(f) - d2.begin(f) != 4) return false;
@@ -141,7 +147,8 @@ struct TricubicNet {
 }  // namespace detail
 
 // Every cell's 4 x 4 x 4 net (64 entries a cell; the first -1 where the cell is not a hexahedron
-// of grid stars, above), and how many cells have one.
+// of grid stars, above, with the sharpness given where the mesh has sharp features), and how many
+// cells have one.
 template <class S = linalg::Host>
 struct TricubicNets {
   linalg::Array<index_t, S> points;
@@ -149,7 +156,8 @@ struct TricubicNets {
 };
 
 template <class Exec, class S = typename Exec::space>
-TricubicNets<S> tricubic_nets(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops) {
+TricubicNets<S> tricubic_nets(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
+                              const SolidSharpness<S>* sharpness = nullptr) {
   const auto transposed = transposes(exec, ops);
   const auto flags = boundary_flags(exec, ops, transposed);
   const index_t C = ops.cells();
@@ -157,7 +165,8 @@ TricubicNets<S> tricubic_nets(Exec& exec, const CellMesh<S>& mesh, const Boundar
       checked_index(std::int64_t(tricubic_net_points) * C, "the cells' tricubic nets"))};
   exec.for_each(C, detail::TricubicNet{mesh.view(), ops.d1.view(), ops.d2.view(), transposed.t1.view(),
                                        transposed.t2.view(), transposed.t3.view(), flags.edges.data(),
-                                       flags.vertices.data(), out.points.data()});
+                                       flags.vertices.data(), sharpness ? sharpness->edges.data() : nullptr,
+                                       sharpness ? sharpness->vertices.data() : nullptr, out.points.data()});
   const index_t* first = out.points.data();
   out.cells = exec.count_if(C, [=] SPMESH_HD(index_t c) { return first[std::int64_t(tricubic_net_points) * c] >= 0; });
   return out;

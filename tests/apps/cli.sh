@@ -679,6 +679,71 @@ expect_error "volume past 32-bit indices" "$tmp/g.vtu" subdivide "$block" --leve
 printf 'MeshVersionFormatted 2\nDimension 3\nVertices\n8\n0 0 1 0\n1 0 1 0\n1 1 1 0\n0 1 1 0\n0 0 0 0\n1 0 0 0\n1 1 0 0\n0 1 0 0\nHexahedra\n1\n1 2 3 4 5 6 7 8 0\nEnd\n' >"$tmp/inverted.mesh"
 expect_error "inverted hexahedron" "$tmp/g.vtu" subdivide "$tmp/inverted.mesh" --levels 1 -o "$tmp/g.vtu"
 expect_error "volume output is the input" "$tmp/none" subdivide "$tmp/block2.mesh" --levels 1 -o "$tmp/block2.mesh"
+# limit --at on a volume: the refined block's cells of grid stars (found here from its hexahedra
+# alone: each corner in 8 of them with 6 neighbours along edges), sampled at their corners, where
+# the tricubic B-spline's limit point is (64 V + 16 edge neighbours + 4 face diagonals + cube
+# diagonals) / 216; as many as info counts; the GPU's the same; others refused by line.
+python3 - "$tmp/block2.mesh" "$tmp/vsamples.txt" "$tmp/vexpected.txt" <<'PY' || fail "limit --at on a volume: the samples"
+import sys
+lines = [l.split() for l in open(sys.argv[1])]
+i = next(k for k, l in enumerate(lines) if l and l[0] == "Vertices")
+n = int(lines[i + 1][0])
+P = [tuple(map(float, l[:3])) for l in lines[i + 2:i + 2 + n]]
+i = next(k for k, l in enumerate(lines) if l and l[0] == "Hexahedra")
+H = [[int(x) - 1 for x in l[:8]] for l in lines[i + 2:i + 2 + int(lines[i + 1][0])]]
+bits = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)]
+around = {}
+for h in H:
+    for c, v in enumerate(h):
+        around.setdefault(v, []).append((h, c))
+def star(v):  # the vertex's neighbours by how many axes they differ in, or None if not a grid star
+    rings = {1: set(), 2: set(), 3: set()}
+    for h, c in around[v]:
+        for d, w in enumerate(h):
+            k = sum(a != b for a, b in zip(bits[c], bits[d]))
+            if k: rings[k].add(w)
+    ok = len(around[v]) == 8 and [len(rings[k]) for k in (1, 2, 3)] == [6, 12, 8]
+    return rings if ok else None
+with open(sys.argv[2], "w") as samples, open(sys.argv[3], "w") as expected:
+    count = 0
+    for cell, h in enumerate(H):
+        rings = [star(v) for v in h]
+        if any(r is None for r in rings): continue
+        count += 1
+        for c in (0, 6, 3):
+            v, r = h[c], rings[c]
+            limit = [(64 * P[v][x] + 16 * sum(P[w][x] for w in r[1]) + 4 * sum(P[w][x] for w in r[2]) +
+                      sum(P[w][x] for w in r[3])) / 216 for x in range(3)]
+            samples.write("%d %d %d %d\n" % ((cell,) + bits[c]))
+            expected.write(" ".join(repr(x) for x in limit) + "\n")
+    print(count)
+    assert count > 0
+PY
+"$spmesh" info "$tmp/block2.mesh" | grep -q "^limit     $(grep -c . "$tmp/vexpected.txt" | awk '{ print $1 / 3 }') cells of grid stars" ||
+  fail "volume info: the cells of grid stars: $(grep '^limit' "$tmp/vinfo2.txt")"
+"$spmesh" limit "$tmp/block2.mesh" --at "$tmp/vsamples.txt" -o "$tmp/vat.txt" --precision double >/dev/null ||
+  fail "limit --at on a volume"
+paste -d' ' "$tmp/vat.txt" "$tmp/vexpected.txt" | awk '
+  NF != 15 { bad = 1 }
+  { for (c = 1; c <= 3; ++c) { d = $c - $(c + 12); if (d < 0) d = -d; if (d > m) m = d } }
+  END { exit !(!bad && m < 1e-12) }' || fail "limit --at on a volume: not the B-spline's limit points"
+if "$spmesh" limit "$tmp/block2.mesh" --at "$tmp/vsamples.txt" -o "$tmp/vat_gpu.txt" --precision double \
+    --device cuda >/dev/null 2>"$tmp/stderr"; then
+  paste -d' ' "$tmp/vat.txt" "$tmp/vat_gpu.txt" | awk '
+    { for (c = 1; c <= 12; ++c) { d = $c - $(c + 12); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(m < 1e-12) }' || fail "limit --at on a volume on the GPU differs from the CPU"
+  echo "ok: limit --at on a volume on the GPU is the CPU's"
+else
+  [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/vat_gpu.txt ]] || fail "volume limit on no GPU: $(cat "$tmp/stderr")"
+fi
+printf '# a cell at the boundary\n0 0.5 0.5 0.5\n' >"$tmp/vbad.txt"
+expect_error "limit --at on a volume: a cell that is not a grid star's, by line" "$tmp/vat_bad.txt" limit \
+  "$tmp/block2.mesh" --at "$tmp/vbad.txt" -o "$tmp/vat_bad.txt"
+grep -q "vbad.txt:2: limit_at_cells: sample 0 (cell 0, " "$tmp/stderr" || fail "volume limit refusal: $(cat "$tmp/stderr")"
+printf '0 0.5 0.5\n' >"$tmp/vshort.txt"
+expect_error "limit --at on a volume: 'cell u v w'" "$tmp/vat_bad.txt" limit "$tmp/block2.mesh" --at "$tmp/vshort.txt" \
+  -o "$tmp/vat_bad.txt"
+expect_error "limit on a volume: --tessellate" "$tmp/vat_bad.txt" limit "$tmp/block2.mesh" --tessellate 4 -o "$tmp/vat_bad.txt"
 # build + replay of a volume: R of 2 levels saved, replayed on the block and on the block moved
 # (R is linear: the moved block's refinement is the refinement moved) into .mesh files, equal to
 # subdivide's points (1e-12 of the diagonal) and cells; on the GPU where there is one, the same.

@@ -34,3 +34,20 @@ TEST_CASE("samples: a bad line is refused by file:line and what is wrong") {
   CHECK(error("1.5 0.5 0.5") == "s.txt:1: bad face '1.5' (a sample is 'face u v')");
   CHECK(error("1 half 0.5") == "s.txt:1: bad parameter 'half'");
 }
+
+TEST_CASE("samples of a solid: cell u v w a line, in [0, 1]^3, and every bad line named") {
+  const Samples s = parse_samples("# cells\n3 0.25 0.5 1\n\n0 0 0 0\n", "c.txt", 4, true);
+  CHECK(s.faces == std::vector<index_t>{3, 0});
+  CHECK(s.u == std::vector<double>{0.25, 0});
+  CHECK(s.v == std::vector<double>{0.5, 0});
+  CHECK(s.w == std::vector<double>{1, 0});
+  CHECK(s.lines == std::vector<index_t>{2, 4});
+  auto error = [](const std::string& text) { return input_error([&] { parse_samples(text, "c.txt", 4, true); }); };
+  CHECK(error("4 0.5 0.5 0.5") == "c.txt:1: cell 4 is out of range (the mesh has cells 0 to 3)");
+  CHECK(error("1 0.5 0.5 1.5") == "c.txt:1: u, v and w are in [0, 1] (u 0.500000, v 0.500000, w 1.500000)");
+  CHECK(error("1 nan 0.5 0.5") == "c.txt:1: u, v and w are in [0, 1] (u nan, v 0.500000, w 0.500000)");
+  CHECK(error("1 0.5 0.5") == "c.txt:1: a sample is 'cell u v w': w is missing");
+  CHECK(error("1") == "c.txt:1: a sample is 'cell u v w': u, v and w are missing");
+  CHECK(error("1 0.5 0.5 0.5 0.5") == "c.txt:1: a sample is 'cell u v w': more follows");
+  CHECK(error("x 0.5 0.5 0.5") == "c.txt:1: bad cell 'x' (a sample is 'cell u v w')");
+}

@@ -8,8 +8,12 @@
 #include "schemes/catmull_clark/scheme.hpp"
 #include "schemes/schemes.hpp"
 #include "solids/classes.hpp"
+#include "linalg/spgemm.hpp"
+#include "linalg/spmv.hpp"
 #include "solids/limit_at.hpp"
+#include "solids/plan.hpp"
 #include "solids/refine.hpp"
+#include "solids/refinement.hpp"
 
 #include "generated.hpp"
 
@@ -223,6 +227,61 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit at a refined cell's corners is t
       worst = std::max(worst, std::abs(limits.position(index_t(s), x) - closed_form(P, X, x).value));
   }
   CHECK(worst <= 1e-12 * n);
+}
+
+// The largest difference of two host matrices of the same shape, over the largest entry of b.
+template <class T>
+double relative_to(const linalg::Dense<T>& a, const linalg::Dense<T>& b) {
+  double worst = 0, size = 0;
+  for (index_t i = 0; i < a.data.size(); ++i)
+    worst = std::max(worst, std::abs(double(a.data[i]) - double(b.data[i]))), size = std::max(size, std::abs(double(b.data[i])));
+  return worst / size;
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit as matrices: W P is limit_at_cells', and W R evaluates a refined "
+                   "level's cells from the base's points",
+                   B, SPMESH_TEST_BACKENDS) {
+  const CellMesh<> mesh = turned_grid();
+  const linalg::Dense<double> P = perturbed_grid(n, 13);
+  typename B::Exec exec;
+  const auto plan = solids::build(exec, upload_cells<B>(mesh), 1);
+  const auto R = solids::refinement_matrix<double>(exec, plan);
+  const auto P0 = B::upload(P);
+  const auto P1 = linalg::spmm(exec, R, P0);
+  const auto ops = solids::boundary_operators(exec, plan.refined);
+  const auto nets = solids::tricubic_nets(exec, plan.refined, ops);
+  // Two random samples in every level-1 cell that has a net.
+  const auto points = B::download(nets.points);
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<index_t> cells;
+  std::vector<double> us, vs, ws;
+  for (index_t c = 0; c < plan.refined.cells(); ++c)
+    for (int r = 0; r < 2 && points[solids::tricubic_net_points * c] >= 0; ++r)
+      cells.push_back(c), us.push_back(unit(random)), vs.push_back(unit(random)), ws.push_back(unit(random));
+  REQUIRE(nets.cells == 10 * 10 * 10);  // level 1's 12^3 cells less two layers
+  const auto on_cells = B::upload(linalg::Array<index_t>(cells));
+  const auto u = B::upload(linalg::Array<double>(us)), v = B::upload(linalg::Array<double>(vs)),
+             w = B::upload(linalg::Array<double>(ws));
+  const auto direct = solids::limit_at_cells(exec, nets, on_cells, u, v, w, P1);
+  const auto W = solids::limit_matrices_at_cells<double>(exec, nets, on_cells, u, v, w, plan.refined.vertices);
+  const auto host_W = B::download(W.position);
+  REQUIRE(host_W.rows == index_t(cells.size()));
+  bool ascending = true;
+  for (index_t s = 0; s < host_W.rows; ++s) {
+    ascending &= host_W.offsets[s + 1] - host_W.offsets[s] == solids::tricubic_net_points;
+    for (index_t p = host_W.offsets[s] + 1; p < host_W.offsets[s + 1]; ++p) ascending &= host_W.indices[p - 1] < host_W.indices[p];
+  }
+  CHECK(ascending);
+  const std::pair<const linalg::Csr<double, typename B::Exec::space>*, const linalg::Dense<double, typename B::Exec::space>*>
+      parts[4] = {{&W.position, &direct.position}, {&W.du, &direct.du}, {&W.dv, &direct.dv}, {&W.dw, &direct.dw}};
+  for (const auto& [matrix, expected] : parts) {
+    CHECK(relative_to(B::download(linalg::spmm(exec, *matrix, P1)), B::download(*expected)) <= 1e-13);
+    // Composed with R: the samples as a matrix of the base's points.
+    const auto WR = linalg::spgemm(exec, *matrix, R);
+    CHECK(WR.cols == mesh.vertices);
+    CHECK(relative_to(B::download(linalg::spmm(exec, WR, P0)), B::download(*expected)) <= 1e-13);
+  }
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark solids' limit refuses, naming the sample, a cell without a grid-star net, a "
