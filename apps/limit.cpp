@@ -6,6 +6,7 @@
 #include "apps/input.hpp"
 #include "apps/progress.hpp"
 #include "apps/report.hpp"
+#include "apps/sample_lines.hpp"
 #include "apps/transfer.hpp"
 #include "apps/volume.hpp"
 #include "meshops/io.hpp"
@@ -90,8 +91,7 @@ int limit_at_as(const Args& args) {
   const std::string device = args.device(), input = args.positional.at(0), samples_path = args.need("--at");
   meshops::OutputFiles outputs({input, samples_path});
   const std::string out = args.need("--output");
-  if (!out.ends_with(".txt") && !out.starts_with("/dev/"))
-    throw InputError(out + ": spmesh limit --at writes text, a line a sample; give a path ending in .txt");
+  check_sample_output(out);
   outputs.add(out);
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = sample_input(args, depth, "--at");
@@ -100,23 +100,7 @@ int limit_at_as(const Args& args) {
   const bool approximate = args.get("--approximate").has_value();
   const auto r = evaluate_samples<T>(device, in, samples_path, samples, depth, approximate, stages);
   const auto t = std::chrono::steady_clock::now();
-  {
-    Progress progress("writing " + out);
-    outputs.write(out, [&](std::ostream& os) {
-      const char* number = std::is_same_v<T, float> ? "{:.9g}" : "{:.17g}";
-      std::string line;
-      for (index_t s = 0; s < r.position.rows; ++s) {
-        line.clear();
-        for (const auto* block : {&r.position, &r.du, &r.dv})
-          for (index_t c = 0; c < 3; ++c) {
-            if (!line.empty()) line += ' ';
-            line += fmt::format(fmt::runtime(number), (*block)(s, c));
-          }
-        os << line << '\n';
-      }
-    });
-    outputs.commit();
-  }
+  write_sample_lines(outputs, out, {&r.position, &r.du, &r.dv});
   fmt::print("{} limit at {} samples on {}{}: {}, write {:.2f} ms\n", in.scheme, r.position.rows, device,
              approximated(r.approximated, depth), summary(stages, device), elapsed_ms(t));
   return 0;

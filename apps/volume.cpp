@@ -8,6 +8,7 @@
 #include "apps/poses.hpp"
 #include "apps/progress.hpp"
 #include "apps/report.hpp"
+#include "apps/sample_lines.hpp"
 #include "apps/transfer.hpp"
 #include "apps/volume.hpp"
 #include "apps/volume_pipeline.hpp"
@@ -491,8 +492,7 @@ int limit_volume_as(const Args& args) {
                   "SAMPLES.txt, a line 'cell u v w' a sample");
   const std::string samples_path = args.need("--at"), out = args.need("--output");
   meshops::OutputFiles outputs({input, samples_path});
-  if (!out.ends_with(".txt") && !out.starts_with("/dev/"))
-    throw InputError(out + ": spmesh limit --at writes text, a line a sample; give a path ending in .txt");
+  check_sample_output(out);
   outputs.add(out);
   const auto context = device == "cuda" ? start_gpu() : std::future<void>();
   const auto in = read_volume_input(args, input, 0);
@@ -511,23 +511,7 @@ int limit_volume_as(const Args& args) {
     }
   }();
   const auto t = std::chrono::steady_clock::now();
-  {
-    Progress progress("writing " + out);
-    outputs.write(out, [&](std::ostream& os) {
-      const char* number = std::is_same_v<T, float> ? "{:.9g}" : "{:.17g}";
-      std::string line;
-      for (index_t s = 0; s < r.position.rows; ++s) {
-        line.clear();
-        for (const auto* block : {&r.position, &r.du, &r.dv, &r.dw})
-          for (index_t c = 0; c < 3; ++c) {
-            if (!line.empty()) line += ' ';
-            line += fmt::format(fmt::runtime(number), (*block)(s, c));
-          }
-        os << line << '\n';
-      }
-    });
-    outputs.commit();
-  }
+  write_sample_lines(outputs, out, {&r.position, &r.du, &r.dv, &r.dw});
   fmt::print("ccsolid limit at {} samples on {}: {}, write {:.2f} ms\n", r.position.rows, device,
              summary(stages, device), elapsed_ms(t));
   return 0;

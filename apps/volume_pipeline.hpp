@@ -107,8 +107,9 @@ solids::CellMesh<> rebuild_solid_cells(Exec& exec, const schemes::Refinement<T>&
 }
 
 // The limit of a solid (with its sharp features where given) at samples (cell, u, v, w) on `exec`
-// (solids::tricubic_nets, then limit_at_cells), on the host; schemes::SampleError names the first sample not evaluated (its
-// index in `samples`). Stages: upload, build (the operators and nets), eval, download.
+// (solids::tricubic_nets, then limit_at_cells), on the host; schemes::SampleError names the first
+// sample not evaluated (its index in `samples`). Stages: upload, build (the operators and nets),
+// eval, download.
 template <class T, class Exec>
 solids::CellLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
                                      const std::optional<solids::SolidSharpness<>>& sharpness,
@@ -120,8 +121,9 @@ solids::CellLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh,
   const auto sharp = sharpness_up<X, S>(sharpness);
   const linalg::Dense<T, S> P = X::up(P0);
   const linalg::Array<index_t, S> at = X::up(linalg::Array<index_t>(samples.faces));
-  const linalg::Array<double, S> u = X::up(linalg::Array<double>(samples.u)), v = X::up(linalg::Array<double>(samples.v)),
-                                 w = X::up(linalg::Array<double>(samples.w));
+  const linalg::Array<double, S> u = X::up(linalg::Array<double>(samples.u));
+  const linalg::Array<double, S> v = X::up(linalg::Array<double>(samples.v));
+  const linalg::Array<double, S> w = X::up(linalg::Array<double>(samples.w));
   exec.synchronize();
   stages.upload += elapsed_ms(t);
   t = std::chrono::steady_clock::now();

@@ -44,8 +44,9 @@ struct TricubicNet {
     return low == v ? high : low;
   }
   SPMESH_HD bool is_hexahedron(index_t c) const { return cells.corners(c) == 8 && !cells.shape(c).polyhedron(); }
-  // A face holding both edges, or -1.
+  // A face holding both edges, or -1 (also for an edge -1).
   SPMESH_HD index_t common_face(index_t e, index_t g) const {
+    if (e < 0 || g < 0) return -1;
     for (index_t p = t2.begin(e); p < t2.end(e); ++p)
       for (index_t q = t2.begin(g); q < t2.end(g); ++q)
         if (t2.index(p) == t2.index(q)) return t2.index(p);
@@ -78,7 +79,7 @@ struct TricubicNet {
     for (int corner = 0; corner < 8; ++corner) {
       const index_t v = cells.vertex(c, corner);
       int at[3];
-      index_t outward[3];  // the edges continuing the cell's edges at v, per axis
+      index_t outward[3] = {-1, -1, -1};  // the edges continuing the cell's edges at v, per axis
       for (int axis = 0; axis < 3; ++axis) at[axis] = hexahedron_coordinate(corner, axis);
       for (int axis = 0; axis < 3; ++axis) {
         int to[3] = {at[0], at[1], at[2]};
@@ -94,13 +95,15 @@ struct TricubicNet {
         index_t point = v;
         const int count = (beyond & 1) + (beyond >> 1 & 1) + (beyond >> 2);
         if (count == 1) {
-          point = other_end(outward[beyond == 1 ? 0 : beyond == 2 ? 1 : 2], v);
+          const index_t e = outward[beyond == 1 ? 0 : beyond == 2 ? 1 : 2];
+          point = e < 0 ? -1 : other_end(e, v);
         } else if (count == 2) {
           const int first = beyond & 1 ? 0 : 1, second = beyond & 4 ? 2 : 1;
           point = quad_far_corner(common_face(outward[first], outward[second]), v);
         } else if (count == 3) {
           point = hexahedron_far_corner(common_face(outward[0], outward[1]), common_face(outward[0], outward[2]), v);
         }
+        if (point < 0) return void(net[0] = -1);  // not walked as a grid (a star can't be that; kept safe)
         int ijk[3];
         for (int axis = 0; axis < 3; ++axis) {
           const bool out = beyond >> axis & 1;
@@ -117,9 +120,11 @@ struct TricubicNet {
       if (other_end(t1.index(p), u) == w) return t1.index(p);
     return -1;
   }
-  // The corner of quad f opposite v: of the two sides away from v, the end that both share.
+  // The corner of quad f opposite v: of the two sides away from v, the end that both share (-1
+  // for f -1).
   SPMESH_HD index_t quad_far_corner(index_t f, index_t v) const {
-    index_t away[2][2];
+    if (f < 0) return -1;
+    index_t away[2][2] = {{-1, -1}, {-1, -1}};
     int found = 0;
     for (index_t p = d2.begin(f); p < d2.end(f) && found < 2; ++p) {
       const index_t e = d2.index(p), low = linalg::column_of(d1.columns[2 * e]), high = d1.columns[2 * e + 1];
@@ -128,8 +133,9 @@ struct TricubicNet {
     if (found < 2) return -1;
     return away[0][0] == away[1][0] || away[0][0] == away[1][1] ? away[0][0] : away[0][1];
   }
-  // The corner opposite v of the hexahedron that holds faces f and g.
+  // The corner opposite v of the hexahedron that holds faces f and g, or -1.
   SPMESH_HD index_t hexahedron_far_corner(index_t f, index_t g, index_t v) const {
+    if (f < 0 || g < 0) return -1;
     for (index_t p = t3.begin(f); p < t3.end(f); ++p)
       for (index_t q = t3.begin(g); q < t3.end(g); ++q) {
         const index_t cell = t3.index(p);
