@@ -46,8 +46,8 @@ constexpr const char* usage = R"(usage:
   spmesh limit VOLUME --at SAMPLES.txt -o OUT.txt [--device D] [--precision P]
       a solid's limit (Catmull-Clark solids) at each line 'cell u v w' of SAMPLES, (u, v, w)
       in [0, 1]^3 in the hexahedron's VTK corner order: a line 'x y z', then the derivatives
-      along u, v and w; so far in cells of grid stars (spmesh info counts them), others
-      refused by SAMPLES.txt:line
+      along u, v and w; so far in cells with tricubic nets, inside and at the boundary
+      (spmesh info counts them), others refused by SAMPLES.txt:line
   spmesh limit IN --tessellate N -o OUT.obj|OUT.ply [--levels L] [--approximate] [options]
       the same limit surface as N x N quads a quad, N^2 triangles a triangle with --scheme loop
       (OpenSubdiv Bfr's uniform rate N), watertight: a point on a shared edge or vertex is one

@@ -579,8 +579,11 @@ int info_volume(const std::string& path) {
   fmt::print("cell classes: {} regular inside, {} regular at the boundary, layered:{} {} irregular, {} not evaluable\n",
              classes.regular_interior, classes.regular_boundary, layered.empty() ? " none," : layered,
              classes.irregular, classes.not_evaluable.size());
-  fmt::print("limit     {} cells of grid stars (a tricubic B-spline each: `spmesh limit --at` evaluates these so far)\n",
-             solids::tricubic_nets(exec, mesh.cells, ops).cells);
+  const auto nets = solids::tricubic_nets(exec, mesh.cells, ops);
+  const auto inside = std::count(nets.kinds.begin(), nets.kinds.end(), solids::inside_net);
+  fmt::print("limit     {} cells with tricubic nets: {} inside, {} at the boundary (`spmesh limit --at` evaluates "
+             "these so far)\n",
+             nets.cells, inside, nets.cells - inside);
   std::map<std::string, std::vector<index_t>> unevaluable;
   for (const auto& [cell, reason] : classes.not_evaluable) unevaluable[reason].push_back(cell);
   for (const auto& [reason, cells] : unevaluable) {

@@ -719,7 +719,7 @@ with open(sys.argv[2], "w") as samples, open(sys.argv[3], "w") as expected:
     print(count)
     assert count > 0
 PY
-"$spmesh" info "$tmp/block2.mesh" | grep -q "^limit     $(grep -c . "$tmp/vexpected.txt" | awk '{ print $1 / 3 }') cells of grid stars" ||
+"$spmesh" info "$tmp/block2.mesh" | grep -q "^limit     [0-9]* cells with tricubic nets: $(grep -c . "$tmp/vexpected.txt" | awk '{ print $1 / 3 }') inside" ||
   fail "volume info: the cells of grid stars: $(grep '^limit' "$tmp/vinfo2.txt")"
 "$spmesh" limit "$tmp/block2.mesh" --at "$tmp/vsamples.txt" -o "$tmp/vat.txt" --precision double >/dev/null ||
   fail "limit --at on a volume"
@@ -736,8 +736,8 @@ if "$spmesh" limit "$tmp/block2.mesh" --at "$tmp/vsamples.txt" -o "$tmp/vat_gpu.
 else
   [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/vat_gpu.txt ]] || fail "volume limit on no GPU: $(cat "$tmp/stderr")"
 fi
-printf '# a cell at the boundary\n0 0.5 0.5 0.5\n' >"$tmp/vbad.txt"
-expect_error "limit --at on a volume: a cell that is not a grid star's, by line" "$tmp/vat_bad.txt" limit \
+printf '# a cell at an extraordinary edge\n0 0.5 0.5 0.5\n' >"$tmp/vbad.txt"
+expect_error "limit --at on a volume: a cell with no tricubic net, by line" "$tmp/vat_bad.txt" limit \
   "$tmp/block2.mesh" --at "$tmp/vbad.txt" -o "$tmp/vat_bad.txt"
 grep -q "vbad.txt:2: limit_at_cells: sample 0 (cell 0, " "$tmp/stderr" || fail "volume limit refusal: $(cat "$tmp/stderr")"
 printf '0 0.5 0.5\n' >"$tmp/vshort.txt"

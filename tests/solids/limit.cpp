@@ -1,8 +1,9 @@
 // The limit of Catmull-Clark solids at (cell, u, v, w) (solids/limit_at.hpp) against independent
 // references: in a perturbed grid the tricubic B-spline of the grid's points, written here in
-// closed form over the grid's indices (no topology), with cells given in turned corner orders;
-// a level-1 cell's limit at its corners against the base's (spmesh's refinement and the
-// B-spline are one function); the refusals. The same source runs on the GPU (cuda/limit.cu).
+// closed form over the grid's indices (no topology; beyond a boundary face the reflected layer
+// 2 P_0 - P_1), with cells given in turned corner orders; a level-1 cell's limit at its corners
+// against the base's (spmesh's refinement, its boundary rule included, and the B-spline are one
+// function); W; the refusals. The same source runs on the GPU (cuda/limit.cu).
 #include "../backends.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "schemes/catmull_clark/scheme.hpp"
@@ -66,6 +67,20 @@ double bspline_slope(double t) {
   return sign * (a < 1 ? (-12 * a + 9 * a * a) / 6 : a < 2 ? -(2 - a) * (2 - a) / 2 : 0);
 }
 
+// Grid point (i, j, k) of P, column x, and beyond one face of the grid (one index -1 or n + 1)
+// the reflection 2 P_0 - P_1 across it; 0 (unused: its weight is 0) beyond two.
+double extended(const linalg::Dense<double>& P, int i, int j, int k, int x) {
+  int ijk[3] = {i, j, k}, outside = -1;
+  for (int a = 0; a < 3; ++a)
+    if (ijk[a] < 0 || ijk[a] > n) outside = outside < 0 ? a : 3;
+  auto at = [&](const int (&g)[3]) { return P(g[0] + (n + 1) * (g[1] + (n + 1) * g[2]), x); };
+  if (outside < 0) return at(ijk);
+  if (outside == 3 || ijk[outside] < -1 || ijk[outside] > n + 1) return 0;
+  int face[3] = {ijk[0], ijk[1], ijk[2]}, in[3] = {ijk[0], ijk[1], ijk[2]};
+  face[outside] = ijk[outside] < 0 ? 0 : n, in[outside] = ijk[outside] < 0 ? 1 : n - 1;
+  return 2 * at(face) - at(in);
+}
+
 // The tricubic B-spline of the grid's points P at grid coordinates X: value and gradient, of
 // column x.
 struct Closed {
@@ -77,8 +92,7 @@ Closed closed_form(const linalg::Dense<double>& P, const double X[3], int x) {
   for (int k = base[2] - 2; k <= base[2] + 2; ++k)
     for (int j = base[1] - 2; j <= base[1] + 2; ++j)
       for (int i = base[0] - 2; i <= base[0] + 2; ++i) {
-        if (i < 0 || j < 0 || k < 0 || i > n || j > n || k > n) continue;
-        const double p = P(i + (n + 1) * (j + (n + 1) * k), x);
+        const double p = extended(P, i, j, k, x);
         const double bi = bspline(X[0] - i), bj = bspline(X[1] - j), bk = bspline(X[2] - k);
         out.value += bi * bj * bk * p;
         out.gradient[0] += bspline_slope(X[0] - i) * bj * bk * p;
@@ -88,11 +102,15 @@ Closed closed_form(const linalg::Dense<double>& P, const double X[3], int x) {
   return out;
 }
 
-// Whether the B-spline needs no point beyond the grid at X: X in [1, n - 1]^3.
-bool inside(const double X[3]) {
-  for (int a = 0; a < 3; ++a)
-    if (X[a] < 1 || X[a] > n - 1) return false;
-  return true;
+// Whether the B-spline above is the limit at X: X in the grid, at most one coordinate within 1 of
+// its faces (a cell at a boundary edge of the grid is neither kind).
+bool evaluable(const double X[3]) {
+  int near = 0;
+  for (int a = 0; a < 3; ++a) {
+    if (X[a] < 0 || X[a] > n) return false;
+    near += X[a] < 1 || X[a] > n - 1;
+  }
+  return near <= 1;
 }
 
 template <class B, class T>
@@ -118,8 +136,8 @@ void check_grid() {
   CAPTURE(sizeof(T));
   const CellMesh<> mesh = turned_grid();
   const linalg::Dense<double> P = perturbed_grid(n, 5);
-  // Samples: each cell's corners, centre and random points, in the cells whose net lies in the
-  // grid (the cells of grid stars: all corners inside).
+  // Samples: each cell's corners, centre and random points, in the cells with a net: all corners
+  // inside the grid, or one face on a face of the grid and no boundary edge of the grid.
   std::mt19937 random(3);
   std::uniform_real_distribution<double> unit(0, 1);
   std::vector<index_t> cells;
@@ -129,10 +147,12 @@ void check_grid() {
   for (index_t c = 0; c < mesh.cells(); ++c) {
     std::array<std::array<int, 3>, 8> corner;
     for (int i = 0; i < 8; ++i) corner[std::size_t(i)] = grid_coordinates(mesh.indices[8 * c + i]);
-    bool interior = true;
-    for (const auto& g : corner)
-      for (int a : g) interior &= a >= 1 && a <= n - 1;
-    if (!interior) continue;
+    bool with_net = true;
+    for (const auto& g : corner) {
+      const double X[3] = {double(g[0]), double(g[1]), double(g[2])};
+      with_net &= evaluable(X);
+    }
+    if (!with_net) continue;
     ++expected_cells;
     std::vector<std::array<double, 3>> mine = {{0, 0, 0}, {1, 1, 1}, {1, 0, 0.25}, {0.5, 0.5, 0.5}};
     for (int r = 0; r < 4; ++r) mine.push_back({unit(random), unit(random), unit(random)});
@@ -145,7 +165,7 @@ void check_grid() {
       cells.push_back(c), at.push_back({u, v, w}), where.push_back(X);
     }
   }
-  REQUIRE(expected_cells == (n - 2) * (n - 2) * (n - 2));
+  REQUIRE(expected_cells == (n - 2) * (n - 2) * (n - 2) + 6 * (n - 2) * (n - 2));  // inside, at the faces
   index_t with_nets = 0;
   const auto limits = evaluate<B, T>(mesh, P, cells, at, &with_nets);
   CHECK(with_nets == expected_cells);
@@ -199,7 +219,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit at a refined cell's corners is t
   const auto place = solids::refine(exec, on, ops, B::upload(grid));
   const CellMesh<> level1{fine.cells.vertices, B::download(fine.cells.offsets), B::download(fine.cells.indices)};
   const linalg::Dense<double> P1 = B::download(fine.positions), X1 = B::download(place.positions);
-  // Every level-1 cell whose corners lie where the base's B-spline is whole, at its corners.
+  // Every level-1 cell whose corners lie where the base's B-spline is the limit, at its corners.
   std::vector<index_t> cells;
   std::vector<std::array<double, 3>> at;
   std::vector<index_t> vertex;
@@ -208,7 +228,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit at a refined cell's corners is t
     for (int i = 0; i < 8; ++i) {
       const index_t v = level1.indices[8 * c + i];
       const double X[3] = {X1(v, 0), X1(v, 1), X1(v, 2)};
-      whole &= inside(X);
+      whole &= evaluable(X);
     }
     if (!whole) continue;
     for (int i = 0; i < 8; ++i) {
@@ -218,7 +238,8 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit at a refined cell's corners is t
                     double(solids::detail::hexahedron_coordinate(i, 2))});
     }
   }
-  REQUIRE(cells.size() == 8 * std::size_t(2 * (n - 2)) * std::size_t(2 * (n - 2)) * std::size_t(2 * (n - 2)));
+  const std::size_t inner = 2 * (n - 2);  // level-1 cells along an inner base cell
+  REQUIRE(cells.size() == 8 * (inner * inner * inner + 6 * 2 * inner * inner));
   const auto limits = evaluate<B, double>(level1, P1, cells, at);
   double worst = 0;
   for (std::size_t s = 0; s < cells.size(); ++s) {
@@ -251,15 +272,15 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit as matrices: W P is limit_at_cel
   const auto ops = solids::boundary_operators(exec, plan.refined);
   const auto nets = solids::tricubic_nets(exec, plan.refined, ops);
   // Two random samples in every level-1 cell that has a net.
-  const auto points = B::download(nets.points);
+  const auto kinds = B::download(nets.kinds);
   std::mt19937 random(7);
   std::uniform_real_distribution<double> unit(0, 1);
   std::vector<index_t> cells;
   std::vector<double> us, vs, ws;
   for (index_t c = 0; c < plan.refined.cells(); ++c)
-    for (int r = 0; r < 2 && points[solids::tricubic_net_points * c] >= 0; ++r)
+    for (int r = 0; r < 2 && kinds[c] != solids::no_net; ++r)
       cells.push_back(c), us.push_back(unit(random)), vs.push_back(unit(random)), ws.push_back(unit(random));
-  REQUIRE(nets.cells == 10 * 10 * 10);  // level 1's 12^3 cells less two layers
+  REQUIRE(nets.cells == 10 * 10 * 10 + 6 * 10 * 10);  // level 1's 12^3 cells but those at its edges
   const auto on_cells = B::upload(linalg::Array<index_t>(cells));
   const auto u = B::upload(linalg::Array<double>(us)), v = B::upload(linalg::Array<double>(vs)),
              w = B::upload(linalg::Array<double>(ws));
@@ -268,11 +289,15 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit as matrices: W P is limit_at_cel
   const auto host_W = B::download(W.position);
   REQUIRE(host_W.rows == index_t(cells.size()));
   bool ascending = true;
+  index_t boundary_rows = 0;
   for (index_t s = 0; s < host_W.rows; ++s) {
-    ascending &= host_W.offsets[s + 1] - host_W.offsets[s] == solids::tricubic_net_points;
+    const index_t length = host_W.offsets[s + 1] - host_W.offsets[s];
+    ascending &= length == (kinds[cells[std::size_t(s)]] == solids::inside_net ? 64 : 48);
+    boundary_rows += length == 48;
     for (index_t p = host_W.offsets[s] + 1; p < host_W.offsets[s + 1]; ++p) ascending &= host_W.indices[p - 1] < host_W.indices[p];
   }
   CHECK(ascending);
+  CHECK(boundary_rows == 2 * 6 * 10 * 10);
   const std::pair<const linalg::Csr<double, typename B::Exec::space>*, const linalg::Dense<double, typename B::Exec::space>*>
       parts[4] = {{&W.position, &direct.position}, {&W.du, &direct.du}, {&W.dv, &direct.dv}, {&W.dw, &direct.dw}};
   for (const auto& [matrix, expected] : parts) {
@@ -313,8 +338,9 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit refuses, naming the sample, a ce
   };
   CHECK(in_grid(0, {0.5, 0.5, 0.5}) ==
         "limit_at_cells: sample 1 (cell 0, u 0.500000, v 0.500000, w 0.500000): the cell is not a hexahedron "
-        "inside the volume whose corners all have the grid's star (6 edges, each in 4 quads, 8 hexahedra round "
-        "it); spmesh evaluates the limit only in such cells so far");
+        "whose corners all have the grid's star (6 edges, each in 4 quads, 8 hexahedra round it), or at most one "
+        "face on the boundary with the boundary grid's at its corners (5 edges, 4 of them on the boundary); "
+        "spmesh evaluates the limit only in such cells so far");
   CHECK(in_grid(n * n * n, {0.5, 0.5, 0.5}).find("the mesh has cells 0 to 215") != std::string::npos);
   CHECK(in_grid(middle, {0.5, 1.5, 0.5}).find("(u, v, w) is outside the cell") != std::string::npos);
   CHECK(in_grid(middle, {std::nan(""), 0.5, 0.5}).find("outside the cell ([0, 1]^3) or not finite") !=
@@ -322,11 +348,13 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit refuses, naming the sample, a ce
   CHECK(in_grid(middle, {0.5, 0.5, 1.0}) == "no error");
 }
 
-TEST_CASE("Cells of grid stars are classify_cells' regular interior cells in a grid") {
+TEST_CASE("Cells with tricubic nets are classify_cells' regular cells in a grid, inside and at the boundary") {
   const CellMesh<> mesh = turned_grid();
   linalg::cpu::Executor cpu;
   const auto ops = solids::boundary_operators(cpu, mesh);
-  CHECK(solids::tricubic_nets(cpu, mesh, ops).cells == solids::classify_cells(mesh, ops).regular_interior);
+  const auto classes = solids::classify_cells(mesh, ops);
+  CHECK(solids::tricubic_nets(cpu, mesh, ops).cells == classes.regular_interior + classes.regular_boundary);
+  CHECK(classes.regular_boundary == 6 * (n - 2) * (n - 2));
 }
 
 }  // namespace spmesh::test::solid_limit
