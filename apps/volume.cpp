@@ -579,7 +579,7 @@ int info_volume(const std::string& path) {
   fmt::print("cell classes: {} regular inside, {} regular at the boundary, layered:{} {} irregular, {} not evaluable\n",
              classes.regular_interior, classes.regular_boundary, layered.empty() ? " none," : layered,
              classes.irregular, classes.not_evaluable.size());
-  const auto nets = solids::tricubic_nets(exec, mesh.cells, ops);
+  const auto nets = solids::cell_nets(exec, mesh.cells, ops);
   const auto inside = std::count(nets.kinds.begin(), nets.kinds.end(), solids::inside_net);
   fmt::print("limit     {} cells with tricubic nets: {} inside, {} at the boundary (`spmesh limit --at` evaluates "
              "these so far)\n",

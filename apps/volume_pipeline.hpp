@@ -107,7 +107,7 @@ solids::CellMesh<> rebuild_solid_cells(Exec& exec, const schemes::Refinement<T>&
 }
 
 // The limit of a solid (with its sharp features where given) at samples (cell, u, v, w) on `exec`
-// (solids::tricubic_nets, then limit_at_cells), on the host; schemes::SampleError names the first
+// (solids::cell_nets, then limit_at_cells), on the host; schemes::SampleError names the first
 // sample not evaluated (its index in `samples`). Stages: upload, build (the operators and nets),
 // eval, download.
 template <class T, class Exec>
@@ -128,7 +128,7 @@ solids::CellLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh,
   stages.upload += elapsed_ms(t);
   t = std::chrono::steady_clock::now();
   const auto ops = solids::boundary_operators(exec, cells);
-  const auto nets = solids::tricubic_nets(exec, cells, ops, sharp ? &*sharp : nullptr);
+  const auto nets = solids::cell_nets(exec, cells, ops, sharp ? &*sharp : nullptr);
   exec.synchronize();
   stages.build += elapsed_ms(t);
   t = std::chrono::steady_clock::now();

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
 
   // The cells whose limit is a tricubic B-spline, and the limit at their centres: positions and
   // the derivatives along u, v, w; the same as matrices W of the points (one SpMV a pose).
-  const auto nets = solids::tricubic_nets(exec, level.cells, solids::boundary_operators(exec, level.cells));
+  const auto nets = solids::cell_nets(exec, level.cells, solids::boundary_operators(exec, level.cells));
   std::vector<index_t> cells;
   for (index_t c = 0; c < level.cells.cells(); ++c)
     if (nets.kinds[c] != solids::no_net) cells.push_back(c);

@@ -3,16 +3,18 @@
 // so that re-evaluating moved points is one SpMV and W R composes with a refinement matrix.
 // (u, v, w) is in [0, 1]^3 in the hexahedron's VTK corner order (corner 0 at (0, 0, 0), 1 at
 // (1, 0, 0), 2 at (1, 1, 0), 3 at (0, 1, 0), corners 4 to 7 the same at w = 1); cells are
-// numbered as in the input. Evaluated so far: the cells whose limit is the tricubic B-spline of
-// their 4 x 4 x 4 net (seed 000, Eq. 1; tricubic_nets.hpp), inside and with one face on the
-// boundary. A sample in any other cell (next to an extraordinary edge or vertex, at a boundary
-// edge) is refused, naming it: those classes are not built yet.
+// numbered as in the input. Evaluated so far, from their nets (cell_nets.hpp): the cells whose
+// limit is the tricubic B-spline of their 4 x 4 x 4 net (seed 000, Eq. 1), inside and with one
+// face on the boundary, and the layered cells inside, Stam's surface basis times the cubic
+// B-spline (seed 000, section 3.2). A sample in any other cell (at an extraordinary vertex, at a
+// boundary edge, where an extraordinary edge reaches the boundary) is refused, naming it: those
+// classes are not built yet.
 #pragma once
 
 #include "linalg/formats.hpp"
 #include "schemes/patches/basis.hpp"
 #include "schemes/samples.hpp"
-#include "solids/tricubic_nets.hpp"
+#include "solids/cell_nets.hpp"
 
 #include <cstdint>
 #include <string>
@@ -33,7 +35,7 @@ namespace detail {
 
 // The tricubic B-spline at a sample of a net of `kind`: net point (x, y, z)'s weights for the
 // position and the u, v and w derivatives (seed 000, Eq. 1, and its derivatives). At a boundary
-// face the layer beyond it is 2 P_1 - P_2 of the two inside (tricubic_nets.hpp): its weights are
+// face the layer beyond it is 2 P_1 - P_2 of the two inside (cell_nets.hpp): its weights are
 // moved onto those two, and it gets none.
 struct TricubicBasis {
   double b[3][4], db[3][4];  // the cubic B-spline's functions and slopes along u, v, w
@@ -51,11 +53,42 @@ struct TricubicBasis {
   }
 };
 
+// The layered basis at a sample of a net of `kind` (cell_nets.hpp): Stam's weights of the
+// cross-section's points at (s, t) times the cubic B-spline's over the 4 layers at z, the
+// derivatives along s, t and z put on u, v and w by the frame.
+struct LayeredBasis {
+  LayeredFrame frame;
+  double s, t, z, b[4], db[4];
+  SPMESH_HD LayeredBasis(const double at[3], std::uint8_t kind) : frame(kind) {
+    s = frame.s_side ? 1 - at[frame.s_axis] : at[frame.s_axis];
+    t = frame.t_side ? 1 - at[frame.t_axis] : at[frame.t_axis];
+    z = at[frame.line];
+    schemes::patches::basis_functions(schemes::patches::Basis::bspline, 3, nullptr, z, b, db);
+  }
+  // visit(entry, weights[4]) on the net's 4 K entries.
+  template <class Visit>
+  SPMESH_HD void for_each(const schemes::catmull_clark::StamView& stam, index_t entries, Visit&& visit) const {
+    const int K = int(entries / 4);
+    const double s_sign = frame.s_side ? -1 : 1, t_sign = frame.t_side ? -1 : 1;
+    stam.ring_weights(layered_valence(entries), 0, s, t, 1.0, [&](int j, double w, double ws, double wt) {
+      for (int layer = 0; layer < 4; ++layer) {
+        double weights[4];
+        weights[0] = b[layer] * w;
+        weights[1 + frame.s_axis] = s_sign * b[layer] * ws;
+        weights[1 + frame.t_axis] = t_sign * b[layer] * wt;
+        weights[1 + frame.line] = db[layer] * w;
+        visit(layer * K + j, weights);
+      }
+    });
+  }
+};
+
 // Sample s's status: 0 evaluated; 1 its cell has no net; 2 a cell out of range; 3 (u, v, w)
 // outside [0, 1]^3 or not finite.
 struct CellSamples {
-  const index_t* nets;
+  const index_t *offsets, *nets;
   const std::uint8_t* kinds;
+  schemes::catmull_clark::StamView stam;
   const index_t* cell;
   index_t cells;
   const double *u, *v, *w;
@@ -66,18 +99,36 @@ struct CellSamples {
       if (!(x >= 0 && x <= 1)) return 3;
     return kinds[c] == no_net ? 1 : 0;
   }
-  SPMESH_HD const index_t* net(index_t s) const { return nets + std::int64_t(tricubic_net_points) * cell[s]; }
-  SPMESH_HD TricubicBasis basis(index_t s) const {
-    const double at[3] = {u[s], v[s], w[s]};
-    return TricubicBasis(at, kinds[cell[s]]);
+  // The entries of sample s's row: its net's points, less a boundary layer's.
+  SPMESH_HD index_t row_length(index_t s) const {
+    const index_t c = cell[s];
+    return is_boundary_net(kinds[c]) ? 48 : offsets[c + 1] - offsets[c];
   }
-  // The entries of sample s's row: the net's points, less a boundary layer's.
-  SPMESH_HD index_t row_length(index_t s) const { return kinds[cell[s]] == inside_net ? 64 : 48; }
+  // visit(vertex, weights[4]) on each point of sample s's net with a weight: the position's and
+  // the u, v and w derivatives'.
+  template <class Visit>
+  SPMESH_HD void for_each_weight(index_t s, Visit&& visit) const {
+    const index_t c = cell[s];
+    const index_t* net = nets + offsets[c];
+    const double at[3] = {u[s], v[s], w[s]};
+    if (is_layered_net(kinds[c])) {
+      LayeredBasis(at, kinds[c]).for_each(stam, offsets[c + 1] - offsets[c],
+                                          [&](index_t entry, const double (&weights)[4]) { visit(net[entry], weights); });
+      return;
+    }
+    const TricubicBasis basis(at, kinds[c]);
+    for (int p = 0; p < tricubic_net_points; ++p) {
+      if (net[p] < 0) continue;  // beyond a boundary face: no weight
+      double weights[4];
+      basis.weights(p & 3, p >> 2 & 3, p >> 4, weights);
+      visit(net[p], weights);
+    }
+  }
 };
 
 // Sample s's limit from its cell's net, k columns four at a time.
 template <class T>
-struct TricubicPoints {
+struct NetPoints {
   CellSamples samples;
   const T* P;
   index_t k;
@@ -85,20 +136,15 @@ struct TricubicPoints {
   std::uint8_t* status;
   SPMESH_HD void operator()(index_t s) const {
     if ((status[s] = samples.status(s)) != 0) return;
-    const TricubicBasis basis = samples.basis(s);
-    const index_t* net = samples.net(s);
     T* out[4] = {position, du, dv, dw};
     for (index_t c0 = 0; c0 < k; c0 += 4) {
       const int n = int(k - c0 < 4 ? k - c0 : 4);
       double sum[4][4] = {};
-      for (int p = 0; p < tricubic_net_points; ++p) {
-        if (net[p] < 0) continue;  // beyond a boundary face: no weight
-        double weights[4];
-        basis.weights(p & 3, p >> 2 & 3, p >> 4, weights);
-        const T* point = P + std::int64_t(net[p]) * k + c0;
+      samples.for_each_weight(s, [&](index_t vertex, const double (&weights)[4]) {
+        const T* point = P + std::int64_t(vertex) * k + c0;
         for (int m = 0; m < 4; ++m)
           for (int col = 0; col < n; ++col) sum[m][col] += weights[m] * double(point[col]);
-      }
+      });
       for (int m = 0; m < 4; ++m)
         for (int col = 0; col < n; ++col) out[m][std::int64_t(s) * k + c0 + col] = T(sum[m][col]);
     }
@@ -108,28 +154,23 @@ struct TricubicPoints {
 // Row s of the four matrices: its net's vertices in ascending order with their weights (an
 // insertion sort in the row: a net's vertices are distinct).
 template <class T>
-struct TricubicRows {
+struct NetRows {
   CellSamples samples;
   const index_t* offsets;
   index_t* columns;
   T* values[4];
   SPMESH_HD void operator()(index_t s) const {
-    const TricubicBasis basis = samples.basis(s);
-    const index_t* net = samples.net(s);
     const index_t first = offsets[s];
     index_t end = first;
-    for (int p = 0; p < tricubic_net_points; ++p) {
-      if (net[p] < 0) continue;
-      double weights[4];
-      basis.weights(p & 3, p >> 2 & 3, p >> 4, weights);
+    samples.for_each_weight(s, [&](index_t vertex, const double (&weights)[4]) {
       index_t at_row = end++;
-      for (; at_row > first && columns[at_row - 1] > net[p]; --at_row) {
+      for (; at_row > first && columns[at_row - 1] > vertex; --at_row) {
         columns[at_row] = columns[at_row - 1];
         for (int m = 0; m < 4; ++m) values[m][at_row] = values[m][at_row - 1];
       }
-      columns[at_row] = net[p];
+      columns[at_row] = vertex;
       for (int m = 0; m < 4; ++m) values[m][at_row] = T(weights[m]);
-    }
+    });
   }
 };
 
@@ -171,10 +212,12 @@ void checked_samples(Exec& exec, index_t C, const linalg::Array<index_t, S>& cel
       case 3: throw schemes::SampleError(sample + ": (u, v, w) is outside the cell ([0, 1]^3) or not finite", s);
       default:
         throw schemes::SampleError(sample + ": the cell is not a hexahedron whose corners all have the grid's "
-                                            "star (6 edges, each in 4 quads, 8 hexahedra round it), or at most one "
-                                            "face on the boundary with the boundary grid's at its corners (5 "
-                                            "edges, 4 of them on the boundary); spmesh evaluates the limit only "
-                                            "in such cells so far",
+                                            "star (6 edges, each in 4 quads, 8 hexahedra round it), nor one with "
+                                            "one face on the boundary and the boundary grid's star at its corners "
+                                            "there (5 edges, 4 of them on the boundary), nor one inside with one "
+                                            "extraordinary edge, both of whose ends are on one extraordinary edge "
+                                            "line, and the grid's star at its other corners; spmesh evaluates the "
+                                            "limit only in such cells so far",
                                    s);
     }
   }
@@ -182,50 +225,61 @@ void checked_samples(Exec& exec, index_t C, const linalg::Array<index_t, S>& cel
 
 }  // namespace detail
 
+// The samples' view of the nets.
+template <class S>
+detail::CellSamples cell_samples(const CellNets<S>& nets, const linalg::Array<index_t, S>& cells,
+                                 const linalg::Array<double, S>& u, const linalg::Array<double, S>& v,
+                                 const linalg::Array<double, S>& w) {
+  return {nets.offsets.data(), nets.points.data(), nets.kinds.data(),
+          schemes::stam_view<schemes::catmull_clark::StamView>(nets.stam), cells.data(), nets.kinds.size(),
+          u.data(), v.data(), w.data()};
+}
+
 // The limit at samples (cells[s], u[s], v[s], w[s]) of the solid whose control points are P
-// (vertices x k), from the cells' nets (tricubic_nets of the same mesh). schemes::SampleError
+// (vertices x k), from the cells' nets (cell_nets of the same mesh). schemes::SampleError
 // naming the first sample not evaluated (its index, cell and parameters, and why).
 template <class Exec, class T, class S = typename Exec::space>
-CellLimits<T, S> limit_at_cells(Exec& exec, const TricubicNets<S>& nets, const linalg::Array<index_t, S>& cells,
+CellLimits<T, S> limit_at_cells(Exec& exec, const CellNets<S>& nets, const linalg::Array<index_t, S>& cells,
                                 const linalg::Array<double, S>& u, const linalg::Array<double, S>& v,
                                 const linalg::Array<double, S>& w, const linalg::Dense<T, S>& P) {
-  const index_t n = cells.size(), k = P.cols, C = index_t(nets.points.size() / tricubic_net_points);
+  const index_t n = cells.size(), k = P.cols;
   CellLimits<T, S> out{linalg::Dense<T, S>(n, k), linalg::Dense<T, S>(n, k), linalg::Dense<T, S>(n, k),
                        linalg::Dense<T, S>(n, k)};
-  const detail::CellSamples samples{nets.points.data(), nets.kinds.data(), cells.data(), C, u.data(), v.data(), w.data()};
-  detail::checked_samples(exec, C, cells, u, v, w, [&](std::uint8_t* status) {
-    exec.for_each(n, detail::TricubicPoints<T>{samples, P.data.data(), k, out.position.data.data(),
-                                               out.du.data.data(), out.dv.data.data(), out.dw.data.data(), status});
+  const detail::CellSamples samples = cell_samples(nets, cells, u, v, w);
+  detail::checked_samples(exec, samples.cells, cells, u, v, w, [&](std::uint8_t* status) {
+    exec.for_each(n, detail::NetPoints<T>{samples, P.data.data(), k, out.position.data.data(), out.du.data.data(),
+                                          out.dv.data.data(), out.dw.data.data(), status});
   });
   return out;
 }
 
-// The same samples as matrices of the solid's `vertices` control points (samples x vertices, 64
-// entries a row inside, 48 at the boundary, columns ascending): W P is limit_at_cells' (its
-// weights rounded to T), and W R of a refinement matrix R evaluates samples of the refined cells
-// from the base's points.
+// The same samples as matrices of the solid's `vertices` control points (samples x vertices, a
+// row the net's points: 64 inside, 48 at the boundary, 4 (2n + 8) in a layered cell of valence n;
+// columns ascending): W P is limit_at_cells' (its weights rounded to T), and W R of a refinement
+// matrix R evaluates samples of the refined cells from the base's points.
 template <class T, class Exec, class S = typename Exec::space>
-CellMatrices<T, S> limit_matrices_at_cells(Exec& exec, const TricubicNets<S>& nets,
+CellMatrices<T, S> limit_matrices_at_cells(Exec& exec, const CellNets<S>& nets,
                                            const linalg::Array<index_t, S>& cells, const linalg::Array<double, S>& u,
                                            const linalg::Array<double, S>& v, const linalg::Array<double, S>& w,
                                            index_t vertices) {
-  const index_t n = cells.size(), C = index_t(nets.points.size() / tricubic_net_points);
-  const detail::CellSamples samples{nets.points.data(), nets.kinds.data(), cells.data(), C, u.data(), v.data(), w.data()};
-  detail::checked_samples(exec, C, cells, u, v, w,
+  const index_t n = cells.size();
+  const detail::CellSamples samples = cell_samples(nets, cells, u, v, w);
+  detail::checked_samples(exec, samples.cells, cells, u, v, w,
                           [&](std::uint8_t* status) { exec.for_each(n, detail::StatusOf{samples, status}); });
-  checked_index(std::int64_t(tricubic_net_points) * n, "limit_matrices_at_cells' entries");
   // The rows' offsets (one wait for their total).
-  linalg::Array<index_t, S> offsets(n + 1), total(1);
+  linalg::Array<std::int64_t, S> lengths(n), total(1);
+  std::int64_t* length = lengths.data();
+  exec.for_each(n, [=] SPMESH_HD(index_t s) { length[s] = samples.row_length(s); });
+  exec.exclusive_scan(length, length, n, total.data());
+  const index_t entries = checked_index(exec.read(total.data()), "limit_matrices_at_cells' entries");
+  linalg::Array<index_t, S> offsets(n + 1);
   index_t* o = offsets.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t s) { o[s] = samples.row_length(s); });
-  exec.exclusive_scan(o, o, n, total.data());
-  const index_t entries = exec.read(total.data());
-  exec.for_each(1, [=] SPMESH_HD(index_t) { o[n] = entries; });
+  exec.for_each(n + 1, [=] SPMESH_HD(index_t s) { o[s] = s < n ? index_t(length[s]) : entries; });
   linalg::Array<index_t, S> columns(entries);
   linalg::Array<T, S> values[4] = {linalg::Array<T, S>(entries), linalg::Array<T, S>(entries),
                                    linalg::Array<T, S>(entries), linalg::Array<T, S>(entries)};
-  exec.for_each(n, detail::TricubicRows<T>{samples, o, columns.data(),
-                                           {values[0].data(), values[1].data(), values[2].data(), values[3].data()}});
+  exec.for_each(n, detail::NetRows<T>{samples, o, columns.data(),
+                                      {values[0].data(), values[1].data(), values[2].data(), values[3].data()}});
   auto matrix = [&](int m) {
     linalg::Array<index_t, S> row_offsets(n + 1), indices(entries);
     exec.copy(o, n + 1, row_offsets.data());

@@ -96,21 +96,21 @@ struct StamView : StamTableView<16, 2, 8> {
       weights(n, a, x, y, scale, [&](int k, double w, double wu, double wv) { visit(ring[k], w, wu, wv); });
       return;
     }
-    double bs[4], dbs[4], bt[4], dbt[4];
-    patches::basis_functions(patches::Basis::bspline, 3, nullptr, child.s, bs, dbs);
-    patches::basis_functions(patches::Basis::bspline, 3, nullptr, child.t, bt, dbt);
-    const double growth = std::ldexp(scale, child.m);  // m levels down: 2^m on the derivatives
+    const Tabled tabled(turn, child, scale);
     const double* rules = power(n, child.m, child.r);
-    stam_ring(q, f, a, n, [&](int k, index_t vertex) {
-      const double* g = rules + 16 * k;
-      double w = 0, ws = 0, wt = 0;
-      for (int row = 0; row < 4; ++row) {
-        double along = 0, along_ds = 0;
-        for (int col = 0; col < 4; ++col) along += bs[col] * g[4 * row + col], along_ds += dbs[col] * g[4 * row + col];
-        w += bt[row] * along, ws += bt[row] * along_ds, wt += dbt[row] * along;
-      }
-      visit(vertex, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
-    });
+    stam_ring(q, f, a, n, [&](int k, index_t vertex) { tabled.weights(rules + 16 * k, vertex, visit); });
+  }
+
+  // limit's weights without the walk, for callers that hold stam_ring's points (a solid's layers):
+  // visit(j, weight, u derivative's, v derivative's) on point j.
+  template <class Visit>
+  SPMESH_HD void ring_weights(int n, int a, double x, double y, double scale, Visit&& visit) const {
+    const Turn turn(a, x, y);
+    const Child child(turn, tuning::stam_tabled_levels);
+    if (child.m > tuning::stam_tabled_levels) return weights(n, a, x, y, scale, visit);
+    const Tabled tabled(turn, child, scale);
+    const double* rules = power(n, child.m, child.r);
+    for (int k = 0; k < stam_ring_size(n); ++k) tabled.weights(rules + 16 * k, k, visit);
   }
 
   // The same from Stam's nets (samples.hpp) of the quad, its corner a, slot `slot`: the bicubic
@@ -158,6 +158,28 @@ struct StamView : StamTableView<16, 2, 8> {
       while (s < 0.5 && t < 0.5 && m <= most) s *= 2, t *= 2, ++m;
       const int i = s >= 0.5, j = t >= 0.5;
       r = j ? (i ? 2 : 3) : 1, s = 2 * s - i, t = 2 * t - j;
+    }
+  };
+
+  // A sample within the tabled levels: a point's weights are its column g of G_r A^(m-1) (16
+  // entries) under the bicubic basis of the child, the derivatives 2^m times `scale`.
+  struct Tabled {
+    Turn turn;
+    double bs[4], dbs[4], bt[4], dbt[4], growth;
+    SPMESH_HD Tabled(const Turn& turn_, const Child& child, double scale)
+        : turn(turn_), growth(std::ldexp(scale, child.m)) {
+      patches::basis_functions(patches::Basis::bspline, 3, nullptr, child.s, bs, dbs);
+      patches::basis_functions(patches::Basis::bspline, 3, nullptr, child.t, bt, dbt);
+    }
+    template <class Id, class Visit>
+    SPMESH_HD void weights(const double* g, Id id, Visit& visit) const {
+      double w = 0, ws = 0, wt = 0;
+      for (int row = 0; row < 4; ++row) {
+        double along = 0, along_ds = 0;
+        for (int col = 0; col < 4; ++col) along += bs[col] * g[4 * row + col], along_ds += dbs[col] * g[4 * row + col];
+        w += bt[row] * along, ws += bt[row] * along_ds, wt += dbt[row] * along;
+      }
+      visit(id, w, growth * turn.dx(ws, wt), growth * turn.dy(ws, wt));
     }
   };
 

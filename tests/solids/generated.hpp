@@ -1,12 +1,14 @@
 // Volume meshes made in the tests: a grid of hexahedra (and its perturbed positions), a closed
-// quad surface with poles of any valence (one pole cut off for a surface of pentagons), a surface
-// extruded into layers of cells (polyhedra above its n-gons), a mesh of every cell kind, random
-// creases on a boundary; and how far apart two results are.
+// quad surface with poles of any valence (refined once; or one pole cut off for a surface of
+// pentagons), a surface extruded into layers of cells (polyhedra above its n-gons), a mesh of
+// every cell kind, random creases on a boundary; and how far apart two results are.
 #pragma once
 
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 #include "linalg/cpu/executor.hpp"
+#include "schemes/catmull_clark/scheme.hpp"
+#include "schemes/schemes.hpp"
 #include "solids/cells.hpp"
 #include "solids/sharpness.hpp"
 #include "solids/topology.hpp"
@@ -141,6 +143,19 @@ inline Surface truncate_vertex(const Surface& s, index_t v) {
   for (std::size_t u = 0; u < points.size(); ++u)
     for (int x = 0; x < 3; ++x) out.positions(index_t(u), x) = points[u][std::size_t(x)];
   return out;
+}
+
+// The bipyramid of poles of valence n refined once (so that valence-4 vertices, regular edge
+// lines, are there too), its points moved a little.
+inline Surface refined_bipyramid(int n) {
+  std::mt19937 random(100 + n);
+  linalg::cpu::Executor cpu;
+  const Surface base = bipyramid(n, random);
+  auto once = schemes::build_and_eval<schemes::CatmullClark>(cpu, base.M.clone(), schemes::smooth_sharpness(base.M.vertices),
+                                                             1, base.positions);
+  std::uniform_real_distribution<double> jitter(-0.02, 0.02);
+  for (index_t i = 0; i < once.data.data.size(); ++i) once.data.data[i] += jitter(random);
+  return {once.mesh.mesh(), std::move(once.data)};
 }
 
 // The surface M extruded into `layers` layers of cells: vertex v of layer l is v + l * M.vertices,

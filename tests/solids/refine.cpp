@@ -178,19 +178,6 @@ void check_extruded(const Surface& surface, int levels, unsigned seed) {
   CHECK(worst_difference(joy) > 1e-3);
 }
 
-// The bipyramid of poles of valence n refined once (so that valence-4 vertices, regular edge
-// lines, are there too), its points moved a little.
-Surface refined_bipyramid(int n) {
-  std::mt19937 random(100 + n);
-  linalg::cpu::Executor cpu;
-  const Surface base = bipyramid(n, random);
-  auto once = schemes::build_and_eval<schemes::CatmullClark>(cpu, base.M.clone(), schemes::smooth_sharpness(base.M.vertices),
-                                                             1, base.positions);
-  std::uniform_real_distribution<double> jitter(-0.02, 0.02);
-  for (index_t i = 0; i < once.data.data.size(); ++i) once.data.data[i] += jitter(random);
-  return {once.mesh.mesh(), std::move(once.data)};
-}
-
 TEST_CASE_TEMPLATE("an extruded surface refines as the tensor product of Catmull-Clark and the cubic "
                    "B-spline at extraordinary edges of valence 3, 5, 6 (1e-12, Joy-MacCracken's vertex "
                    "rule does not), pentagonal prisms (polyhedra) included",

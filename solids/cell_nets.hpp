@@ -1,0 +1,453 @@
+// The control nets of the cells whose limit spmesh evaluates in constant time (seed 000, section
+// 3), with no sharpness at their corners or on the corners' edges:
+//   tricubic, inside:    a hexahedron whose eight corners each have the grid's star: 6 edges
+//                        inside the volume, each in 4 quads, and round the corner only hexahedra;
+//   tricubic, boundary:  a hexahedron with one face on the boundary, whose four corners there have
+//                        the boundary grid's star (5 edges: 4 on the boundary, each in 3 quads,
+//                        and one inside in 4; 4 hexahedra round it), the other four the grid's;
+//   layered:             a hexahedron with one extraordinary edge, of n faces (3 to
+//                        catmull_clark::max_stam_valence), both of whose ends are inside on one
+//                        extraordinary edge line (docs/rules.md: the line's two edges of n faces
+//                        sharing no face, the vertex's n other edges of 4, only quads and
+//                        hexahedra round it), and whose six other corners have the grid's star.
+// Catmull-Clark solids refine a tricubic cell's block as the tricubic B-spline does (the
+// children's nets are the corners' vertex points, their edges' edge points, face and cell points,
+// all from the block by the grid's rules, and the children's corners have the same stars again),
+// so the cell's limit is the B-spline of its 4 x 4 x 4 net at any depth. At the boundary the rules
+// are Catmull-Clark's surface rules along it and, across the layers, the cubic B-spline's with an
+// interpolated end, which is the B-spline whose layer beyond the boundary is the reflection
+// 2 P_1 - P_2 of the two layers inside (docs/rules.md). Round a layered cell every rule that its
+// children read is a product of Catmull-Clark's on the cross-section and the cubic B-spline's
+// along the line: the tensor-product vertex rule on the line, and the edge, face and cell rules
+// wherever edges have 4 faces, and the line edges' rule; so its limit is the product of Stam's
+// surface basis at valence n and the cubic B-spline across 4 layers of the cross-section's 2n + 8
+// points (seed 000, section 3.2).
+//
+// A tricubic net: point (i, j, k), i, j, k in 0..3, at entry i + 4 j + 16 k; the cell's corner of
+// VTK coordinates (a, b, c) (cells.hpp; u along corner 0 to 1, v 0 to 3, w 0 to 4) is point
+// (1 + a, 1 + b, 1 + c). A point beyond the cell is reached from its nearest corner along the
+// edges that continue the cell's edges there (the corner's edge that shares no face with the
+// cell's edge along that axis): one step along one, the quad's far corner across two, the
+// hexahedron's far corner through three. A boundary cell's layer beyond its boundary face is -1.
+//
+// A layered net: the line runs along the cell's axis L, at its corner of coordinates (s_side,
+// t_side) along the other two axes, P and Q (the lower first). The cross-section is the quad with
+// the line at its corner 0, s along P away from the line and t along Q; layer l (0 to 3) is the
+// cross-section at coordinate l - 1 along L (layer 1 the cell's face at 0, layer 2 at 1), its K =
+// 2n + 8 points at entries l K + j, j in catmull_clark::stam_ring's order: the line's vertex, the
+// other end of its i-th edge and the far corner of its i-th quad from the cell (edge 0 along s,
+// edge 1 along t) round the line, then the 7 points beyond the quad's other three corners.
+#pragma once
+
+#include "schemes/catmull_clark/stam.hpp"
+#include "solids/cells.hpp"
+#include "solids/sharpness.hpp"
+#include "solids/topology.hpp"
+
+#include <cstdint>
+
+namespace spmesh::solids {
+
+inline constexpr int tricubic_net_points = 64;
+
+// A cell's kind of net: none; tricubic inside; tricubic at the boundary, its boundary face across
+// axis a (0 u, 1 v, 2 w) at coordinate s (0 or 1) of that axis: boundary_net(a, s); layered,
+// layered_net(L, s_side, t_side) (above).
+inline constexpr std::uint8_t no_net = 0, inside_net = 1;
+SPMESH_HD constexpr std::uint8_t boundary_net(int axis, int side) { return std::uint8_t(2 + 2 * axis + side); }
+SPMESH_HD constexpr std::uint8_t layered_net(int axis, int s_side, int t_side) {
+  return std::uint8_t(8 + 4 * axis + 2 * s_side + t_side);
+}
+SPMESH_HD constexpr bool is_boundary_net(std::uint8_t kind) { return kind >= 2 && kind < 8; }
+SPMESH_HD constexpr bool is_layered_net(std::uint8_t kind) { return kind >= 8; }
+// A layered net's frame: the line's axis L, the cross-section's axes P < Q, and the line's corner's
+// coordinates along them.
+struct LayeredFrame {
+  int line, s_axis, t_axis, s_side, t_side;
+  SPMESH_HD explicit LayeredFrame(std::uint8_t kind)
+      : line((kind - 8) / 4), s_axis(line == 0 ? 1 : 0), t_axis(line == 2 ? 1 : 2), s_side((kind - 8) >> 1 & 1),
+        t_side((kind - 8) & 1) {}
+};
+// A layered net's points a layer (K = 2n + 8) from its entries (4 K).
+SPMESH_HD constexpr int layered_valence(index_t entries) { return int(entries / 4 - 8) / 2; }
+
+namespace detail {
+
+// The hexahedron corner (VTK's order) at coordinates (a, b, c), each 0 or 1, and back.
+SPMESH_HD inline int hexahedron_corner(int a, int b, int c) { return 4 * c + (b ? 3 - a : a); }
+SPMESH_HD inline int hexahedron_coordinate(int corner, int axis) {
+  const int in_quad = corner & 3;
+  return axis == 0 ? (in_quad == 1 || in_quad == 2) : axis == 1 ? in_quad >= 2 : corner >> 2;
+}
+// The corner across from `corner` along `axis`.
+SPMESH_HD inline int flipped(int corner, int axis) {
+  int at[3];
+  for (int a = 0; a < 3; ++a) at[a] = hexahedron_coordinate(corner, a) ^ (a == axis);
+  return hexahedron_corner(at[0], at[1], at[2]);
+}
+// The one axis along which two corners differ, or -1.
+SPMESH_HD inline int axis_between(int a, int b) {
+  int axis = -1, differ = 0;
+  for (int x = 0; x < 3; ++x)
+    if (hexahedron_coordinate(a, x) != hexahedron_coordinate(b, x)) axis = x, ++differ;
+  return differ == 1 ? axis : -1;
+}
+
+// A net's walk over the topology: a cell's kind and size, then its points.
+struct NetWalk {
+  CellsView cells;
+  linalg::TernaryView d1, d2, d3, t1, t2, t3;
+  const char *face_on_boundary, *edge_on_boundary, *vertex_on_boundary;
+  const float *edge_sharpness, *vertex_sharpness;  // null: none
+
+  SPMESH_HD index_t other_end(index_t e, index_t v) const {
+    const index_t low = linalg::column_of(d1.columns[2 * e]), high = d1.columns[2 * e + 1];
+    return low == v ? high : low;
+  }
+  SPMESH_HD bool is_hexahedron(index_t c) const { return cells.corners(c) == 8 && !cells.shape(c).polyhedron(); }
+  SPMESH_HD bool sharp_edge(index_t e) const { return edge_sharpness && edge_sharpness[e] != 0; }
+  SPMESH_HD bool sharp_vertex(index_t v) const { return vertex_sharpness && vertex_sharpness[v] != 0; }
+  SPMESH_HD index_t faces_at(index_t e) const { return t2.end(e) - t2.begin(e); }
+  // Whether every face at edge e is a quad in hexahedra only.
+  SPMESH_HD bool quads_in_hexahedra(index_t e) const {
+    for (index_t q = t2.begin(e); q < t2.end(e); ++q) {
+      const index_t f = t2.index(q);
+      if (d2.end(f) - d2.begin(f) != 4) return false;
+      for (index_t r = t3.begin(f); r < t3.end(f); ++r)
+        if (!is_hexahedron(t3.index(r))) return false;
+    }
+    return true;
+  }
+  // A face holding both edges, or -1 (also for an edge -1).
+  SPMESH_HD index_t common_face(index_t e, index_t g) const {
+    if (e < 0 || g < 0) return -1;
+    for (index_t p = t2.begin(e); p < t2.end(e); ++p)
+      for (index_t q = t2.begin(g); q < t2.end(g); ++q)
+        if (t2.index(p) == t2.index(q)) return t2.index(p);
+    return -1;
+  }
+  // Vertex v's star (above): 1 the grid's, 2 the boundary grid's, 0 neither.
+  SPMESH_HD int star(index_t v) const {
+    const bool on_boundary = vertex_on_boundary[v];
+    if (t1.end(v) - t1.begin(v) != (on_boundary ? 5 : 6) || sharp_vertex(v)) return 0;
+    int boundary_edges = 0;
+    for (index_t p = t1.begin(v); p < t1.end(v); ++p) {
+      const index_t e = t1.index(p);
+      boundary_edges += edge_on_boundary[e];
+      if (faces_at(e) != (edge_on_boundary[e] ? 3 : 4) || sharp_edge(e) || !quads_in_hexahedra(e)) return 0;
+    }
+    return !on_boundary ? 1 : boundary_edges == 4 ? 2 : 0;
+  }
+  // n when v is inside on one extraordinary edge line of valence n (3 to max_stam_valence; above),
+  // else 0.
+  SPMESH_HD int line_star(index_t v) const {
+    if (vertex_on_boundary[v] || sharp_vertex(v)) return 0;
+    index_t line[2] = {-1, -1};
+    int lines = 0;
+    index_t n = 0;
+    for (index_t p = t1.begin(v); p < t1.end(v); ++p) {
+      const index_t e = t1.index(p);
+      if (sharp_edge(e) || !quads_in_hexahedra(e)) return 0;
+      if (faces_at(e) == 4) continue;
+      if (lines == 2 || (n != 0 && faces_at(e) != n)) return 0;
+      n = faces_at(e), line[lines++] = e;
+    }
+    if (lines != 2 || n < 3 || n > schemes::catmull_clark::max_stam_valence) return 0;
+    if (t1.end(v) - t1.begin(v) != n + 2 || common_face(line[0], line[1]) >= 0) return 0;
+    return int(n);
+  }
+
+  // Cell c's kind and its net's entries (0 for none), from its corners' stars.
+  SPMESH_HD std::uint8_t kind(index_t c, index_t& entries) const {
+    entries = 0;
+    if (!is_hexahedron(c)) return no_net;
+    int boundary_faces = 0;
+    for (index_t p = d3.begin(c); p < d3.end(c); ++p) boundary_faces += face_on_boundary[d3.index(p)];
+    // Tricubic: the corners' stars all the grid's, or the four of one face the boundary grid's and
+    // that face the cell's one face on the boundary. Layered: two corners on one line of valence
+    // n, joined by an edge of the cell of n faces, the others the grid's.
+    int on_boundary = 0, shared[3] = {1, 1, 1}, seen[3] = {0, 0, 0};  // the first boundary corner's coordinates
+    int lines = 0, line_corner[2] = {0, 0}, valence = 0;
+    for (int corner = 0; corner < 8; ++corner) {
+      const index_t v = cells.vertex(c, corner);
+      const int kind = star(v);
+      if (kind == 0) {
+        const int n = line_star(v);
+        if (n == 0 || lines == 2 || (valence != 0 && n != valence)) return no_net;
+        valence = n, line_corner[lines++] = corner;
+      } else if (kind == 2) {
+        for (int axis = 0; axis < 3; ++axis) {
+          const int x = hexahedron_coordinate(corner, axis);
+          if (on_boundary == 0) seen[axis] = x;
+          else shared[axis] &= x == seen[axis];
+        }
+        ++on_boundary;
+      }
+    }
+    if (lines != 0) {
+      const int line = axis_between(line_corner[0], line_corner[1]);
+      if (lines != 2 || on_boundary != 0 || line < 0) return no_net;
+      const index_t joined = edge_between(cells.vertex(c, line_corner[0]), cells.vertex(c, line_corner[1]));
+      if (joined < 0 || faces_at(joined) != valence) return no_net;
+      const LayeredFrame frame(layered_net(line, 0, 0));
+      entries = 4 * schemes::catmull_clark::stam_ring_size(valence);
+      return layered_net(line, hexahedron_coordinate(line_corner[0], frame.s_axis),
+                         hexahedron_coordinate(line_corner[0], frame.t_axis));
+    }
+    int normal = -1;  // the axis across the boundary face
+    if (on_boundary == 4)
+      for (int axis = 0; axis < 3; ++axis)
+        if (shared[axis]) normal = axis;
+    if ((on_boundary != 0 && normal < 0) || boundary_faces != (normal < 0 ? 0 : 1)) return no_net;
+    entries = tricubic_net_points;
+    return normal < 0 ? inside_net : boundary_net(normal, seen[normal]);
+  }
+
+  // The points of the octant beyond cell c's corner `corner` (its corner's edges continued):
+  // write(i, j, k, point) at its tricubic net place (i, j, k); beyond a boundary face across axis
+  // `normal` (-1: none) at coordinate `side`, -1. False where the walk finds no grid.
+  template <class Write>
+  SPMESH_HD bool octant(index_t c, int corner, int normal, int side, Write&& write) const {
+    const index_t v = cells.vertex(c, corner);
+    int at[3];
+    index_t outward[3] = {-1, -1, -1};  // the edges continuing the cell's edges at v, per axis
+    for (int axis = 0; axis < 3; ++axis) at[axis] = hexahedron_coordinate(corner, axis);
+    for (int axis = 0; axis < 3; ++axis) {
+      const index_t along = edge_between(v, cells.vertex(c, flipped(corner, axis)));
+      for (index_t p = t1.begin(v); p < t1.end(v); ++p) {
+        const index_t e = t1.index(p);
+        if (e != along && common_face(e, along) < 0) outward[axis] = e;
+      }
+    }
+    // Axes in `beyond` stepped outward; beyond the boundary face none.
+    for (int beyond = 0; beyond < 8; ++beyond) {
+      index_t point = v;
+      const int count = (beyond & 1) + (beyond >> 1 & 1) + (beyond >> 2);
+      const bool past_boundary = normal >= 0 && (beyond >> normal & 1) && at[normal] == side;
+      if (past_boundary) {
+        point = -1;
+      } else if (count == 1) {
+        const index_t e = outward[beyond == 1 ? 0 : beyond == 2 ? 1 : 2];
+        point = e < 0 ? -1 : other_end(e, v);
+      } else if (count == 2) {
+        const int first = beyond & 1 ? 0 : 1, second = beyond & 4 ? 2 : 1;
+        point = quad_far_corner(common_face(outward[first], outward[second]), v);
+      } else if (count == 3) {
+        point = hexahedron_far_corner(common_face(outward[0], outward[1]), common_face(outward[0], outward[2]), v);
+      }
+      if (point < 0 && !past_boundary) return false;
+      int ijk[3];
+      for (int axis = 0; axis < 3; ++axis) {
+        const bool out = beyond >> axis & 1;
+        ijk[axis] = at[axis] ? (out ? 3 : 2) : (out ? 0 : 1);
+      }
+      write(ijk, point);
+    }
+    return true;
+  }
+
+  // Cell c's net of kind `kind` (entries set to -1 before); false where the walk finds no grid.
+  SPMESH_HD bool fill(index_t c, std::uint8_t kind, index_t entries, index_t* net) const {
+    if (!is_layered_net(kind)) {
+      const int normal = kind == inside_net ? -1 : (kind - 2) / 2, side = kind == inside_net ? 0 : (kind - 2) % 2;
+      for (int corner = 0; corner < 8; ++corner)
+        if (!octant(c, corner, normal, side, [&](const int (&ijk)[3], index_t point) {
+              net[ijk[0] + 4 * ijk[1] + 16 * ijk[2]] = point;
+            }))
+          return false;
+      return true;
+    }
+    const LayeredFrame frame(kind);
+    const int K = int(entries / 4), n = (K - 8) / 2;
+    // The 7 beyond the cross-section's other corners, from the six grid corners' octants: (s, t)
+    // places in the cross-section's 4 x 4 grid (the line at (1, 1)) in stam_ring's order.
+    constexpr signed char beyond_s[7] = {3, 3, 3, 2, 1, 3, 0}, beyond_t[7] = {1, 2, 0, 3, 3, 3, 3};
+    for (int corner = 0; corner < 8; ++corner) {
+      if (hexahedron_coordinate(corner, frame.s_axis) == frame.s_side &&
+          hexahedron_coordinate(corner, frame.t_axis) == frame.t_side)
+        continue;  // on the line
+      if (!octant(c, corner, -1, 0, [&](const int (&ijk)[3], index_t point) {
+            const int s = frame.s_side ? 3 - ijk[frame.s_axis] : ijk[frame.s_axis];
+            const int t = frame.t_side ? 3 - ijk[frame.t_axis] : ijk[frame.t_axis];
+            for (int j = 0; j < 7; ++j)
+              if (beyond_s[j] == s && beyond_t[j] == t) net[ijk[frame.line] * K + 2 * n + 1 + j] = point;
+          }))
+        return false;
+    }
+    // Round the line: the n cells at the line's edge in the cell, from the cell towards its t
+    // side. In each, the line's vertex at corner a (layer 1), the previous edge's end across axis
+    // x from it, the next one's across y, the line along l.
+    int at[3];
+    at[frame.line] = 0, at[frame.s_axis] = frame.s_side, at[frame.t_axis] = frame.t_side;
+    const int first = hexahedron_corner(at[0], at[1], at[2]);
+    const index_t v1 = cells.vertex(c, first), v2 = cells.vertex(c, flipped(first, frame.line));
+    index_t cell = c;
+    int a = first, x = frame.s_axis, y = frame.t_axis, l = frame.line;
+    for (int i = 0; i < n; ++i) {
+      const int across_x = flipped(a, x), across_y = flipped(a, y), far = flipped(across_x, y);
+      for (int layer = 1; layer <= 2; ++layer) {
+        const int up = layer == 2;
+        index_t* ring = net + layer * K;
+        ring[0] = cells.vertex(cell, up ? flipped(a, l) : a);
+        ring[1 + 2 * i] = cells.vertex(cell, up ? flipped(across_x, l) : across_x);
+        ring[2 + 2 * i] = cells.vertex(cell, up ? flipped(far, l) : far);
+        // Layers 0 and 3: through the cell beyond this one's cross-section face.
+        const int here[3] = {up ? flipped(a, l) : a, up ? flipped(across_x, l) : across_x,
+                             up ? flipped(across_y, l) : across_y};
+        if (!layer_beyond(cell, here, i, net + (up ? 3 : 0) * K)) return false;
+      }
+      // The next cell: across the face holding the line's edge and the next edge.
+      const index_t next_edge_end = cells.vertex(cell, across_y);
+      const index_t next = other_cell(face_of(cell, v1, v2, next_edge_end), cell);
+      if (next < 0) return false;
+      a = corner_of(next, v1);
+      const int b = corner_of(next, v2), e = corner_of(next, next_edge_end);
+      if (a < 0 || b < 0 || e < 0) return false;
+      l = axis_between(a, b), x = axis_between(a, e);
+      if (l < 0 || x < 0 || l == x) return false;
+      y = 3 - l - x, cell = next;
+    }
+    if (cell != c) return false;
+    for (index_t p = 0; p < entries; ++p)
+      if (net[p] < 0) return false;
+    return true;
+  }
+
+  // Ring entries 0, 1 + 2i and 2 + 2i of the layer beyond `cell`'s face through its corners
+  // here[0] (the line), here[1] (edge i's end) and here[2] (edge i + 1's end): in the cell across
+  // that face, the points one step off it.
+  SPMESH_HD bool layer_beyond(index_t cell, const int (&here)[3], int i, index_t* ring) const {
+    const index_t line = cells.vertex(cell, here[0]), edge = cells.vertex(cell, here[1]);
+    const index_t beyond = other_cell(face_of(cell, line, edge, cells.vertex(cell, here[2])), cell);
+    if (beyond < 0) return false;
+    const int a = corner_of(beyond, line), e = corner_of(beyond, edge), g = corner_of(beyond, cells.vertex(cell, here[2]));
+    if (a < 0 || e < 0 || g < 0) return false;
+    const int x = axis_between(a, e), y = axis_between(a, g);
+    if (x < 0 || y < 0 || x == y) return false;
+    const int off = 3 - x - y;
+    ring[0] = cells.vertex(beyond, flipped(a, off));
+    ring[1 + 2 * i] = cells.vertex(beyond, flipped(e, off));
+    ring[2 + 2 * i] = cells.vertex(beyond, flipped(flipped(e, y), off));
+    return true;
+  }
+
+  // Cell c's corner at vertex v, or -1.
+  SPMESH_HD int corner_of(index_t c, index_t v) const {
+    for (int corner = 0; corner < 8; ++corner)
+      if (cells.vertex(c, corner) == v) return corner;
+    return -1;
+  }
+  // Whether face f has vertex v.
+  SPMESH_HD bool face_has(index_t f, index_t v) const {
+    for (index_t p = d2.begin(f); p < d2.end(f); ++p) {
+      const index_t e = d2.index(p);
+      if (linalg::column_of(d1.columns[2 * e]) == v || d1.columns[2 * e + 1] == v) return true;
+    }
+    return false;
+  }
+  // The face of cell c holding vertices a, b and d, or -1.
+  SPMESH_HD index_t face_of(index_t c, index_t a, index_t b, index_t d) const {
+    for (index_t p = d3.begin(c); p < d3.end(c); ++p) {
+      const index_t f = d3.index(p);
+      if (face_has(f, a) && face_has(f, b) && face_has(f, d)) return f;
+    }
+    return -1;
+  }
+  // The other cell at face f (-1 for f -1 or a face on the boundary).
+  SPMESH_HD index_t other_cell(index_t f, index_t c) const {
+    if (f < 0 || t3.end(f) - t3.begin(f) != 2) return -1;
+    const index_t first = t3.index(t3.begin(f));
+    return first == c ? t3.index(t3.begin(f) + 1) : first;
+  }
+  // The edge joining u and w, among u's (-1 if none).
+  SPMESH_HD index_t edge_between(index_t u, index_t w) const {
+    for (index_t p = t1.begin(u); p < t1.end(u); ++p)
+      if (other_end(t1.index(p), u) == w) return t1.index(p);
+    return -1;
+  }
+  // The corner of quad f opposite v: of the two sides away from v, the end that both share (-1
+  // for f -1).
+  SPMESH_HD index_t quad_far_corner(index_t f, index_t v) const {
+    if (f < 0) return -1;
+    index_t away[2][2] = {{-1, -1}, {-1, -1}};
+    int found = 0;
+    for (index_t p = d2.begin(f); p < d2.end(f) && found < 2; ++p) {
+      const index_t e = d2.index(p), low = linalg::column_of(d1.columns[2 * e]), high = d1.columns[2 * e + 1];
+      if (low != v && high != v) away[found][0] = low, away[found][1] = high, ++found;
+    }
+    if (found < 2) return -1;
+    return away[0][0] == away[1][0] || away[0][0] == away[1][1] ? away[0][0] : away[0][1];
+  }
+  // The corner opposite v of the hexahedron that holds faces f and g, or -1.
+  SPMESH_HD index_t hexahedron_far_corner(index_t f, index_t g, index_t v) const {
+    if (f < 0 || g < 0) return -1;
+    for (index_t p = t3.begin(f); p < t3.end(f); ++p)
+      for (index_t q = t3.begin(g); q < t3.end(g); ++q) {
+        const index_t cell = t3.index(p);
+        if (cell != t3.index(q)) continue;
+        const int corner = corner_of(cell, v);
+        if (corner >= 0) return cells.vertex(cell, flipped(flipped(flipped(corner, 0), 1), 2));
+      }
+    return -1;
+  }
+};
+
+}  // namespace detail
+
+// Every cell's net (above, with the sharpness given where the mesh has sharp features): cell c's
+// entries points[offsets[c], offsets[c + 1]) (none without a net), its kind, how many cells have
+// one, and Stam's tables of the layered cells' valences (schemes/stam_tables.hpp).
+template <class S = linalg::Host>
+struct CellNets {
+  linalg::Array<index_t, S> offsets, points;
+  linalg::Array<std::uint8_t, S> kinds;
+  schemes::StamTables<S> stam;
+  index_t cells = 0;
+};
+
+template <class Exec, class S = typename Exec::space>
+CellNets<S> cell_nets(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
+                      const SolidSharpness<S>* sharpness = nullptr) {
+  namespace cc = schemes::catmull_clark;
+  const auto transposed = transposes(exec, ops);
+  const auto flags = boundary_flags(exec, ops, transposed);
+  const index_t C = ops.cells();
+  const detail::NetWalk walk{mesh.view(), ops.d1.view(), ops.d2.view(), ops.d3.view(),
+                             transposed.t1.view(), transposed.t2.view(), transposed.t3.view(),
+                             flags.faces.data(), flags.edges.data(), flags.vertices.data(),
+                             sharpness ? sharpness->edges.data() : nullptr,
+                             sharpness ? sharpness->vertices.data() : nullptr};
+  CellNets<S> out{linalg::Array<index_t, S>(C + 1), {}, linalg::Array<std::uint8_t, S>(C), {}};
+  // Kinds and sizes, the offsets (one wait for their total), the points.
+  index_t* offsets = out.offsets.data();
+  std::uint8_t* kinds = out.kinds.data();
+  linalg::Array<std::int64_t, S> sizes(C), total(1);
+  std::int64_t* size = sizes.data();
+  exec.for_each(C, [=] SPMESH_HD(index_t c) {
+    index_t entries = 0;
+    kinds[c] = walk.kind(c, entries);
+    size[c] = entries;
+  });
+  exec.exclusive_scan(size, size, C, total.data());
+  const index_t entries = checked_index(exec.read(total.data()), "the cells' limit nets");
+  exec.for_each(C + 1, [=] SPMESH_HD(index_t c) { offsets[c] = c < C ? index_t(size[c]) : entries; });
+  out.points = linalg::Array<index_t, S>(entries);
+  index_t* points = out.points.data();
+  exec.for_each(C, [=] SPMESH_HD(index_t c) {
+    index_t* net = points + offsets[c];
+    const index_t n = offsets[c + 1] - offsets[c];
+    for (index_t p = 0; p < n; ++p) net[p] = -1;
+    if (kinds[c] != no_net && !walk.fill(c, kinds[c], n, net)) kinds[c] = no_net;  // not walked as a grid (kept safe)
+  });
+  out.cells = exec.count_if(C, [=] SPMESH_HD(index_t c) { return kinds[c] != no_net; });
+  linalg::Array<index_t, S> present(cc::max_stam_valence + 1);
+  index_t* valence = present.data();
+  exec.for_each(cc::max_stam_valence + 1, [=] SPMESH_HD(index_t n) { valence[n] = 0; });
+  exec.for_each(C, [=] SPMESH_HD(index_t c) {
+    if (is_layered_net(kinds[c])) linalg::atomic_max(valence + layered_valence(offsets[c + 1] - offsets[c]), index_t(1));
+  });
+  out.stam = cc::stam_tables(exec, present);
+  return out;
+}
+
+}  // namespace spmesh::solids
