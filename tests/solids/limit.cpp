@@ -536,7 +536,7 @@ InChild in_child(const CellMesh<>& mesh, const solids::BoundaryOperators<>& ops,
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in layered cells is the limit of their cells three levels down "
-                   "(deep subdivision by spmesh's refinement; regular cells there but by the line)",
+                   "(deep subdivision by spmesh's refinement, regular cells there but by the line)",
                    B, SPMESH_TEST_BACKENDS) {
   const LayeredShell shell = layered_shell(5, 3);
   linalg::cpu::Executor cpu;
