@@ -56,11 +56,12 @@ struct Args {
                   ")");
     return v;
   }
-  int levels() const {
-    const std::string v = need("--levels");
+  // A level count, 0 to 16, of --levels or another option of levels (limit's --refine).
+  int levels(const std::string& name = "--levels") const {
+    const std::string v = need(name);
     int l = -1;
     if (!meshops::parse_number(v, l) || l < 0 || l > 16)
-      throw Error("--levels '" + v + "' (expected 0 to 16)");
+      throw Error(name + " '" + v + "' (expected 0 to 16)");
     return l;
   }
   bool dbl() const { return choice("--precision", {"float", "double"}) == "double"; }

@@ -56,11 +56,12 @@ template <class T>
 solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>& r, const schemes::RefinedMeshCheck& check,
                                         Stages& stages);
 
-// A solid's limit at samples on the GPU (volume_pipeline.hpp's solid_limit_at).
+// A solid's limit at samples of its refined level on the GPU (volume_pipeline.hpp's solid_limit_at).
 template <class T>
-solids::CellLimits<T> solid_limit_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
-                                         const std::optional<solids::SolidSharpness<>>& sharpness,
-                                         const meshops::Samples& samples, Stages& stages);
+SolidSampleLimits<T> solid_limit_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
+                                        const std::optional<solids::SolidSharpness<>>& sharpness, int levels,
+                                        const solids::RefineOptions& options, const SampleChoice& choose,
+                                        Stages& stages);
 
 // Starts creating the GPU's context on another thread, so that its cost (a few tenths of a
 // second) overlaps reading the input; errors are left to the executor, which reports them. A
@@ -102,8 +103,8 @@ void check_device_memory(std::int64_t bytes);
                                                      const std::optional<solids::SolidSharpness<>>&, int, Stages&); \
   template solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>&, const schemes::RefinedMeshCheck&, \
                                                    Stages&);                                                       \
-  template solids::CellLimits<T> solid_limit_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&,          \
-                                                    const std::optional<solids::SolidSharpness<>>&,              \
-                                                    const meshops::Samples&, Stages&);
+  template SolidSampleLimits<T> solid_limit_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&,           \
+                                                   const std::optional<solids::SolidSharpness<>>&, int,          \
+                                                   const solids::RefineOptions&, const SampleChoice&, Stages&);
 
 }  // namespace spmesh::apps

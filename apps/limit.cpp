@@ -182,6 +182,7 @@ int limit_as(const Args& args) {
 
 int limit_command(const Args& args) {
   if (is_volume_file(args.positional.at(0))) return limit_volume(args);
+  refuse_volume_options(args);
   return args.dbl() ? limit_as<double>(args) : limit_as<float>(args);
 }
 

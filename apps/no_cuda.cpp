@@ -61,9 +61,9 @@ solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>&, const sch
   no_cuda();
 }
 template <class T>
-solids::CellLimits<T> solid_limit_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&,
-                                         const std::optional<solids::SolidSharpness<>>&, const meshops::Samples&,
-                                         Stages&) {
+SolidSampleLimits<T> solid_limit_on_gpu(const solids::CellMesh<>&, const linalg::Dense<T>&,
+                                        const std::optional<solids::SolidSharpness<>>&, int, const solids::RefineOptions&,
+                                        const SampleChoice&, Stages&) {
   no_cuda();
 }
 std::future<void> start_gpu() {

@@ -120,12 +120,13 @@ solids::CellMesh<> rebuild_solid_on_gpu(const schemes::Refinement<T>& r, const s
 }
 
 template <class T>
-solids::CellLimits<T> solid_limit_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
-                                         const std::optional<solids::SolidSharpness<>>& sharpness,
-                                         const meshops::Samples& samples, Stages& stages) {
+SolidSampleLimits<T> solid_limit_on_gpu(const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
+                                        const std::optional<solids::SolidSharpness<>>& sharpness, int levels,
+                                        const solids::RefineOptions& options, const SampleChoice& choose,
+                                        Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return solid_limit_at(exec, mesh, P0, sharpness, samples, stages);
+  return solid_limit_at(exec, mesh, P0, sharpness, levels, options, choose, stages);
 }
 
 std::future<void> start_gpu() {

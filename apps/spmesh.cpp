@@ -43,11 +43,20 @@ constexpr const char* usage = R"(usage:
       other polygons' sub-faces), exact on regular faces and at smooth extraordinary
       vertices (Stam), going down at most L levels (default 3): a line
       'x y z dux duy duz dvx dvy dvz' a sample; catmark and loop
-  spmesh limit VOLUME --at SAMPLES.txt -o OUT.txt [--device D] [--precision P]
+  spmesh limit VOLUME --at SAMPLES.txt -o OUT.txt [--refine L] [--device D] [--precision P]
       a solid's limit (Catmull-Clark solids) at each line 'cell u v w' of SAMPLES, (u, v, w)
       in [0, 1]^3 in the hexahedron's VTK corner order: a line 'x y z', then the derivatives
-      along u, v and w; so far in cells with tricubic nets, inside and at the boundary
-      (spmesh info counts them), others refused by SAMPLES.txt:line
+      along u, v and w; so far in cells with nets (tricubic inside and at the boundary,
+      layered; spmesh info counts them), others refused by SAMPLES.txt:line. --refine L
+      refines L levels first and evaluates each sample in the refined cell holding it, its
+      derivatives still along the input cell's u, v, w (input hexahedra only)
+  spmesh limit VOLUME --samples K -o OUT.vtu|OUT.vtk|OUT.mesh [--refine L] [--jacobian]
+               [--evaluable-only] [--device D] [--precision P]
+      the same limit on a K x K x K grid in every cell (of level L with --refine), at
+      (i, j, k) / (K - 1), K >= 2, as a volume mesh: K^3 points a cell and the (K - 1)^3
+      hexahedra between them; a .vtu gets each hexahedron's cell id (cell data "cell") and,
+      with --jacobian, each point's det [du dv dw] (point data "jacobian"). Cells without a
+      net are refused, naming the first, unless --evaluable-only leaves them out
   spmesh limit IN --tessellate N -o OUT.obj|OUT.ply [--levels L] [--approximate] [options]
       the same limit surface as N x N quads a quad, N^2 triangles a triangle with --scheme loop
       (OpenSubdiv Bfr's uniform rate N), watertight: a point on a shared edge or vertex is one
@@ -99,9 +108,10 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     return subdivide_command(parse(command, rest, options, {"--dry-run", "--sharp-edges"}, 1, "one input mesh file"));
   }
   if (command == "limit")
-    return limit_command(parse(command, rest, {"--output", "--levels", "--at", "--tessellate", "--scheme", "--boundary",
-                                               "--crease", "--device", "--precision", "--triangulate"},
-                               {"--approximate"}, 1, "one input mesh file"));
+    return limit_command(parse(command, rest,
+                               {"--output", "--levels", "--at", "--tessellate", "--scheme", "--boundary", "--crease",
+                                "--device", "--precision", "--triangulate", "--samples", "--refine"},
+                               {"--approximate", "--jacobian", "--evaluable-only"}, 1, "one input mesh file"));
   if (command == "build") {
     auto options = scheme_options;
     options.push_back("--vertex-rule");  // volume meshes only

@@ -1,6 +1,8 @@
-// The command line on volume meshes (Medit .mesh, VTK legacy .vtk, gmsh .msh): `subdivide` by Catmull-Clark solids on the
-// CPU or the GPU, with the same checks before work as for surfaces (outputs, input, 32-bit
-// sizes, host and GPU memory), and `info`.
+// The command line on volume meshes (Medit .mesh, VTK .vtk and .vtu, gmsh .msh): `subdivide` by
+// Catmull-Clark solids on the CPU or the GPU, with the same checks before work as for surfaces
+// (outputs, input, 32-bit sizes, host and GPU memory), `build` and `replay` of its refinement
+// matrix, `limit` (at samples, or on a grid of samples a cell written as a volume mesh, either
+// after refining on request) and `info`.
 #include "apps/args.hpp"
 #include "apps/commands.hpp"
 #include "apps/host_memory.hpp"
@@ -20,6 +22,7 @@
 #include "solids/classes.hpp"
 #include "solids/medit.hpp"
 #include "solids/polyhedra.hpp"
+#include "solids/refined_samples.hpp"
 #include "solids/volume_io.hpp"
 #include "solids/refine.hpp"
 #include "solids/sharpness.hpp"
@@ -480,41 +483,254 @@ int replay_volume_as(const Args& args) {
   return 0;
 }
 
-// spmesh limit VOLUME --at SAMPLES.txt -o OUT.txt: the solid's limit at each line's (cell, u, v,
-// w), written a line a sample: x y z, then the u, v and w derivatives.
+// The levels `spmesh limit --refine L` refines a volume before its limit is evaluated (none
+// without it).
+int refine_levels(const Args& args) { return args.get("--refine") ? args.levels("--refine") : 0; }
+
+// For messages: " 2 levels down", "" for none.
+std::string levels_down(int levels) {
+  return levels ? fmt::format(" {} level{} down", levels, levels > 1 ? "s" : "") : "";
+}
+
+// Checks, before any work, that the limit at `samples` samples of the volume refined `levels`
+// levels fits in the host's memory (and with `gpu` the GPU's), beside `output_bytes` of what is
+// written: the refinement as subdivide holds it (volume_host_bytes, refine_bytes), the refined
+// level's operators and nets (64 points a cell), and a sample's cell and parameters (on the
+// host and on the executor: the CPU's a copy) with its position and three derivatives.
+void check_limit_memory(const std::string& input, const std::vector<solids::SolidCounts>& sizes, int scalar_bytes,
+                        bool sharp, std::int64_t samples, std::int64_t output_bytes, bool gpu) {
+  const auto& last = sizes.back();
+  const std::int64_t nets = solids::operator_bytes(last) + 4 * (solids::tricubic_net_points + 2) * last.cells;
+  const std::int64_t sample_in = 4 + 3 * 8, sample_out = 4 * 3 * std::int64_t(scalar_bytes);
+  const std::string what = fmt::format("{}: the limit at {} samples of {} cells (level {})", input, samples, last.cells,
+                                       sizes.size() - 1);
+  check_host(volume_host_bytes(std::int64_t(std::filesystem::file_size(input)), sizes, scalar_bytes, sharp, false) +
+                 nets + (2 * sample_in + sample_out) * samples + output_bytes,
+             what);
+  if (!gpu) return;
+  std::int64_t device_bytes = 0;
+  for (std::size_t l = 0; l + 1 < sizes.size(); ++l)
+    device_bytes = std::max(device_bytes, solids::refine_bytes(sizes[l], scalar_bytes, 3, sharp));
+  check_device_memory(device_bytes + nets + (sample_in + sample_out) * samples + schemes::SizeEstimate::margin);
+}
+
+// The limit on the device asked for (volume_pipeline.hpp's solid_limit_at).
 template <class T>
-int limit_volume_as(const Args& args) {
-  refuse_surface_options(args);
-  const std::string input = args.positional.at(0), device = args.device();
-  for (const char* option : {"--tessellate", "--levels", "--approximate"})
+SolidSampleLimits<T> solid_limit(const std::string& device, const VolumeInput& in, int levels,
+                                 const solids::RefineOptions& options, const SampleChoice& choose, Stages& stages) {
+  linalg::Dense<T> P0(in.mesh.positions.rows, 3);
+  for (index_t i = 0; i < P0.data.size(); ++i) P0.data[i] = static_cast<T>(in.mesh.positions.data[i]);
+  Progress progress(fmt::format("the limit of ccsolid{} on {}", levels_down(levels), device));
+  if (device == "cuda") return solid_limit_on_gpu<T>(in.mesh.cells, P0, in.sharpness, levels, options, choose, stages);
+  cpu::Executor exec;
+  return solid_limit_at<T>(exec, in.mesh.cells, P0, in.sharpness, levels, options, choose, stages);
+}
+
+// spmesh limit VOLUME --at SAMPLES.txt -o OUT.txt [--refine L]: the solid's limit at each line's
+// (cell, u, v, w), written a line a sample: x y z, then the u, v and w derivatives. With --refine
+// the limit is evaluated L levels down, in the refined cell holding the sample
+// (solids/refined_samples.hpp), and its derivatives turned back onto the input cell's u, v and w.
+template <class T>
+int limit_volume_at_as(const Args& args) {
+  for (const char* option : {"--jacobian", "--evaluable-only"})
     if (args.get(option))
-      throw Error(std::string(option) + " does not apply to a volume mesh: spmesh limit on a volume takes --at " +
-                  "SAMPLES.txt, a line 'cell u v w' a sample");
-  const std::string samples_path = args.need("--at"), out = args.need("--output");
+      throw Error(std::string(option) + " applies to --samples K (--at writes a line for each line it reads)");
+  const std::string input = args.positional.at(0), device = args.device(), samples_path = args.need("--at"),
+                    out = args.need("--output");
+  const int levels = refine_levels(args);
   meshops::OutputFiles outputs({input, samples_path});
   check_sample_output(out);
   outputs.add(out);
   const auto context = device == "cuda" ? start_gpu() : std::future<void>();
-  const auto in = read_volume_input(args, input, 0);
+  const auto in = read_volume_input(args, input, levels);
   const auto samples = meshops::read_samples(samples_path, in.mesh.cell_count(), true);
-  linalg::Dense<T> P0(in.mesh.positions.rows, 3);
-  for (index_t i = 0; i < P0.data.size(); ++i) P0.data[i] = static_cast<T>(in.mesh.positions.data[i]);
+  auto by_line = [&](index_t s, const std::string& what) {
+    return InputError(fmt::format("{}:{}: {}", samples_path, samples.lines[std::size_t(s)], what));
+  };
+  std::vector<solids::RefinedSample> refined;
+  try {
+    refined = solids::refined_samples(in.mesh.cells, samples.faces, samples.u, samples.v, samples.w, levels);
+  } catch (const schemes::SampleError& e) {
+    throw by_line(e.sample, e.what());
+  }
+  check_limit_memory(input, in.sizes, sizeof(T), in.sharpness.has_value(), std::int64_t(refined.size()), 0,
+                     device == "cuda");
+  meshops::Samples there;  // the samples on the refined level
+  for (const auto& r : refined)
+    there.faces.push_back(r.cell), there.u.push_back(r.at[0]), there.v.push_back(r.at[1]), there.w.push_back(r.at[2]);
+  Stages stages;
+  auto r = [&] {
+    try {
+      return solid_limit<T>(device, in, levels, refine_options(args),
+                            [&](const std::vector<std::uint8_t>&) { return std::move(there); }, stages);
+    } catch (const schemes::SampleError& e) {  // naming the refined cell and parameters
+      throw by_line(e.sample, levels ? fmt::format("evaluated{}: {}", levels_down(levels), e.what()) : e.what());
+    }
+  }();
+  solids::to_input_axes(refined, r.limits);
+  const auto t = std::chrono::steady_clock::now();
+  write_sample_lines(outputs, out, {&r.limits.position, &r.limits.du, &r.limits.dv, &r.limits.dw});
+  fmt::print("ccsolid limit at {} samples{} on {}: {}, write {:.2f} ms\n", r.limits.position.rows,
+             levels ? " (evaluated" + levels_down(levels) + ")" : "", device, summary(stages, device), elapsed_ms(t));
+  return 0;
+}
+
+// --samples K: K >= 2 (the cell's corners at least), K^3 points within 32-bit indices.
+int samples_per_axis(const Args& args) {
+  const std::string text = args.need("--samples");
+  int k = 0;
+  if (!meshops::parse_number(text, k) || k < 2)
+    throw InputError("--samples " + text + ": K x K x K samples a cell, at (i, j, k) / (K - 1), need a whole K of 2 "
+                     "or more");
+  const double limit = double(std::numeric_limits<index_t>::max());
+  if (double(k) * k * k > limit)
+    throw CapacityError(fmt::format("--samples {}: {}^3 samples a cell are over the 32-bit index limit ({})", k, k,
+                                    std::int64_t(limit)));
+  return k;
+}
+
+// The samples of each of `cells` on its K x K x K grid: (i, j, k) / (K - 1), i (along u) first.
+meshops::Samples grid_samples(const std::vector<index_t>& cells, int K) {
+  meshops::Samples out;
+  const std::size_t n = cells.size() * std::size_t(K * K * K);
+  out.faces.reserve(n), out.u.reserve(n), out.v.reserve(n), out.w.reserve(n);
+  for (const index_t c : cells)
+    for (int k = 0; k < K; ++k)
+      for (int j = 0; j < K; ++j)
+        for (int i = 0; i < K; ++i) {
+          out.faces.push_back(c), out.u.push_back(double(i) / (K - 1));
+          out.v.push_back(double(j) / (K - 1)), out.w.push_back(double(k) / (K - 1));
+        }
+  return out;
+}
+
+// The (K - 1)^3 hexahedra of each of `cells` sample grids (grid_samples' points, K^3 a cell, in
+// its order), in VTK's corner order along (u, v, w), so that they turn as their cell does.
+solids::CellMesh<> grid_hexahedra(index_t cells, int K) {
+  const index_t per_cell = K * K * K, hexahedra = cells * (K - 1) * (K - 1) * (K - 1);
+  const index_t corner[8] = {0, 1, 1 + K, K, K * K, 1 + K * K, 1 + K + K * K, K + K * K};
+  solids::CellMesh<> out{cells * per_cell, linalg::Array<index_t>(hexahedra + 1),
+                         linalg::Array<index_t>(8 * hexahedra)};
+  index_t h = 0;
+  for (index_t c = 0; c < cells; ++c)
+    for (int k = 0; k + 1 < K; ++k)
+      for (int j = 0; j + 1 < K; ++j)
+        for (int i = 0; i + 1 < K; ++i, ++h) {
+          const index_t origin = c * per_cell + i + K * (j + K * k);
+          out.offsets[h] = 8 * h;
+          for (int l = 0; l < 8; ++l) out.indices[8 * h + l] = origin + corner[l];
+        }
+  out.offsets[hexahedra] = 8 * hexahedra;
+  return out;
+}
+
+// The determinant of [du dv dw] at each sample: the Jacobian of the map from (u, v, w) to space.
+template <class T>
+std::vector<T> jacobians(const solids::CellLimits<T>& limits) {
+  std::vector<T> out(std::size_t(limits.position.rows));
+  for (index_t s = 0; s < limits.position.rows; ++s) {
+    const double a[3] = {double(limits.du(s, 0)), double(limits.du(s, 1)), double(limits.du(s, 2))};
+    const double b[3] = {double(limits.dv(s, 0)), double(limits.dv(s, 1)), double(limits.dv(s, 2))};
+    const double c[3] = {double(limits.dw(s, 0)), double(limits.dw(s, 1)), double(limits.dw(s, 2))};
+    out[std::size_t(s)] = T(a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+                            a[2] * (b[0] * c[1] - b[1] * c[0]));
+  }
+  return out;
+}
+
+// spmesh limit VOLUME --samples K -o OUT.vtu [--refine L] [--jacobian] [--evaluable-only]: the
+// solid's limit on a K x K x K grid of samples in each cell (of level L with --refine), written as
+// a volume mesh: K^3 points a cell, not shared, and the (K - 1)^3 hexahedra between them; in a
+// .vtu each hexahedron's cell id ("cell") and with --jacobian each point's Jacobian. A cell
+// without a net refuses the run unless --evaluable-only, which leaves such cells out.
+template <class T>
+int limit_volume_grid_as(const Args& args) {
+  const std::string input = args.positional.at(0), device = args.device(), out = args.need("--output");
+  const int levels = refine_levels(args), K = samples_per_axis(args);
+  const bool jacobian = args.get("--jacobian").has_value(), evaluable_only = args.get("--evaluable-only").has_value();
+  const solids::VolumeFormat format = solids::volume_output_format(out);
+  if (jacobian && format != solids::VolumeFormat::vtu)
+    throw InputError(out + ": --jacobian writes point data, which spmesh writes to .vtu only; give a path ending in "
+                     ".vtu");
+  meshops::OutputFiles outputs({input});
+  outputs.add(out);
+  const auto context = device == "cuda" ? start_gpu() : std::future<void>();
+  const auto in = read_volume_input(args, input, levels);
+  const std::int64_t cells = in.sizes.back().cells, per_cell = std::int64_t(K) * K * K;
+  const std::int64_t corners = 8 * cells * (K - 1) * (K - 1) * (K - 1), limit = std::numeric_limits<index_t>::max();
+  if (std::max(cells * per_cell, corners) > limit)
+    throw CapacityError(fmt::format("{}: {} cells (level {}) of {}^3 samples are {} points and {} hexahedron corners, "
+                                    "over the 32-bit index limit ({})",
+                                    input, cells, levels, K, cells * per_cell, corners, limit));
+  // The output: positions, a Jacobian a point, the hexahedra and a cell id each, the writer's copy.
+  const std::int64_t output = cells * per_cell * (3 + 1) * std::int64_t(sizeof(T)) + corners * 4 +
+                              cells * (K - 1) * (K - 1) * (K - 1) * (4 + 4 + 1);
+  check_limit_memory(input, in.sizes, sizeof(T), in.sharpness.has_value(), cells * per_cell, output,
+                     device == "cuda");
+  std::vector<index_t> evaluated;
+  index_t level_cells = 0;
+  const SampleChoice choose = [&](const std::vector<std::uint8_t>& kinds) {
+    level_cells = index_t(kinds.size());
+    for (index_t c = 0; c < level_cells; ++c)
+      if (kinds[std::size_t(c)] != solids::no_net) evaluated.push_back(c);
+    if (evaluated.empty())
+      throw InputError(fmt::format("{}: none of the {} cells{} has a net spmesh's limit evaluates yet (spmesh info "
+                                   "names why): no sample to write",
+                                   input, level_cells, levels ? fmt::format(" of level {}", levels) : ""));
+    if (index_t(evaluated.size()) < level_cells && !evaluable_only) {
+      const index_t first = index_t(std::find(kinds.begin(), kinds.end(), solids::no_net) - kinds.begin());
+      throw InputError(fmt::format("{}: {} of the {} cells{} have no net spmesh's limit evaluates yet, the first cell "
+                                   "{} (ids count from 0; spmesh info names why); --evaluable-only samples the "
+                                   "others, --refine L leaves fewer",
+                                   input, level_cells - index_t(evaluated.size()), level_cells,
+                                   levels ? fmt::format(" of level {}", levels) : "", first));
+    }
+    return grid_samples(evaluated, K);
+  };
   Stages stages;
   const auto r = [&] {
     try {
-      Progress progress(fmt::format("the limit at {} samples on {}", samples.faces.size(), device));
-      if (device == "cuda") return solid_limit_on_gpu<T>(in.mesh.cells, P0, in.sharpness, samples, stages);
-      cpu::Executor exec;
-      return solid_limit_at<T>(exec, in.mesh.cells, P0, in.sharpness, samples, stages);
+      return solid_limit<T>(device, in, levels, refine_options(args), choose, stages);
     } catch (const schemes::SampleError& e) {
-      throw InputError(fmt::format("{}:{}: {}", samples_path, samples.lines[std::size_t(e.sample)], e.what()));
+      throw InputError(input + ": " + e.what());  // not expected: only cells with nets are sampled
     }
   }();
   const auto t = std::chrono::steady_clock::now();
-  write_sample_lines(outputs, out, {&r.position, &r.du, &r.dv, &r.dw});
-  fmt::print("ccsolid limit at {} samples on {}: {}, write {:.2f} ms\n", r.position.rows, device,
-             summary(stages, device), elapsed_ms(t));
+  const auto hexahedra = grid_hexahedra(index_t(evaluated.size()), K);
+  solids::VolumeData data;
+  if (format == solids::VolumeFormat::vtu) {
+    std::vector<std::int32_t> ids;
+    ids.reserve(std::size_t(hexahedra.cells()));
+    for (const index_t c : evaluated) ids.insert(ids.end(), std::size_t((K - 1) * (K - 1) * (K - 1)), std::int32_t(c));
+    data.cells.push_back({"cell", std::move(ids)});
+  }
+  if (jacobian) data.points.push_back({"jacobian", jacobians(r.limits)});
+  {
+    Progress progress("writing " + out);
+    solids::write_volume(outputs, out, format, input, r.limits.position, hexahedra, data);
+    outputs.commit();
+  }
+  fmt::print("ccsolid limit at {}^3 samples in each of {} cells{} on {}: {} points, {} hexahedra; {}, write {:.2f} ms\n",
+             K, evaluated.size(), levels ? fmt::format(" of level {}", levels) : "", device, r.limits.position.rows,
+             hexahedra.cells(), summary(stages, device), elapsed_ms(t));
+  if (index_t(evaluated.size()) < level_cells)
+    fmt::print("skipped   {} cells with no net (--evaluable-only)\n", level_cells - index_t(evaluated.size()));
   return 0;
+}
+
+// spmesh limit on a volume: --at SAMPLES.txt or --samples K, one of them.
+template <class T>
+int limit_volume_as(const Args& args) {
+  refuse_surface_options(args);
+  for (const char* option : {"--tessellate", "--levels", "--approximate"})
+    if (args.get(option))
+      throw Error(std::string(option) + " does not apply to a volume mesh: spmesh limit on a volume takes --at " +
+                  "SAMPLES.txt (a line 'cell u v w' a sample) or --samples K, and --refine L to refine first");
+  const bool at = args.get("--at").has_value(), grid = args.get("--samples").has_value();
+  if (at == grid)
+    throw Error(std::string("a volume mesh's limit is taken --at SAMPLES.txt or on --samples K a cell: ") +
+                (at ? "one of them, not both" : "give one of them"));
+  return at ? limit_volume_at_as<T>(args) : limit_volume_grid_as<T>(args);
 }
 
 }  // namespace
@@ -522,7 +738,8 @@ int limit_volume_as(const Args& args) {
 bool is_volume_file(const std::string& path) { return solids::is_volume_file(path); }
 
 void refuse_volume_options(const Args& args) {
-  for (const char* option : {"--surface", "--vertex-rule", "--sharp-edges"})
+  for (const char* option : {"--surface", "--vertex-rule", "--sharp-edges", "--samples", "--refine", "--jacobian",
+                              "--evaluable-only"})
     if (args.get(option))
       throw Error(std::string(option) + " applies to volume meshes (.mesh, .vtk, .vtu, .msh); this input is a surface");
 }
@@ -579,11 +796,17 @@ int info_volume(const std::string& path) {
   fmt::print("cell classes: {} regular inside, {} regular at the boundary, layered:{} {} irregular, {} not evaluable\n",
              classes.regular_interior, classes.regular_boundary, layered.empty() ? " none," : layered,
              classes.irregular, classes.not_evaluable.size());
-  const auto nets = solids::cell_nets(exec, mesh.cells, ops);
-  const auto inside = std::count(nets.kinds.begin(), nets.kinds.end(), solids::inside_net);
-  fmt::print("limit     {} cells with tricubic nets: {} inside, {} at the boundary (`spmesh limit --at` evaluates "
-             "these so far)\n",
-             nets.cells, inside, nets.cells - inside);
+  // The nets as `spmesh limit` finds them: with the file's Ridges and Corners (sharp cells have none).
+  std::optional<solids::SolidSharpness<>> sharpness;
+  if (!mesh.ridges.empty() || !mesh.corners.empty())
+    sharpness = solids::tagged_sharpness(ops, mesh.ridges, mesh.corners, path);
+  const auto nets = solids::cell_nets(exec, mesh.cells, ops, sharpness ? &*sharpness : nullptr);
+  const auto& k = nets.kinds;
+  fmt::print("limit     {} cells with nets: {} tricubic inside, {} tricubic at the boundary, {} layered (`spmesh "
+             "limit` evaluates these so far)\n",
+             nets.cells, std::count(k.begin(), k.end(), solids::inside_net),
+             std::count_if(k.begin(), k.end(), solids::is_boundary_net),
+             std::count_if(k.begin(), k.end(), solids::is_layered_net));
   std::map<std::string, std::vector<index_t>> unevaluable;
   for (const auto& [cell, reason] : classes.not_evaluable) unevaluable[reason].push_back(cell);
   for (const auto& [reason, cells] : unevaluable) {

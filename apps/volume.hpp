@@ -25,8 +25,9 @@ int build_volume(const Args& args);
 // base cells), written as .vtu, .vtk or .mesh.
 int replay_volume(const Args& args);
 
-// spmesh limit on a volume mesh: the solid's limit at samples (cell, u, v, w) of SAMPLES.txt, on
-// the CPU or the GPU, written a line a sample.
+// spmesh limit on a volume mesh: the solid's limit at samples (cell, u, v, w) of SAMPLES.txt,
+// written a line a sample, or on a K x K x K grid of samples in each cell, written as a volume
+// mesh; on the CPU or the GPU, on the input or on its refinement L levels down (--refine L).
 int limit_volume(const Args& args);
 
 // spmesh info on a volume mesh: counts, Euler characteristic, boundary faces, cell kinds, edge

@@ -10,7 +10,10 @@
 #include "solids/refinement.hpp"
 #include "solids/refinement_file.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <optional>
+#include <vector>
 
 namespace spmesh::apps {
 
@@ -29,6 +32,11 @@ template <class X, class S>
 std::optional<solids::SolidSharpness<S>> sharpness_up(const std::optional<solids::SolidSharpness<>>& sharpness) {
   if (!sharpness) return std::nullopt;
   return solids::SolidSharpness<S>{X::up(sharpness->edges), X::up(sharpness->vertices)};
+}
+template <class X, class S>
+std::optional<solids::SolidSharpness<>> sharpness_down(std::optional<solids::SolidSharpness<S>>&& sharpness) {
+  if (!sharpness) return std::nullopt;
+  return solids::SolidSharpness<>{on_host<X>(std::move(sharpness->edges)), on_host<X>(std::move(sharpness->vertices))};
 }
 
 // `levels` levels of Catmull-Clark solids on `exec` (solids::build_and_eval), with the input's
@@ -55,7 +63,8 @@ solids::SolidResult<T> refine_solid(Exec& exec, const solids::CellMesh<>& mesh, 
   };
   auto& ops = result.last_parent;
   solids::SolidResult<T> out{cells_down<X>(std::move(result.cells)), on_host<X>(std::move(result.positions)),
-                      {down(std::move(ops.d3)), down(std::move(ops.d2)), down(std::move(ops.d1))}};
+                             {down(std::move(ops.d3)), down(std::move(ops.d2)), down(std::move(ops.d1))},
+                             sharpness_down<X>(std::move(result.sharpness))};
   stages.download += elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
   return out;
@@ -106,20 +115,49 @@ solids::CellMesh<> rebuild_solid_cells(Exec& exec, const schemes::Refinement<T>&
   return solids::as_cells(std::move(refined));
 }
 
-// The limit of a solid (with its sharp features where given) at samples (cell, u, v, w) on `exec`
-// (solids::cell_nets, then limit_at_cells), on the host; schemes::SampleError names the first
-// sample not evaluated (its index in `samples`). Stages: upload, build (the operators and nets),
-// eval, download.
+// The samples to evaluate on a solid's refined level, chosen from its cells' kinds of net
+// (solids::cell_nets: no_net where the limit is not evaluated): (cell, u, v, w) of that level.
+using SampleChoice = std::function<meshops::Samples(const std::vector<std::uint8_t>& kinds)>;
+
+template <class T>
+struct SolidSampleLimits {
+  meshops::Samples samples;      // those `choose` gave
+  solids::CellLimits<T> limits;  // a row a sample: the position, the u, v and w derivatives
+};
+
+// The limit of a solid (with its sharp features where given) refined `levels` levels
+// (solids::build_and_eval; none: the input) at the samples `choose` picks on that level, on
+// `exec` (solids::cell_nets, then limit_at_cells), on the host; schemes::SampleError names the
+// first sample not evaluated (its index in the samples). Stages: upload, build_and_eval (the
+// levels), build (the refined level's operators and nets), eval, download.
 template <class T, class Exec>
-solids::CellLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
-                                     const std::optional<solids::SolidSharpness<>>& sharpness,
-                                     const meshops::Samples& samples, Stages& stages) {
+SolidSampleLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
+                                    const std::optional<solids::SolidSharpness<>>& sharpness, int levels,
+                                    const solids::RefineOptions& options, const SampleChoice& choose,
+                                    Stages& stages) {
   using X = Transfer<Exec>;
   using S = typename Exec::space;
   auto t = std::chrono::steady_clock::now();
-  const auto cells = cells_up<X, S>(mesh);
-  const auto sharp = sharpness_up<X, S>(sharpness);
-  const linalg::Dense<T, S> P = X::up(P0);
+  auto cells = cells_up<X, S>(mesh);
+  linalg::Dense<T, S> P = X::up(P0);
+  auto sharp = sharpness_up<X, S>(sharpness);
+  exec.synchronize();
+  stages.upload += elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  auto refined = solids::build_and_eval(exec, std::move(cells), std::move(P), levels, options, std::move(sharp));
+  exec.synchronize();
+  stages.build_and_eval += elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  // With no level the input's operators came back; else the refined level's are made here.
+  const auto ops = levels == 0 ? std::move(refined.last_parent) : solids::boundary_operators(exec, refined.cells);
+  const auto nets = solids::cell_nets(exec, refined.cells, ops, refined.sharpness ? &*refined.sharpness : nullptr);
+  exec.synchronize();
+  stages.build += elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  const linalg::Array<std::uint8_t> kinds = X::down(nets.kinds);
+  SolidSampleLimits<T> out;
+  out.samples = choose(std::vector<std::uint8_t>(kinds.begin(), kinds.end()));
+  const auto& samples = out.samples;
   const linalg::Array<index_t, S> at = X::up(linalg::Array<index_t>(samples.faces));
   const linalg::Array<double, S> u = X::up(linalg::Array<double>(samples.u));
   const linalg::Array<double, S> v = X::up(linalg::Array<double>(samples.v));
@@ -127,17 +165,12 @@ solids::CellLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh,
   exec.synchronize();
   stages.upload += elapsed_ms(t);
   t = std::chrono::steady_clock::now();
-  const auto ops = solids::boundary_operators(exec, cells);
-  const auto nets = solids::cell_nets(exec, cells, ops, sharp ? &*sharp : nullptr);
-  exec.synchronize();
-  stages.build += elapsed_ms(t);
-  t = std::chrono::steady_clock::now();
-  auto limits = solids::limit_at_cells(exec, nets, at, u, v, w, P);
+  auto limits = solids::limit_at_cells(exec, nets, at, u, v, w, refined.positions);
   exec.synchronize();
   stages.eval += elapsed_ms(t);
   t = std::chrono::steady_clock::now();
-  solids::CellLimits<T> out{on_host<X>(std::move(limits.position)), on_host<X>(std::move(limits.du)),
-                            on_host<X>(std::move(limits.dv)), on_host<X>(std::move(limits.dw))};
+  out.limits = {on_host<X>(std::move(limits.position)), on_host<X>(std::move(limits.du)),
+                on_host<X>(std::move(limits.dv)), on_host<X>(std::move(limits.dw))};
   stages.download += elapsed_ms(t);
   stages.peak_bytes = X::peak_bytes();
   return out;

@@ -94,10 +94,12 @@ struct SolidResult {
   CellMesh<S> cells;
   linalg::Dense<T, S> positions;
   BoundaryOperators<S> last_parent;  // the last level refined's operators (the input's with no level)
+  std::optional<SolidSharpness<S>> sharpness;  // the refined level's sharp features (none without)
 };
 
 // `levels` levels of topology and data together, a level at a time; eval(build(...)) gives the
-// same bits.
+// same bits. The result carries the refined level's sharpness (the input's decayed level by
+// level), which its limit's nets read (cell_nets).
 template <class Exec, class T, class S = typename Exec::space>
 SolidResult<T, S> build_and_eval(Exec& exec, CellMesh<S> mesh, linalg::Dense<T, S> X, int levels,
                                  const RefineOptions& options = {},
@@ -114,7 +116,7 @@ SolidResult<T, S> build_and_eval(Exec& exec, CellMesh<S> mesh, linalg::Dense<T, 
     }
     mesh = std::move(next.cells), X = std::move(next.positions);
   }
-  return {std::move(mesh), std::move(X), std::move(ops)};
+  return {std::move(mesh), std::move(X), std::move(ops), std::move(sharpness)};
 }
 
 }  // namespace spmesh::solids

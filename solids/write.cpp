@@ -16,6 +16,7 @@
 #include <limits>
 #include <memory>
 #include <type_traits>
+#include <variant>
 
 namespace spmesh::solids {
 
@@ -82,10 +83,27 @@ void check_volume(const std::string& source, const linalg::Dense<T>& positions, 
   meshops::check_finite(source, positions);
 }
 
+// A data array's VTK type, its values' bytes and their count.
+struct ValuesView {
+  const char* type;
+  const void* bytes;
+  std::size_t count, size;
+};
+ValuesView values_view(const NamedValues& named) {
+  return std::visit(
+      [](const auto& v) {
+        using V = typename std::decay_t<decltype(v)>::value_type;
+        const char* type = std::is_same_v<V, float> ? "Float32" : std::is_same_v<V, double> ? "Float64" : "Int32";
+        return ValuesView{type, static_cast<const void*>(v.data()), v.size(), sizeof(V) * v.size()};
+      },
+      named.values);
+}
+
 // The .vtu file: an XML header naming each array's place in the appended data, then each array
-// as a 64-bit byte count and its little-endian bytes.
+// as a 64-bit byte count and its little-endian bytes: the points, the cells' arrays, then
+// `data`'s (PointData and CellData, before Points in the header as VTK writes them).
 template <class T>
-meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh<>& cells) {
+meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh<>& cells, const VolumeData& data) {
   const index_t count = cells.cells();
   // The polyhedra's face streams and, for every cell, where its stream ends (-1 for a kind).
   std::vector<std::int32_t> faces, face_ends;
@@ -98,12 +116,29 @@ meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh
                                 4 * std::size_t(count), std::size_t(count), 4 * faces.size(), 4 * face_ends.size()};
   std::size_t at[6], next = 0;
   for (int a = 0; a < arrays; ++a) at[a] = next, next += 8 + sizes[a];
+  // The data arrays' elements, each at its place after the mesh's arrays.
+  std::vector<ValuesView> data_views;
+  auto data_section = [&](const char* tag, const std::vector<NamedValues>& list) {
+    if (list.empty()) return std::string();
+    std::string xml = std::string("<") + tag + ">\n";
+    for (const auto& named : list) {
+      const ValuesView values = values_view(named);
+      xml += std::string("<DataArray type=\"") + values.type + "\" Name=\"" + named.name +
+             "\" format=\"appended\" offset=\"" + std::to_string(next) + "\"/>\n";
+      next += 8 + values.size;
+      data_views.push_back(values);
+    }
+    return xml + "</" + tag + ">\n";
+  };
+  const std::string point_data = data_section("PointData", data.points);
+  const std::string cell_data = data_section("CellData", data.cells);
   const char* real = std::is_same_v<T, float> ? "Float32" : "Float64";
   std::string head =
       "<?xml version=\"1.0\"?>\n"
       "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
       "<UnstructuredGrid>\n<Piece NumberOfPoints=\"" + std::to_string(positions.rows) +
-      "\" NumberOfCells=\"" + std::to_string(count) + "\">\n<Points>\n<DataArray type=\"" + real +
+      "\" NumberOfCells=\"" + std::to_string(count) + "\">\n" + point_data + cell_data +
+      "<Points>\n<DataArray type=\"" + real +
       "\" Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\" offset=\"" + std::to_string(at[0]) +
       "\"/>\n</Points>\n<Cells>\n"
       "<DataArray type=\"Int32\" Name=\"connectivity\" format=\"appended\" offset=\"" + std::to_string(at[1]) + "\"/>\n"
@@ -114,11 +149,12 @@ meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh
                          std::to_string(at[5]) + "\"/>\n"
                    : "") +
       "</Cells>\n</Piece>\n</UnstructuredGrid>\n<AppendedData encoding=\"raw\">\n_";
+  auto byte_count = [](std::size_t n) {
+    const std::uint64_t bytes = n;
+    return std::string(reinterpret_cast<const char*>(&bytes), 8);
+  };
   std::string counts[6], tail = "\n</AppendedData>\n</VTKFile>\n";
-  for (int a = 0; a < arrays; ++a) {
-    const std::uint64_t n = sizes[a];
-    counts[a].assign(reinterpret_cast<const char*>(&n), 8);
-  }
+  for (int a = 0; a < arrays; ++a) counts[a] = byte_count(sizes[a]);
   meshops::FileLayout layout;
   auto text = [&layout](std::string s) {
     const std::size_t n = s.size();
@@ -150,6 +186,10 @@ meshops::FileLayout vtu_layout(const linalg::Dense<T>& positions, const CellMesh
     add_owned(layout, std::move(faces));
     text(counts[5]);
     add_owned(layout, std::move(face_ends));
+  }
+  for (const ValuesView& values : data_views) {
+    text(byte_count(values.size));
+    layout.add_bytes(values.bytes, values.size);
   }
   text(std::move(tail));
   return layout;
@@ -261,16 +301,35 @@ void emit_medit(std::ostream& out, const linalg::Dense<T>& positions, const Cell
   out << "End\n";
 }
 
+// Checks `data` against the points and cells it goes with and the format it is written in.
+void check_data(const std::string& path, VolumeFormat format, index_t points, index_t cells, const VolumeData& data) {
+  for (const auto* list : {&data.points, &data.cells})
+    for (const NamedValues& named : *list) {
+      const bool at_points = list == &data.points;
+      if (format != VolumeFormat::vtu)
+        throw InputError(path + ": the " + (at_points ? "point" : "cell") + " data '" + named.name +
+                         "' is written to .vtu only (give a path ending in .vtu)");
+      if (named.name.empty() || named.name.find_first_of("\"<>&") != std::string::npos)
+        throw InputError(path + ": the data array name '" + named.name + "' is empty or needs XML escapes");
+      const std::size_t count = values_view(named).count, want = std::size_t(at_points ? points : cells);
+      if (count != want)
+        throw DimensionError(path + ": the data '" + named.name + "' has " + std::to_string(count) + " values for " +
+                             std::to_string(want) + (at_points ? " points" : " cells"));
+    }
+}
+
 template <class T>
 void write_to(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,
-              const std::string& source, const linalg::Dense<T>& positions, const CellMesh<>& cells) {
+              const std::string& source, const linalg::Dense<T>& positions, const CellMesh<>& cells,
+              const VolumeData& data) {
   check_volume(source, positions, cells);
+  check_data(path, format, positions.rows, cells.cells(), data);
   if (const index_t c = first_polyhedron(cells); format == VolumeFormat::medit && c >= 0)
     throw InputError(source + ": cell " + std::to_string(c) + " is " + describe_cell(cells.view().shape(c)) +
                      ": Medit's .mesh holds no polyhedra (write .vtu or .vtk, or refine a level first; ids count "
                      "from 0)");
   if (format == VolumeFormat::vtu)
-    outputs.write(path, vtu_layout(positions, cells));
+    outputs.write(path, vtu_layout(positions, cells, data));
   else if (format == VolumeFormat::vtk)
     outputs.write(path, vtk_layout(positions, cells));
   else
@@ -282,7 +341,7 @@ void write_file(const std::string& path, const linalg::Dense<T>& positions, cons
   const VolumeFormat format = volume_output_format(path);
   meshops::OutputFiles outputs;
   outputs.add(path);
-  write_to(outputs, path, format, path, positions, cells);
+  write_to(outputs, path, format, path, positions, cells, {});
   outputs.commit();
 }
 
@@ -298,12 +357,14 @@ VolumeFormat volume_output_format(const std::string& path) {
 }
 
 void write_volume(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,
-                  const std::string& source, const linalg::Dense<double>& positions, const CellMesh<>& cells) {
-  write_to(outputs, path, format, source, positions, cells);
+                  const std::string& source, const linalg::Dense<double>& positions, const CellMesh<>& cells,
+                  const VolumeData& data) {
+  write_to(outputs, path, format, source, positions, cells, data);
 }
 void write_volume(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,
-                  const std::string& source, const linalg::Dense<float>& positions, const CellMesh<>& cells) {
-  write_to(outputs, path, format, source, positions, cells);
+                  const std::string& source, const linalg::Dense<float>& positions, const CellMesh<>& cells,
+                  const VolumeData& data) {
+  write_to(outputs, path, format, source, positions, cells, data);
 }
 void write_volume(const std::string& path, const linalg::Dense<double>& positions, const CellMesh<>& cells) {
   write_file(path, positions, cells);

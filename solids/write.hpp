@@ -7,11 +7,26 @@
 #include "solids/cells.hpp"
 #include "linalg/formats.hpp"
 
+#include <cstdint>
 #include <string>
+#include <variant>
+#include <vector>
 
 namespace spmesh::solids {
 
 enum class VolumeFormat { vtu, vtk, medit };
+
+// A named scalar a point or a cell, for a .vtu's PointData or CellData (Float32, Float64 or
+// Int32 by the values' type).
+struct NamedValues {
+  std::string name;
+  std::variant<std::vector<float>, std::vector<double>, std::vector<std::int32_t>> values;
+};
+// The arrays written beside a mesh: a value a point each, a value a cell each. Only .vtu holds them.
+struct VolumeData {
+  std::vector<NamedValues> points, cells;
+  bool empty() const { return points.empty() && cells.empty(); }
+};
 
 // The format `path`'s extension names (.vtu, .vtk, .mesh; any letter case). InputError naming the path
 // for another.
@@ -26,11 +41,15 @@ VolumeFormat volume_output_format(const std::string& path);
 // order given, ref 0; Medit holds no polyhedra. Throws InputError naming `source` for a cell that
 // is no kind or well-formed polyhedron (a polyhedron in a .mesh) or names a vertex out of range,
 // and for a position that is not finite, before the file is opened; DimensionError unless positions are
-// cells.vertices x 3.
+// cells.vertices x 3. `data`'s arrays (.vtu only: InputError naming the first for another format,
+// and for a name that XML would need escaped) follow in PointData and CellData; DimensionError
+// for one of another length than the points or the cells.
 void write_volume(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,
-                  const std::string& source, const linalg::Dense<double>& positions, const CellMesh<>& cells);
+                  const std::string& source, const linalg::Dense<double>& positions, const CellMesh<>& cells,
+                  const VolumeData& data = {});
 void write_volume(meshops::OutputFiles& outputs, const std::string& path, VolumeFormat format,
-                  const std::string& source, const linalg::Dense<float>& positions, const CellMesh<>& cells);
+                  const std::string& source, const linalg::Dense<float>& positions, const CellMesh<>& cells,
+                  const VolumeData& data = {});
 
 // One file, written atomically, in the format its extension names.
 void write_volume(const std::string& path, const linalg::Dense<double>& positions, const CellMesh<>& cells);

@@ -719,7 +719,7 @@ with open(sys.argv[2], "w") as samples, open(sys.argv[3], "w") as expected:
     print(count)
     assert count > 0
 PY
-"$spmesh" info "$tmp/block2.mesh" | grep -q "^limit     [0-9]* cells with tricubic nets: $(grep -c . "$tmp/vexpected.txt" | awk '{ print $1 / 3 }') inside" ||
+grep -q "^limit     [0-9]* cells with nets: $(grep -c . "$tmp/vexpected.txt" | awk '{ print $1 / 3 }') tricubic inside" "$tmp/vinfo2.txt" ||
   fail "volume info: the cells of grid stars: $(grep '^limit' "$tmp/vinfo2.txt")"
 "$spmesh" limit "$tmp/block2.mesh" --at "$tmp/vsamples.txt" -o "$tmp/vat.txt" --precision double >/dev/null ||
   fail "limit --at on a volume"
@@ -744,6 +744,128 @@ printf '0 0.5 0.5\n' >"$tmp/vshort.txt"
 expect_error "limit --at on a volume: 'cell u v w'" "$tmp/vat_bad.txt" limit "$tmp/block2.mesh" --at "$tmp/vshort.txt" \
   -o "$tmp/vat_bad.txt"
 expect_error "limit on a volume: --tessellate" "$tmp/vat_bad.txt" limit "$tmp/block2.mesh" --tessellate 4 -o "$tmp/vat_bad.txt"
+# vtu.array(path, name): a DataArray of the appended data of a .vtu spmesh wrote, by name.
+cat >"$tmp/vtu.py" <<'PY'
+import re, struct
+def array(path, name):
+    data = open(path, "rb").read()
+    head = data[:data.index(b"<AppendedData")]
+    tag = re.search(rb'<DataArray ([^>]*Name="' + name.encode() + rb'"[^>]*)/>', head).group(1)
+    attrs = dict(re.findall(rb'(\w+)="([^"]*)"', tag))
+    kind = {b"Float32": "f", b"Float64": "d", b"Int32": "i"}[attrs[b"type"]]
+    at = data.index(b"_", len(head)) + 1 + int(attrs[b"offset"])
+    size = struct.unpack_from("<Q", data, at)[0]
+    return struct.unpack_from("<%d%s" % (size // struct.calcsize(kind), kind), data, at + 8)
+PY
+# limit --samples K on a volume: the block refined 2 levels by --refine, K^3 points and (K - 1)^3
+# hexahedra in each cell with a net (as many as info counts on the refined file, which subdivide
+# numbers as --refine does), the points the limit --at gives at those cells' (i, j, k) / (K - 1)
+# on that file, a positive Jacobian at every point (det [du dv dw]: the cells keep their turn),
+# and the other cells skipped as --evaluable-only asks.
+"$spmesh" limit "$block" --samples 3 --refine 2 --evaluable-only --jacobian -o "$tmp/vgrid.vtu" --precision double \
+  >"$tmp/vgrid.txt" || fail "limit --samples on a volume: $(cat "$tmp/vgrid.txt")"
+nets=$(sed -n 's/^limit     \([0-9]*\) cells with nets.*/\1/p' "$tmp/vinfo2.txt")
+grep -q "^skipped   $((4352 - nets)) cells with no net (--evaluable-only)" "$tmp/vgrid.txt" ||
+  fail "limit --samples: the cells skipped: $(cat "$tmp/vgrid.txt")"
+"$spmesh" info "$tmp/vgrid.vtu" >"$tmp/vgrid_info.txt" || fail "info of limit --samples' .vtu"
+grep -q "^vertices  $((27 * nets))$" "$tmp/vgrid_info.txt" && grep -q "^kinds     $((8 * nets)) hexahedra" "$tmp/vgrid_info.txt" ||
+  fail "limit --samples 3: expected $((27 * nets)) points and $((8 * nets)) hexahedra: $(cat "$tmp/vgrid_info.txt")"
+python3 - "$tmp/vgrid.vtu" "$tmp/vgrid_samples.txt" <<'PY' || fail "limit --samples: the jacobian or cell data"
+import sys
+sys.path.insert(0, sys.argv[2].rsplit("/", 1)[0])
+from vtu import array
+jacobian, cells, points = (array(sys.argv[1], name) for name in ("jacobian", "cell", "Points"))
+print(f"jacobian at {len(jacobian)} points: {min(jacobian):.3g} to {max(jacobian):.3g}; {len(cells)} hexahedra")
+assert len(jacobian) * 3 == len(points) and min(jacobian) > 0
+evaluated = cells[::8]  # each cell's 8 hexahedra together, in the order of its points
+assert all(cells[8 * i:8 * i + 8] == (c,) * 8 for i, c in enumerate(evaluated)) and min(cells) >= 0 and max(cells) < 4352
+with open(sys.argv[2], "w") as out:  # every 50th cell's samples, with its points
+    for i in range(0, len(evaluated), 50):
+        for p in range(27):
+            at = (p % 3 / 2, p // 3 % 3 / 2, p // 9 / 2)
+            out.write("%d %r %r %r\t%s\n" % ((evaluated[i],) + at + (" ".join(repr(x) for x in points[3 * (27 * i + p):3 * (27 * i + p) + 3]),)))
+PY
+cut -f1 "$tmp/vgrid_samples.txt" >"$tmp/vgrid_at.txt"
+"$spmesh" limit "$tmp/block2.mesh" --at "$tmp/vgrid_at.txt" -o "$tmp/vgrid_at_out.txt" --precision double >/dev/null ||
+  fail "limit --at at the --samples points"
+paste -d' ' <(cut -f2 "$tmp/vgrid_samples.txt") "$tmp/vgrid_at_out.txt" | awk '
+  { for (c = 1; c <= 3; ++c) { d = $c - $(c + 3); if (d < 0) d = -d; if (d > m) m = d } }
+  END { exit !(NR > 0 && m < 1e-12) }' || fail "limit --samples: its points are not limit --at's on the refined file"
+# --refine L with --at: the samples still name the input's cells; evaluated 1 and 2 levels down
+# in the refined cell holding each, the positions and the derivatives along the input cell's u, v,
+# w are those of the input's own evaluation (1e-12), in every cell the input evaluates (the cells
+# of limit --samples 2 --evaluable-only on it).
+"$spmesh" limit "$block" --samples 2 --evaluable-only -o "$tmp/vgrid0.vtu" --precision double >/dev/null ||
+  fail "limit --samples on the unrefined block"
+python3 - "$tmp/vgrid0.vtu" "$tmp/vrefine_at.txt" <<'PY' || fail "limit --at --refine: the samples"
+import random, sys
+sys.path.insert(0, sys.argv[2].rsplit("/", 1)[0])
+from vtu import array
+cells = sorted(set(array(sys.argv[1], "cell")))
+assert len(cells) == 18, cells
+random.seed(5)
+with open(sys.argv[2], "w") as out:
+    for c in cells:
+        for uvw in [(0, 0, 0), (0.5, 0.5, 0.5), (1, 0.25, 0.75)] + [tuple(random.random() for _ in range(3)) for _ in range(4)]:
+            out.write("%d %r %r %r\n" % ((c,) + uvw))
+PY
+for levels in 0 1 2; do
+  "$spmesh" limit "$block" --at "$tmp/vrefine_at.txt" --refine $levels -o "$tmp/vrefine$levels.txt" --precision double \
+    >/dev/null || fail "limit --at --refine $levels"
+done
+for levels in 1 2; do
+  paste -d' ' "$tmp/vrefine0.txt" "$tmp/vrefine$levels.txt" | awk '
+    { for (c = 1; c <= 12; ++c) { d = $c - $(c + 12); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR == 126 && m < 1e-12) }' || fail "limit --at --refine $levels differs from the input's limit"
+done
+if "$spmesh" limit "$block" --samples 3 --refine 2 --evaluable-only --jacobian -o "$tmp/vgrid_gpu.vtu" --precision double \
+    --device cuda >/dev/null 2>"$tmp/stderr"; then
+  python3 - "$tmp/vgrid.vtu" "$tmp/vgrid_gpu.vtu" <<'PY' || fail "limit --samples on the GPU differs from the CPU"
+import sys
+sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+from vtu import array
+for name in ("Points", "jacobian", "cell", "connectivity"):
+    cpu, gpu = array(sys.argv[1], name), array(sys.argv[2], name)
+    assert len(cpu) == len(gpu) and max(abs(a - b) for a, b in zip(cpu, gpu)) < 1e-12, name
+PY
+  "$spmesh" limit "$block" --at "$tmp/vrefine_at.txt" --refine 2 -o "$tmp/vrefine2_gpu.txt" --precision double --device cuda \
+    >/dev/null || fail "limit --at --refine 2 on the GPU"
+  paste -d' ' "$tmp/vrefine2.txt" "$tmp/vrefine2_gpu.txt" | awk '
+    { for (c = 1; c <= 12; ++c) { d = $c - $(c + 12); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR == 126 && m < 1e-12) }' || fail "limit --at --refine 2 on the GPU differs from the CPU"
+  echo "ok: limit --samples and --at --refine on the GPU"
+else
+  [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/vgrid_gpu.vtu ]] || fail "limit --samples on no GPU: $(cat "$tmp/stderr")"
+fi
+expect_error "limit --samples 1" "$tmp/vg.vtu" limit "$block" --samples 1 -o "$tmp/vg.vtu"
+grep -q "^spmesh limit: --samples 1: .*K of 2 or more" "$tmp/stderr" || fail "limit --samples 1: $(cat "$tmp/stderr")"
+expect_error "limit --samples --jacobian to .mesh" "$tmp/vg.mesh" limit "$block" --samples 2 --refine 2 --evaluable-only \
+  --jacobian -o "$tmp/vg.mesh"
+grep -q "vg.mesh: --jacobian writes point data, which spmesh writes to .vtu only" "$tmp/stderr" ||
+  fail "limit --jacobian to .mesh: $(cat "$tmp/stderr")"
+expect_error "limit on a volume: --at and --samples" "$tmp/vg.vtu" limit "$block" --samples 2 --at "$tmp/vrefine_at.txt" \
+  -o "$tmp/vg.vtu"
+grep -q -- "--at SAMPLES.txt or on --samples K a cell: one of them, not both" "$tmp/stderr" || fail "--at and --samples: $(cat "$tmp/stderr")"
+expect_error "limit on a volume: neither --at nor --samples" "$tmp/vg.vtu" limit "$block" -o "$tmp/vg.vtu"
+expect_error "limit --samples: cells with no net" "$tmp/vg.vtu" limit "$block" --samples 2 -o "$tmp/vg.vtu"
+grep -q "block.mesh: 58 of the 76 cells have no net spmesh's limit evaluates yet, the first cell 0 " "$tmp/stderr" ||
+  fail "limit --samples, cells with no net: $(cat "$tmp/stderr")"
+expect_error "limit --samples: no cell with a net" "$tmp/vg.vtu" limit "$data/meshes/honeycomb.vtk" --samples 2 \
+  --evaluable-only -o "$tmp/vg.vtu"
+grep -q "honeycomb.vtk: none of the [0-9]* cells has a net" "$tmp/stderr" || fail "limit --samples, no net: $(cat "$tmp/stderr")"
+printf '5 0.5 0.5 0.5\n48 0.2 0.2 0.2\n' >"$tmp/vprism.txt"
+expect_error "limit --at --refine: a sample in a prism" "$tmp/vg.txt" limit "$block" --at "$tmp/vprism.txt" --refine 1 \
+  -o "$tmp/vg.txt"
+grep -q "vprism.txt:2: .*sample 1 is in cell 48, a prism" "$tmp/stderr" || fail "--at --refine in a prism: $(cat "$tmp/stderr")"
+expect_error "limit --samples on a surface" "$tmp/vg.obj" limit "$data/meshes/cube.obj" --samples 3 -o "$tmp/vg.obj"
+if [[ -z ${SPMESH_SANITIZED:-} ]]; then  # (AddressSanitizer's shadow memory needs more address space)
+  (ulimit -v 400000; "$spmesh" limit "$block" --samples 40 --refine 1 --evaluable-only -o "$tmp/vg.vtu") \
+    >"$tmp/stdout" 2>"$tmp/stderr" && fail "limit --samples over the memory limit: accepted"
+  grep -q "block.mesh: the limit at [0-9]* samples of 544 cells (level 1) needs about [0-9.]* MiB of host memory" "$tmp/stderr" ||
+    fail "limit --samples over the memory limit: $(cat "$tmp/stderr")"
+  [[ ! -e $tmp/vg.vtu ]] || fail "limit --samples over the memory limit: left an output"
+  echo "ok: limit --samples over the memory limit: $(cat "$tmp/stderr")"
+fi
 # build + replay of a volume: R of 2 levels saved, replayed on the block and on the block moved
 # (R is linear: the moved block's refinement is the refinement moved) into .mesh files, equal to
 # subdivide's points (1e-12 of the diagonal) and cells; on the GPU where there is one, the same.

@@ -1,6 +1,7 @@
 // The volume writers: a refined mesh written as .mesh reads back with the same cells and the
-// same positions (every bit, float and double); .vtu has the layout VTK's XML format says; bad
-// input is refused before a file exists. (meshio reads both back: ctest solids_meshio.)
+// same positions (every bit, float and double); .vtu has the layout VTK's XML format says, with
+// point and cell data where given; bad input is refused before a file exists. (meshio reads both
+// back: ctest solids_meshio.)
 #include "solids/volume_io.hpp"
 #include "solids/write.hpp"
 
@@ -15,6 +16,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -115,6 +118,63 @@ TEST_CASE("polyhedra are written as VTK's type 42 with their faces (.vtu, .vtk) 
   CHECK_THROWS_WITH_AS(solids::write_volume(dir / "s.mesh", X, shell),
                        doctest::Contains(": cell 0 is a polyhedron of 7 faces: Medit's .mesh holds no polyhedra"), InputError);
   CHECK(!std::filesystem::exists(dir / "s.mesh"));
+}
+
+// Array `name`'s values in a .vtu spmesh wrote: its offset in the header, then its byte count
+// and bytes in the appended data.
+template <class V>
+std::vector<V> appended_values(const std::string& vtu, const std::string& name) {
+  const std::size_t tag = vtu.find("Name=\"" + name + "\"");
+  const std::size_t offset = vtu.find("offset=\"", tag) + 8;
+  const std::size_t at = vtu.find("<AppendedData encoding=\"raw\">\n_") + 31 + std::stoul(vtu.substr(offset));
+  std::uint64_t bytes = 0;
+  std::memcpy(&bytes, vtu.data() + at, 8);
+  std::vector<V> out(bytes / sizeof(V));
+  std::memcpy(out.data(), vtu.data() + at + 8, bytes);
+  return out;
+}
+
+TEST_CASE("the .vtu writer adds named point and cell data (Float32, Float64, Int32) that read back as given, the "
+          "mesh still reading back the same, and refuses other formats and arrays of another length") {
+  const test::TempDir dir;
+  const auto level = refined_tetrahedron<double>();
+  solids::VolumeData data;
+  std::vector<double> height;
+  for (index_t v = 0; v < 15; ++v) height.push_back(level.positions(v, 2));
+  data.points.push_back({"height", height});
+  data.points.push_back({"index", std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}});
+  data.cells.push_back({"cell", std::vector<std::int32_t>{3, 2, 1, 0}});
+  {
+    meshops::OutputFiles outputs;
+    outputs.add(dir / "d.vtu");
+    solids::write_volume(outputs, dir / "d.vtu", solids::VolumeFormat::vtu, "t", level.positions, level.cells, data);
+    outputs.commit();
+  }
+  const std::string vtu = file_text(dir / "d.vtu");
+  CHECK(vtu.find("<PointData>\n<DataArray type=\"Float64\" Name=\"height\"") != std::string::npos);
+  CHECK(vtu.find("<DataArray type=\"Float32\" Name=\"index\"") != std::string::npos);
+  CHECK(vtu.find("<CellData>\n<DataArray type=\"Int32\" Name=\"cell\"") != std::string::npos);
+  CHECK(appended_values<double>(vtu, "height") == height);
+  CHECK(appended_values<float>(vtu, "index")[14] == 14.0f);
+  CHECK(appended_values<std::int32_t>(vtu, "cell") == std::vector<std::int32_t>{3, 2, 1, 0});
+  const auto back = solids::read_volume(dir / "d.vtu");
+  CHECK(std::equal(back.positions.data.begin(), back.positions.data.end(), level.positions.data.begin()));
+  CHECK(std::equal(back.cells.indices.begin(), back.cells.indices.end(), level.cells.indices.begin(),
+                   level.cells.indices.end()));
+
+  meshops::OutputFiles outputs;
+  outputs.add(dir / "d.mesh");
+  CHECK_THROWS_WITH_AS(solids::write_volume(outputs, dir / "d.mesh", solids::VolumeFormat::medit, "t", level.positions,
+                                            level.cells, data),
+                       (dir / "d.mesh" +
+                        ": the point data 'height' is written to .vtu only (give a path ending in .vtu)")
+                           .c_str(),
+                       InputError);
+  outputs.add(dir / "e.vtu");
+  data.cells.front().values = std::vector<std::int32_t>{0, 1};
+  CHECK_THROWS_WITH_AS(solids::write_volume(outputs, dir / "e.vtu", solids::VolumeFormat::vtu, "t", level.positions,
+                                            level.cells, data),
+                       (dir / "e.vtu" + ": the data 'cell' has 2 values for 4 cells").c_str(), DimensionError);
 }
 
 TEST_CASE("volume writers refuse bad input before a file exists") {
