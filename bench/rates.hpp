@@ -1,5 +1,5 @@
-// What the GPU-and-CPU benchmark programs (patches.cpp, limits.cpp) share: a median time, an
-// executor's memory rate (the bytes floor's unit) and their JSON file.
+// What the GPU-and-CPU benchmark programs (patches.cpp, limits.cpp, solid_limits.cpp) share: a
+// median time, an executor's memory rate (the bytes floor's unit) and their JSON file.
 #pragma once
 
 #include "linalg/array.hpp"
@@ -13,13 +13,13 @@
 
 namespace spmesh::bench {
 
-// The median of at least 3 runs of f (more while under 2 s, at most 50), after one warm-up run
-// (first touch, pool allocations, OpenMP threads).
-inline double time_ms(const std::function<void()>& f) {
+// The median of at least `runs` runs of f (more while under `budget_ms` in all, at most 50), after
+// one warm-up run (first touch, pool allocations, OpenMP threads).
+inline double time_ms(const std::function<void()>& f, int runs = 3, double budget_ms = 2000) {
   f();
   std::vector<double> ms;
   double total = 0;
-  while (ms.size() < 3 || (total < 2000 && ms.size() < 50)) {
+  while (ms.size() < std::size_t(std::max(runs, 1)) || (total < budget_ms && ms.size() < 50)) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());

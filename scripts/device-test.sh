@@ -28,6 +28,10 @@
 #                    SANITIZER_SECONDS: start no run after this many seconds, and fail)
 #   SKIP_LIMITS_BENCH set to 1 to skip spmesh_bench_limits (the limit at the vertices of
 #                    ArmorGuy and Bigguy levels 0-6, GPU and CPU, against OpenSubdiv)
+#   SKIP_SOLID_LIMITS_BENCH set to 1 to skip spmesh_bench_solid_limits (the limit of Catmull-Clark
+#                    solids at 4^3 and 8^3 samples a cell, GPU float and double and CPU double, by
+#                    class and whole: sphere_allhex and disc_extrude levels 0-1 and a 47^3 grid;
+#                    SOLID_LIMITS_BENCH_ARGS: extra arguments, e.g. --bandwidth-gbs for another GPU)
 #   SKIP_PATCHES_BENCH set to 1 to skip spmesh_bench_patches (tensor-product Bezier surfaces in
 #                    seed 001's setting, GPU and CPU; PATCHES_BENCH_ARGS: extra arguments)
 #   SKIP_E2E         set to 1 to skip scripts/device-e2e.sh (the command line end to end;
@@ -122,6 +126,9 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
 [[ ${SKIP_LIMITS_BENCH:-0} == 1 ]] ||
   step bench_limits build/device/bench/spmesh_bench_limits --json "$out/bench_limits.json" \
     $shared/meshes/characters/ArmorGuy.obj:6 $shared/meshes/characters/Bigguy.obj:6
+[[ ${SKIP_SOLID_LIMITS_BENCH:-0} == 1 ]] ||
+  step bench_solid_limits build/device/bench/spmesh_bench_solid_limits --json "$out/bench_solid_limits.json" \
+    ${SOLID_LIMITS_BENCH_ARGS:-} $shared/meshes/hex/sphere_allhex.mesh:1 $shared/meshes/hex/disc_extrude.mesh:1
 [[ ${SKIP_PATCHES_BENCH:-0} == 1 ]] ||
   step bench_patches build/device/bench/spmesh_bench_patches --json "$out/bench_patches.json" \
     ${PATCHES_BENCH_ARGS:-}
