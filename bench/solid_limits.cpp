@@ -17,8 +17,8 @@
 //              written (replay: each matrix's offsets, columns and values and the points read, its
 //              output written); FLOP: 2 x a sample's net entries x 4 outputs x 3 columns (48 at a
 //              boundary cell: the reflected layer has no weight), at the precision's rate (the
-//              kernels sum in double whatever T is). The GPU's rates are the user's
-//              (--bandwidth-gbs, --fp32-tflops, --fp64-tflops), by default an H200's nominal
+//              kernels sum in T, the tricubic ones factorised: 3/4 of these FLOP). The GPU's
+//              rates are the user's (--bandwidth-gbs, --fp32-tflops, --fp64-tflops), by default an H200's nominal
 //              figures; the CPU's bandwidth is its measured memory rate (rates.hpp), its FLOP
 //              rate unknown (no FLOP floor). xB, xF: the time over the floor;
 //   |f-d|      float against double at the positions, on the GPU (the CPU without one): the

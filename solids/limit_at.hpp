@@ -33,6 +33,24 @@ struct CellMatrices {
 
 namespace detail {
 
+// Columns c0 .. c0 + n - 1 (n <= Width) of the control points' rows (P, k columns), as a
+// sample's sums take them: Width values a point, those past n zero, so that every index is
+// known at compile time and the sums stay in registers.
+template <class T, int Width>
+struct Columns {
+  const T* P;
+  index_t k, c0;
+  int n;
+  SPMESH_HD void load(index_t vertex, T (&out)[Width]) const {
+    const T* row = P + std::int64_t(vertex) * k + c0;
+    for (int col = 0; col < Width; ++col) out[col] = col < n ? row[col] : T(0);
+  }
+};
+
+// A sample's four sums over its net a column each: the position and the u, v, w derivatives.
+template <class T, int Width>
+using Sums = T[4][Width];
+
 // The tricubic B-spline at a sample of a net of `kind`: net point (x, y, z)'s weights for the
 // position and the u, v and w derivatives (seed 000, Eq. 1, and its derivatives). At a boundary
 // face the layer beyond it is 2 P_1 - P_2 of the two inside (cell_nets.hpp): its weights are
@@ -40,18 +58,65 @@ namespace detail {
 struct TricubicBasis {
   double b[3][4], db[3][4];  // the cubic B-spline's functions and slopes along u, v, w
   SPMESH_HD TricubicBasis(const double at[3], std::uint8_t kind) {
-    for (int axis = 0; axis < 3; ++axis)
-      schemes::patches::basis_functions(schemes::patches::Basis::bspline, 3, nullptr, at[axis], b[axis], db[axis]);
+    for (int axis = 0; axis < 3; ++axis) schemes::patches::cubic_bspline(at[axis], b[axis], db[axis]);
     if (kind < boundary_net(0, 0)) return;
-    const int axis = (kind - 2) / 2, side = (kind - 2) % 2;
-    const int beyond = side ? 3 : 0, boundary = side ? 2 : 1, inside = side ? 1 : 2;
-    for (double* f : {b[axis], db[axis]}) f[boundary] += 2 * f[beyond], f[inside] -= f[beyond], f[beyond] = 0;
+    const int normal = (kind - 2) / 2, side = (kind - 2) % 2;
+    for (int axis = 0; axis < 3; ++axis)  // compile-time indices: the basis stays in registers
+      if (axis == normal) side ? fold<3, 2, 1>(axis) : fold<0, 1, 2>(axis);
   }
   SPMESH_HD void weights(int x, int y, int z, double out[4]) const {
     out[0] = b[0][x] * b[1][y] * b[2][z], out[1] = db[0][x] * b[1][y] * b[2][z];
     out[2] = b[0][x] * db[1][y] * b[2][z], out[3] = b[0][x] * b[1][y] * db[2][z];
   }
+  // The sums of the net's points (-1 beyond a boundary face: no weight) by the sum
+  // factorisation of Eq. 1: along u a row of 4 points (8 multiply-adds a column), then along v
+  // (3 a row), then along w (4 a layer): (16 x 11 + 4 x 4) x 3 = 576 multiply-adds a sample for
+  // xyz, against 768 by the 64 weights.
+  template <class T, int Width>
+  SPMESH_HD void sum(const index_t* net, const Columns<T, Width>& columns, Sums<T, Width>& out) const {
+    T basis[3][4], slope[3][4];
+    for (int axis = 0; axis < 3; ++axis)
+      for (int i = 0; i < 4; ++i) basis[axis][i] = T(b[axis][i]), slope[axis][i] = T(db[axis][i]);
+    for (int z = 0; z < 4; ++z) {
+      T plane[3][Width] = {};  // over x and y at layer z: by the functions, the u slope, the v slope
+      for (int y = 0; y < 4; ++y) {
+        T row[2][Width] = {};  // over x: by the functions and by the u slopes
+        for (int x = 0; x < 4; ++x) {
+          const index_t vertex = net[x + 4 * y + 16 * z];
+          if (vertex < 0) continue;
+          T point[Width];
+          columns.load(vertex, point);
+          for (int col = 0; col < Width; ++col)
+            row[0][col] += basis[0][x] * point[col], row[1][col] += slope[0][x] * point[col];
+        }
+        for (int col = 0; col < Width; ++col) {
+          plane[0][col] += basis[1][y] * row[0][col], plane[1][col] += basis[1][y] * row[1][col];
+          plane[2][col] += slope[1][y] * row[0][col];
+        }
+      }
+      for (int col = 0; col < Width; ++col) {
+        out[0][col] += basis[2][z] * plane[0][col], out[1][col] += basis[2][z] * plane[1][col];
+        out[2][col] += basis[2][z] * plane[2][col], out[3][col] += slope[2][z] * plane[0][col];
+      }
+    }
+  }
+
+private:
+  // The layer `beyond` moved onto `boundary` (2 x) and `inside` (- 1 x) along `axis`.
+  template <int beyond, int boundary, int inside>
+  SPMESH_HD void fold(int axis) {
+    for (double* f : {b[axis], db[axis]}) f[boundary] += 2 * f[beyond], f[inside] -= f[beyond], f[beyond] = 0;
+  }
 };
+
+// The derivatives along a layered net's s, t and line put on u, v and w by its frame, with
+// compile-time indices.
+template <class T>
+SPMESH_HD T on_axis(const LayeredFrame& frame, int axis, T along_s, T along_t, T along_line) {
+  return axis == frame.s_axis ? (frame.s_side ? -along_s : along_s)
+         : axis == frame.t_axis ? (frame.t_side ? -along_t : along_t)
+                                : along_line;
+}
 
 // The layered basis at a sample of a net of `kind` (cell_nets.hpp): Stam's weights of the
 // cross-section's points at (s, t) times the cubic B-spline's over the 4 layers at z, the
@@ -63,23 +128,48 @@ struct LayeredBasis {
     s = frame.s_side ? 1 - at[frame.s_axis] : at[frame.s_axis];
     t = frame.t_side ? 1 - at[frame.t_axis] : at[frame.t_axis];
     z = at[frame.line];
-    schemes::patches::basis_functions(schemes::patches::Basis::bspline, 3, nullptr, z, b, db);
+    schemes::patches::cubic_bspline(z, b, db);
   }
   // visit(entry, weights[4]) on the net's 4 K entries.
   template <class Visit>
   SPMESH_HD void for_each(const schemes::catmull_clark::StamView& stam, index_t entries, Visit&& visit) const {
     const int K = int(entries / 4);
-    const double s_sign = frame.s_side ? -1 : 1, t_sign = frame.t_side ? -1 : 1;
     stam.ring_weights(layered_valence(entries), 0, s, t, 1.0, [&](int j, double w, double ws, double wt) {
       for (int layer = 0; layer < 4; ++layer) {
-        double weights[4];
-        weights[0] = b[layer] * w;
-        weights[1 + frame.s_axis] = s_sign * b[layer] * ws;
-        weights[1 + frame.t_axis] = t_sign * b[layer] * wt;
-        weights[1 + frame.line] = db[layer] * w;
+        double weights[4] = {b[layer] * w};
+        for (int axis = 0; axis < 3; ++axis)
+          weights[1 + axis] = on_axis(frame, axis, b[layer] * ws, b[layer] * wt, db[layer] * w);
         visit(layer * K + j, weights);
       }
     });
+  }
+  // The sums of the net's points: each cross-section point's 4 layers by the B-spline and its
+  // slope, then Stam's weights of the cross-section on those.
+  template <class T, int Width>
+  SPMESH_HD void sum(const schemes::catmull_clark::StamView& stam, const index_t* net, index_t entries,
+                     const Columns<T, Width>& columns, Sums<T, Width>& out) const {
+    const int K = int(entries / 4);
+    T basis[4], slope[4];
+    for (int layer = 0; layer < 4; ++layer) basis[layer] = T(b[layer]), slope[layer] = T(db[layer]);
+    T along[3][Width] = {};  // the derivatives along s, t and the line
+    const int valence = layered_valence(entries);
+    stam.ring_weights(valence, 0, s, t, 1.0, [&](int j, double w, double ws, double wt) {
+      // Over the layers: by the functions and by the slopes.
+      T across[Width] = {}, up[Width] = {};
+      for (int layer = 0; layer < 4; ++layer) {
+        T point[Width];
+        columns.load(net[layer * K + j], point);
+        for (int col = 0; col < Width; ++col)
+          across[col] += basis[layer] * point[col], up[col] += slope[layer] * point[col];
+      }
+      for (int col = 0; col < Width; ++col) {
+        out[0][col] += T(w) * across[col], along[0][col] += T(ws) * across[col];
+        along[1][col] += T(wt) * across[col], along[2][col] += T(w) * up[col];
+      }
+    });
+    for (int axis = 0; axis < 3; ++axis)
+      for (int col = 0; col < Width; ++col)
+        out[1 + axis][col] = on_axis(frame, axis, along[0][col], along[1][col], along[2][col]);
   }
 };
 
@@ -112,8 +202,9 @@ struct CellSamples {
     const index_t* net = nets + offsets[c];
     const double at[3] = {u[s], v[s], w[s]};
     if (is_layered_net(kinds[c])) {
-      LayeredBasis(at, kinds[c]).for_each(stam, offsets[c + 1] - offsets[c],
-                                          [&](index_t entry, const double (&weights)[4]) { visit(net[entry], weights); });
+      LayeredBasis(at, kinds[c])
+          .for_each(stam, offsets[c + 1] - offsets[c],
+                    [&](index_t entry, const double(&weights)[4]) { visit(net[entry], weights); });
       return;
     }
     const TricubicBasis basis(at, kinds[c]);
@@ -124,9 +215,21 @@ struct CellSamples {
       visit(net[p], weights);
     }
   }
+  // Sample s's sums of `columns` (for_each_weight's weights, factorised by the basis's kind).
+  template <class T, int Width>
+  SPMESH_HD void sum(index_t s, const Columns<T, Width>& columns, Sums<T, Width>& out) const {
+    const index_t c = cell[s];
+    const index_t* net = nets + offsets[c];
+    const double at[3] = {u[s], v[s], w[s]};
+    if (is_layered_net(kinds[c]))
+      LayeredBasis(at, kinds[c]).sum(stam, net, offsets[c + 1] - offsets[c], columns, out);
+    else
+      TricubicBasis(at, kinds[c]).sum(net, columns, out);
+  }
 };
 
-// Sample s's limit from its cell's net, k columns four at a time.
+// Sample s's limit from its cell's net: a thread a sample, summing in T (float's error against
+// double: bench/RESULTS.md), three columns at once where P has three (xyz), else four at a time.
 template <class T>
 struct NetPoints {
   CellSamples samples;
@@ -136,18 +239,17 @@ struct NetPoints {
   std::uint8_t* status;
   SPMESH_HD void operator()(index_t s) const {
     if ((status[s] = samples.status(s)) != 0) return;
+    if (k == 3) return columns<3>(s, 0, 3);
+    for (index_t c0 = 0; c0 < k; c0 += 4) columns<4>(s, c0, int(k - c0 < 4 ? k - c0 : 4));
+  }
+  template <int Width>
+  SPMESH_HD void columns(index_t s, index_t c0, int n) const {
+    Sums<T, Width> sums = {};
+    samples.sum(s, Columns<T, Width>{P, k, c0, n}, sums);
     T* out[4] = {position, du, dv, dw};
-    for (index_t c0 = 0; c0 < k; c0 += 4) {
-      const int n = int(k - c0 < 4 ? k - c0 : 4);
-      double sum[4][4] = {};
-      samples.for_each_weight(s, [&](index_t vertex, const double (&weights)[4]) {
-        const T* point = P + std::int64_t(vertex) * k + c0;
-        for (int m = 0; m < 4; ++m)
-          for (int col = 0; col < n; ++col) sum[m][col] += weights[m] * double(point[col]);
-      });
-      for (int m = 0; m < 4; ++m)
-        for (int col = 0; col < n; ++col) out[m][std::int64_t(s) * k + c0 + col] = T(sum[m][col]);
-    }
+    for (int m = 0; m < 4; ++m)
+      for (int col = 0; col < Width; ++col)
+        if (col < n) out[m][std::int64_t(s) * k + c0 + col] = sums[m][col];
   }
 };
 

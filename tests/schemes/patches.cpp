@@ -137,6 +137,24 @@ TEST_CASE_TEMPLATE("patch curves in float are the double reference's to 1e-6 of 
   check_curves<B, float>(1e-6);
 }
 
+TEST_CASE("the cubic B-spline in closed form is basis_functions' at degree 3, values and slopes, in double and "
+          "float") {
+  for (int i = 0; i <= 64; ++i) {
+    const double t = i / 64.0 + (i % 3) * 1e-3 * (i < 64);
+    double b[4], db[4], want[4], want_slope[4];
+    schemes::patches::cubic_bspline(t, b, db);
+    schemes::patches::basis_functions(Basis::bspline, 3, nullptr, t, want, want_slope);
+    float bf[4], dbf[4];
+    schemes::patches::cubic_bspline(float(t), bf, dbf);
+    for (int j = 0; j < 4; ++j) {
+      CHECK(std::abs(b[j] - want[j]) <= 1e-15);
+      CHECK(std::abs(db[j] - want_slope[j]) <= 1e-15);
+      CHECK(std::abs(double(bf[j]) - want[j]) <= 2e-7);
+      CHECK(std::abs(double(dbf[j]) - want_slope[j]) <= 4e-7);
+    }
+  }
+}
+
 // The tensor product of the nets' curves: along the last direction first, then the others, each
 // by the curve of the previous results (a curve of curves).
 std::array<double, 3> product(const std::vector<Basis>& bases, const std::vector<int>& degrees, const Points& net,
