@@ -23,6 +23,7 @@
 #include "solids/medit.hpp"
 #include "solids/polyhedra.hpp"
 #include "solids/refined_samples.hpp"
+#include "solids/tuning.hpp"
 #include "solids/volume_io.hpp"
 #include "solids/refine.hpp"
 #include "solids/sharpness.hpp"
@@ -500,7 +501,9 @@ std::string levels_down(int levels) {
 void check_limit_memory(const std::string& input, const std::vector<solids::SolidCounts>& sizes, int scalar_bytes,
                         bool sharp, std::int64_t samples, std::int64_t output_bytes, bool gpu) {
   const auto& last = sizes.back();
-  const std::int64_t nets = solids::operator_bytes(last) + 4 * (solids::tricubic_net_points + 2) * last.cells;
+  // The nets, and the irregular cells' tables as made on the host and copied (at most twice the budget).
+  const std::int64_t nets = solids::operator_bytes(last) + 4 * (solids::tricubic_net_points + 2) * last.cells +
+                            2 * solids::tuning::irregular_table_bytes;
   const std::int64_t sample_in = 4 + 3 * 8, sample_out = 4 * 3 * std::int64_t(scalar_bytes);
   const std::string what = fmt::format("{}: the limit at {} samples of {} cells (level {})", input, samples, last.cells,
                                        sizes.size() - 1);
@@ -802,11 +805,13 @@ int info_volume(const std::string& path) {
     sharpness = solids::tagged_sharpness(ops, mesh.ridges, mesh.corners, path);
   const auto nets = solids::cell_nets(exec, mesh.cells, ops, sharpness ? &*sharpness : nullptr);
   const auto& k = nets.kinds;
-  fmt::print("limit     {} cells with nets: {} tricubic inside, {} tricubic at the boundary, {} layered (`spmesh "
-             "limit` evaluates these so far)\n",
+  fmt::print("limit     {} cells with nets: {} tricubic inside, {} tricubic at the boundary, {} layered, {} "
+             "irregular (`spmesh limit` evaluates these so far; --refine 1 makes most irregular cells "
+             "self-similar)\n",
              nets.cells, std::count(k.begin(), k.end(), solids::inside_net),
              std::count_if(k.begin(), k.end(), solids::is_boundary_net),
-             std::count_if(k.begin(), k.end(), solids::is_layered_net));
+             std::count_if(k.begin(), k.end(), solids::is_layered_net),
+             std::count_if(k.begin(), k.end(), solids::is_irregular_net));
   std::map<std::string, std::vector<index_t>> unevaluable;
   for (const auto& [cell, reason] : classes.not_evaluable) unevaluable[reason].push_back(cell);
   for (const auto& [reason, cells] : unevaluable) {

@@ -4,7 +4,8 @@
 // on the host) and a generated grid of N^3 hexahedra with perturbed points. For each model:
 //   ops, nets  boundary_operators and cell_nets from the cells in the executor's memory (the
 //              build a new topology pays), and how many cells are evaluable (have a net: tricubic
-//              inside, tricubic at the boundary, layered); the others are not built yet;
+//              inside, tricubic at the boundary, layered, irregular: their tables made on the
+//              host, within tuning::irregular_table_bytes); the others are not built yet;
 // then for each K, K^3 samples a cell at ((i + 0.5) / K, (j + 0.5) / K, (k + 0.5) / K), in the
 // cells of each class and in all evaluable cells ("all": the whole model, classes mixed):
 //   limit      limit_at_cells: positions and the u, v, w derivatives, on the GPU in float and
@@ -119,15 +120,18 @@ struct Group {
 };
 
 std::vector<Group> groups_of(const solids::CellNets<>& nets, index_t vertices) {
-  std::vector<Group> groups(4);
-  const std::array names{"inside", "boundary", "layered", "all"};
+  std::vector<Group> groups(5);
+  const std::array names{"inside", "boundary", "layered", "irregular", "all"};
   for (std::size_t g = 0; g < groups.size(); ++g) groups[g].name = names[g];
   std::vector<std::vector<char>> reached(groups.size(), std::vector<char>(std::size_t(vertices), 0));
   for (index_t c = 0; c < nets.kinds.size(); ++c) {
     const std::uint8_t kind = nets.kinds[c];
     if (kind == solids::no_net) continue;
-    const std::size_t of_class = kind == solids::inside_net ? 0 : solids::is_boundary_net(kind) ? 1 : 2;
-    for (const std::size_t g : {of_class, std::size_t(3)}) {
+    const std::size_t of_class = kind == solids::inside_net       ? 0
+                                 : solids::is_boundary_net(kind)  ? 1
+                                 : solids::is_irregular_net(kind) ? 3
+                                                                  : 2;
+    for (const std::size_t g : {of_class, std::size_t(4)}) {
       const index_t begin = nets.offsets[c], end = nets.offsets[c + 1];
       groups[g].cells.push_back(c);
       groups[g].net_entries += end - begin;

@@ -52,14 +52,17 @@ inline constexpr int tricubic_net_points = 64;
 
 // A cell's kind of net: none; tricubic inside; tricubic at the boundary, its boundary face across
 // axis a (0 u, 1 v, 2 w) at coordinate s (0 or 1) of that axis: boundary_net(a, s); layered,
-// layered_net(L, s_side, t_side) (above).
+// layered_net(L, s_side, t_side) (above); irregular, its extraordinary corner l:
+// irregular_net(l) (irregular_cells.hpp).
 inline constexpr std::uint8_t no_net = 0, inside_net = 1;
 SPMESH_HD constexpr std::uint8_t boundary_net(int axis, int side) { return std::uint8_t(2 + 2 * axis + side); }
 SPMESH_HD constexpr std::uint8_t layered_net(int axis, int s_side, int t_side) {
   return std::uint8_t(8 + 4 * axis + 2 * s_side + t_side);
 }
+SPMESH_HD constexpr std::uint8_t irregular_net(int corner) { return std::uint8_t(20 + corner); }
 SPMESH_HD constexpr bool is_boundary_net(std::uint8_t kind) { return kind >= 2 && kind < 8; }
-SPMESH_HD constexpr bool is_layered_net(std::uint8_t kind) { return kind >= 8; }
+SPMESH_HD constexpr bool is_layered_net(std::uint8_t kind) { return kind >= 8 && kind < 20; }
+SPMESH_HD constexpr bool is_irregular_net(std::uint8_t kind) { return kind >= 20; }
 // A layered net's frame: the line's axis L, the cross-section's axes P < Q, and the line's corner's
 // coordinates along them.
 struct LayeredFrame {
@@ -394,20 +397,39 @@ struct NetWalk {
 
 }  // namespace detail
 
+// The irregular cells' tables (irregular_cells.hpp): a cell's configuration (its neighbourhood up
+// to isomorphism, seen from its extraordinary corner) and, for each configuration, its ring's
+// size and, for each of the 7 children away from that corner and each depth k = 0 ..
+// irregular_depth, the child's net as rows over the ring (G_r A^k, k-major, then the net's
+// entries, then the ring's points).
+template <class S = linalg::Host>
+struct IrregularTables {
+  linalg::Array<index_t, S> configuration;       // a cell each: its configuration, -1 for none
+  linalg::Array<index_t, S> ring;                // a configuration each: its ring's points
+  linalg::Array<std::uint8_t, S> child_kinds;    // 8 a configuration, by corner (corner 0's unused)
+  linalg::Array<index_t, S> child_entries;       // 8 a configuration: the child's net entries
+  linalg::Array<std::int64_t, S> child_rows;     // 8 a configuration: where its rows start in `rows`
+  linalg::Array<double, S> rows;
+};
+
 // Every cell's net (above, with the sharpness given where the mesh has sharp features): cell c's
 // entries points[offsets[c], offsets[c + 1]) (none without a net), its kind, how many cells have
-// one, and Stam's tables of the layered cells' valences (schemes/stam_tables.hpp).
+// one, Stam's tables of the layered cells' valences (schemes/stam_tables.hpp) and the irregular
+// cells' tables.
 template <class S = linalg::Host>
 struct CellNets {
   linalg::Array<index_t, S> offsets, points;
   linalg::Array<std::uint8_t, S> kinds;
   schemes::StamTables<S> stam;
   index_t cells = 0;
+  IrregularTables<S> irregular{};
 };
 
+// The nets the walk finds: tricubic inside and at the boundary, layered (cell_nets,
+// irregular_cells.hpp, adds the irregular cells').
 template <class Exec, class S = typename Exec::space>
-CellNets<S> cell_nets(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
-                      const SolidSharpness<S>* sharpness = nullptr) {
+CellNets<S> walked_nets(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
+                        const SolidSharpness<S>* sharpness = nullptr) {
   namespace cc = schemes::catmull_clark;
   const auto transposed = transposes(exec, ops);
   const auto flags = boundary_flags(exec, ops, transposed);

@@ -5,9 +5,11 @@
 // (1, 0, 0), 2 at (1, 1, 0), 3 at (0, 1, 0), corners 4 to 7 the same at w = 1); cells are
 // numbered as in the input. Evaluated so far, from their nets (cell_nets.hpp): the cells whose
 // limit is the tricubic B-spline of their 4 x 4 x 4 net (seed 000, Eq. 1), inside and with one
-// face on the boundary, and the layered cells inside, Stam's surface basis times the cubic
-// B-spline (seed 000, section 3.2). A sample in any other cell (at an extraordinary vertex, at a
-// boundary edge, where an extraordinary edge reaches the boundary) is refused, naming it: those
+// face on the boundary, the layered cells inside, Stam's surface basis times the cubic B-spline
+// (seed 000, section 3.2), and the self-similar irregular cells at an extraordinary vertex, by the
+// child away from the vertex that holds the sample (irregular_cells.hpp, seed 000, 3.3). A sample
+// in any other cell (at a boundary edge, where an extraordinary edge reaches the boundary, at an
+// extraordinary vertex whose neighbourhood is not self-similar) is refused, naming it: those
 // classes are not built yet.
 #pragma once
 
@@ -15,6 +17,8 @@
 #include "schemes/patches/basis.hpp"
 #include "schemes/samples.hpp"
 #include "solids/cell_nets.hpp"
+#include "solids/corner_children.hpp"
+#include "solids/irregular_cells.hpp"
 
 #include <cstdint>
 #include <string>
@@ -173,6 +177,80 @@ struct LayeredBasis {
   }
 };
 
+// The irregular cells' tables as kernels read them (IrregularTables).
+struct IrregularView {
+  const index_t *configuration, *ring;
+  const std::uint8_t* child_kinds;
+  const index_t* child_entries;
+  const std::int64_t* child_rows;
+  const double* rows;
+};
+
+// A sample of an irregular cell (irregular_cells.hpp): the child of the cell k levels down that
+// holds it, its parameters there, and the child's net as rows over the cell's ring; derivatives
+// along the child's axes turn into the cell's by `source` and `factor`, kept as named values so
+// that a GPU thread holds them in registers.
+struct IrregularSample {
+  std::uint8_t kind = no_net;  // the child's net
+  index_t ring = 0, entries = 0;
+  const double* rows = nullptr;  // (entries + 1) x ring: the child's net less the limit at V, then it
+  double at[3] = {0, 0, 0};
+  int source0 = 0, source1 = 1, source2 = 2;  // the child's axis whose derivative is the cell's u, v, w
+  double factor0 = 1, factor1 = 1, factor2 = 1;
+
+  SPMESH_HD IrregularSample(const IrregularView& tables, index_t c, std::uint8_t cell_kind, const double cell_at[3]) {
+    const int l = cell_kind - irregular_net(0);
+    const index_t q = tables.configuration[c];
+    // The parameters measured from V along the walk's axes (toward corner_frame's a, b, c).
+    const CornerFrame frame = corner_frame(8, l);
+    const int toward[3] = {frame.a, frame.b, frame.c};
+    double p[3];
+    int axis[3];
+    bool far_side[3];
+    for (int d = 0; d < 3; ++d) {
+      axis[d] = detail::axis_between(l, toward[d]);
+      far_side[d] = detail::hexahedron_coordinate(l, axis[d]) == 1;
+      const double x = far_side[d] ? 1 - cell_at[axis[d]] : cell_at[axis[d]];
+      p[d] = x > 0x1p-33 ? x : 0x1p-33;  // 2^-(irregular_depth + 1)
+    }
+    int k = 0;  // the levels down to the cell whose child away from V holds the sample
+    while (p[0] < 0.5 && p[1] < 0.5 && p[2] < 0.5) p[0] *= 2, p[1] *= 2, p[2] *= 2, ++k;
+    const ChildSample child = corner_child(p);
+    for (int d = 0; d < 3; ++d) at[d] = child.at[d];
+    const std::int64_t slot = 8 * std::int64_t(q) + child.corner;
+    kind = tables.child_kinds[slot], ring = tables.ring[q], entries = tables.child_entries[slot];
+    rows = tables.rows + tables.child_rows[slot] + std::int64_t(k) * (entries + 1) * ring;
+    // d/d(cell's axis[d]) = +-1 (far side) x 2^k x child.axes.scale[d] x d/d(child's axis[d]).
+    for (int d = 0; d < 3; ++d) {
+      const double f = (far_side[d] ? -1 : 1) * std::ldexp(child.axes.scale[d], k);
+      const int from = child.axes.axis[d];
+      if (axis[d] == 0) source0 = from, factor0 = f;
+      else if (axis[d] == 1) source1 = from, factor1 = f;
+      else source2 = from, factor2 = f;
+    }
+  }
+  // visit(entry, weights[4]) on the child's net entries, the derivatives' weights along the
+  // cell's axes, then on the limit at V's row (entry `entries`), the position's alone.
+  template <class Visit>
+  SPMESH_HD void for_each(const schemes::catmull_clark::StamView& stam, Visit&& visit) const {
+    const double at_v[4] = {1, 0, 0, 0};
+    visit(entries, at_v);
+    auto turned = [&](index_t entry, const double (&child)[4]) {
+      auto along = [&](int from) { return from == 0 ? child[1] : from == 1 ? child[2] : child[3]; };
+      const double weights[4] = {child[0], factor0 * along(source0), factor1 * along(source1),
+                                 factor2 * along(source2)};
+      visit(entry, weights);
+    };
+    if (is_layered_net(kind)) return LayeredBasis(at, kind).for_each(stam, entries, turned);
+    const TricubicBasis basis(at, kind);
+    for (int p = 0; p < tricubic_net_points; ++p) {  // a boundary layer's rows are zero
+      double weights[4];
+      basis.weights(p & 3, p >> 2 & 3, p >> 4, weights);
+      turned(p, weights);
+    }
+  }
+};
+
 // Sample s's status: 0 evaluated; 1 its cell has no net; 2 a cell out of range; 3 (u, v, w)
 // outside [0, 1]^3 or not finite.
 struct CellSamples {
@@ -182,6 +260,7 @@ struct CellSamples {
   const index_t* cell;
   index_t cells;
   const double *u, *v, *w;
+  IrregularView irregular;
   SPMESH_HD std::uint8_t status(index_t s) const {
     const index_t c = cell[s];
     if (c < 0 || c >= cells) return 2;
@@ -201,6 +280,18 @@ struct CellSamples {
     const index_t c = cell[s];
     const index_t* net = nets + offsets[c];
     const double at[3] = {u[s], v[s], w[s]};
+    if (is_irregular_net(kinds[c])) {  // a ring point's weights: its column of the child's rows
+      const IrregularSample sample(irregular, c, kinds[c], at);
+      for (index_t i = 0; i < sample.ring; ++i) {
+        double weights[4] = {0, 0, 0, 0};
+        sample.for_each(stam, [&](index_t entry, const double (&child)[4]) {
+          const double row = sample.rows[std::int64_t(entry) * sample.ring + i];
+          for (int m = 0; m < 4; ++m) weights[m] += child[m] * row;
+        });
+        visit(net[i], weights);
+      }
+      return;
+    }
     if (is_layered_net(kinds[c])) {
       LayeredBasis(at, kinds[c])
           .for_each(stam, offsets[c + 1] - offsets[c],
@@ -221,10 +312,30 @@ struct CellSamples {
     const index_t c = cell[s];
     const index_t* net = nets + offsets[c];
     const double at[3] = {u[s], v[s], w[s]};
+    if (is_irregular_net(kinds[c]))
+      return irregular_sum(IrregularSample(irregular, c, kinds[c], at), net, columns, out);
     if (is_layered_net(kinds[c]))
       LayeredBasis(at, kinds[c]).sum(stam, net, offsets[c + 1] - offsets[c], columns, out);
     else
       TricubicBasis(at, kinds[c]).sum(net, columns, out);
+  }
+  // An irregular cell's sums: each of the child's net points from its row over the ring, then the
+  // child's weights on it.
+  template <class T, int Width>
+  SPMESH_HD void irregular_sum(const IrregularSample& sample, const index_t* ring, const Columns<T, Width>& columns,
+                               Sums<T, Width>& out) const {
+    sample.for_each(stam, [&](index_t entry, const double (&weights)[4]) {
+      const double* row = sample.rows + std::int64_t(entry) * sample.ring;
+      T point[Width] = {};
+      for (index_t i = 0; i < sample.ring; ++i) {
+        if (row[i] == 0) continue;
+        T ring_point[Width];
+        columns.load(ring[i], ring_point);
+        for (int col = 0; col < Width; ++col) point[col] += T(row[i]) * ring_point[col];
+      }
+      for (int m = 0; m < 4; ++m)
+        for (int col = 0; col < Width; ++col) out[m][col] += T(weights[m]) * point[col];
+    });
   }
 };
 
@@ -318,7 +429,9 @@ void checked_samples(Exec& exec, index_t C, const linalg::Array<index_t, S>& cel
                                             "one face on the boundary and the boundary grid's star at its corners "
                                             "there (5 edges, 4 of them on the boundary), nor one inside with one "
                                             "extraordinary edge, both of whose ends are on one extraordinary edge "
-                                            "line, and the grid's star at its other corners; spmesh evaluates the "
+                                            "line, and the grid's star at its other corners, nor one with one "
+                                            "extraordinary corner whose neighbourhood is its child's there "
+                                            "(irregular: refining once usually makes it so); spmesh evaluates the "
                                             "limit only in such cells so far",
                                    s);
     }
@@ -332,9 +445,12 @@ template <class S>
 detail::CellSamples cell_samples(const CellNets<S>& nets, const linalg::Array<index_t, S>& cells,
                                  const linalg::Array<double, S>& u, const linalg::Array<double, S>& v,
                                  const linalg::Array<double, S>& w) {
+  const auto& irregular = nets.irregular;
   return {nets.offsets.data(), nets.points.data(), nets.kinds.data(),
           schemes::stam_view<schemes::catmull_clark::StamView>(nets.stam), cells.data(), nets.kinds.size(),
-          u.data(), v.data(), w.data()};
+          u.data(), v.data(), w.data(),
+          {irregular.configuration.data(), irregular.ring.data(), irregular.child_kinds.data(),
+           irregular.child_entries.data(), irregular.child_rows.data(), irregular.rows.data()}};
 }
 
 // The limit at samples (cells[s], u[s], v[s], w[s]) of the solid whose control points are P

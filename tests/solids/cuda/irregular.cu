@@ -1,0 +1,2 @@
+// The limit in irregular cells on the GPU: the CPU test source compiled by nvcc.
+#include "../irregular.cpp"
