@@ -238,6 +238,11 @@ inline Configuration configuration(const HostCells& mesh, const Neighbourhood& a
     if (change <= 1e-17) break;
     if (iteration == 5000) return out;  // no convergence: not evaluated
   }
+  // A's rows as their non-zero entries (a stencil each: D_k A costs entries x ring x stencil).
+  std::vector<std::vector<std::pair<std::size_t, double>>> A_rows(static_cast<std::size_t>(ring));
+  for (std::size_t j = 0; j < A_rows.size(); ++j)
+    for (std::size_t i = 0; i < A_rows.size(); ++i)
+      if (A[j * A_rows.size() + i] != 0) A_rows[j].emplace_back(i, A[j * A_rows.size() + i]);
   // The nets of the child at V's children (level 2's cells 8 l + r), as rows over its ring.
   std::vector<index_t> child_number(static_cast<std::size_t>(level1.vertices), -1);
   for (index_t i = 0; i < ring; ++i) child_number[std::size_t(child.ring[std::size_t(i)])] = i;
@@ -269,8 +274,7 @@ inline Configuration configuration(const HostCells& mesh, const Neighbourhood& a
       for (std::size_t e = 0; e < entries; ++e) {
         double* row = now + e * size;
         for (std::size_t j = 0; j < size; ++j)
-          if (before[e * size + j] != 0)
-            for (std::size_t i = 0; i < size; ++i) row[i] += before[e * size + j] * A[j * size + i];
+          for (const auto& [i, weight] : A_rows[j]) row[i] += before[e * size + j] * weight;
         double sum = 0;
         for (std::size_t i = 0; i < size; ++i) sum += row[i];
         for (std::size_t i = 0; i < size; ++i) row[i] -= sum * limit[i];

@@ -42,8 +42,8 @@ inline constexpr std::int64_t entry_lanes_below = 1 << 16;
 
 // The bytes of irregular cells' tables (irregular_cells.hpp) a mesh's nets may hold: a
 // configuration's are 7 children x (net + 1) rows x its ring x (irregular_depth + 1) doubles, some
-// 12-16 MB at rings of 100-150 points, and one takes some 0.2 s to make on one core (2-core
-// development machine, 2026-11-29). sphere_allhex refined once has some 400 configurations among
+// 12-16 MB at rings of 100-150 points, and one takes some 0.05 s to make on one core (2-core
+// development machine, 2026-11-29; the bundled block refined twice: 0.7 s for its nets). sphere_allhex refined once has some 400 configurations among
 // a few thousand candidate cells (its level-0 neighbours still differ), refined twice far fewer, each
 // shared by many cells; configurations are made in order of the cells they serve until this is
 // spent, so that the cost stays bounded (about 20 configurations) and the most cells are served.

@@ -818,6 +818,29 @@ for levels in 1 2; do
     { for (c = 1; c <= 12; ++c) { d = $c - $(c + 12); if (d < 0) d = -d; if (d > m) m = d } }
     END { exit !(NR == 126 && m < 1e-12) }' || fail "limit --at --refine $levels differs from the input's limit"
 done
+# The block refined twice has irregular cells (info counts them); at two samples in each of its
+# cells with a net, the limit evaluated there (irregular cells by their tables) equals the limit
+# a level further down, where most of those points lie in tricubic and layered cells (1e-12).
+grep -q "^limit .*, [1-9][0-9]* irregular" "$tmp/vinfo2.txt" || fail "info: no irregular cell in the block refined twice"
+"$spmesh" limit "$tmp/block2.mesh" --samples 2 --evaluable-only -o "$tmp/vgrid2.vtu" --precision double >/dev/null ||
+  fail "limit --samples on the block refined twice"
+python3 - "$tmp/vgrid2.vtu" "$tmp/virregular_at.txt" <<'PY' || fail "limit --at on irregular cells: the samples"
+import random, sys
+sys.path.insert(0, sys.argv[2].rsplit("/", 1)[0])
+from vtu import array
+random.seed(7)
+with open(sys.argv[2], "w") as out:
+    for c in sorted(set(array(sys.argv[1], "cell"))):
+        for _ in range(2):
+            out.write("%d %r %r %r\n" % ((c,) + tuple(random.random() for _ in range(3))))
+PY
+for levels in 0 1; do
+  "$spmesh" limit "$tmp/block2.mesh" --at "$tmp/virregular_at.txt" --refine $levels -o "$tmp/virregular$levels.txt" \
+    --precision double >/dev/null || fail "limit --at --refine $levels on the block refined twice"
+done
+paste -d' ' "$tmp/virregular0.txt" "$tmp/virregular1.txt" | awk '
+  { for (c = 1; c <= 12; ++c) { d = $c - $(c + 12); if (d < 0) d = -d; if (d > m) m = d } }
+  END { exit !(NR == 7700 && m < 1e-12) }' || fail "limit in irregular cells differs from the limit a level down"
 if "$spmesh" limit "$block" --samples 3 --refine 2 --evaluable-only --jacobian -o "$tmp/vgrid_gpu.vtu" --precision double \
     --device cuda >/dev/null 2>"$tmp/stderr"; then
   python3 - "$tmp/vgrid.vtu" "$tmp/vgrid_gpu.vtu" <<'PY' || fail "limit --samples on the GPU differs from the CPU"
