@@ -20,6 +20,7 @@
 #include "solids/corner_children.hpp"
 #include "solids/irregular_cells.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -204,6 +205,7 @@ struct IrregularSample {
     // The parameters measured from V along the walk's axes (toward corner_frame's a, b, c).
     const CornerFrame frame = corner_frame(8, l);
     const int toward[3] = {frame.a, frame.b, frame.c};
+    const double nearest = std::ldexp(1.0, -(irregular_depth + 1));  // the tables' deepest child
     double p[3];
     int axis[3];
     bool far_side[3];
@@ -211,7 +213,7 @@ struct IrregularSample {
       axis[d] = detail::axis_between(l, toward[d]);
       far_side[d] = detail::hexahedron_coordinate(l, axis[d]) == 1;
       const double x = far_side[d] ? 1 - cell_at[axis[d]] : cell_at[axis[d]];
-      p[d] = x > 0x1p-33 ? x : 0x1p-33;  // 2^-(irregular_depth + 1)
+      p[d] = x > nearest ? x : nearest;
     }
     int k = 0;  // the levels down to the cell whose child away from V holds the sample
     while (p[0] < 0.5 && p[1] < 0.5 && p[2] < 0.5) p[0] *= 2, p[1] *= 2, p[2] *= 2, ++k;
