@@ -111,6 +111,26 @@ double difference(const solids::CellLimits<double>& a, const solids::CellLimits<
   return worst / scale;
 }
 
+// The samples carried `levels` levels down whose cells there `keep` takes: their indices, their
+// cells and parameters there, and how to turn their derivatives back.
+struct Carried {
+  std::vector<index_t> rows, cells;
+  std::vector<std::array<double, 3>> at;
+  std::vector<solids::RefinedSample> samples;
+};
+template <class Keep>
+Carried carried_to(const CellMesh<>& mesh, const std::vector<index_t>& cells, const std::vector<double>& u,
+                   const std::vector<double>& v, const std::vector<double>& w, int levels, Keep&& keep) {
+  Carried out;
+  const auto down = solids::refined_samples(mesh, cells, u, v, w, levels);
+  for (std::size_t s = 0; s < down.size(); ++s) {
+    if (!keep(down[s].cell)) continue;
+    out.rows.push_back(index_t(s)), out.samples.push_back(down[s]), out.cells.push_back(down[s].cell);
+    out.at.push_back({down[s].at[0], down[s].at[1], down[s].at[2]});
+  }
+  return out;
+}
+
 // The limits' rows `rows`.
 solids::CellLimits<double> rows_of(const solids::CellLimits<double>& limits, const std::vector<index_t>& rows) {
   auto pick = [&](const linalg::Dense<double>& from) {
@@ -166,38 +186,25 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in irregular cells (an extraordi
   for (const bool single : {false, true}) {
     const auto got = single ? evaluate<B, float>(level2, at_cells, at) : evaluate<B, double>(level2, at_cells, at);
     // Two levels down: the samples there whose cells have tricubic or layered nets.
-    const auto down = solids::refined_samples(level2.cells, at_cells, u, v, w, 2);
     const auto deep_kinds = kinds_of(nets_of<test::CpuBackend>(cpu, deep.cells));
-    std::vector<index_t> deep_cells, kept;
-    std::vector<std::array<double, 3>> deep_at;
-    std::vector<solids::RefinedSample> carried;
-    for (std::size_t s = 0; s < down.size(); ++s) {
-      const std::uint8_t kind = deep_kinds[std::size_t(down[s].cell)];
-      if (kind == solids::no_net || solids::is_irregular_net(kind)) continue;
-      kept.push_back(index_t(s)), carried.push_back(down[s]), deep_cells.push_back(down[s].cell);
-      deep_at.push_back({down[s].at[0], down[s].at[1], down[s].at[2]});
-    }
-    CHECK(kept.size() >= at.size() / 3);
-    auto reference = evaluate<test::CpuBackend, double>(deep, deep_cells, deep_at);
-    solids::to_input_axes(carried, reference);
-    CHECK(difference(rows_of(got, kept), reference, diagonal) <= (single ? 1e-6 : 1e-13));
+    const auto kept = carried_to(level2.cells, at_cells, u, v, w, 2, [&](index_t cell) {
+      const std::uint8_t kind = deep_kinds[std::size_t(cell)];
+      return kind != solids::no_net && !solids::is_irregular_net(kind);
+    });
+    CHECK(kept.rows.size() >= at.size() / 3);
+    auto reference = evaluate<test::CpuBackend, double>(deep, kept.cells, kept.at);
+    solids::to_input_axes(kept.samples, reference);
+    CHECK(difference(rows_of(got, kept.rows), reference, diagonal) <= (single ? 1e-6 : 1e-13));
 
     // The same points in the children at the corner, a level down (irregular cells themselves).
-    const auto child = solids::refined_samples(level2.cells, at_cells, u, v, w, 1);
     const auto kinds3 = kinds_of(nets_of<test::CpuBackend>(cpu, level3.cells));
-    std::vector<index_t> child_cells, near;
-    std::vector<std::array<double, 3>> child_at;
-    std::vector<solids::RefinedSample> child_carried;
-    for (std::size_t s = 0; s < child.size(); ++s) {
-      if (!solids::is_irregular_net(kinds3[std::size_t(child[s].cell)])) continue;
-      near.push_back(index_t(s)), child_carried.push_back(child[s]), child_cells.push_back(child[s].cell);
-      child_at.push_back({child[s].at[0], child[s].at[1], child[s].at[2]});
-    }
-    CHECK(near.size() >= at.size() / 3);
-    auto in_child = single ? evaluate<B, float>(level3, child_cells, child_at)
-                           : evaluate<B, double>(level3, child_cells, child_at);
-    solids::to_input_axes(child_carried, in_child);
-    CHECK(difference(rows_of(got, near), in_child, diagonal) <= (single ? 1e-6 : 1e-13));
+    const auto near = carried_to(level2.cells, at_cells, u, v, w, 1,
+                                 [&](index_t cell) { return solids::is_irregular_net(kinds3[std::size_t(cell)]); });
+    CHECK(near.rows.size() >= at.size() / 3);
+    auto in_child = single ? evaluate<B, float>(level3, near.cells, near.at)
+                           : evaluate<B, double>(level3, near.cells, near.at);
+    solids::to_input_axes(near.samples, in_child);
+    CHECK(difference(rows_of(got, near.rows), in_child, diagonal) <= (single ? 1e-6 : 1e-13));
   }
 
   // W P is the direct evaluation, to rounding of the weights' sizes (toward the corner a
