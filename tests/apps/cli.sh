@@ -11,6 +11,13 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # expect_error NAME OUTPUT_FILE ARGS...: exit code 1, one stderr line, OUTPUT_FILE not created.
+# same_lines A B COLUMNS [ROWS]: A's and B's lines, COLUMNS numbers each, agree to 1e-12 (and
+# there are ROWS of them where given, at least one otherwise).
+same_lines() {
+  paste -d' ' "$1" "$2" | awk -v n="$3" -v rows="${4:-0}" '
+    { for (c = 1; c <= n; ++c) { d = $c - $(c + n); if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR > 0 && (rows == 0 || NR == rows) && m < 1e-12) }'
+}
 expect_error() {
   local name=$1 out=$2; shift 2
   "$spmesh" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
@@ -129,9 +136,7 @@ for f in range(6):
 PY
 if "$spmesh" limit "$data/meshes/cube.obj" --at "$tmp/samples.txt" -o "$tmp/at_gpu.txt" --precision double \
     --device cuda >/dev/null 2>"$tmp/stderr"; then
-  paste -d' ' "$tmp/at.txt" "$tmp/at_gpu.txt" | awk '
-    { for (c = 1; c <= 9; ++c) { d = $c - $(c + 9); if (d < 0) d = -d; if (d > m) m = d } }
-    END { exit !(NR == 7 && m < 1e-12) }' || fail "limit --at on the GPU differs from the CPU"
+  same_lines "$tmp/at.txt" "$tmp/at_gpu.txt" 9 7 || fail "limit --at on the GPU differs from the CPU"
   echo "ok: limit --at on the GPU is the CPU's"
 else
   [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/at_gpu.txt ]] || fail "limit --at on no GPU: $(cat "$tmp/stderr")"
@@ -208,9 +213,7 @@ for row, c in zip(rows, corners):
 PY
 if "$spmesh" limit "$data/meshes/lantern.obj" --scheme loop --triangulate fan --at "$tmp/loop_samples.txt" \
     -o "$tmp/loop_at_gpu.txt" --precision double --device cuda >/dev/null 2>"$tmp/stderr"; then
-  paste -d' ' "$tmp/loop_at.txt" "$tmp/loop_at_gpu.txt" | awk '
-    { for (c = 1; c <= 9; ++c) { d = $c - $(c + 9); if (d < 0) d = -d; if (d > m) m = d } }
-    END { exit !(NR > 0 && m < 1e-12) }' || fail "limit --at (loop) on the GPU differs from the CPU"
+  same_lines "$tmp/loop_at.txt" "$tmp/loop_at_gpu.txt" 9 || fail "limit --at (loop) on the GPU differs from the CPU"
   echo "ok: limit --at (loop) on the GPU is the CPU's"
 else
   [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/loop_at_gpu.txt ]] || fail "limit --at (loop) on no GPU: $(cat "$tmp/stderr")"
@@ -729,9 +732,7 @@ paste -d' ' "$tmp/vat.txt" "$tmp/vexpected.txt" | awk '
   END { exit !(!bad && m < 1e-12) }' || fail "limit --at on a volume: not the B-spline's limit points"
 if "$spmesh" limit "$tmp/block2.mesh" --at "$tmp/vsamples.txt" -o "$tmp/vat_gpu.txt" --precision double \
     --device cuda >/dev/null 2>"$tmp/stderr"; then
-  paste -d' ' "$tmp/vat.txt" "$tmp/vat_gpu.txt" | awk '
-    { for (c = 1; c <= 12; ++c) { d = $c - $(c + 12); if (d < 0) d = -d; if (d > m) m = d } }
-    END { exit !(m < 1e-12) }' || fail "limit --at on a volume on the GPU differs from the CPU"
+  same_lines "$tmp/vat.txt" "$tmp/vat_gpu.txt" 12 || fail "limit --at on a volume on the GPU differs from the CPU"
   echo "ok: limit --at on a volume on the GPU is the CPU's"
 else
   [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/vat_gpu.txt ]] || fail "volume limit on no GPU: $(cat "$tmp/stderr")"
@@ -788,9 +789,8 @@ PY
 cut -f1 "$tmp/vgrid_samples.txt" >"$tmp/vgrid_at.txt"
 "$spmesh" limit "$tmp/block2.mesh" --at "$tmp/vgrid_at.txt" -o "$tmp/vgrid_at_out.txt" --precision double >/dev/null ||
   fail "limit --at at the --samples points"
-paste -d' ' <(cut -f2 "$tmp/vgrid_samples.txt") "$tmp/vgrid_at_out.txt" | awk '
-  { for (c = 1; c <= 3; ++c) { d = $c - $(c + 3); if (d < 0) d = -d; if (d > m) m = d } }
-  END { exit !(NR > 0 && m < 1e-12) }' || fail "limit --samples: its points are not limit --at's on the refined file"
+same_lines <(cut -f2 "$tmp/vgrid_samples.txt") "$tmp/vgrid_at_out.txt" 3 ||
+  fail "limit --samples: its points are not limit --at's on the refined file"
 # --refine L with --at: the samples still name the input's cells; evaluated 1 and 2 levels down
 # in the refined cell holding each, the positions and the derivatives along the input cell's u, v,
 # w are those of the input's own evaluation (1e-12), in every cell the input evaluates (the cells
@@ -814,9 +814,8 @@ for levels in 0 1 2; do
     >/dev/null || fail "limit --at --refine $levels"
 done
 for levels in 1 2; do
-  paste -d' ' "$tmp/vrefine0.txt" "$tmp/vrefine$levels.txt" | awk '
-    { for (c = 1; c <= 12; ++c) { d = $c - $(c + 12); if (d < 0) d = -d; if (d > m) m = d } }
-    END { exit !(NR == 126 && m < 1e-12) }' || fail "limit --at --refine $levels differs from the input's limit"
+  same_lines "$tmp/vrefine0.txt" "$tmp/vrefine$levels.txt" 12 126 ||
+    fail "limit --at --refine $levels differs from the input's limit"
 done
 # The block refined twice has irregular cells (info counts them); at two samples in each of its
 # cells with a net, the limit evaluated there (irregular cells by their tables) equals the limit
@@ -838,9 +837,8 @@ for levels in 0 1; do
   "$spmesh" limit "$tmp/block2.mesh" --at "$tmp/virregular_at.txt" --refine $levels -o "$tmp/virregular$levels.txt" \
     --precision double >/dev/null || fail "limit --at --refine $levels on the block refined twice"
 done
-paste -d' ' "$tmp/virregular0.txt" "$tmp/virregular1.txt" | awk '
-  { for (c = 1; c <= 12; ++c) { d = $c - $(c + 12); if (d < 0) d = -d; if (d > m) m = d } }
-  END { exit !(NR == 7700 && m < 1e-12) }' || fail "limit in irregular cells differs from the limit a level down"
+same_lines "$tmp/virregular0.txt" "$tmp/virregular1.txt" 12 7700 ||
+  fail "limit in irregular cells differs from the limit a level down"
 if "$spmesh" limit "$block" --samples 3 --refine 2 --evaluable-only --jacobian -o "$tmp/vgrid_gpu.vtu" --precision double \
     --device cuda >/dev/null 2>"$tmp/stderr"; then
   python3 - "$tmp/vgrid.vtu" "$tmp/vgrid_gpu.vtu" <<'PY' || fail "limit --samples on the GPU differs from the CPU"
@@ -853,9 +851,7 @@ for name in ("Points", "jacobian", "cell", "connectivity"):
 PY
   "$spmesh" limit "$block" --at "$tmp/vrefine_at.txt" --refine 2 -o "$tmp/vrefine2_gpu.txt" --precision double --device cuda \
     >/dev/null || fail "limit --at --refine 2 on the GPU"
-  paste -d' ' "$tmp/vrefine2.txt" "$tmp/vrefine2_gpu.txt" | awk '
-    { for (c = 1; c <= 12; ++c) { d = $c - $(c + 12); if (d < 0) d = -d; if (d > m) m = d } }
-    END { exit !(NR == 126 && m < 1e-12) }' || fail "limit --at --refine 2 on the GPU differs from the CPU"
+  same_lines "$tmp/vrefine2.txt" "$tmp/vrefine2_gpu.txt" 12 126 || fail "limit --at --refine 2 on the GPU differs from the CPU"
   echo "ok: limit --samples and --at --refine on the GPU"
 else
   [[ $(wc -l <"$tmp/stderr") -eq 1 && ! -e $tmp/vgrid_gpu.vtu ]] || fail "limit --samples on no GPU: $(cat "$tmp/stderr")"
