@@ -40,13 +40,12 @@ std::optional<solids::SolidSharpness<>> sharpness_down(std::optional<solids::Sol
 }
 
 // `levels` levels of Catmull-Clark solids on `exec` (solids::build_and_eval), with the input's
-// sharp features where given. Stages: upload, build_and_eval, download.
-template <class T, class Exec>
-solids::SolidResult<T> refine_solid(Exec& exec, const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
-                                    const solids::RefineOptions& options,
+// sharp features where given, left in the executor's memory. Stages: upload, build_and_eval.
+template <class T, class Exec, class S = typename Exec::space>
+solids::SolidResult<T, S> refine_on(Exec& exec, const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
+                                    int levels, const solids::RefineOptions& options,
                                     const std::optional<solids::SolidSharpness<>>& sharpness, Stages& stages) {
   using X = Transfer<Exec>;
-  using S = typename Exec::space;
   auto t = std::chrono::steady_clock::now();
   auto cells = cells_up<X, S>(mesh);
   linalg::Dense<T, S> P = X::up(P0);
@@ -57,7 +56,18 @@ solids::SolidResult<T> refine_solid(Exec& exec, const solids::CellMesh<>& mesh, 
   auto result = solids::build_and_eval(exec, std::move(cells), std::move(P), levels, options, std::move(sharp));
   exec.synchronize();
   stages.build_and_eval += elapsed_ms(t);
-  t = std::chrono::steady_clock::now();
+  return result;
+}
+
+// The same on the host. Stages: upload, build_and_eval, download.
+template <class T, class Exec>
+solids::SolidResult<T> refine_solid(Exec& exec, const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0, int levels,
+                                    const solids::RefineOptions& options,
+                                    const std::optional<solids::SolidSharpness<>>& sharpness, Stages& stages) {
+  using X = Transfer<Exec>;
+  using S = typename Exec::space;
+  auto result = refine_on(exec, mesh, P0, levels, options, sharpness, stages);
+  const auto t = std::chrono::steady_clock::now();
   auto down = [](linalg::Ternary<S>&& A) {
     return linalg::Ternary<>{A.rows, A.cols, on_host<X>(std::move(A.offsets)), on_host<X>(std::move(A.columns))};
   };
@@ -137,17 +147,8 @@ SolidSampleLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh, 
                                     Stages& stages) {
   using X = Transfer<Exec>;
   using S = typename Exec::space;
+  auto refined = refine_on(exec, mesh, P0, levels, options, sharpness, stages);
   auto t = std::chrono::steady_clock::now();
-  auto cells = cells_up<X, S>(mesh);
-  linalg::Dense<T, S> P = X::up(P0);
-  auto sharp = sharpness_up<X, S>(sharpness);
-  exec.synchronize();
-  stages.upload += elapsed_ms(t);
-  t = std::chrono::steady_clock::now();
-  auto refined = solids::build_and_eval(exec, std::move(cells), std::move(P), levels, options, std::move(sharp));
-  exec.synchronize();
-  stages.build_and_eval += elapsed_ms(t);
-  t = std::chrono::steady_clock::now();
   // With no level the input's operators came back; else the refined level's are made here.
   const auto ops = levels == 0 ? std::move(refined.last_parent) : solids::boundary_operators(exec, refined.cells);
   const auto nets = solids::cell_nets(exec, refined.cells, ops, refined.sharpness ? &*refined.sharpness : nullptr);
