@@ -324,6 +324,7 @@ void add_irregular_cells(Exec& exec, const CellMesh<S>& mesh, CellNets<S>& nets)
   struct Candidate {
     index_t cell;
     int corner;
+    std::vector<index_t> ring;
   };
   std::map<std::vector<index_t>, std::vector<Candidate>> by_key;
   for (index_t c = 0; c < C; ++c) {
@@ -335,7 +336,7 @@ void add_irregular_cells(Exec& exec, const CellMesh<S>& mesh, CellNets<S>& nets)
         if (k != l && detail::axis_between(k, l) < 0) others_grid &= detail::grid_star(host, host.corner(c, k));
       if (!others_grid) continue;
       auto around = detail::neighbourhood(host, c, l);
-      if (around.complete) by_key[std::move(around.key)].push_back({c, l});
+      if (around.complete) by_key[std::move(around.key)].push_back({c, l, std::move(around.ring)});
     }
   }
   std::vector<const std::pair<const std::vector<index_t>, std::vector<Candidate>>*> order;
@@ -347,12 +348,11 @@ void add_irregular_cells(Exec& exec, const CellMesh<S>& mesh, CellNets<S>& nets)
   std::vector<std::vector<index_t>> rings(static_cast<std::size_t>(C));
   std::int64_t bytes = 0;
   for (const auto* entry : order) {
-    const Candidate first = entry->second.front();
-    const auto around = detail::neighbourhood(host, first.cell, first.corner);
-    const std::int64_t ring = std::int64_t(around.ring.size());
+    const Candidate& first = entry->second.front();
+    const std::int64_t ring = std::int64_t(first.ring.size());
     const std::int64_t at_most = 7 * (tricubic_net_points + 1) * ring * (irregular_depth + 1) * 8;
     if (bytes + at_most > tuning::irregular_table_bytes) continue;
-    auto made = detail::configuration(host, around, first.corner);
+    auto made = detail::configuration(host, detail::neighbourhood(host, first.cell, first.corner), first.corner);
     if (!made.evaluable) continue;
     for (int r = 1; r < 8; ++r) bytes += std::int64_t(made.rows[r].size()) * 8;
     const index_t q = index_t(configurations.size());
@@ -361,7 +361,7 @@ void add_irregular_cells(Exec& exec, const CellMesh<S>& mesh, CellNets<S>& nets)
       const std::size_t c = std::size_t(candidate.cell);
       if (configuration[c] >= 0) continue;
       configuration[c] = q, kinds[c] = irregular_net(candidate.corner);
-      rings[c] = detail::neighbourhood(host, candidate.cell, candidate.corner).ring;
+      rings[c] = candidate.ring;
     }
   }
   if (configurations.empty()) return;
