@@ -10,6 +10,9 @@
 // cells of each class and in all evaluable cells ("all": the whole model, classes mixed):
 //   limit      limit_at_cells: positions and the u, v, w derivatives, on the GPU in float and
 //              double, on the CPU (all cores) in double; xcpu: the CPU's time over this row's;
+//              kernel: the one the library picks (auto) and, on the GPU in float, each of its
+//              kernels forced (solids::LimitKernel: sample, a thread a sample through the nets'
+//              indices; gather, the tricubic cells' nets gathered first);
 //   W build    limit_matrices_at_cells (the four matrices, position, du, dv, dw), where W fits
 //              (--w-max-entries, and the GPU's free memory);
 //   W replay   the four SpMMs W P (3 columns each) into outputs made once;
@@ -166,7 +169,7 @@ Samples<> samples_in(const Group& g, int K) {
 }
 
 struct Row {
-  std::string model, group, device, precision;
+  std::string model, group, device, precision, kernel = "auto";
   int level = 0, per_axis = 0;
   std::int64_t cells = 0, samples = 0, entries = 0;  // entries: W's non-zeros a matrix, the products' terms
   double ops_ms = 0, nets_ms = 0;                    // the model's operators and nets on this device
@@ -227,7 +230,8 @@ std::int64_t free_bytes(linalg::cuda::Executor&) {
 // The limit at the K^3 samples a cell `at` of group g in T on target d (`at` in its memory), its
 // floors, and W where it fits.
 template <class T, class D>
-Row measure(D& d, const Samples<typename D::S>& at, const Group& g, int K, const Options& o) {
+Row measure(D& d, const Samples<typename D::S>& at, const Group& g, int K, const Options& o,
+            solids::LimitKernel kernel = solids::LimitKernel::automatic) {
   auto& exec = d.exec;
   const auto& cells = at.cells;
   const auto &u = at.u, &v = at.v, &w = at.w;
@@ -238,7 +242,11 @@ Row measure(D& d, const Samples<typename D::S>& at, const Group& g, int K, const
   r.cells = std::int64_t(g.cells.size()), r.samples = cells.size();
   r.entries = std::int64_t(per_cell * g.row_entries);
   r.ops_ms = d.ops_ms, r.nets_ms = d.nets_ms;
-  r.ms = time_ms([&] { d.sync(solids::limit_at_cells(exec, d.nets, cells, u, v, w, P)); }, o.repeats, o.budget_ms);
+  r.kernel = kernel == solids::LimitKernel::per_sample      ? "sample"
+             : kernel == solids::LimitKernel::gathered_nets ? "gather"
+                                                            : "auto";
+  r.ms = time_ms([&] { d.sync(solids::limit_at_cells(exec, d.nets, cells, u, v, w, P, kernel)); }, o.repeats,
+                 o.budget_ms);
   r.floor_gbs = d.gbs, r.floor_tflops = d.tflops[sizeof(T) == 4 ? 0 : 1];
   const double gbs = r.floor_gbs * 1e6, flops = r.floor_tflops * 1e9;  // per ms
   const double bytes = 4.0 * g.net_entries + 9.0 * r.cells + 3 * t * g.vertices + r.samples * (28.0 + 12 * t);
@@ -246,7 +254,7 @@ Row measure(D& d, const Samples<typename D::S>& at, const Group& g, int K, const
   r.flop_floor = flops > 0 ? 24.0 * r.entries / flops : 0;
   // W: the library builds the four matrices from one set of columns and values, then copies them.
   const double w_bytes = r.entries * (20.0 + 4 * t) + 12 * t * r.samples;
-  if (r.entries > o.w_max_entries || w_bytes > 0.8 * double(free_bytes(exec))) return r;
+  if (kernel != solids::LimitKernel::automatic || r.entries > o.w_max_entries || w_bytes > 0.8 * double(free_bytes(exec))) return r;
   auto build = [&] { return solids::limit_matrices_at_cells<T>(exec, d.nets, cells, u, v, w, P.rows); };
   try {
     r.w_build = time_ms([&] { d.sync(build()); }, o.repeats, o.budget_ms);
@@ -296,8 +304,8 @@ void column(int width, int digits, double value) {
 
 void print(const Row& r, bool first_of_group) {
   auto ratio = [](double a, double b) { return b > 0 && a > 0 ? a / b : 0.0; };
-  std::printf("%-16s %2d %2d %-8s %-4s %-6s %8lld %10lld %9.3f %9.1f", r.model.c_str(), r.level, r.per_axis,
-              r.group.c_str(), r.device.c_str(), r.precision.c_str(), static_cast<long long>(r.cells),
+  std::printf("%-16s %2d %2d %-8s %-4s %-6s %-6s %8lld %10lld %9.3f %9.1f", r.model.c_str(), r.level, r.per_axis,
+              r.group.c_str(), r.device.c_str(), r.precision.c_str(), r.kernel.c_str(), static_cast<long long>(r.cells),
               static_cast<long long>(r.samples), r.ms, r.samples / (r.ms * 1e3));
   column(6, 1, r.device == "cpu" ? 0 : ratio(r.cpu_ms, r.ms));
   column(8, 4, r.bytes_floor), column(6, 2, ratio(r.ms, r.bytes_floor));
@@ -311,13 +319,13 @@ void print(const Row& r, bool first_of_group) {
 void write_row(std::FILE* f, const Row& r) {
   std::fprintf(f,
                "\"model\": \"%s\", \"level\": %d, \"samples_per_axis\": %d, \"class\": \"%s\", \"device\": \"%s\", "
-               "\"precision\": \"%s\", \"cells\": %lld, \"samples\": %lld, \"entries\": %lld, \"ops_ms\": %.4f, "
+               "\"precision\": \"%s\", \"kernel\": \"%s\", \"cells\": %lld, \"samples\": %lld, \"entries\": %lld, \"ops_ms\": %.4f, "
                "\"nets_ms\": %.4f, \"ms\": %.5f, \"samples_per_s\": %.4g, \"cpu_ms\": %.5f, \"bytes_floor_ms\": %.5f, "
                "\"flop_floor_ms\": %.5f, \"floor_gbs\": %.1f, \"floor_tflops\": %.1f, \"w_build_ms\": %.4f, "
                "\"w_replay_ms\": %.5f, \"w_bytes_floor_ms\": %.5f, "
                "\"float_error_max\": %.3g, \"float_error_mean\": %.3g",
                r.model.c_str(), r.level, r.per_axis, r.group.c_str(), r.device.c_str(), r.precision.c_str(),
-               static_cast<long long>(r.cells), static_cast<long long>(r.samples), static_cast<long long>(r.entries),
+               r.kernel.c_str(), static_cast<long long>(r.cells), static_cast<long long>(r.samples), static_cast<long long>(r.entries),
                r.ops_ms, r.nets_ms, r.ms, r.samples / (r.ms * 1e-3), r.cpu_ms, r.bytes_floor, r.flop_floor, r.floor_gbs,
                r.floor_tflops, r.w_build, r.w_replay, r.w_bytes_floor, r.error_max, r.error_mean);
 }
@@ -416,8 +424,8 @@ int run(int argc, char** argv) {
     std::printf("ops + nets: cpu %.3f + %.3f ms\n", on_cpu.ops_ms, on_cpu.nets_ms);
 #endif
     if (groups.empty()) continue;
-    std::printf("%-16s %2s %2s %-8s %-4s %-6s %8s %10s %9s %9s %6s %8s %6s %8s %6s %9s %9s %6s %9s %9s\n", "model",
-                "L", "K", "class", "dev", "prec", "cells", "samples", "limit", "Ms/s", "xcpu", "B floor", "xB",
+    std::printf("%-16s %2s %2s %-8s %-4s %-6s %-6s %8s %10s %9s %9s %6s %8s %6s %8s %6s %9s %9s %6s %9s %9s\n",
+                "model", "L", "K", "class", "dev", "prec", "kernel", "cells", "samples", "limit", "Ms/s", "xcpu", "B floor", "xB",
                 "F floor", "xF", "W build", "W replay", "xB", "|f-d| max", "mean");
     for (const int K : o.per_axis)
       for (const Group& g : groups) {
@@ -428,6 +436,8 @@ int run(int argc, char** argv) {
 #if defined(__CUDACC__)
         const auto at = on_gpu.upload(h);
         measured.push_back(measure<float>(on_gpu, at, g, K, o));
+        for (const auto kernel : {solids::LimitKernel::per_sample, solids::LimitKernel::gathered_nets})
+          measured.push_back(measure<float>(on_gpu, at, g, K, o, kernel));
         measured.push_back(measure<double>(on_gpu, at, g, K, o));
         error = float_error(on_gpu, at, diag);
 #else

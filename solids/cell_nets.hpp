@@ -61,6 +61,8 @@ SPMESH_HD constexpr std::uint8_t layered_net(int axis, int s_side, int t_side) {
 }
 SPMESH_HD constexpr std::uint8_t irregular_net(int corner) { return std::uint8_t(20 + corner); }
 SPMESH_HD constexpr bool is_boundary_net(std::uint8_t kind) { return kind >= 2 && kind < 8; }
+// A net of 4 x 4 x 4 points whose limit is the tricubic B-spline: inside or at a boundary face.
+SPMESH_HD constexpr bool is_tricubic_net(std::uint8_t kind) { return kind >= 1 && kind < 8; }
 SPMESH_HD constexpr bool is_layered_net(std::uint8_t kind) { return kind >= 8 && kind < 20; }
 SPMESH_HD constexpr bool is_irregular_net(std::uint8_t kind) { return kind >= 20; }
 // A layered net's frame: the line's axis L, the cross-section's axes P < Q, and the line's corner's

@@ -19,10 +19,12 @@
 #include "solids/cell_nets.hpp"
 #include "solids/corner_children.hpp"
 #include "solids/irregular_cells.hpp"
+#include "solids/tuning.hpp"
 
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace spmesh::solids {
@@ -56,52 +58,94 @@ struct Columns {
 template <class T, int Width>
 using Sums = T[4][Width];
 
-// The tricubic B-spline at a sample of a net of `kind`: net point (x, y, z)'s weights for the
-// position and the u, v and w derivatives (seed 000, Eq. 1, and its derivatives). At a boundary
-// face the layer beyond it is 2 P_1 - P_2 of the two inside (cell_nets.hpp): its weights are
-// moved onto those two, and it gets none.
+// A net's row of 4 points along u, (x, y, z) for x = 0 .. 3, as the tricubic sums take it: a
+// point's Width columns, zero past n and beyond a boundary face.
+template <class T, int Width>
+using NetRow = T[4][Width];
+
+// A tricubic net's rows read through its indices into the control points (a cell's net gathered by
+// each of its samples).
+template <class T, int Width>
+struct IndexedRows {
+  const index_t* net;
+  Columns<T, Width> columns;
+  SPMESH_HD void load(int y, int z, NetRow<T, Width>& out) const {
+    for (int x = 0; x < 4; ++x) {
+      const index_t vertex = net[x + 4 * y + 16 * z];
+      if (vertex >= 0) columns.load(vertex, out[x]);
+      else
+        for (int col = 0; col < Width; ++col) out[x][col] = T(0);
+    }
+  }
+};
+
+// Four consecutive values, aligned so that one vector load reads them.
+template <class T>
+struct alignas(4 * sizeof(T)) Quad {
+  T value[4];
+};
+
+// A tricubic net's rows from its points gathered once for all its samples (GatheredNets): column
+// c0 + col of point p at points[(c0 + col) x 64 + p], a row of 4 points one vector load a column.
+template <class T, int Width>
+struct GatheredRows {
+  const T* points;  // the cell's gathered points, column-major
+  index_t c0;
+  int n;
+  SPMESH_HD void load(int y, int z, NetRow<T, Width>& out) const {
+    for (int col = 0; col < Width; ++col) {
+      if (col >= n) {
+        for (int x = 0; x < 4; ++x) out[x][col] = T(0);
+        continue;
+      }
+      const Quad<T> row = *reinterpret_cast<const Quad<T>*>(
+          points + std::int64_t(c0 + col) * tricubic_net_points + 4 * y + 16 * z);
+      for (int x = 0; x < 4; ++x) out[x][col] = row.value[x];
+    }
+  }
+};
+
+// The tricubic B-spline at a sample of a net of `kind`, its functions in R: net point (x, y, z)'s
+// weights for the position and the u, v and w derivatives (seed 000, Eq. 1, and its derivatives).
+// At a boundary face the layer beyond it is 2 P_1 - P_2 of the two inside (cell_nets.hpp): its
+// weights are moved onto those two, and it gets none.
+template <class R>
 struct TricubicBasis {
-  double b[3][4], db[3][4];  // the cubic B-spline's functions and slopes along u, v, w
+  R b[3][4], db[3][4];  // the cubic B-spline's functions and slopes along u, v, w
   SPMESH_HD TricubicBasis(const double at[3], std::uint8_t kind) {
-    for (int axis = 0; axis < 3; ++axis) schemes::patches::cubic_bspline(at[axis], b[axis], db[axis]);
+    for (int axis = 0; axis < 3; ++axis) schemes::patches::cubic_bspline(R(at[axis]), b[axis], db[axis]);
     if (kind < boundary_net(0, 0)) return;
     const int normal = (kind - 2) / 2, side = (kind - 2) % 2;
     for (int axis = 0; axis < 3; ++axis)  // compile-time indices: the basis stays in registers
       if (axis == normal) side ? fold<3, 2, 1>(axis) : fold<0, 1, 2>(axis);
   }
-  SPMESH_HD void weights(int x, int y, int z, double out[4]) const {
+  SPMESH_HD void weights(int x, int y, int z, R out[4]) const {
     out[0] = b[0][x] * b[1][y] * b[2][z], out[1] = db[0][x] * b[1][y] * b[2][z];
     out[2] = b[0][x] * db[1][y] * b[2][z], out[3] = b[0][x] * b[1][y] * db[2][z];
   }
-  // The sums of the net's points (-1 beyond a boundary face: no weight) by the sum
-  // factorisation of Eq. 1: along u a row of 4 points (8 multiply-adds a column), then along v
-  // (3 a row), then along w (4 a layer): (16 x 11 + 4 x 4) x 3 = 576 multiply-adds a sample for
-  // xyz, against 768 by the 64 weights.
-  template <class T, int Width>
-  SPMESH_HD void sum(const index_t* net, const Columns<T, Width>& columns, Sums<T, Width>& out) const {
-    T basis[3][4], slope[3][4];
-    for (int axis = 0; axis < 3; ++axis)
-      for (int i = 0; i < 4; ++i) basis[axis][i] = T(b[axis][i]), slope[axis][i] = T(db[axis][i]);
+  // The sums of the net's points (`rows`: IndexedRows or GatheredRows) by the sum factorisation
+  // of Eq. 1: along u a row of 4 points (8 multiply-adds a column), then along v (3 a row), then
+  // along w (4 a layer): (16 x 11 + 4 x 4) x 3 = 576 multiply-adds a sample for xyz, against 768
+  // by the 64 weights.
+  template <class T, int Width, class Rows>
+  SPMESH_HD void sum(const Rows& rows, Sums<T, Width>& out) const {
     for (int z = 0; z < 4; ++z) {
       T plane[3][Width] = {};  // over x and y at layer z: by the functions, the u slope, the v slope
       for (int y = 0; y < 4; ++y) {
+        NetRow<T, Width> points;
+        rows.load(y, z, points);
         T row[2][Width] = {};  // over x: by the functions and by the u slopes
-        for (int x = 0; x < 4; ++x) {
-          const index_t vertex = net[x + 4 * y + 16 * z];
-          if (vertex < 0) continue;
-          T point[Width];
-          columns.load(vertex, point);
+        for (int x = 0; x < 4; ++x)
           for (int col = 0; col < Width; ++col)
-            row[0][col] += basis[0][x] * point[col], row[1][col] += slope[0][x] * point[col];
-        }
+            row[0][col] += T(b[0][x]) * points[x][col], row[1][col] += T(db[0][x]) * points[x][col];
         for (int col = 0; col < Width; ++col) {
-          plane[0][col] += basis[1][y] * row[0][col], plane[1][col] += basis[1][y] * row[1][col];
-          plane[2][col] += slope[1][y] * row[0][col];
+          plane[0][col] += T(b[1][y]) * row[0][col], plane[1][col] += T(b[1][y]) * row[1][col];
+          plane[2][col] += T(db[1][y]) * row[0][col];
         }
       }
       for (int col = 0; col < Width; ++col) {
-        out[0][col] += basis[2][z] * plane[0][col], out[1][col] += basis[2][z] * plane[1][col];
-        out[2][col] += basis[2][z] * plane[2][col], out[3][col] += slope[2][z] * plane[0][col];
+        out[0][col] += T(b[2][z]) * plane[0][col], out[1][col] += T(b[2][z]) * plane[1][col];
+        out[2][col] += T(b[2][z]) * plane[2][col], out[3][col] += T(db[2][z]) * plane[0][col];
       }
     }
   }
@@ -110,7 +154,7 @@ private:
   // The layer `beyond` moved onto `boundary` (2 x) and `inside` (- 1 x) along `axis`.
   template <int beyond, int boundary, int inside>
   SPMESH_HD void fold(int axis) {
-    for (double* f : {b[axis], db[axis]}) f[boundary] += 2 * f[beyond], f[inside] -= f[beyond], f[beyond] = 0;
+    for (R* f : {b[axis], db[axis]}) f[boundary] += 2 * f[beyond], f[inside] -= f[beyond], f[beyond] = 0;
   }
 };
 
@@ -244,7 +288,7 @@ struct IrregularSample {
       visit(entry, weights);
     };
     if (is_layered_net(kind)) return LayeredBasis(at, kind).for_each(stam, entries, turned);
-    const TricubicBasis basis(at, kind);
+    const TricubicBasis<double> basis(at, kind);
     for (int p = 0; p < tricubic_net_points; ++p) {  // a boundary layer's rows are zero
       double weights[4];
       basis.weights(p & 3, p >> 2 & 3, p >> 4, weights);
@@ -300,7 +344,7 @@ struct CellSamples {
                     [&](index_t entry, const double(&weights)[4]) { visit(net[entry], weights); });
       return;
     }
-    const TricubicBasis basis(at, kinds[c]);
+    const TricubicBasis<double> basis(at, kinds[c]);
     for (int p = 0; p < tricubic_net_points; ++p) {
       if (net[p] < 0) continue;  // beyond a boundary face: no weight
       double weights[4];
@@ -319,7 +363,7 @@ struct CellSamples {
     if (is_layered_net(kinds[c]))
       LayeredBasis(at, kinds[c]).sum(stam, net, offsets[c + 1] - offsets[c], columns, out);
     else
-      TricubicBasis(at, kinds[c]).sum(net, columns, out);
+      TricubicBasis<T>(at, kinds[c]).sum(IndexedRows<T, Width>{net, columns}, out);
   }
   // An irregular cell's sums: each of the child's net points from its row over the ring, then the
   // child's weights on it.
@@ -341,28 +385,92 @@ struct CellSamples {
   }
 };
 
+// f(width, c0, n) for the column blocks of k columns: one of 3 where k is 3 (xyz), else blocks of
+// 4; width is std::integral_constant<int, 3 or 4>, n the block's columns (at most width).
+template <class F>
+SPMESH_HD void for_each_block(index_t k, F&& f) {
+  if (k == 3) return f(std::integral_constant<int, 3>{}, 0, 3);
+  for (index_t c0 = 0; c0 < k; c0 += 4) f(std::integral_constant<int, 4>{}, c0, int(k - c0 < 4 ? k - c0 : 4));
+}
+
+// The four outputs (samples x k each).
+template <class T>
+struct Outputs {
+  T *position, *du, *dv, *dw;
+  index_t k;
+};
+template <class T, int Width>
+SPMESH_HD void write_sums(const Outputs<T>& to, index_t s, index_t c0, int n, const Sums<T, Width>& sums) {
+  T* out[4] = {to.position, to.du, to.dv, to.dw};
+  for (int m = 0; m < 4; ++m)
+    for (int col = 0; col < Width; ++col)
+      if (col < n) out[m][std::int64_t(s) * to.k + c0 + col] = sums[m][col];
+}
+
 // Sample s's limit from its cell's net: a thread a sample, summing in T (float's error against
 // double: bench/RESULTS.md), three columns at once where P has three (xyz), else four at a time.
+// With `gathered`, the samples in tricubic cells are left to GatheredNetPoints (their status
+// written here all the same).
 template <class T>
 struct NetPoints {
   CellSamples samples;
   const T* P;
-  index_t k;
-  T *position, *du, *dv, *dw;
+  Outputs<T> out;
   std::uint8_t* status;
+  bool gathered;
   SPMESH_HD void operator()(index_t s) const {
     if ((status[s] = samples.status(s)) != 0) return;
-    if (k == 3) return columns<3>(s, 0, 3);
-    for (index_t c0 = 0; c0 < k; c0 += 4) columns<4>(s, c0, int(k - c0 < 4 ? k - c0 : 4));
+    if (gathered && is_tricubic_net(samples.kinds[samples.cell[s]])) return;
+    for_each_block(out.k, [&](auto width, index_t c0, int n) {
+      Sums<T, decltype(width)::value> sums = {};
+      samples.sum(s, Columns<T, decltype(width)::value>{P, out.k, c0, n}, sums);
+      write_sums(out, s, c0, n, sums);
+    });
   }
-  template <int Width>
-  SPMESH_HD void columns(index_t s, index_t c0, int n) const {
-    Sums<T, Width> sums = {};
-    samples.sum(s, Columns<T, Width>{P, k, c0, n}, sums);
-    T* out[4] = {position, du, dv, dw};
-    for (int m = 0; m < 4; ++m)
-      for (int col = 0; col < Width; ++col)
-        if (col < n) out[m][std::int64_t(s) * k + c0 + col] = sums[m][col];
+};
+
+// The tricubic cells' nets with their control points gathered, once a call, so that the samples
+// of a cell read its 64 points where they lie together (GatheredRows) instead of each sample
+// reading them through the net's indices: cell c's column col at
+// points[(c x k + col) x 64 .. + 63], zero where the net has no point (beyond a boundary face);
+// other cells' entries are not written.
+template <class T>
+struct GatherNets {
+  const index_t *offsets, *nets;
+  const std::uint8_t* kinds;
+  const T* P;
+  index_t k;
+  T* points;
+  SPMESH_HD void operator()(index_t entry) const {
+    const index_t c = entry / tricubic_net_points, p = entry % tricubic_net_points;
+    if (!is_tricubic_net(kinds[c])) return;
+    const index_t vertex = nets[offsets[c] + p];
+    T* to = points + std::int64_t(c) * k * tricubic_net_points + p;
+    for (index_t col = 0; col < k; ++col)
+      to[std::int64_t(col) * tricubic_net_points] = vertex >= 0 ? P[std::int64_t(vertex) * k + col] : T(0);
+  }
+};
+
+// The samples in tricubic cells from their gathered nets (GatherNets), a thread a sample; the
+// others (a status other than 0, other kinds) are NetPoints'.
+template <class T>
+struct GatheredNetPoints {
+  CellSamples samples;
+  const T* points;
+  Outputs<T> out;
+  SPMESH_HD void operator()(index_t s) const {
+    if (samples.status(s) != 0) return;
+    const index_t c = samples.cell[s];
+    const std::uint8_t kind = samples.kinds[c];
+    if (!is_tricubic_net(kind)) return;
+    const double at[3] = {samples.u[s], samples.v[s], samples.w[s]};
+    const TricubicBasis<T> basis(at, kind);
+    const T* cell_points = points + std::int64_t(c) * out.k * tricubic_net_points;
+    for_each_block(out.k, [&](auto width, index_t c0, int n) {
+      Sums<T, decltype(width)::value> sums = {};
+      basis.sum(GatheredRows<T, decltype(width)::value>{cell_points, c0, n}, sums);
+      write_sums(out, s, c0, n, sums);
+    });
   }
 };
 
@@ -455,20 +563,47 @@ detail::CellSamples cell_samples(const CellNets<S>& nets, const linalg::Array<in
            irregular.child_entries.data(), irregular.child_rows.data(), irregular.rows.data()}};
 }
 
+// How limit_at_cells lays its work out (bench/RESULTS.md measures each):
+//   per_sample     a thread a sample, reading its net's points through the net's indices (the
+//                  seed's thread-per-sample kernels): nothing is made first;
+//   gathered_nets  the tricubic cells' points gathered first, a cell's 64 x k values together
+//                  (the seed's warp-per-cell kernels load a cell's net once for its samples; here
+//                  once for the call), then a thread a sample in those cells reading its cell's
+//                  points four at a time, with no index; the other classes as per_sample, in a
+//                  kernel of their own, so that the tricubic one holds no other class's code;
+//   automatic      gathered_nets where the samples are at least tuning::gathered_net_samples a
+//                  cell of the mesh, else per_sample.
+enum class LimitKernel { automatic, per_sample, gathered_nets };
+
 // The limit at samples (cells[s], u[s], v[s], w[s]) of the solid whose control points are P
 // (vertices x k), from the cells' nets (cell_nets of the same mesh). schemes::SampleError
-// naming the first sample not evaluated (its index, cell and parameters, and why).
+// naming the first sample not evaluated (its index, cell and parameters, and why). The same bits
+// by either kernel.
 template <class Exec, class T, class S = typename Exec::space>
 CellLimits<T, S> limit_at_cells(Exec& exec, const CellNets<S>& nets, const linalg::Array<index_t, S>& cells,
                                 const linalg::Array<double, S>& u, const linalg::Array<double, S>& v,
-                                const linalg::Array<double, S>& w, const linalg::Dense<T, S>& P) {
+                                const linalg::Array<double, S>& w, const linalg::Dense<T, S>& P,
+                                LimitKernel kernel = LimitKernel::automatic) {
   const index_t n = cells.size(), k = P.cols;
   CellLimits<T, S> out{linalg::Dense<T, S>(n, k), linalg::Dense<T, S>(n, k), linalg::Dense<T, S>(n, k),
                        linalg::Dense<T, S>(n, k)};
   const detail::CellSamples samples = cell_samples(nets, cells, u, v, w);
+  const std::int64_t gathered_entries = std::int64_t(samples.cells) * k * tricubic_net_points;
+  if (kernel == LimitKernel::automatic)
+    kernel = n >= tuning::gathered_net_samples * std::int64_t(samples.cells) && gathered_entries <= max_index
+                 ? LimitKernel::gathered_nets
+                 : LimitKernel::per_sample;
+  const bool gathered = kernel == LimitKernel::gathered_nets;
+  linalg::Array<T, S> points(gathered ? checked_index(gathered_entries, "limit_at_cells' gathered nets") : 0);
+  const detail::Outputs<T> to{out.position.data.data(), out.du.data.data(), out.dv.data.data(), out.dw.data.data(),
+                              k};
   detail::checked_samples(exec, samples.cells, cells, u, v, w, [&](std::uint8_t* status) {
-    exec.for_each(n, detail::NetPoints<T>{samples, P.data.data(), k, out.position.data.data(), out.du.data.data(),
-                                          out.dv.data.data(), out.dw.data.data(), status});
+    exec.for_each(n, detail::NetPoints<T>{samples, P.data.data(), to, status, gathered});
+    if (!gathered) return;
+    exec.for_each(index_t(gathered_entries / k),
+                  detail::GatherNets<T>{nets.offsets.data(), nets.points.data(), nets.kinds.data(), P.data.data(), k,
+                                        points.data()});
+    exec.for_each(n, detail::GatheredNetPoints<T>{samples, points.data(), to});
   });
   return out;
 }

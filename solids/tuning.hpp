@@ -49,4 +49,10 @@ inline constexpr std::int64_t entry_lanes_below = 1 << 16;
 // spent, so that the cost stays bounded (about 20 configurations) and the most cells are served.
 inline constexpr std::int64_t irregular_table_bytes = std::int64_t(256) << 20;
 
+// The samples a cell of the mesh (on average) from which limit_at_cells gathers the tricubic
+// cells' nets before evaluating (LimitKernel::gathered_nets) instead of reading each sample's net
+// through its indices (per_sample): gathering costs about what 2 to 3 samples of a cell do.
+// Measured by spmesh_bench_solid_limits (bench/RESULTS.md, "kernels").
+inline constexpr std::int64_t gathered_net_samples = 4;
+
 }  // namespace spmesh::solids::tuning

@@ -120,7 +120,8 @@ bool evaluable(const double X[3]) {
 
 template <class B, class T>
 solids::CellLimits<T> evaluate(const CellMesh<>& mesh, const linalg::Dense<double>& P, const std::vector<index_t>& cells,
-                               const std::vector<std::array<double, 3>>& at, index_t* with_nets = nullptr) {
+                               const std::vector<std::array<double, 3>>& at, index_t* with_nets = nullptr,
+                               solids::LimitKernel kernel = solids::LimitKernel::automatic) {
   typename B::Exec exec;
   const auto on = upload_cells<B>(mesh);
   const auto ops = solids::boundary_operators(exec, on);
@@ -132,13 +133,14 @@ solids::CellLimits<T> evaluate(const CellMesh<>& mesh, const linalg::Dense<doubl
   for (const auto& [u, v, w] : at) us.push_back(u), vs.push_back(v), ws.push_back(w);
   const auto limits = solids::limit_at_cells(exec, nets, B::upload(linalg::Array<index_t>(cells)),
                                              B::upload(linalg::Array<double>(us)), B::upload(linalg::Array<double>(vs)),
-                                             B::upload(linalg::Array<double>(ws)), B::upload(points));
+                                             B::upload(linalg::Array<double>(ws)), B::upload(points), kernel);
   return {B::download(limits.position), B::download(limits.du), B::download(limits.dv), B::download(limits.dw)};
 }
 
 template <class B, class T>
-void check_grid() {
+void check_grid(solids::LimitKernel kernel) {
   CAPTURE(sizeof(T));
+  CAPTURE(int(kernel));
   const CellMesh<> mesh = turned_grid();
   const linalg::Dense<double> P = perturbed_grid(n, 5);
   // Samples: each cell's corners, centre and random points, in the cells with a net: all corners
@@ -172,7 +174,7 @@ void check_grid() {
   }
   REQUIRE(expected_cells == (n - 2) * (n - 2) * (n - 2) + 6 * (n - 2) * (n - 2));  // inside, at the faces
   index_t with_nets = 0;
-  const auto limits = evaluate<B, T>(mesh, P, cells, at, &with_nets);
+  const auto limits = evaluate<B, T>(mesh, P, cells, at, &with_nets, kernel);
   CHECK(with_nets == expected_cells);
   const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
   double worst = 0;
@@ -203,8 +205,57 @@ void check_grid() {
 TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in cells of grid stars is the tricubic B-spline of the grid, "
                    "positions and derivatives, in turned corner orders",
                    B, SPMESH_TEST_BACKENDS) {
-  check_grid<B, double>();
-  check_grid<B, float>();
+  for (const auto kernel : {solids::LimitKernel::per_sample, solids::LimitKernel::gathered_nets}) {
+    check_grid<B, double>(kernel);
+    check_grid<B, float>(kernel);
+  }
+}
+
+// Both kernels of limit_at_cells, and the choice between them, give the same bits, in blocks of
+// 3 columns and of 4 (5 columns: a block of 4 and one of 1).
+template <class B, class T>
+void check_kernels_agree(index_t columns) {
+  CAPTURE(sizeof(T));
+  CAPTURE(columns);
+  const CellMesh<> mesh = turned_grid();
+  const linalg::Dense<double> xyz = perturbed_grid(n, 11);
+  linalg::Dense<double> P(xyz.rows, columns);
+  for (index_t v = 0; v < P.rows; ++v)
+    for (index_t x = 0; x < columns; ++x) P(v, x) = xyz(v, x % 3) * (1 + x / 3) + 0.25 * x;
+  std::mt19937 random(17);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<index_t> cells;
+  std::vector<std::array<double, 3>> at;
+  for (index_t c = 0; c < mesh.cells(); ++c) {
+    bool with_net = true;  // (the cells check_grid samples)
+    for (int i = 0; i < 8; ++i) {
+      const auto g = grid_coordinates(mesh.indices[8 * c + i]);
+      const double X[3] = {double(g[0]), double(g[1]), double(g[2])};
+      with_net &= evaluable(X);
+    }
+    for (int r = 0; r < 3 && with_net; ++r) cells.push_back(c), at.push_back({unit(random), unit(random), unit(random)});
+  }
+  const auto by_sample = evaluate<B, T>(mesh, P, cells, at, nullptr, solids::LimitKernel::per_sample);
+  const auto gathered = evaluate<B, T>(mesh, P, cells, at, nullptr, solids::LimitKernel::gathered_nets);
+  const auto chosen = evaluate<B, T>(mesh, P, cells, at);  // (2.2 samples a cell of the mesh)
+  const linalg::Dense<T>* outputs[3][4] = {{&by_sample.position, &by_sample.du, &by_sample.dv, &by_sample.dw},
+                                           {&gathered.position, &gathered.du, &gathered.dv, &gathered.dw},
+                                           {&chosen.position, &chosen.du, &chosen.dv, &chosen.dw}};
+  index_t differing = 0;
+  for (int m = 0; m < 4; ++m) {
+    REQUIRE(outputs[1][m]->data.size() == index_t(cells.size()) * columns);
+    for (index_t i = 0; i < outputs[0][m]->data.size(); ++i)
+      differing += outputs[0][m]->data[i] != outputs[1][m]->data[i] || outputs[0][m]->data[i] != outputs[2][m]->data[i];
+  }
+  CHECK(differing == 0);
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit: the per-sample and the gathered-nets kernels give the same bits",
+                   B, SPMESH_TEST_BACKENDS) {
+  for (const index_t columns : {3, 5}) {
+    check_kernels_agree<B, double>(columns);
+    check_kernels_agree<B, float>(columns);
+  }
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark solids' limit at a refined cell's corners is the base cell's at the same "
