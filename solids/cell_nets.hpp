@@ -412,6 +412,9 @@ struct IrregularTables {
   linalg::Array<index_t, S> child_entries;       // 8 a configuration: the child's net entries
   linalg::Array<std::int64_t, S> child_rows;     // 8 a configuration: where its rows start in `rows`
   linalg::Array<double, S> rows;
+  linalg::Array<index_t, S> slot;                // a cell each: its place among the irregular cells, -1 for none
+  linalg::Array<index_t, S> cells;               // the irregular cells, ascending
+  index_t child_points = 0;                      // the most points a child's net holds, plus 1 (the limit at V)
 };
 
 // Every cell's net (above, with the sharpness given where the mesh has sharp features): cell c's
@@ -423,7 +426,7 @@ struct CellNets {
   linalg::Array<index_t, S> offsets, points;
   linalg::Array<std::uint8_t, S> kinds;
   schemes::StamTables<S> stam;
-  index_t cells = 0;
+  index_t cells = 0, tricubic_cells = 0;  // the cells with a net; those whose net is tricubic
   IrregularTables<S> irregular{};
 };
 
@@ -464,6 +467,7 @@ CellNets<S> walked_nets(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpera
     if (kinds[c] != no_net && !walk.fill(c, kinds[c], n, net)) kinds[c] = no_net;  // not walked as a grid (kept safe)
   });
   out.cells = exec.count_if(C, [=] SPMESH_HD(index_t c) { return kinds[c] != no_net; });
+  out.tricubic_cells = exec.count_if(C, [=] SPMESH_HD(index_t c) { return is_tricubic_net(kinds[c]); });
   linalg::Array<index_t, S> present(cc::max_stam_valence + 1);
   index_t* valence = present.data();
   exec.for_each(cc::max_stam_valence + 1, [=] SPMESH_HD(index_t n) { valence[n] = 0; });

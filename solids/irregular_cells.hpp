@@ -408,7 +408,12 @@ void add_irregular_cells(Exec& exec, const CellMesh<S>& mesh, CellNets<S>& nets)
   };
   nets.offsets = up(new_offsets), nets.points = up(new_points), nets.kinds = up(kinds);
   nets.cells = index_t(std::count_if(kinds.begin(), kinds.end(), [](std::uint8_t k) { return k != no_net; }));
-  nets.irregular = {up(configuration), up(ring_sizes), up(child_kinds), up(child_entries), up(child_rows), up(rows)};
+  std::vector<index_t> slot(std::size_t(C), -1), irregular;
+  for (index_t c = 0; c < C; ++c)
+    if (configuration[std::size_t(c)] >= 0) slot[std::size_t(c)] = index_t(irregular.size()), irregular.push_back(c);
+  const index_t child_points = *std::max_element(child_entries.begin(), child_entries.end()) + 1;
+  nets.irregular = {up(configuration), up(ring_sizes), up(child_kinds), up(child_entries), up(child_rows), up(rows),
+                    up(slot), up(irregular), child_points};
   nets.stam = cc::stam_tables(exec, up(present));
 }
 

@@ -21,6 +21,7 @@
 #include "solids/irregular_cells.hpp"
 #include "solids/tuning.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -63,19 +64,58 @@ using Sums = T[4][Width];
 template <class T, int Width>
 using NetRow = T[4][Width];
 
-// A tricubic net's rows read through its indices into the control points (a cell's net gathered by
-// each of its samples).
+// A net's points by entry, load(entry, point): read through the net's indices into the control
+// points (zero where the net has none: beyond a boundary face).
 template <class T, int Width>
-struct IndexedRows {
+struct IndexedPoints {
   const index_t* net;
   Columns<T, Width> columns;
-  SPMESH_HD void load(int y, int z, NetRow<T, Width>& out) const {
-    for (int x = 0; x < 4; ++x) {
-      const index_t vertex = net[x + 4 * y + 16 * z];
-      if (vertex >= 0) columns.load(vertex, out[x]);
-      else
-        for (int col = 0; col < Width; ++col) out[x][col] = T(0);
+  SPMESH_HD void load(index_t entry, T (&out)[Width]) const {
+    const index_t vertex = net[entry];
+    if (vertex >= 0) columns.load(vertex, out);
+    else
+      for (int col = 0; col < Width; ++col) out[col] = T(0);
+  }
+};
+
+// An irregular cell's child's net point by entry: its row over the cell's ring (IrregularSample's
+// rows) times the ring's points, summed in T.
+template <class T, int Width>
+struct RingPoints {
+  const double* rows;
+  index_t ring_size;
+  const index_t* ring;
+  Columns<T, Width> columns;
+  SPMESH_HD void load(index_t entry, T (&out)[Width]) const {
+    const double* row = rows + std::int64_t(entry) * ring_size;
+    for (int col = 0; col < Width; ++col) out[col] = T(0);
+    for (index_t i = 0; i < ring_size; ++i) {
+      if (row[i] == 0) continue;
+      T point[Width];
+      columns.load(ring[i], point);
+      for (int col = 0; col < Width; ++col) out[col] += T(row[i]) * point[col];
     }
+  }
+};
+
+// Points stored k columns a point (ChildNets: the irregular cells' children's nets made once for
+// their samples), columns c0 .. c0 + n - 1.
+template <class T, int Width>
+struct StoredPoints {
+  const T* points;
+  index_t k, c0;
+  int n;
+  SPMESH_HD void load(index_t entry, T (&out)[Width]) const {
+    for (int col = 0; col < Width; ++col) out[col] = col < n ? points[std::int64_t(entry) * k + c0 + col] : T(0);
+  }
+};
+
+// A tricubic net's rows from its points by entry.
+template <class T, int Width, class Points>
+struct PointRows {
+  Points points;
+  SPMESH_HD void load(int y, int z, NetRow<T, Width>& out) const {
+    for (int x = 0; x < 4; ++x) points.load(x + 4 * y + 16 * z, out[x]);
   }
 };
 
@@ -112,6 +152,7 @@ struct GatheredRows {
 template <class R>
 struct TricubicBasis {
   R b[3][4], db[3][4];  // the cubic B-spline's functions and slopes along u, v, w
+  SPMESH_HD TricubicBasis() {}
   SPMESH_HD TricubicBasis(const double at[3], std::uint8_t kind) {
     for (int axis = 0; axis < 3; ++axis) schemes::patches::cubic_bspline(R(at[axis]), b[axis], db[axis]);
     if (kind < boundary_net(0, 0)) return;
@@ -123,29 +164,47 @@ struct TricubicBasis {
     out[0] = b[0][x] * b[1][y] * b[2][z], out[1] = db[0][x] * b[1][y] * b[2][z];
     out[2] = b[0][x] * db[1][y] * b[2][z], out[3] = b[0][x] * b[1][y] * db[2][z];
   }
-  // The sums of the net's points (`rows`: IndexedRows or GatheredRows) by the sum factorisation
+  // The sums of the net's points (`rows`: PointRows or GatheredRows) by the sum factorisation
   // of Eq. 1: along u a row of 4 points (8 multiply-adds a column), then along v (3 a row), then
   // along w (4 a layer): (16 x 11 + 4 x 4) x 3 = 576 multiply-adds a sample for xyz, against 768
   // by the 64 weights.
   template <class T, int Width, class Rows>
   SPMESH_HD void sum(const Rows& rows, Sums<T, Width>& out) const {
+    const TricubicBasis* one[1] = {this};
+    Sums<T, Width>* sums[1] = {&out};
+    sum_many<T, Width, 1>(one, rows, sums);
+  }
+  // The same for Many samples of one net at once, each row of points read once for all of them
+  // (each sample's sums in the same order as alone: the same bits).
+  template <class T, int Width, int Many, class Rows>
+  SPMESH_HD static void sum_many(const TricubicBasis* const (&bases)[Many], const Rows& rows,
+                                 Sums<T, Width>* const (&out)[Many]) {
     for (int z = 0; z < 4; ++z) {
-      T plane[3][Width] = {};  // over x and y at layer z: by the functions, the u slope, the v slope
+      T plane[Many][3][Width] = {};  // over x and y at layer z: by the functions, the u slope, the v slope
       for (int y = 0; y < 4; ++y) {
         NetRow<T, Width> points;
         rows.load(y, z, points);
-        T row[2][Width] = {};  // over x: by the functions and by the u slopes
-        for (int x = 0; x < 4; ++x)
-          for (int col = 0; col < Width; ++col)
-            row[0][col] += T(b[0][x]) * points[x][col], row[1][col] += T(db[0][x]) * points[x][col];
-        for (int col = 0; col < Width; ++col) {
-          plane[0][col] += T(b[1][y]) * row[0][col], plane[1][col] += T(b[1][y]) * row[1][col];
-          plane[2][col] += T(db[1][y]) * row[0][col];
+        for (int i = 0; i < Many; ++i) {
+          const R(&b)[3][4] = bases[i]->b;
+          const R(&db)[3][4] = bases[i]->db;
+          T row[2][Width] = {};  // over x: by the functions and by the u slopes
+          for (int x = 0; x < 4; ++x)
+            for (int col = 0; col < Width; ++col)
+              row[0][col] += T(b[0][x]) * points[x][col], row[1][col] += T(db[0][x]) * points[x][col];
+          for (int col = 0; col < Width; ++col) {
+            plane[i][0][col] += T(b[1][y]) * row[0][col], plane[i][1][col] += T(b[1][y]) * row[1][col];
+            plane[i][2][col] += T(db[1][y]) * row[0][col];
+          }
         }
       }
-      for (int col = 0; col < Width; ++col) {
-        out[0][col] += T(b[2][z]) * plane[0][col], out[1][col] += T(b[2][z]) * plane[1][col];
-        out[2][col] += T(b[2][z]) * plane[2][col], out[3][col] += T(db[2][z]) * plane[0][col];
+      for (int i = 0; i < Many; ++i) {
+        const R(&b)[3][4] = bases[i]->b;
+        const R(&db)[3][4] = bases[i]->db;
+        Sums<T, Width>& sums = *out[i];
+        for (int col = 0; col < Width; ++col) {
+          sums[0][col] += T(b[2][z]) * plane[i][0][col], sums[1][col] += T(b[2][z]) * plane[i][1][col];
+          sums[2][col] += T(b[2][z]) * plane[i][2][col], sums[3][col] += T(db[2][z]) * plane[i][0][col];
+        }
       }
     }
   }
@@ -194,9 +253,9 @@ struct LayeredBasis {
   }
   // The sums of the net's points: each cross-section point's 4 layers by the B-spline and its
   // slope, then Stam's weights of the cross-section on those.
-  template <class T, int Width>
-  SPMESH_HD void sum(const schemes::catmull_clark::StamView& stam, const index_t* net, index_t entries,
-                     const Columns<T, Width>& columns, Sums<T, Width>& out) const {
+  template <class T, int Width, class Points>
+  SPMESH_HD void sum(const schemes::catmull_clark::StamView& stam, const Points& points, index_t entries,
+                     Sums<T, Width>& out) const {
     const int K = int(entries / 4);
     T basis[4], slope[4];
     for (int layer = 0; layer < 4; ++layer) basis[layer] = T(b[layer]), slope[layer] = T(db[layer]);
@@ -207,7 +266,7 @@ struct LayeredBasis {
       T across[Width] = {}, up[Width] = {};
       for (int layer = 0; layer < 4; ++layer) {
         T point[Width];
-        columns.load(net[layer * K + j], point);
+        points.load(layer * K + j, point);
         for (int col = 0; col < Width; ++col)
           across[col] += basis[layer] * point[col], up[col] += slope[layer] * point[col];
       }
@@ -237,6 +296,7 @@ struct IrregularView {
 // that a GPU thread holds them in registers.
 struct IrregularSample {
   std::uint8_t kind = no_net;  // the child's net
+  int depth = 0, corner = 0;   // the child: corner `corner` of the cell `depth` levels down at V
   index_t ring = 0, entries = 0;
   const double* rows = nullptr;  // (entries + 1) x ring: the child's net less the limit at V, then it
   double at[3] = {0, 0, 0};
@@ -263,6 +323,7 @@ struct IrregularSample {
     while (p[0] < 0.5 && p[1] < 0.5 && p[2] < 0.5) p[0] *= 2, p[1] *= 2, p[2] *= 2, ++k;
     const ChildSample child = corner_child(p);
     for (int d = 0; d < 3; ++d) at[d] = child.at[d];
+    depth = k, corner = child.corner;
     const std::int64_t slot = 8 * std::int64_t(q) + child.corner;
     kind = tables.child_kinds[slot], ring = tables.ring[q], entries = tables.child_entries[slot];
     rows = tables.rows + tables.child_rows[slot] + std::int64_t(k) * (entries + 1) * ring;
@@ -294,6 +355,26 @@ struct IrregularSample {
       basis.weights(p & 3, p >> 2 & 3, p >> 4, weights);
       turned(p, weights);
     }
+  }
+};
+
+// The irregular cells' children's nets, made once a call for the children that samples fall in
+// (MakeChildNets, LimitKernel::gathered_nets): irregular cell number slot[c]'s child at corner r
+// and depth k < depths is block b = (slot[c] x 8 + r) x depths + k, its net's points then the limit
+// at V, k columns a point, at points + b x stride x columns; made[b] is 1 where a sample is in it.
+// Samples deeper than `depths` take their child's net from its rows (RingPoints), as without.
+template <class T>
+struct ChildNetsView {
+  T* points = nullptr;  // none: every irregular sample from its rows
+  const index_t *slot = nullptr, *cells = nullptr;  // a cell's place among the irregular cells; the cells
+  index_t* made = nullptr;
+  index_t depths = 0, stride = 0, columns = 0;
+  SPMESH_HD std::int64_t block(index_t c, int corner, int depth) const {
+    return (std::int64_t(slot[c]) * 8 + corner) * depths + depth;
+  }
+  SPMESH_HD const T* net(index_t c, const IrregularSample& sample) const {
+    if (!points || sample.depth >= depths) return nullptr;
+    return points + block(c, sample.corner, sample.depth) * stride * columns;
   }
 };
 
@@ -352,36 +433,41 @@ struct CellSamples {
       visit(net[p], weights);
     }
   }
-  // Sample s's sums of `columns` (for_each_weight's weights, factorised by the basis's kind).
+  // Sample s's sums of `columns` (for_each_weight's weights, factorised by the basis's kind); an
+  // irregular cell's child's net from `children` where they hold it (ChildNets), else from its rows.
   template <class T, int Width>
-  SPMESH_HD void sum(index_t s, const Columns<T, Width>& columns, Sums<T, Width>& out) const {
+  SPMESH_HD void sum(index_t s, const Columns<T, Width>& columns, const ChildNetsView<T>& children,
+                     Sums<T, Width>& out) const {
     const index_t c = cell[s];
     const index_t* net = nets + offsets[c];
     const double at[3] = {u[s], v[s], w[s]};
-    if (is_irregular_net(kinds[c]))
-      return irregular_sum(IrregularSample(irregular, c, kinds[c], at), net, columns, out);
+    if (is_irregular_net(kinds[c])) {
+      const IrregularSample sample(irregular, c, kinds[c], at);
+      if (const T* stored = children.net(c, sample))
+        return irregular_sum(sample, StoredPoints<T, Width>{stored, columns.k, columns.c0, columns.n}, out);
+      return irregular_sum(sample, RingPoints<T, Width>{sample.rows, sample.ring, net, columns}, out);
+    }
     if (is_layered_net(kinds[c]))
-      LayeredBasis(at, kinds[c]).sum(stam, net, offsets[c + 1] - offsets[c], columns, out);
+      LayeredBasis(at, kinds[c]).sum(stam, IndexedPoints<T, Width>{net, columns}, offsets[c + 1] - offsets[c], out);
     else
-      TricubicBasis<T>(at, kinds[c]).sum(IndexedRows<T, Width>{net, columns}, out);
+      TricubicBasis<T>(at, kinds[c]).sum(PointRows<T, Width, IndexedPoints<T, Width>>{{net, columns}}, out);
   }
-  // An irregular cell's sums: each of the child's net points from its row over the ring, then the
-  // child's weights on it.
-  template <class T, int Width>
-  SPMESH_HD void irregular_sum(const IrregularSample& sample, const index_t* ring, const Columns<T, Width>& columns,
-                               Sums<T, Width>& out) const {
-    sample.for_each(stam, [&](index_t entry, const double (&weights)[4]) {
-      const double* row = sample.rows + std::int64_t(entry) * sample.ring;
-      T point[Width] = {};
-      for (index_t i = 0; i < sample.ring; ++i) {
-        if (row[i] == 0) continue;
-        T ring_point[Width];
-        columns.load(ring[i], ring_point);
-        for (int col = 0; col < Width; ++col) point[col] += T(row[i]) * ring_point[col];
-      }
-      for (int m = 0; m < 4; ++m)
-        for (int col = 0; col < Width; ++col) out[m][col] += T(weights[m]) * point[col];
-    });
+  // An irregular cell's sums: the child's sums over its net (`points`, by entry), the limit at V
+  // (entry `entries`) added to the position, the derivatives turned onto the cell's axes.
+  template <class T, int Width, class Points>
+  SPMESH_HD void irregular_sum(const IrregularSample& sample, const Points& points, Sums<T, Width>& out) const {
+    Sums<T, Width> child = {};
+    if (is_layered_net(sample.kind)) LayeredBasis(sample.at, sample.kind).sum(stam, points, sample.entries, child);
+    else TricubicBasis<T>(sample.at, sample.kind).sum(PointRows<T, Width, Points>{points}, child);
+    T at_v[Width];
+    points.load(sample.entries, at_v);
+    for (int col = 0; col < Width; ++col) {
+      auto along = [&](int axis) { return axis == 0 ? child[1][col] : axis == 1 ? child[2][col] : child[3][col]; };
+      out[0][col] = child[0][col] + at_v[col];
+      out[1][col] = T(sample.factor0) * along(sample.source0);
+      out[2][col] = T(sample.factor1) * along(sample.source1);
+      out[3][col] = T(sample.factor2) * along(sample.source2);
+    }
   }
 };
 
@@ -409,21 +495,22 @@ SPMESH_HD void write_sums(const Outputs<T>& to, index_t s, index_t c0, int n, co
 
 // Sample s's limit from its cell's net: a thread a sample, summing in T (float's error against
 // double: bench/RESULTS.md), three columns at once where P has three (xyz), else four at a time.
-// With `gathered`, the samples in tricubic cells are left to GatheredNetPoints (their status
-// written here all the same).
+// With `rest`, the samples GatheredNetPoints left (it wrote every status): those in layered and
+// irregular cells.
 template <class T>
 struct NetPoints {
   CellSamples samples;
   const T* P;
   Outputs<T> out;
   std::uint8_t* status;
-  bool gathered;
+  ChildNetsView<T> children;
+  bool rest;
   SPMESH_HD void operator()(index_t s) const {
-    if ((status[s] = samples.status(s)) != 0) return;
-    if (gathered && is_tricubic_net(samples.kinds[samples.cell[s]])) return;
+    if (rest ? status[s] != 0 || is_tricubic_net(samples.kinds[samples.cell[s]]) : (status[s] = samples.status(s)) != 0)
+      return;
     for_each_block(out.k, [&](auto width, index_t c0, int n) {
       Sums<T, decltype(width)::value> sums = {};
-      samples.sum(s, Columns<T, decltype(width)::value>{P, out.k, c0, n}, sums);
+      samples.sum(s, Columns<T, decltype(width)::value>{P, out.k, c0, n}, children, sums);
       write_sums(out, s, c0, n, sums);
     });
   }
@@ -451,25 +538,94 @@ struct GatherNets {
   }
 };
 
-// The samples in tricubic cells from their gathered nets (GatherNets), a thread a sample; the
-// others (a status other than 0, other kinds) are NetPoints'.
+// Every sample's status, and the limit at those in tricubic cells from their gathered nets
+// (GatherNets); the others are NetPoints' (`rest`). A thread takes `many` consecutive samples
+// (tuning::limit_samples_a_thread), each row of their cell's points read once for all of them
+// where they share a cell (samples in a cell are usually consecutive), else one at a time:
+// what a GPU's L1 delivers, 16 bytes a point row a column, binds a thread a sample.
 template <class T>
 struct GatheredNetPoints {
+  static constexpr int many = tuning::limit_samples_a_thread<T>;
   CellSamples samples;
+  index_t n;
   const T* points;
   Outputs<T> out;
+  std::uint8_t* status;
+  SPMESH_HD void operator()(index_t item) const {
+    const index_t first = item * many, last = n - first < many ? n : first + many;
+    const index_t c = samples.cell[first];
+    bool together = last - first == many;  // every one evaluated, in one cell
+    for (index_t s = first; s < last; ++s) {
+      status[s] = samples.status(s);
+      together = together && status[s] == 0 && samples.cell[s] == c;
+    }
+    if (together && is_tricubic_net(samples.kinds[c])) return evaluate<many>(first);
+    for (index_t s = first; s < last; ++s)
+      if (status[s] == 0 && is_tricubic_net(samples.kinds[samples.cell[s]])) evaluate<1>(s);
+  }
+  // Samples first .. first + Many - 1, all in one tricubic cell.
+  template <int Many>
+  SPMESH_HD void evaluate(index_t first) const {
+    const index_t c = samples.cell[first];
+    TricubicBasis<T> bases[Many];
+    const TricubicBasis<T>* of[Many];
+    for (int i = 0; i < Many; ++i) {
+      const double at[3] = {samples.u[first + i], samples.v[first + i], samples.w[first + i]};
+      bases[i] = TricubicBasis<T>(at, samples.kinds[c]), of[i] = &bases[i];
+    }
+    const T* cell_points = points + std::int64_t(c) * out.k * tricubic_net_points;
+    for_each_block(out.k, [&](auto width, index_t c0, int n_columns) {
+      constexpr int Width = decltype(width)::value;
+      Sums<T, Width> sums[Many] = {};
+      Sums<T, Width>* to[Many];
+      for (int i = 0; i < Many; ++i) to[i] = &sums[i];
+      TricubicBasis<T>::template sum_many<T, Width, Many>(of, GatheredRows<T, Width>{cell_points, c0, n_columns}, to);
+      for (int i = 0; i < Many; ++i) write_sums(out, first + i, c0, n_columns, sums[i]);
+    });
+  }
+};
+
+// Marks the irregular children that samples fall in, down to the depths ChildNetsView holds.
+template <class T>
+struct MarkChildren {
+  CellSamples samples;
+  ChildNetsView<T> children;
   SPMESH_HD void operator()(index_t s) const {
     if (samples.status(s) != 0) return;
     const index_t c = samples.cell[s];
-    const std::uint8_t kind = samples.kinds[c];
-    if (!is_tricubic_net(kind)) return;
+    if (!is_irregular_net(samples.kinds[c])) return;
     const double at[3] = {samples.u[s], samples.v[s], samples.w[s]};
-    const TricubicBasis<T> basis(at, kind);
-    const T* cell_points = points + std::int64_t(c) * out.k * tricubic_net_points;
-    for_each_block(out.k, [&](auto width, index_t c0, int n) {
-      Sums<T, decltype(width)::value> sums = {};
-      basis.sum(GatheredRows<T, decltype(width)::value>{cell_points, c0, n}, sums);
-      write_sums(out, s, c0, n, sums);
+    const IrregularSample sample(samples.irregular, c, samples.kinds[c], at);
+    if (sample.depth < children.depths) linalg::atomic_max(children.made + children.block(c, sample.corner, sample.depth), index_t(1));
+  }
+};
+
+// Point `entry` of a marked child's net (item = block x stride + entry), as RingPoints sums it
+// for a sample: the same bits.
+template <class T>
+struct MakeChildNets {
+  CellSamples samples;
+  const T* P;
+  ChildNetsView<T> children;
+  SPMESH_HD void operator()(index_t item) const {
+    const std::int64_t b = item / children.stride;
+    const index_t entry = index_t(item % children.stride);
+    if (!children.made[b]) return;
+    const index_t c = children.cells[b / (8 * children.depths)];
+    const int corner = int(b / children.depths % 8), depth = int(b % children.depths);
+    const IrregularView& tables = samples.irregular;
+    const index_t q = tables.configuration[c], ring = tables.ring[q];
+    const std::int64_t child = 8 * std::int64_t(q) + corner;
+    const index_t entries = tables.child_entries[child];
+    if (entry > entries) return;
+    const double* rows = tables.rows + tables.child_rows[child] + std::int64_t(depth) * (entries + 1) * ring;
+    const index_t* ring_points = samples.nets + samples.offsets[c];
+    T* to = children.points + b * children.stride * children.columns + std::int64_t(entry) * children.columns;
+    for_each_block(children.columns, [&](auto width, index_t c0, int n) {
+      constexpr int Width = decltype(width)::value;
+      T point[Width];
+      RingPoints<T, Width>{rows, ring, ring_points, Columns<T, Width>{P, children.columns, c0, n}}.load(entry, point);
+      for (int col = 0; col < n; ++col) to[c0 + col] = point[col];
     });
   }
 };
@@ -566,19 +722,21 @@ detail::CellSamples cell_samples(const CellNets<S>& nets, const linalg::Array<in
 // How limit_at_cells lays its work out (bench/RESULTS.md measures each):
 //   per_sample     a thread a sample, reading its net's points through the net's indices (the
 //                  seed's thread-per-sample kernels): nothing is made first;
-//   gathered_nets  the tricubic cells' points gathered first, a cell's 64 x k values together
-//                  (the seed's warp-per-cell kernels load a cell's net once for its samples; here
-//                  once for the call), then a thread a sample in those cells reading its cell's
-//                  points four at a time, with no index; the other classes as per_sample, in a
-//                  kernel of their own, so that the tricubic one holds no other class's code;
+//   gathered_nets  the nets made first, once for all their samples (the seed's warp-per-cell
+//                  kernels load a cell's net once for its samples; here once for the call): the
+//                  tricubic cells' 64 x k values gathered together, read four at a time with no
+//                  index, and the nets of the irregular cells' children that samples fall in,
+//                  each summed over the cell's ring once instead of once a sample; then a
+//                  thread a sample, tricubic cells in a kernel of their own, so that it holds no
+//                  other class's code;
 //   automatic      gathered_nets where the samples are at least tuning::gathered_net_samples a
 //                  cell of the mesh, else per_sample.
+// Either gives the same bits.
 enum class LimitKernel { automatic, per_sample, gathered_nets };
 
 // The limit at samples (cells[s], u[s], v[s], w[s]) of the solid whose control points are P
 // (vertices x k), from the cells' nets (cell_nets of the same mesh). schemes::SampleError
-// naming the first sample not evaluated (its index, cell and parameters, and why). The same bits
-// by either kernel.
+// naming the first sample not evaluated (its index, cell and parameters, and why).
 template <class Exec, class T, class S = typename Exec::space>
 CellLimits<T, S> limit_at_cells(Exec& exec, const CellNets<S>& nets, const linalg::Array<index_t, S>& cells,
                                 const linalg::Array<double, S>& u, const linalg::Array<double, S>& v,
@@ -588,22 +746,44 @@ CellLimits<T, S> limit_at_cells(Exec& exec, const CellNets<S>& nets, const linal
   CellLimits<T, S> out{linalg::Dense<T, S>(n, k), linalg::Dense<T, S>(n, k), linalg::Dense<T, S>(n, k),
                        linalg::Dense<T, S>(n, k)};
   const detail::CellSamples samples = cell_samples(nets, cells, u, v, w);
-  const std::int64_t gathered_entries = std::int64_t(samples.cells) * k * tricubic_net_points;
-  if (kernel == LimitKernel::automatic)
-    kernel = n >= tuning::gathered_net_samples * std::int64_t(samples.cells) && gathered_entries <= max_index
-                 ? LimitKernel::gathered_nets
-                 : LimitKernel::per_sample;
-  const bool gathered = kernel == LimitKernel::gathered_nets;
-  linalg::Array<T, S> points(gathered ? checked_index(gathered_entries, "limit_at_cells' gathered nets") : 0);
   const detail::Outputs<T> to{out.position.data.data(), out.du.data.data(), out.dv.data.data(), out.dw.data.data(),
                               k};
+  // What gathered_nets makes: the tricubic nets' values, the irregular children's blocks.
+  const auto& irregular = nets.irregular;
+  const std::int64_t gathered_entries = std::int64_t(samples.cells) * k * tricubic_net_points;
+  const std::int64_t child_blocks = std::int64_t(irregular.cells.size()) * 8 * tuning::irregular_child_depths;
+  const std::int64_t child_entries = child_blocks * irregular.child_points * k;
+  const bool fits = std::max(gathered_entries, child_entries) <= max_index;
+  if (kernel == LimitKernel::automatic)
+    kernel = n >= tuning::gathered_net_samples * std::int64_t(samples.cells) && fits ? LimitKernel::gathered_nets
+                                                                                     : LimitKernel::per_sample;
+  if (kernel == LimitKernel::per_sample) {
+    detail::checked_samples(exec, samples.cells, cells, u, v, w, [&](std::uint8_t* status) {
+      exec.for_each(n, detail::NetPoints<T>{samples, P.data.data(), to, status, {}, false});
+    });
+    return out;
+  }
+  linalg::Array<T, S> points(checked_index(gathered_entries, "limit_at_cells' gathered nets"));
+  linalg::Array<index_t, S> made(checked_index(child_blocks, "limit_at_cells' irregular children"));
+  linalg::Array<T, S> child_points(checked_index(child_entries, "limit_at_cells' irregular children's nets"));
+  const detail::ChildNetsView<T> children{child_points.data(), irregular.slot.data(), irregular.cells.data(),
+                                          made.data(), tuning::irregular_child_depths, irregular.child_points, k};
   detail::checked_samples(exec, samples.cells, cells, u, v, w, [&](std::uint8_t* status) {
-    exec.for_each(n, detail::NetPoints<T>{samples, P.data.data(), to, status, gathered});
-    if (!gathered) return;
     exec.for_each(index_t(gathered_entries / k),
                   detail::GatherNets<T>{nets.offsets.data(), nets.points.data(), nets.kinds.data(), P.data.data(), k,
                                         points.data()});
-    exec.for_each(n, detail::GatheredNetPoints<T>{samples, points.data(), to});
+    if (child_blocks > 0) {
+      index_t* marks = made.data();
+      exec.for_each(made.size(), [=] SPMESH_HD(index_t b) { marks[b] = 0; });
+      exec.for_each(n, detail::MarkChildren<T>{samples, children});
+      exec.for_each(index_t(child_blocks * irregular.child_points),
+                    detail::MakeChildNets<T>{samples, P.data.data(), children});
+    }
+    constexpr int many = detail::GatheredNetPoints<T>::many;
+    exec.for_each(index_t((std::int64_t(n) + many - 1) / many),
+                  detail::GatheredNetPoints<T>{samples, n, points.data(), to, status});
+    if (nets.cells > nets.tricubic_cells)
+      exec.for_each(n, detail::NetPoints<T>{samples, P.data.data(), to, status, children, true});
   });
   return out;
 }

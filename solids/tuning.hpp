@@ -55,4 +55,20 @@ inline constexpr std::int64_t irregular_table_bytes = std::int64_t(256) << 20;
 // Measured by spmesh_bench_solid_limits (bench/RESULTS.md, "kernels").
 inline constexpr std::int64_t gathered_net_samples = 4;
 
+// The samples of one tricubic cell a thread of limit_at_cells' gathered_nets kernel sums together,
+// reading each row of the cell's points once for all of them. On the H200 one sample a thread was
+// bound by what L1 delivers to the registers (a 16-byte row broadcast to 32 lanes, 48 rows a
+// sample, against 576 multiply-adds: grid47 at 8^3, 3.9 ms, 65% L1 throughput, most stalls
+// waiting on L1); two halve those bytes. Double, bound by its multiply-adds, keeps one.
+template <class T>
+inline constexpr int limit_samples_a_thread = sizeof(T) == 4 ? 2 : 1;
+
+// The depths below an irregular cell (levels toward its extraordinary corner, from 0) at which
+// limit_at_cells' gathered_nets kernel makes the children's nets once for all their samples
+// instead of summing each child point over the ring (some 130 points) for each sample: a grid of K
+// samples an axis reaches depth log2(K) (K = 8: depths 0 to 3), 5 covers K up to 16. Memory: 7
+// children x depths x (net + 1) points x columns a cell, 100 MB in float for sphere_allhex
+// refined once (2,785 irregular cells). Samples deeper take the per-sample sums.
+inline constexpr int irregular_child_depths = 5;
+
 }  // namespace spmesh::solids::tuning

@@ -82,7 +82,8 @@ std::vector<std::uint8_t> kinds_of(const solids::CellNets<>& nets) { return {net
 // the host.
 template <class B, class T>
 solids::CellLimits<double> evaluate(const Level& level, const std::vector<index_t>& cells,
-                                    const std::vector<std::array<double, 3>>& at) {
+                                    const std::vector<std::array<double, 3>>& at,
+                                    solids::LimitKernel kernel = solids::LimitKernel::automatic) {
   typename B::Exec exec;
   const auto nets = nets_of<B>(exec, level.cells);
   std::vector<double> u, v, w;
@@ -91,7 +92,7 @@ solids::CellLimits<double> evaluate(const Level& level, const std::vector<index_
   for (index_t i = 0; i < P.data.size(); ++i) P.data[i] = T(level.points.data[i]);
   const auto limits = solids::limit_at_cells(exec, nets, B::upload(linalg::Array<index_t>(cells)),
                                              B::upload(linalg::Array<double>(u)), B::upload(linalg::Array<double>(v)),
-                                             B::upload(linalg::Array<double>(w)), B::upload(P));
+                                             B::upload(linalg::Array<double>(w)), B::upload(P), kernel);
   auto widen = [](const auto& on_exec) {
     const auto host = B::download(on_exec);
     linalg::Dense<double> out(host.rows, host.cols);
@@ -195,6 +196,11 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in irregular cells (an extraordi
     auto reference = evaluate<test::CpuBackend, double>(deep, kept.cells, kept.at);
     solids::to_input_axes(kept.samples, reference);
     CHECK(difference(rows_of(got, kept.rows), reference, diagonal) <= (single ? 1e-6 : 1e-13));
+    // The gathered-nets kernel (the children's nets made once, to depth 4; deeper samples summed
+    // over the ring as above): the same bits.
+    const auto gathered = single ? evaluate<B, float>(level2, at_cells, at, solids::LimitKernel::gathered_nets)
+                                 : evaluate<B, double>(level2, at_cells, at, solids::LimitKernel::gathered_nets);
+    CHECK(difference(gathered, got, 1.0) == 0);
 
     // The same points in the children at the corner, a level down (irregular cells themselves).
     const auto kinds3 = kinds_of(nets_of<test::CpuBackend>(cpu, level3.cells));
