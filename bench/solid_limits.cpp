@@ -12,7 +12,7 @@
 //              double, on the CPU (all cores) in double; xcpu: the CPU's time over this row's;
 //              kernel: the one the library picks (auto) and, on the GPU in float, each of its
 //              kernels forced (solids::LimitKernel: sample, a thread a sample through the nets'
-//              indices; gather, the tricubic cells' nets gathered first);
+//              indices; gather, the nets made first; pairs, the same, two samples a thread);
 //   W build    limit_matrices_at_cells (the four matrices, position, du, dv, dw), where W fits
 //              (--w-max-entries, and the GPU's free memory);
 //   W replay   the four SpMMs W P (3 columns each) into outputs made once;
@@ -244,6 +244,7 @@ Row measure(D& d, const Samples<typename D::S>& at, const Group& g, int K, const
   r.ops_ms = d.ops_ms, r.nets_ms = d.nets_ms;
   r.kernel = kernel == solids::LimitKernel::per_sample      ? "sample"
              : kernel == solids::LimitKernel::gathered_nets ? "gather"
+             : kernel == solids::LimitKernel::gathered_pairs ? "pairs"
                                                             : "auto";
   r.ms = time_ms([&] { d.sync(solids::limit_at_cells(exec, d.nets, cells, u, v, w, P, kernel)); }, o.repeats,
                  o.budget_ms);
@@ -436,7 +437,8 @@ int run(int argc, char** argv) {
 #if defined(__CUDACC__)
         const auto at = on_gpu.upload(h);
         measured.push_back(measure<float>(on_gpu, at, g, K, o));
-        for (const auto kernel : {solids::LimitKernel::per_sample, solids::LimitKernel::gathered_nets})
+        for (const auto kernel : {solids::LimitKernel::per_sample, solids::LimitKernel::gathered_nets,
+                                  solids::LimitKernel::gathered_pairs})
           measured.push_back(measure<float>(on_gpu, at, g, K, o, kernel));
         measured.push_back(measure<double>(on_gpu, at, g, K, o));
         error = float_error(on_gpu, at, diag);

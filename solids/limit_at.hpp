@@ -157,8 +157,7 @@ struct TricubicBasis {
     for (int axis = 0; axis < 3; ++axis) schemes::patches::cubic_bspline(R(at[axis]), b[axis], db[axis]);
     if (kind < boundary_net(0, 0)) return;
     const int normal = (kind - 2) / 2, side = (kind - 2) % 2;
-    for (int axis = 0; axis < 3; ++axis)  // compile-time indices: the basis stays in registers
-      if (axis == normal) side ? fold<3, 2, 1>(axis) : fold<0, 1, 2>(axis);
+    for (int axis = 0; axis < 3; ++axis) fold(b[axis], axis == normal, side), fold(db[axis], axis == normal, side);
   }
   SPMESH_HD void weights(int x, int y, int z, R out[4]) const {
     out[0] = b[0][x] * b[1][y] * b[2][z], out[1] = db[0][x] * b[1][y] * b[2][z];
@@ -170,23 +169,25 @@ struct TricubicBasis {
   // by the 64 weights.
   template <class T, int Width, class Rows>
   SPMESH_HD void sum(const Rows& rows, Sums<T, Width>& out) const {
-    const TricubicBasis* one[1] = {this};
-    Sums<T, Width>* sums[1] = {&out};
+    const TricubicBasis one[1] = {*this};  // (copies, not pointers: a pointer would put them in memory)
+    Sums<T, Width> sums[1] = {};
     sum_many<T, Width, 1>(one, rows, sums);
+    for (int m = 0; m < 4; ++m)
+      for (int col = 0; col < Width; ++col) out[m][col] += sums[0][m][col];
   }
   // The same for Many samples of one net at once, each row of points read once for all of them
   // (each sample's sums in the same order as alone: the same bits).
   template <class T, int Width, int Many, class Rows>
-  SPMESH_HD static void sum_many(const TricubicBasis* const (&bases)[Many], const Rows& rows,
-                                 Sums<T, Width>* const (&out)[Many]) {
+  SPMESH_HD static void sum_many(const TricubicBasis (&bases)[Many], const Rows& rows, Sums<T, Width> (&out)[Many]) {
+#pragma unroll  // (else the layers' functions, indexed by z, go to memory)
     for (int z = 0; z < 4; ++z) {
       T plane[Many][3][Width] = {};  // over x and y at layer z: by the functions, the u slope, the v slope
       for (int y = 0; y < 4; ++y) {
         NetRow<T, Width> points;
         rows.load(y, z, points);
         for (int i = 0; i < Many; ++i) {
-          const R(&b)[3][4] = bases[i]->b;
-          const R(&db)[3][4] = bases[i]->db;
+          const R(&b)[3][4] = bases[i].b;
+          const R(&db)[3][4] = bases[i].db;
           T row[2][Width] = {};  // over x: by the functions and by the u slopes
           for (int x = 0; x < 4; ++x)
             for (int col = 0; col < Width; ++col)
@@ -198,9 +199,9 @@ struct TricubicBasis {
         }
       }
       for (int i = 0; i < Many; ++i) {
-        const R(&b)[3][4] = bases[i]->b;
-        const R(&db)[3][4] = bases[i]->db;
-        Sums<T, Width>& sums = *out[i];
+        const R(&b)[3][4] = bases[i].b;
+        const R(&db)[3][4] = bases[i].db;
+        Sums<T, Width>& sums = out[i];
         for (int col = 0; col < Width; ++col) {
           sums[0][col] += T(b[2][z]) * plane[i][0][col], sums[1][col] += T(b[2][z]) * plane[i][1][col];
           sums[2][col] += T(b[2][z]) * plane[i][2][col], sums[3][col] += T(db[2][z]) * plane[i][0][col];
@@ -210,11 +211,14 @@ struct TricubicBasis {
   }
 
 private:
-  // The layer `beyond` moved onto `boundary` (2 x) and `inside` (- 1 x) along `axis`.
-  template <int beyond, int boundary, int inside>
-  SPMESH_HD void fold(int axis) {
-    for (R* f : {b[axis], db[axis]}) f[boundary] += 2 * f[beyond], f[inside] -= f[beyond], f[beyond] = 0;
+  // Where `normal`, the layer beyond the face at `side` (0: layer 0, 1: layer 3) of functions f
+  // moved onto the layer at the face (2 x) and the one inside it (- 1 x). By selects, not by
+  // branches or an index known only at run time, which would put the basis in memory.
+  SPMESH_HD static void fold(R (&f)[4], bool normal, int side) {
+    const R low = normal && !side ? f[0] : R(0), high = normal && side ? f[3] : R(0);
+    f[1] += 2 * low - high, f[2] += 2 * high - low, f[0] -= low, f[3] -= high;
   }
+
 };
 
 // The derivatives along a layered net's s, t and line put on u, v and w by its frame, with
@@ -433,8 +437,9 @@ struct CellSamples {
       visit(net[p], weights);
     }
   }
-  // Sample s's sums of `columns` (for_each_weight's weights, factorised by the basis's kind); an
-  // irregular cell's child's net from `children` where they hold it (ChildNets), else from its rows.
+  // Sample s's sums of `columns` in a layered or irregular cell (for_each_weight's weights,
+  // factorised by the basis's kind); an irregular cell's child's net from `children` where they
+  // hold it (ChildNets), else from its rows. (TricubicPoints sums the tricubic cells.)
   template <class T, int Width>
   SPMESH_HD void sum(index_t s, const Columns<T, Width>& columns, const ChildNetsView<T>& children,
                      Sums<T, Width>& out) const {
@@ -447,10 +452,7 @@ struct CellSamples {
         return irregular_sum(sample, StoredPoints<T, Width>{stored, columns.k, columns.c0, columns.n}, out);
       return irregular_sum(sample, RingPoints<T, Width>{sample.rows, sample.ring, net, columns}, out);
     }
-    if (is_layered_net(kinds[c]))
-      LayeredBasis(at, kinds[c]).sum(stam, IndexedPoints<T, Width>{net, columns}, offsets[c + 1] - offsets[c], out);
-    else
-      TricubicBasis<T>(at, kinds[c]).sum(PointRows<T, Width, IndexedPoints<T, Width>>{{net, columns}}, out);
+    LayeredBasis(at, kinds[c]).sum(stam, IndexedPoints<T, Width>{net, columns}, offsets[c + 1] - offsets[c], out);
   }
   // An irregular cell's sums: the child's sums over its net (`points`, by entry), the limit at V
   // (entry `entries`) added to the position, the derivatives turned onto the cell's axes.
@@ -493,21 +495,18 @@ SPMESH_HD void write_sums(const Outputs<T>& to, index_t s, index_t c0, int n, co
       if (col < n) out[m][std::int64_t(s) * to.k + c0 + col] = sums[m][col];
 }
 
-// Sample s's limit from its cell's net: a thread a sample, summing in T (float's error against
-// double: bench/RESULTS.md), three columns at once where P has three (xyz), else four at a time.
-// With `rest`, the samples GatheredNetPoints left (it wrote every status): those in layered and
-// irregular cells.
+// The limit at the samples in layered and irregular cells, a thread a sample, after
+// TricubicPoints wrote every status, summing in T (float's error against double:
+// bench/RESULTS.md), three columns at once where P has three (xyz), else four at a time.
 template <class T>
 struct NetPoints {
   CellSamples samples;
   const T* P;
   Outputs<T> out;
-  std::uint8_t* status;
+  const std::uint8_t* status;
   ChildNetsView<T> children;
-  bool rest;
   SPMESH_HD void operator()(index_t s) const {
-    if (rest ? status[s] != 0 || is_tricubic_net(samples.kinds[samples.cell[s]]) : (status[s] = samples.status(s)) != 0)
-      return;
+    if (status[s] != 0 || is_tricubic_net(samples.kinds[samples.cell[s]])) return;
     for_each_block(out.k, [&](auto width, index_t c0, int n) {
       Sums<T, decltype(width)::value> sums = {};
       samples.sum(s, Columns<T, decltype(width)::value>{P, out.k, c0, n}, children, sums);
@@ -538,17 +537,15 @@ struct GatherNets {
   }
 };
 
-// Every sample's status, and the limit at those in tricubic cells from their gathered nets
-// (GatherNets); the others are NetPoints' (`rest`). A thread takes `many` consecutive samples
-// (tuning::limit_samples_a_thread), each row of their cell's points read once for all of them
-// where they share a cell (samples in a cell are usually consecutive), else one at a time:
-// what a GPU's L1 delivers, 16 bytes a point row a column, binds a thread a sample.
-template <class T>
-struct GatheredNetPoints {
-  static constexpr int many = tuning::limit_samples_a_thread<T>;
+// Every sample's status, and the limit at those in tricubic cells, from their gathered nets
+// (`gathered`: GatherNets) or through the nets' indices into P; the others are NetPoints'. A
+// thread takes `many` consecutive samples, each row of their cell's points read once for all of
+// them where they share a cell (samples in a cell are usually consecutive), else one at a time.
+template <class T, int many, bool gathered>
+struct TricubicPoints {
   CellSamples samples;
   index_t n;
-  const T* points;
+  const T *points, *P;  // the gathered nets (`gathered`), the control points (else)
   Outputs<T> out;
   std::uint8_t* status;
   SPMESH_HD void operator()(index_t item) const {
@@ -568,18 +565,21 @@ struct GatheredNetPoints {
   SPMESH_HD void evaluate(index_t first) const {
     const index_t c = samples.cell[first];
     TricubicBasis<T> bases[Many];
-    const TricubicBasis<T>* of[Many];
     for (int i = 0; i < Many; ++i) {
       const double at[3] = {samples.u[first + i], samples.v[first + i], samples.w[first + i]};
-      bases[i] = TricubicBasis<T>(at, samples.kinds[c]), of[i] = &bases[i];
+      bases[i] = TricubicBasis<T>(at, samples.kinds[c]);
     }
-    const T* cell_points = points + std::int64_t(c) * out.k * tricubic_net_points;
     for_each_block(out.k, [&](auto width, index_t c0, int n_columns) {
       constexpr int Width = decltype(width)::value;
       Sums<T, Width> sums[Many] = {};
-      Sums<T, Width>* to[Many];
-      for (int i = 0; i < Many; ++i) to[i] = &sums[i];
-      TricubicBasis<T>::template sum_many<T, Width, Many>(of, GatheredRows<T, Width>{cell_points, c0, n_columns}, to);
+      if constexpr (gathered) {
+        const GatheredRows<T, Width> rows{points + std::int64_t(c) * out.k * tricubic_net_points, c0, n_columns};
+        TricubicBasis<T>::template sum_many<T, Width, Many>(bases, rows, sums);
+      } else {
+        const PointRows<T, Width, IndexedPoints<T, Width>> rows{
+            {samples.nets + samples.offsets[c], Columns<T, Width>{P, out.k, c0, n_columns}}};
+        TricubicBasis<T>::template sum_many<T, Width, Many>(bases, rows, sums);
+      }
       for (int i = 0; i < Many; ++i) write_sums(out, first + i, c0, n_columns, sums[i]);
     });
   }
@@ -729,10 +729,14 @@ detail::CellSamples cell_samples(const CellNets<S>& nets, const linalg::Array<in
 //                  each summed over the cell's ring once instead of once a sample; then a
 //                  thread a sample, tricubic cells in a kernel of their own, so that it holds no
 //                  other class's code;
-//   automatic      gathered_nets where the samples are at least tuning::gathered_net_samples a
-//                  cell of the mesh, else per_sample.
-// Either gives the same bits.
-enum class LimitKernel { automatic, per_sample, gathered_nets };
+//   gathered_pairs gathered_nets with two consecutive samples a thread, each row of their cell's
+//                  points read once for both where they share a cell: on a GPU, what L1 delivers
+//                  to the registers (16 bytes a row a column, to every lane) can bind a thread a
+//                  sample more than its multiply-adds do;
+//   automatic      gathered_nets or gathered_pairs (tuning::gathered_pairs) where the samples are
+//                  at least tuning::gathered_net_samples a cell of the mesh, else per_sample.
+// Each gives the same bits.
+enum class LimitKernel { automatic, per_sample, gathered_nets, gathered_pairs };
 
 // The limit at samples (cells[s], u[s], v[s], w[s]) of the solid whose control points are P
 // (vertices x k), from the cells' nets (cell_nets of the same mesh). schemes::SampleError
@@ -755,35 +759,42 @@ CellLimits<T, S> limit_at_cells(Exec& exec, const CellNets<S>& nets, const linal
   const std::int64_t child_entries = child_blocks * irregular.child_points * k;
   const bool fits = std::max(gathered_entries, child_entries) <= max_index;
   if (kernel == LimitKernel::automatic)
-    kernel = n >= tuning::gathered_net_samples * std::int64_t(samples.cells) && fits ? LimitKernel::gathered_nets
-                                                                                     : LimitKernel::per_sample;
-  if (kernel == LimitKernel::per_sample) {
-    detail::checked_samples(exec, samples.cells, cells, u, v, w, [&](std::uint8_t* status) {
-      exec.for_each(n, detail::NetPoints<T>{samples, P.data.data(), to, status, {}, false});
-    });
-    return out;
-  }
-  linalg::Array<T, S> points(checked_index(gathered_entries, "limit_at_cells' gathered nets"));
-  linalg::Array<index_t, S> made(checked_index(child_blocks, "limit_at_cells' irregular children"));
-  linalg::Array<T, S> child_points(checked_index(child_entries, "limit_at_cells' irregular children's nets"));
-  const detail::ChildNetsView<T> children{child_points.data(), irregular.slot.data(), irregular.cells.data(),
-                                          made.data(), tuning::irregular_child_depths, irregular.child_points, k};
+    kernel = n < tuning::gathered_net_samples * std::int64_t(samples.cells) || !fits ? LimitKernel::per_sample
+             : tuning::gathered_pairs<T>                                             ? LimitKernel::gathered_pairs
+                                                                                     : LimitKernel::gathered_nets;
+  const bool gathered = kernel != LimitKernel::per_sample;
+  linalg::Array<T, S> points(gathered ? checked_index(gathered_entries, "limit_at_cells' gathered nets") : 0);
+  linalg::Array<index_t, S> made(gathered ? checked_index(child_blocks, "limit_at_cells' irregular children") : 0);
+  linalg::Array<T, S> child_points(
+      gathered ? checked_index(child_entries, "limit_at_cells' irregular children's nets") : 0);
+  const detail::ChildNetsView<T> children{gathered ? child_points.data() : nullptr,
+                                          irregular.slot.data(),
+                                          irregular.cells.data(),
+                                          made.data(),
+                                          tuning::irregular_child_depths,
+                                          irregular.child_points,
+                                          k};
+  const T* p = P.data.data();
   detail::checked_samples(exec, samples.cells, cells, u, v, w, [&](std::uint8_t* status) {
-    exec.for_each(index_t(gathered_entries / k),
-                  detail::GatherNets<T>{nets.offsets.data(), nets.points.data(), nets.kinds.data(), P.data.data(), k,
-                                        points.data()});
-    if (child_blocks > 0) {
-      index_t* marks = made.data();
-      exec.for_each(made.size(), [=] SPMESH_HD(index_t b) { marks[b] = 0; });
-      exec.for_each(n, detail::MarkChildren<T>{samples, children});
-      exec.for_each(index_t(child_blocks * irregular.child_points),
-                    detail::MakeChildNets<T>{samples, P.data.data(), children});
+    if (gathered) {
+      exec.for_each(index_t(gathered_entries / k), detail::GatherNets<T>{nets.offsets.data(), nets.points.data(),
+                                                                          nets.kinds.data(), p, k, points.data()});
+      if (child_blocks > 0) {
+        index_t* marks = made.data();
+        exec.for_each(made.size(), [=] SPMESH_HD(index_t b) { marks[b] = 0; });
+        exec.for_each(n, detail::MarkChildren<T>{samples, children});
+        exec.for_each(index_t(child_blocks * irregular.child_points), detail::MakeChildNets<T>{samples, p, children});
+      }
     }
-    constexpr int many = detail::GatheredNetPoints<T>::many;
-    exec.for_each(index_t((std::int64_t(n) + many - 1) / many),
-                  detail::GatheredNetPoints<T>{samples, n, points.data(), to, status});
-    if (nets.cells > nets.tricubic_cells)
-      exec.for_each(n, detail::NetPoints<T>{samples, P.data.data(), to, status, children, true});
+    // The tricubic cells' samples (and every status), then the others'.
+    if (kernel == LimitKernel::gathered_pairs)
+      exec.for_each(index_t((std::int64_t(n) + 1) / 2),
+                    detail::TricubicPoints<T, 2, true>{samples, n, points.data(), p, to, status});
+    else if (gathered)
+      exec.for_each(n, detail::TricubicPoints<T, 1, true>{samples, n, points.data(), p, to, status});
+    else
+      exec.for_each(n, detail::TricubicPoints<T, 1, false>{samples, n, points.data(), p, to, status});
+    if (nets.cells > nets.tricubic_cells) exec.for_each(n, detail::NetPoints<T>{samples, p, to, status, children});
   });
   return out;
 }

@@ -55,13 +55,14 @@ inline constexpr std::int64_t irregular_table_bytes = std::int64_t(256) << 20;
 // Measured by spmesh_bench_solid_limits (bench/RESULTS.md, "kernels").
 inline constexpr std::int64_t gathered_net_samples = 4;
 
-// The samples of one tricubic cell a thread of limit_at_cells' gathered_nets kernel sums together,
-// reading each row of the cell's points once for all of them. On the H200 one sample a thread was
-// bound by what L1 delivers to the registers (a 16-byte row broadcast to 32 lanes, 48 rows a
-// sample, against 576 multiply-adds: grid47 at 8^3, 3.9 ms, 65% L1 throughput, most stalls
-// waiting on L1); two halve those bytes. Double, bound by its multiply-adds, keeps one.
+// Whether limit_at_cells' automatic choice takes two tricubic samples a thread
+// (LimitKernel::gathered_pairs) rather than one (gathered_nets). On the H200 one float sample a
+// thread was bound by what L1 delivers to the registers (a 16-byte row broadcast to 32 lanes, 48
+// rows a sample, against 576 multiply-adds: grid47 at 8^3, 3.9 ms, 65% L1 throughput, most stalls
+// waiting on L1); pairs halve those bytes at twice the registers. Double is bound by its
+// multiply-adds. Measured by spmesh_bench_solid_limits (bench/RESULTS.md, "kernels").
 template <class T>
-inline constexpr int limit_samples_a_thread = sizeof(T) == 4 ? 2 : 1;
+inline constexpr bool gathered_pairs = sizeof(T) == 4;
 
 // The depths below an irregular cell (levels toward its extraordinary corner, from 0) at which
 // limit_at_cells' gathered_nets kernel makes the children's nets once for all their samples

@@ -205,14 +205,16 @@ void check_grid(solids::LimitKernel kernel) {
 TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in cells of grid stars is the tricubic B-spline of the grid, "
                    "positions and derivatives, in turned corner orders",
                    B, SPMESH_TEST_BACKENDS) {
-  for (const auto kernel : {solids::LimitKernel::per_sample, solids::LimitKernel::gathered_nets}) {
+  for (const auto kernel : {solids::LimitKernel::per_sample, solids::LimitKernel::gathered_nets,
+                            solids::LimitKernel::gathered_pairs}) {
     check_grid<B, double>(kernel);
     check_grid<B, float>(kernel);
   }
 }
 
-// Both kernels of limit_at_cells, and the choice between them, give the same bits, in blocks of
-// 3 columns and of 4 (5 columns: a block of 4 and one of 1).
+// The kernels of limit_at_cells, and the choice between them, give the same bits, in blocks of
+// 3 columns and of 4 (5 columns: a block of 4 and one of 1); samples at random, 3 a cell, so
+// that pairs of samples fall in one cell and across two.
 template <class B, class T>
 void check_kernels_agree(index_t columns) {
   CAPTURE(sizeof(T));
@@ -237,15 +239,16 @@ void check_kernels_agree(index_t columns) {
   }
   const auto by_sample = evaluate<B, T>(mesh, P, cells, at, nullptr, solids::LimitKernel::per_sample);
   const auto gathered = evaluate<B, T>(mesh, P, cells, at, nullptr, solids::LimitKernel::gathered_nets);
+  const auto pairs = evaluate<B, T>(mesh, P, cells, at, nullptr, solids::LimitKernel::gathered_pairs);
   const auto chosen = evaluate<B, T>(mesh, P, cells, at);  // (2.2 samples a cell of the mesh)
-  const linalg::Dense<T>* outputs[3][4] = {{&by_sample.position, &by_sample.du, &by_sample.dv, &by_sample.dw},
-                                           {&gathered.position, &gathered.du, &gathered.dv, &gathered.dw},
-                                           {&chosen.position, &chosen.du, &chosen.dv, &chosen.dw}};
   index_t differing = 0;
-  for (int m = 0; m < 4; ++m) {
-    REQUIRE(outputs[1][m]->data.size() == index_t(cells.size()) * columns);
-    for (index_t i = 0; i < outputs[0][m]->data.size(); ++i)
-      differing += outputs[0][m]->data[i] != outputs[1][m]->data[i] || outputs[0][m]->data[i] != outputs[2][m]->data[i];
+  for (const auto* other : {&gathered, &pairs, &chosen}) {
+    const linalg::Dense<T>* a[4] = {&by_sample.position, &by_sample.du, &by_sample.dv, &by_sample.dw};
+    const linalg::Dense<T>* b[4] = {&other->position, &other->du, &other->dv, &other->dw};
+    for (int m = 0; m < 4; ++m) {
+      REQUIRE(b[m]->data.size() == index_t(cells.size()) * columns);
+      for (index_t i = 0; i < a[m]->data.size(); ++i) differing += a[m]->data[i] != b[m]->data[i];
+    }
   }
   CHECK(differing == 0);
 }
