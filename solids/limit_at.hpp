@@ -726,16 +726,15 @@ detail::CellSamples cell_samples(const CellNets<S>& nets, const linalg::Array<in
 //                  kernels load a cell's net once for its samples; here once for the call): the
 //                  tricubic cells' 64 x k values gathered together, read four at a time with no
 //                  index, and the nets of the irregular cells' children that samples fall in,
-//                  each summed over the cell's ring once instead of once a sample; then a
-//                  thread a sample, tricubic cells in a kernel of their own, so that it holds no
-//                  other class's code;
+//                  each summed over the cell's ring once instead of once a sample;
 //   gathered_pairs gathered_nets with two consecutive samples a thread, each row of their cell's
-//                  points read once for both where they share a cell: on a GPU, what L1 delivers
-//                  to the registers (16 bytes a row a column, to every lane) can bind a thread a
-//                  sample more than its multiply-adds do;
-//   automatic      gathered_nets or gathered_pairs (tuning::gathered_pairs) where the samples are
-//                  at least tuning::gathered_net_samples a cell of the mesh, else per_sample.
-// Each gives the same bits.
+//                  points read once for both where they share a cell (half the bytes L1 delivers
+//                  to the registers, at twice the registers: slower on the H200);
+//   automatic      the tricubic cells' nets gathered from tuning::gathered_net_samples samples a
+//                  cell of the mesh (below, read through the indices), the irregular children's
+//                  nets made where the samples are at least as many as the irregular cells.
+// The tricubic samples run in a kernel of their own (TricubicPoints), so that it holds no other
+// class's code. Each layout gives the same bits.
 enum class LimitKernel { automatic, per_sample, gathered_nets, gathered_pairs };
 
 // The limit at samples (cells[s], u[s], v[s], w[s]) of the solid whose control points are P
@@ -752,22 +751,23 @@ CellLimits<T, S> limit_at_cells(Exec& exec, const CellNets<S>& nets, const linal
   const detail::CellSamples samples = cell_samples(nets, cells, u, v, w);
   const detail::Outputs<T> to{out.position.data.data(), out.du.data.data(), out.dv.data.data(), out.dw.data.data(),
                               k};
-  // What gathered_nets makes: the tricubic nets' values, the irregular children's blocks.
+  // What the layout makes first: the tricubic nets' values (gathered), the irregular children's
+  // nets (with_children).
   const auto& irregular = nets.irregular;
   const std::int64_t gathered_entries = std::int64_t(samples.cells) * k * tricubic_net_points;
   const std::int64_t child_blocks = std::int64_t(irregular.cells.size()) * 8 * tuning::irregular_child_depths;
   const std::int64_t child_entries = child_blocks * irregular.child_points * k;
-  const bool fits = std::max(gathered_entries, child_entries) <= max_index;
-  if (kernel == LimitKernel::automatic)
-    kernel = n < tuning::gathered_net_samples * std::int64_t(samples.cells) || !fits ? LimitKernel::per_sample
-             : tuning::gathered_pairs<T>                                             ? LimitKernel::gathered_pairs
-                                                                                     : LimitKernel::gathered_nets;
-  const bool gathered = kernel != LimitKernel::per_sample;
+  bool gathered = kernel == LimitKernel::gathered_nets || kernel == LimitKernel::gathered_pairs;
+  bool with_children = gathered && child_blocks > 0;
+  if (kernel == LimitKernel::automatic) {
+    gathered = n >= tuning::gathered_net_samples * std::int64_t(samples.cells) && gathered_entries <= max_index;
+    with_children = child_blocks > 0 && n >= irregular.cells.size() && child_entries <= max_index;
+  }
   linalg::Array<T, S> points(gathered ? checked_index(gathered_entries, "limit_at_cells' gathered nets") : 0);
-  linalg::Array<index_t, S> made(gathered ? checked_index(child_blocks, "limit_at_cells' irregular children") : 0);
+  linalg::Array<index_t, S> made(with_children ? checked_index(child_blocks, "limit_at_cells' irregular children") : 0);
   linalg::Array<T, S> child_points(
-      gathered ? checked_index(child_entries, "limit_at_cells' irregular children's nets") : 0);
-  const detail::ChildNetsView<T> children{gathered ? child_points.data() : nullptr,
+      with_children ? checked_index(child_entries, "limit_at_cells' irregular children's nets") : 0);
+  const detail::ChildNetsView<T> children{with_children ? child_points.data() : nullptr,
                                           irregular.slot.data(),
                                           irregular.cells.data(),
                                           made.data(),
@@ -776,15 +776,14 @@ CellLimits<T, S> limit_at_cells(Exec& exec, const CellNets<S>& nets, const linal
                                           k};
   const T* p = P.data.data();
   detail::checked_samples(exec, samples.cells, cells, u, v, w, [&](std::uint8_t* status) {
-    if (gathered) {
+    if (gathered)
       exec.for_each(index_t(gathered_entries / k), detail::GatherNets<T>{nets.offsets.data(), nets.points.data(),
                                                                           nets.kinds.data(), p, k, points.data()});
-      if (child_blocks > 0) {
-        index_t* marks = made.data();
-        exec.for_each(made.size(), [=] SPMESH_HD(index_t b) { marks[b] = 0; });
-        exec.for_each(n, detail::MarkChildren<T>{samples, children});
-        exec.for_each(index_t(child_blocks * irregular.child_points), detail::MakeChildNets<T>{samples, p, children});
-      }
+    if (with_children) {
+      index_t* marks = made.data();
+      exec.for_each(made.size(), [=] SPMESH_HD(index_t b) { marks[b] = 0; });
+      exec.for_each(n, detail::MarkChildren<T>{samples, children});
+      exec.for_each(index_t(child_blocks * irregular.child_points), detail::MakeChildNets<T>{samples, p, children});
     }
     // The tricubic cells' samples (and every status), then the others'.
     if (kernel == LimitKernel::gathered_pairs)

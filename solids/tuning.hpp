@@ -49,27 +49,23 @@ inline constexpr std::int64_t entry_lanes_below = 1 << 16;
 // spent, so that the cost stays bounded (about 20 configurations) and the most cells are served.
 inline constexpr std::int64_t irregular_table_bytes = std::int64_t(256) << 20;
 
-// The samples a cell of the mesh (on average) from which limit_at_cells gathers the tricubic
-// cells' nets before evaluating (LimitKernel::gathered_nets) instead of reading each sample's net
-// through its indices (per_sample): gathering costs about what 2 to 3 samples of a cell do.
-// Measured by spmesh_bench_solid_limits (bench/RESULTS.md, "kernels").
-inline constexpr std::int64_t gathered_net_samples = 4;
-
-// Whether limit_at_cells' automatic choice takes two tricubic samples a thread
-// (LimitKernel::gathered_pairs) rather than one (gathered_nets). On the H200 one float sample a
-// thread was bound by what L1 delivers to the registers (a 16-byte row broadcast to 32 lanes, 48
-// rows a sample, against 576 multiply-adds: grid47 at 8^3, 3.9 ms, 65% L1 throughput, most stalls
-// waiting on L1); pairs halve those bytes at twice the registers. Double is bound by its
-// multiply-adds. Measured by spmesh_bench_solid_limits (bench/RESULTS.md, "kernels").
-template <class T>
-inline constexpr bool gathered_pairs = sizeof(T) == 4;
+// The samples a cell of the mesh (on average) from which limit_at_cells' automatic layout gathers
+// the tricubic cells' nets before evaluating (LimitKernel::gathered_nets) instead of reading each
+// sample's net through its indices (per_sample): gathering reads and writes every tricubic cell's
+// 64 points once a call. On the H200, grid47 (103,275 cells, all sampled, float): at 1 and 8
+// samples a cell the indices were faster (0.081 against 0.133 ms, 0.139 against 0.184), at 64 and
+// 512 the gathered nets (0.665 against 0.753 ms, 4.65 against 5.83). Two samples a thread
+// (gathered_pairs), which halve the bytes L1 delivers to the registers, were slower at 512 (5.30
+// ms: 128 registers a thread halve the warps an SM holds). bench/RESULTS.md has the tables.
+inline constexpr std::int64_t gathered_net_samples = 32;
 
 // The depths below an irregular cell (levels toward its extraordinary corner, from 0) at which
-// limit_at_cells' gathered_nets kernel makes the children's nets once for all their samples
-// instead of summing each child point over the ring (some 130 points) for each sample: a grid of K
-// samples an axis reaches depth log2(K) (K = 8: depths 0 to 3), 5 covers K up to 16. Memory: 7
-// children x depths x (net + 1) points x columns a cell, 100 MB in float for sphere_allhex
-// refined once (2,785 irregular cells). Samples deeper take the per-sample sums.
+// limit_at_cells makes the children's nets once for all their samples (LimitKernel::automatic,
+// gathered_nets) instead of summing each child point over the ring (some 130 points) for each
+// sample: a grid of K samples an axis reaches depth log2(K) (K = 8: depths 0 to 3), 5 covers K up
+// to 16. Memory: 7 children x depths x (net + 1) points x columns a cell, 100 MB in float for
+// sphere_allhex refined once (2,785 irregular cells). Samples deeper take the per-sample sums. On
+// the H200 this made sphere_allhex's irregular cells at 8^3 samples 12x faster (18.8 -> 1.53 ms).
 inline constexpr int irregular_child_depths = 5;
 
 }  // namespace spmesh::solids::tuning

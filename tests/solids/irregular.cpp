@@ -196,11 +196,13 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in irregular cells (an extraordi
     auto reference = evaluate<test::CpuBackend, double>(deep, kept.cells, kept.at);
     solids::to_input_axes(kept.samples, reference);
     CHECK(difference(rows_of(got, kept.rows), reference, diagonal) <= (single ? 1e-6 : 1e-13));
-    // The gathered-nets kernel (the children's nets made once, to depth 4; deeper samples summed
-    // over the ring as above): the same bits.
-    const auto gathered = single ? evaluate<B, float>(level2, at_cells, at, solids::LimitKernel::gathered_nets)
-                                 : evaluate<B, double>(level2, at_cells, at, solids::LimitKernel::gathered_nets);
-    CHECK(difference(gathered, got, 1.0) == 0);
+    // Each layout (the automatic one above makes the children's nets once, to depth 4, deeper
+    // samples summed over the ring; per_sample sums every sample over the ring): the same bits.
+    for (const auto kernel : {solids::LimitKernel::per_sample, solids::LimitKernel::gathered_nets}) {
+      const auto other = single ? evaluate<B, float>(level2, at_cells, at, kernel)
+                                : evaluate<B, double>(level2, at_cells, at, kernel);
+      CHECK(difference(other, got, 1.0) == 0);
+    }
 
     // The same points in the children at the corner, a level down (irregular cells themselves).
     const auto kinds3 = kinds_of(nets_of<test::CpuBackend>(cpu, level3.cells));
