@@ -218,7 +218,6 @@ private:
     const R low = normal && !side ? f[0] : R(0), high = normal && side ? f[3] : R(0);
     f[1] += 2 * low - high, f[2] += 2 * high - low, f[0] -= low, f[3] -= high;
   }
-
 };
 
 // The derivatives along a layered net's s, t and line put on u, v and w by its frame, with
@@ -363,7 +362,7 @@ struct IrregularSample {
 };
 
 // The irregular cells' children's nets, made once a call for the children that samples fall in
-// (MakeChildNets, LimitKernel::gathered_nets): irregular cell number slot[c]'s child at corner r
+// (MarkChildren, MakeChildNets): irregular cell number slot[c]'s child at corner r
 // and depth k < depths is block b = (slot[c] x 8 + r) x depths + k, its net's points then the limit
 // at V, k columns a point, at points + b x stride x columns; made[b] is 1 where a sample is in it.
 // Samples deeper than `depths` take their child's net from its rows (RingPoints), as without.
