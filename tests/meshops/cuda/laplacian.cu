@@ -1,0 +1,2 @@
+// The Laplacians and mass matrices on the GPU: the CPU test source compiled by nvcc.
+#include "../laplacian.cpp"

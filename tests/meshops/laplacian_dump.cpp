@@ -1,0 +1,56 @@
+// laplacian_dump MESH OUT_DIR: the mesh (cut into triangles: meshops::triangulate, fan) as
+// OUT_DIR/mesh.obj and its cotangent Laplacian, barycentric and full mass matrices and uniform
+// Laplacian (meshops/laplacian.hpp, on the CPU) as OUT_DIR/{cotangent,barycentric,full,uniform}.txt,
+// a line "i j value" an entry, every double to 17 digits: what libigl_check.py compares with
+// libigl's cotmatrix, massmatrix and adjacency_matrix.
+#include "linalg/cpu/executor.hpp"
+#include "meshops/io.hpp"
+#include "meshops/laplacian.hpp"
+#include "meshops/triangulate.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+using namespace spmesh;
+
+namespace {
+
+void write(const std::string& path, const linalg::Csr<double>& A) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw Error(path + ": cannot be written");
+  for (index_t i = 0; i < A.rows; ++i)
+    for (index_t p = A.offsets[i]; p < A.offsets[i + 1]; ++p) std::fprintf(f, "%d %d %.17g\n", i, A.indices[p], A.values[p]);
+  std::fclose(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: laplacian_dump MESH OUT_DIR\n");
+    return 2;
+  }
+  try {
+    const std::string out = argv[2];
+    const auto mesh = meshops::triangulate(meshops::read_mesh(argv[1]));
+    std::FILE* obj = std::fopen((out + "/mesh.obj").c_str(), "w");
+    if (!obj) throw Error(out + "/mesh.obj: cannot be written");
+    for (index_t v = 0; v < mesh.vertex_count(); ++v)
+      std::fprintf(obj, "v %.17g %.17g %.17g\n", mesh.positions(v, 0), mesh.positions(v, 1), mesh.positions(v, 2));
+    for (index_t f = 0; f < mesh.face_count(); ++f) {
+      const index_t* corner = mesh.M.indices.data() + mesh.M.offsets[f];
+      std::fprintf(obj, "f %d %d %d\n", corner[0] + 1, corner[1] + 1, corner[2] + 1);
+    }
+    std::fclose(obj);
+    linalg::cpu::Executor exec;
+    write(out + "/cotangent.txt", meshops::cotangent_laplacian(exec, mesh.M, mesh.positions));
+    write(out + "/barycentric.txt", meshops::mass_matrix(exec, mesh.M, mesh.positions));
+    write(out + "/full.txt", meshops::mass_matrix(exec, mesh.M, mesh.positions, meshops::MassMatrix::full));
+    write(out + "/uniform.txt", meshops::uniform_laplacian(exec, mesh.M));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "laplacian_dump: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
