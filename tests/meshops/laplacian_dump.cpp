@@ -1,11 +1,14 @@
 // laplacian_dump MESH OUT_DIR: the mesh (cut into triangles: meshops::triangulate, fan) as
-// OUT_DIR/mesh.obj and its cotangent Laplacian, barycentric and full mass matrices and uniform
+// OUT_DIR/mesh.obj, its cotangent Laplacian, barycentric and full mass matrices and uniform
 // Laplacian (meshops/laplacian.hpp, on the CPU) as OUT_DIR/{cotangent,barycentric,full,uniform}.txt,
-// a line "i j value" an entry, every double to 17 digits: what libigl_check.py compares with
-// libigl's cotmatrix, massmatrix and adjacency_matrix.
+// a line "i j value" an entry, and its vertex normals (meshops/normals.hpp) as
+// OUT_DIR/normals.txt, a line "x y z" a vertex, every double to 17 digits: what
+// libigl_check.py compares with libigl's cotmatrix, massmatrix, adjacency_matrix and
+// per_vertex_normals.
 #include "linalg/cpu/executor.hpp"
 #include "meshops/io.hpp"
 #include "meshops/laplacian.hpp"
+#include "meshops/normals.hpp"
 #include "meshops/triangulate.hpp"
 
 #include <cstdio>
@@ -48,6 +51,11 @@ int main(int argc, char** argv) {
     write(out + "/barycentric.txt", meshops::mass_matrix(exec, mesh.M, mesh.positions));
     write(out + "/full.txt", meshops::mass_matrix(exec, mesh.M, mesh.positions, meshops::MassMatrix::full));
     write(out + "/uniform.txt", meshops::uniform_laplacian(exec, mesh.M));
+    const auto N = meshops::vertex_normals(exec, mesh.M, mesh.positions);
+    std::FILE* normals = std::fopen((out + "/normals.txt").c_str(), "w");
+    if (!normals) throw Error(out + "/normals.txt: cannot be written");
+    for (index_t v = 0; v < N.rows; ++v) std::fprintf(normals, "%.17g %.17g %.17g\n", N(v, 0), N(v, 1), N(v, 2));
+    std::fclose(normals);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "laplacian_dump: %s\n", e.what());
     return 1;

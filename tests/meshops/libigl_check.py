@@ -1,6 +1,7 @@
-"""spmesh's cotangent Laplacian, mass matrices and uniform Laplacian (meshops/laplacian.hpp)
-against libigl's Python bindings (PyPI `libigl`): cotmatrix, massmatrix (barycentric, full) and
-adjacency_matrix less the degrees, each to 1e-12 of its largest entry.
+"""spmesh's cotangent Laplacian, mass matrices and uniform Laplacian (meshops/laplacian.hpp) and
+vertex normals (meshops/normals.hpp) against libigl's Python bindings (PyPI `libigl`): cotmatrix,
+massmatrix (barycentric, full), adjacency_matrix less the degrees, each to 1e-12 of its largest
+entry, and per_vertex_normals (area-weighted) to 1e-12.
   libigl_check.py LAPLACIAN_DUMP MESH..."""
 import os
 import subprocess
@@ -46,13 +47,18 @@ def main():
             for name, want in expected.items():
                 got = read(os.path.join(out, name + ".txt"), n)
                 want = sp.csr_matrix(want)
-                scale = abs(want).max()
-                difference = abs(got - want).max() / scale
-                ok = difference <= 1e-12
-                failed |= not ok
-                print(f"{'ok' if ok else 'FAIL'}: {os.path.basename(mesh)} ({n} vertices, {len(F)} triangles) {name}: "
-                      f"largest difference {difference:.2e} of the largest entry")
+                failed |= not report(mesh, n, len(F), name + " (of the largest entry)", abs(got - want).max() / abs(want).max())
+            normals = np.loadtxt(os.path.join(out, "normals.txt"), ndmin=2)
+            want = igl.per_vertex_normals(V, F, igl.PER_VERTEX_NORMALS_WEIGHTING_TYPE_AREA)
+            failed |= not report(mesh, n, len(F), "vertex normals", np.abs(normals - want).max())
     return 1 if failed else 0
+
+
+def report(mesh, n, faces, name, difference):
+    ok = difference <= 1e-12
+    print(f"{'ok' if ok else 'FAIL'}: {os.path.basename(mesh)} ({n} vertices, {faces} triangles) {name}: "
+          f"largest difference {difference:.2e}")
+    return ok
 
 
 if __name__ == "__main__":
