@@ -28,6 +28,7 @@ linalg::Dense<double> normals_on(const PolyMesh& mesh) {
 // corners, each sum normalised.
 linalg::Dense<double> face_loop(const PolyMesh& mesh) {
   linalg::Dense<double> N(mesh.vertex_count(), 3);
+  std::fill(N.data.begin(), N.data.end(), 0.0);  // (a Dense's values are not initialised)
   for (index_t f = 0; f < mesh.face_count(); ++f) {
     const index_t begin = mesh.M.offsets[f], corners = mesh.M.offsets[f + 1] - begin;
     auto p = [&](index_t s) {

@@ -1,0 +1,2 @@
+// Smoothing on the GPU: the CPU test source compiled by nvcc.
+#include "../smoothing.cpp"
