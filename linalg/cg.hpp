@@ -10,6 +10,7 @@
 #include "linalg/executor.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/spmv.hpp"
+#include "linalg/tuning.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -34,13 +35,11 @@ struct CgResult {
 
 namespace detail {
 
-// The dot products' fixed partition: `blocks` blocks of consecutive rows.
-inline constexpr index_t dot_blocks = 1024;
-
-// out[c] = sum_i u(i, c) v(i, c), k columns, through partial sums a block (`partial`: dot_blocks x k).
+// out[c] = sum_i u(i, c) v(i, c), k columns, through partial sums a block of rows (`partial`:
+// tuning::dot_blocks x k).
 template <class Exec>
 void column_dots(Exec& exec, const double* u, const double* v, index_t n, index_t k, double* partial, double* out) {
-  const index_t blocks = dot_blocks, chunk = (n + blocks - 1) / blocks;
+  const index_t blocks = tuning::dot_blocks, chunk = (n + blocks - 1) / blocks;
   exec.for_each(blocks * k, [=] SPMESH_HD(index_t item) {
     const index_t b = item / k, c = item % k;
     const index_t lo = b * chunk, hi = lo + chunk < n ? lo + chunk : n;
@@ -69,7 +68,7 @@ CgResult conjugate_gradient(Exec& exec, const Csr<double, S>& A, const Dense<dou
                          std::to_string(B.rows) + " x " + std::to_string(B.cols) + ", X " + std::to_string(X.rows) +
                          " x " + std::to_string(X.cols) + " (A square, B and X n x k)");
   Dense<double, S> R(n, k), Z(n, k), P(n, k), AP(n, k);
-  Array<double, S> inverse_diagonal(n), partial(detail::dot_blocks * k), scalars(5 * k);
+  Array<double, S> inverse_diagonal(n), partial(tuning::dot_blocks * k), scalars(5 * k);
   double *r = R.data.data(), *z = Z.data.data(), *p = P.data.data(), *ap = AP.data.data(), *x = X.data.data();
   double* d = inverse_diagonal.data();
   double *rz = scalars.data(), *rz_next = rz + k, *pap = rz + 2 * k, *rr = rz + 3 * k, *bb = rz + 4 * k;

@@ -141,4 +141,10 @@ inline constexpr std::int64_t spill_batch_contributions = std::int64_t(1) << 28;
 // bench/RESULTS.md, Tuning choices: mmt_row_capacity
 inline constexpr int mmt_row_capacity = 32;
 
+// The blocks of consecutive rows conjugate_gradient's dot products sum first (linalg/cg.hpp),
+// before one thread sums the blocks' sums in order: a fixed partition, so the same bits on every
+// executor; 1024 blocks fill a GPU's SMs with a block a thread and leave the last sum short.
+// Not measured yet (issue 27's benchmark).
+inline constexpr index_t dot_blocks = 1024;
+
 }  // namespace spmesh::linalg::tuning

@@ -1,2 +1,0 @@
-// Vertex normals on the GPU: the CPU test source compiled by nvcc.
-#include "../normals.cpp"

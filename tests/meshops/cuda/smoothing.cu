@@ -1,2 +1,0 @@
-// Smoothing on the GPU: the CPU test source compiled by nvcc.
-#include "../smoothing.cpp"
