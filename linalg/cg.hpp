@@ -67,6 +67,10 @@ CgResult conjugate_gradient(Exec& exec, const Csr<double, S>& A, const Dense<dou
     throw DimensionError("conjugate_gradient: A " + std::to_string(A.rows) + " x " + std::to_string(A.cols) + ", B " +
                          std::to_string(B.rows) + " x " + std::to_string(B.cols) + ", X " + std::to_string(X.rows) +
                          " x " + std::to_string(X.cols) + " (A square, B and X n x k)");
+  if (options.check_every < 1 || options.max_iterations < 0 || !(options.tolerance >= 0))
+    throw InputError("conjugate_gradient: check_every " + std::to_string(options.check_every) + ", max_iterations " +
+                     std::to_string(options.max_iterations) + ", tolerance " + std::to_string(options.tolerance) +
+                     " (at least 1, 0 and 0)");
   Dense<double, S> R(n, k), Z(n, k), P(n, k), AP(n, k);
   Array<double, S> inverse_diagonal(n), partial(tuning::dot_blocks * k), scalars(5 * k);
   double *r = R.data.data(), *z = Z.data.data(), *p = P.data.data(), *ap = AP.data.data(), *x = X.data.data();

@@ -32,7 +32,7 @@ enum class MassMatrix { barycentric, full };
 
 namespace detail {
 
-// Corner `slot` of triangle k's point, and the triangle's corners.
+// Triangle k's corners: their points, the cotangents of their angles, the triangle's area.
 template <class T>
 struct TriangleCorners {
   linalg::MeshView m;
@@ -42,17 +42,22 @@ struct TriangleCorners {
   }
   // The cotangent of the angle at corner `at` (the edge opposite it: the other two corners).
   SPMESH_HD T cotangent(index_t k, index_t at) const {
-    const T *o = point(k, at), *a = point(k, (at + 1) % 3), *b = point(k, (at + 2) % 3);
-    const T e[3] = {a[0] - o[0], a[1] - o[1], a[2] - o[2]}, f[3] = {b[0] - o[0], b[1] - o[1], b[2] - o[2]};
-    const T cross[3] = {e[1] * f[2] - e[2] * f[1], e[2] * f[0] - e[0] * f[2], e[0] * f[1] - e[1] * f[0]};
-    return (e[0] * f[0] + e[1] * f[1] + e[2] * f[2]) /
-           std::sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]);
+    T e[3], f[3], n[3];
+    spans(k, at, e, f, n);
+    return (e[0] * f[0] + e[1] * f[1] + e[2] * f[2]) / std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   }
   SPMESH_HD T area(index_t k) const {
-    const T *o = point(k, 0), *a = point(k, 1), *b = point(k, 2);
-    const T e[3] = {a[0] - o[0], a[1] - o[1], a[2] - o[2]}, f[3] = {b[0] - o[0], b[1] - o[1], b[2] - o[2]};
-    const T cross[3] = {e[1] * f[2] - e[2] * f[1], e[2] * f[0] - e[0] * f[2], e[0] * f[1] - e[1] * f[0]};
-    return std::sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]) / 2;
+    T e[3], f[3], n[3];
+    spans(k, 0, e, f, n);
+    return std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) / 2;
+  }
+
+private:
+  // The edges from corner `at` to the next two, and their cross product.
+  SPMESH_HD void spans(index_t k, index_t at, T (&e)[3], T (&f)[3], T (&n)[3]) const {
+    const T *o = point(k, at), *a = point(k, (at + 1) % 3), *b = point(k, (at + 2) % 3);
+    for (int x = 0; x < 3; ++x) e[x] = a[x] - o[x], f[x] = b[x] - o[x];
+    n[0] = e[1] * f[2] - e[2] * f[1], n[1] = e[2] * f[0] - e[0] * f[2], n[2] = e[0] * f[1] - e[1] * f[0];
   }
 };
 

@@ -9,9 +9,9 @@
 #include "linalg/formats.hpp"
 #include "linalg/mesh_matrix.hpp"
 #include "linalg/spmv.hpp"
+#include "meshops/laplacian.hpp"
 
 #include <cmath>
-#include <string>
 
 namespace spmesh::meshops {
 
@@ -39,10 +39,7 @@ struct FaceAreaVector {
 template <class Exec, class S = typename Exec::space>
 linalg::Dense<double, S> face_area_vectors(Exec& exec, const linalg::MeshMatrix<S>& M,
                                            const linalg::Dense<double, S>& P) {
-  if (P.rows != M.vertices || P.cols != 3)
-    throw DimensionError("face_area_vectors: the positions are " + std::to_string(P.rows) + " x " +
-                         std::to_string(P.cols) + ", the mesh has " + std::to_string(M.vertices) +
-                         " vertices (x 3 expected)");
+  detail::require_xyz(M, P, "face_area_vectors");
   linalg::Dense<double, S> A(M.faces, 3);
   exec.for_each(M.faces, detail::FaceAreaVector{M.view(), P.data.data(), A.data.data()});
   return A;

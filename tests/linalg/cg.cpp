@@ -90,6 +90,8 @@ TEST_CASE_TEMPLATE("Conjugate gradients on the executor solve a positive definit
   const auto refused = solve<B>(shifted_laplacian(m, 1e-2, -1), rhs, stuck, options);
   CHECK(!refused.converged);
   CHECK(refused.iterations == 64);
+  options.check_every = 0;
+  CHECK_THROWS_AS(solve<B>(A, rhs, stuck, options), InputError);
 }
 
 }  // namespace spmesh::test::cg_tests
