@@ -4,6 +4,7 @@
 // inner vertices, the mass matrices' entries sum to the area, a closed mesh's rows sum to zero. On
 // each backend (tests/backends.hpp; cuda/laplacian.cu compiles this source for the GPU).
 #include "../backends.hpp"
+#include "tori.hpp"
 #include "linalg/formats.hpp"
 #include "meshops/laplacian.hpp"
 #include "meshops/obj.hpp"
@@ -79,15 +80,6 @@ Reference assembled(const PolyMesh& mesh) {
   return r;
 }
 
-// The bundled torus (quads, closed) cut into triangles, its points moved at random.
-PolyMesh perturbed_torus() {
-  PolyMesh mesh = meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj"));
-  std::mt19937 random(5);
-  std::uniform_real_distribution<double> jitter(-0.05, 0.05);
-  for (double& x : mesh.positions.data) x += jitter(random);
-  return mesh;
-}
-
 // An n x n grid of unit squares in the plane z = 0, each cut along a diagonal chosen at random,
 // its inner points moved in the plane.
 PolyMesh flat_grid(int n) {
@@ -137,7 +129,7 @@ Matrices matrices_on(const PolyMesh& mesh) {
 TEST_CASE_TEMPLATE("The cotangent Laplacian and the mass matrices by implicit M M^T are the face-by-face assembly's, "
                    "symmetric, with zero row sums on a closed mesh and entries summing to the area",
                    B, SPMESH_TEST_BACKENDS) {
-  const PolyMesh mesh = perturbed_torus();
+  const PolyMesh mesh = perturbed_torus(5);
   const Reference want = assembled(mesh);
   const Matrices on = matrices_on<B>(mesh);
   const auto &L = on.cotangent, &lumped = on.barycentric, &full = on.full;

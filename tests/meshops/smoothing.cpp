@@ -3,6 +3,7 @@
 // the host's own P + step M^-1 L P, and both lowering the points' roughness |L P|. On each backend
 // (cuda/smoothing.cu compiles this source for the GPU).
 #include "../backends.hpp"
+#include "tori.hpp"
 #include "linalg/eigen.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/smoothing.hpp"
@@ -13,19 +14,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 
 namespace spmesh::test::smoothing_tests {
 
 using meshops::PolyMesh;
-
-PolyMesh noisy_torus() {
-  PolyMesh mesh = meshops::triangulate(meshops::read_obj(SPMESH_DATA_DIR "/meshes/torus.obj"));
-  std::mt19937 random(8);
-  std::uniform_real_distribution<double> jitter(-0.05, 0.05);
-  for (double& x : mesh.positions.data) x += jitter(random);
-  return mesh;
-}
 
 // sum over the points of |(L P)_i|^2, with L the cotangent Laplacian of `mesh`'s own points.
 double roughness(const linalg::Csr<double>& L, const linalg::Dense<double>& P) {
@@ -42,7 +34,7 @@ double roughness(const linalg::Csr<double>& L, const linalg::Dense<double>& P) {
 TEST_CASE_TEMPLATE("Implicit smoothing solves (M - t L) X = M P as Eigen's Cholesky factor does, explicit smoothing "
                    "steps P + s M^-1 L P, and both make the points smoother",
                    B, SPMESH_TEST_BACKENDS) {
-  const PolyMesh mesh = noisy_torus();
+  const PolyMesh mesh = perturbed_torus(8);
   linalg::cpu::Executor cpu;
   const auto L = meshops::cotangent_laplacian(cpu, mesh.M, mesh.positions);
   const auto mass = meshops::mass_matrix(cpu, mesh.M, mesh.positions);
