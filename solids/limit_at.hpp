@@ -43,7 +43,9 @@ namespace detail {
 
 // Columns c0 .. c0 + n - 1 (n <= Width) of the control points' rows (P, k columns), as a
 // sample's sums take them: Width values a point, those past n zero, so that every index is
-// known at compile time and the sums stay in registers.
+// known at compile time and the sums stay in registers. Also a points reader by entry
+// (load(entry, point)) of points stored k columns a point: the irregular children's nets
+// (ChildNetsView).
 template <class T, int Width>
 struct Columns {
   const T* P;
@@ -95,18 +97,6 @@ struct RingPoints {
       columns.load(ring[i], point);
       for (int col = 0; col < Width; ++col) out[col] += T(row[i]) * point[col];
     }
-  }
-};
-
-// Points stored k columns a point (ChildNets: the irregular cells' children's nets made once for
-// their samples), columns c0 .. c0 + n - 1.
-template <class T, int Width>
-struct StoredPoints {
-  const T* points;
-  index_t k, c0;
-  int n;
-  SPMESH_HD void load(index_t entry, T (&out)[Width]) const {
-    for (int col = 0; col < Width; ++col) out[col] = col < n ? points[std::int64_t(entry) * k + c0 + col] : T(0);
   }
 };
 
@@ -448,7 +438,7 @@ struct CellSamples {
     if (is_irregular_net(kinds[c])) {
       const IrregularSample sample(irregular, c, kinds[c], at);
       if (const T* stored = children.net(c, sample))
-        return irregular_sum(sample, StoredPoints<T, Width>{stored, columns.k, columns.c0, columns.n}, out);
+        return irregular_sum(sample, Columns<T, Width>{stored, columns.k, columns.c0, columns.n}, out);
       return irregular_sum(sample, RingPoints<T, Width>{sample.rows, sample.ring, net, columns}, out);
     }
     LayeredBasis(at, kinds[c]).sum(stam, IndexedPoints<T, Width>{net, columns}, offsets[c + 1] - offsets[c], out);
