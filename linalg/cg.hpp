@@ -10,6 +10,7 @@
 #include "linalg/executor.hpp"
 #include "linalg/formats.hpp"
 #include "linalg/spmv.hpp"
+#include "linalg/sums.hpp"
 #include "linalg/tuning.hpp"
 
 #include <algorithm>
@@ -35,23 +36,12 @@ struct CgResult {
 
 namespace detail {
 
-// out[c] = sum_i u(i, c) v(i, c), k columns, through partial sums a block of rows (`partial`:
-// tuning::dot_blocks x k).
+// out[c] = sum_i u(i, c) v(i, c), k columns (linalg/sums.hpp's fixed order).
 template <class Exec>
 void column_dots(Exec& exec, const double* u, const double* v, index_t n, index_t k, double* partial, double* out) {
-  const index_t blocks = tuning::dot_blocks, chunk = (n + blocks - 1) / blocks;
-  exec.for_each(blocks * k, [=] SPMESH_HD(index_t item) {
-    const index_t b = item / k, c = item % k;
-    const index_t lo = b * chunk, hi = lo + chunk < n ? lo + chunk : n;
-    double sum = 0;
-    for (index_t i = lo; i < hi; ++i) sum += u[std::int64_t(i) * k + c] * v[std::int64_t(i) * k + c];
-    partial[item] = sum;
-  });
-  exec.for_each(k, [=] SPMESH_HD(index_t c) {
-    double sum = 0;
-    for (index_t b = 0; b < blocks; ++b) sum += partial[std::int64_t(b) * k + c];
-    out[c] = sum;
-  });
+  column_reduce(exec, n, k, [=] SPMESH_HD(index_t i, index_t c) {
+    return u[std::int64_t(i) * k + c] * v[std::int64_t(i) * k + c];
+  }, partial, out);
 }
 
 }  // namespace detail

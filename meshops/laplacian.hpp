@@ -19,8 +19,10 @@
 // gives infinite cotangents, as the formula does.
 #pragma once
 
+#include "linalg/convert.hpp"
 #include "linalg/mesh_matrix.hpp"
 #include "linalg/mmt.hpp"
+#include "linalg/spmv.hpp"
 
 #include <cmath>
 #include <string>
@@ -45,6 +47,12 @@ struct TriangleCorners {
     T e[3], f[3], n[3];
     spans(k, at, e, f, n);
     return (e[0] * f[0] + e[1] * f[1] + e[2] * f[2]) / std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  }
+  // The angle at corner `at`, in [0, pi] (atan2 of the sine and cosine parts: exact near 0 and pi).
+  SPMESH_HD T angle(index_t k, index_t at) const {
+    T e[3], f[3], n[3];
+    spans(k, at, e, f, n);
+    return std::atan2(std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), e[0] * f[0] + e[1] * f[1] + e[2] * f[2]);
   }
   SPMESH_HD T area(index_t k) const {
     T e[3], f[3], n[3];
@@ -82,6 +90,12 @@ struct MassWeight {
     if (kind == MassMatrix::barycentric) return area / 3;
     return c.slot_i == c.slot_j ? area / 6 : area / 12;
   }
+};
+
+// A third of triangle f's area at each of its corners (a map on M by rows: value = slot, j = face).
+struct CornerArea {
+  TriangleCorners<double> triangle;
+  SPMESH_HD double operator()(index_t, index_t, index_t f) const { return triangle.area(f) / 3; }
 };
 
 // 1 on an edge; 0 on the diagonal, which uniform_laplacian then sets.
@@ -145,6 +159,39 @@ linalg::Csr<double, S> uniform_laplacian(Exec& exec, const linalg::MeshMatrix<S>
     if (diagonal >= 0) values[diagonal] = -edges;
   });
   return L;
+}
+
+// Each vertex's area, a third of its triangles' (vertices; 0 at a vertex in no face): the
+// barycentric mass matrix's diagonal as an array, M {corner -> area / 3} 1.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<double, S> vertex_areas(Exec& exec, const linalg::MeshMatrix<S>& M, const linalg::Dense<double, S>& P) {
+  detail::require_xyz(M, P, "vertex_areas");
+  detail::require_triangles(exec, M, "vertex_areas");
+  linalg::Array<double, S> ones(M.faces), areas(M.vertices);
+  double* one = ones.data();
+  exec.for_each(M.faces, [=] SPMESH_HD(index_t f) { one[f] = 1; });
+  linalg::spmv(exec, linalg::to_csr(exec, M), ones, areas, detail::CornerArea{{M.view(), P.data.data()}});
+  return areas;
+}
+
+// M - t L with the barycentric (lumped) mass matrix: the backward Euler step of the heat equation
+// du/dt = L u, the system of implicit smoothing and of the heat method's first solve. Symmetric
+// positive definite for t >= 0 on a mesh with no triangle of zero area. L's pattern (which holds
+// the diagonal) with M's diagonal added.
+template <class Exec, class S = typename Exec::space>
+linalg::Csr<double, S> heat_operator(Exec& exec, const linalg::MeshMatrix<S>& M, const linalg::Dense<double, S>& P,
+                                     double t) {
+  if (!(t >= 0)) throw InputError("heat_operator: the time step is " + std::to_string(t) + "; give t >= 0");
+  auto A = cotangent_laplacian(exec, M, P);
+  const auto areas = vertex_areas(exec, M, P);
+  const index_t* offsets = A.offsets.data();
+  const index_t* columns = A.indices.data();
+  double* values = A.values.data();
+  const double* diagonal = areas.data();
+  exec.for_each(A.rows, [=] SPMESH_HD(index_t i) {
+    for (index_t q = offsets[i]; q < offsets[i + 1]; ++q) values[q] = (columns[q] == i ? diagonal[i] : 0.0) - t * values[q];
+  });
+  return A;
 }
 
 }  // namespace spmesh::meshops

@@ -21,14 +21,14 @@ template <class Exec, class S = typename Exec::space>
 linalg::Dense<double, S> explicit_smoothing(Exec& exec, const linalg::MeshMatrix<S>& M, const linalg::Dense<double, S>& P,
                                             double step, index_t steps) {
   const auto L = cotangent_laplacian(exec, M, P);
-  const auto mass = mass_matrix(exec, M, P);  // diagonal: one entry a row
+  const auto areas = vertex_areas(exec, M, P);
   linalg::Dense<double, S> X(P.rows, 3), LX(P.rows, 3);
   exec.copy(P.data.data(), P.data.size(), X.data.data());
   double *x = X.data.data(), *lx = LX.data.data();
-  const double* diagonal = mass.values.data();
+  const double* area = areas.data();
   for (index_t s = 0; s < steps; ++s) {
     linalg::spmm(exec, L, X, LX);
-    exec.for_each(P.rows * 3, [=] SPMESH_HD(index_t e) { x[e] += step * lx[e] / diagonal[e / 3]; });
+    exec.for_each(P.rows * 3, [=] SPMESH_HD(index_t e) { x[e] += area[e / 3] > 0 ? step * lx[e] / area[e / 3] : 0.0; });
   }
   return X;
 }
@@ -44,15 +44,8 @@ template <class Exec, class S = typename Exec::space>
 Smoothed<S> implicit_smoothing(Exec& exec, const linalg::MeshMatrix<S>& M, const linalg::Dense<double, S>& P, double t,
                                const linalg::CgOptions& options = {}) {
   if (!(t >= 0)) throw InputError("implicit_smoothing: the time step is " + std::to_string(t) + "; give t >= 0");
-  auto A = cotangent_laplacian(exec, M, P);  // becomes M - t L: L's pattern holds the diagonal
+  const auto A = heat_operator(exec, M, P, t);
   const auto mass = mass_matrix(exec, M, P);
-  const index_t* offsets = A.offsets.data();
-  const index_t* columns = A.indices.data();
-  double* values = A.values.data();
-  const double* diagonal = mass.values.data();
-  exec.for_each(A.rows, [=] SPMESH_HD(index_t i) {
-    for (index_t q = offsets[i]; q < offsets[i + 1]; ++q) values[q] = (columns[q] == i ? diagonal[i] : 0.0) - t * values[q];
-  });
   linalg::Dense<double, S> rhs(P.rows, 3);
   linalg::spmm(exec, mass, P, rhs);
   Smoothed<S> out{linalg::Dense<double, S>(P.rows, 3), {}};

@@ -4,7 +4,7 @@
 // inner vertices, the mass matrices' entries sum to the area, a closed mesh's rows sum to zero. On
 // each backend (tests/backends.hpp; cuda/laplacian.cu compiles this source for the GPU).
 #include "../backends.hpp"
-#include "tori.hpp"
+#include "surfaces.hpp"
 #include "linalg/formats.hpp"
 #include "meshops/laplacian.hpp"
 #include "meshops/obj.hpp"

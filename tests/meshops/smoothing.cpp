@@ -3,7 +3,7 @@
 // the host's own P + step M^-1 L P, and both lowering the points' roughness |L P|. On each backend
 // (cuda/smoothing.cu compiles this source for the GPU).
 #include "../backends.hpp"
-#include "tori.hpp"
+#include "surfaces.hpp"
 #include "linalg/eigen.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/smoothing.hpp"

@@ -1,0 +1,46 @@
+// Reductions in a fixed order on any executor: each of tuning::dot_blocks blocks of consecutive
+// rows reduced in row order, then the blocks' results in block order. The same bits every run
+// and on every executor (no atomics), and parallel enough for the GPU. Conjugate gradients' dot
+// products and the mesh algorithms' totals (a mean edge length, the smallest heat) are these.
+#pragma once
+
+#include "linalg/array.hpp"
+#include "linalg/executor.hpp"
+#include "linalg/maps.hpp"
+#include "linalg/tuning.hpp"
+
+#include <cstdint>
+
+namespace spmesh::linalg {
+
+// out[c] = reduce over i in [0, n) of term(i, c), for the k columns c (reduce as in maps.hpp:
+// reduce::Sum, Min, Max); `partial` holds tuning::dot_blocks x k doubles of the caller's; `out`
+// (k doubles) stays in executor memory.
+template <class Exec, class Term, class Reduce = reduce::Sum>
+void column_reduce(Exec& exec, index_t n, index_t k, Term term, double* partial, double* out, Reduce reduce = {}) {
+  const index_t blocks = tuning::dot_blocks, chunk = (n + blocks - 1) / blocks;
+  exec.for_each(blocks * k, [=] SPMESH_HD(index_t item) {
+    const index_t b = item / k, c = item % k;
+    const index_t lo = b * chunk, hi = lo + chunk < n ? lo + chunk : n;
+    double result = reduce.template identity<double>();
+    for (index_t i = lo; i < hi; ++i) result = reduce(result, double(term(i, c)));
+    partial[item] = result;
+  });
+  exec.for_each(k, [=] SPMESH_HD(index_t c) {
+    double result = reduce.template identity<double>();
+    for (index_t b = 0; b < blocks; ++b) result = reduce(result, partial[std::int64_t(b) * k + c]);
+    out[c] = result;
+  });
+}
+
+// The reduction over i in [0, n) of term(i) (by default the sum), read by the host (one wait).
+template <class Exec, class Term, class Reduce = reduce::Sum>
+double reduce_all(Exec& exec, index_t n, Term term, Reduce reduce = {}) {
+  Array<double, typename Exec::space> partial(tuning::dot_blocks), result(1);
+  column_reduce(exec, n, 1, [=] SPMESH_HD(index_t i, index_t) { return term(i); }, partial.data(), result.data(), reduce);
+  double host = 0;
+  exec.read(result.data(), 1, &host);
+  return host;
+}
+
+}  // namespace spmesh::linalg
