@@ -125,7 +125,8 @@ HeatGeodesic<S> heat_geodesic(Exec& exec, const linalg::MeshMatrix<S>& M, const 
     for (index_t s = 0; s < count; ++s) d[source[s]] = 1;
   });
   // The residual's test looks at its norm, which the sources' neighbourhood holds, while far from
-  // them the heat is tiny (at t = h^2 about e^-1.5 an edge: 1e-68 a hundred edges away) and a
+  // them the heat is tiny (at t = h^2 on a unit icosphere of 40,962 vertices, 1e-67 at the point
+  // opposite the source, some 180 edges away) and a
   // Krylov iterate is zero beyond as many edges as it has taken iterations. grad u's direction is
   // wanted everywhere, so the solve goes on, tuning::heat_further_iterations at a time, until no
   // vertex gains heat and the smallest positive u moves by under 1%: the far field converged

@@ -130,7 +130,7 @@ TEST_CASE_TEMPLATE("Face adjacency and the components of a mesh of many shuffled
   CHECK(meshops::face_components(exec, M).count == 9);
 }
 
-TEST_CASE_TEMPLATE("Faces meeting at a vertex only are apart; every face of a non-manifold edge is adjacent", B,
+TEST_CASE_TEMPLATE("Faces meeting at a vertex only are apart, and every face of a non-manifold edge is adjacent", B,
                    SPMESH_TEST_BACKENDS) {
   // Two triangles sharing vertex 0; three triangles on edge (5, 6), one of them turned.
   const PolyMesh mesh = triangle_mesh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {-1, 0, 0}, {0, -1, 0}, {0, 0, 1}, {1, 1, 1}, {2, 0, 1}, {0, 2, 1}, {1, 1, 2}},
