@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# tests/downstream/check.sh BUILD MESH: installs the spmesh build BUILD into a scratch prefix,
+# configures and builds tests/downstream against it with find_package(spmesh) (and asks for a
+# component the build lacks, which must fail), then runs the program on MESH.
+set -euo pipefail
+build=$1 mesh=$2
+here=$(cd "$(dirname "$0")" && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cmake --install "$build" --prefix "$scratch/prefix" > "$scratch/install.log"
+test -f "$scratch/prefix/lib/cmake/spmesh/spmeshConfig.cmake"
+test -f "$scratch/prefix/include/spmesh/linalg/formats.hpp"
+test -x "$scratch/prefix/bin/spmesh"
+cmake -S "$here" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$scratch/prefix" \
+  > "$scratch/configure.log" || { cat "$scratch/configure.log"; exit 1; }
+cmake --build "$scratch/build" > "$scratch/build.log" || { cat "$scratch/build.log"; exit 1; }
+"$scratch/build/downstream" "$mesh"
+# A component the package does not have is refused at find_package.
+cuda=$(grep -c "set(spmesh_cuda_FOUND ON)" "$scratch/prefix/lib/cmake/spmesh/spmeshConfig.cmake" || true)
+missing=python
+[[ $cuda == 0 ]] && missing=cuda
+mkdir -p "$scratch/want"
+printf 'cmake_minimum_required(VERSION 3.25)\nproject(want LANGUAGES CXX)\nfind_package(spmesh REQUIRED COMPONENTS %s)\n' \
+  "$missing" > "$scratch/want/CMakeLists.txt"
+if cmake -S "$scratch/want" -B "$scratch/want/build" -DCMAKE_PREFIX_PATH="$scratch/prefix" > "$scratch/want.log" 2>&1; then
+  echo "find_package(spmesh COMPONENTS $missing) succeeded on a package without it"; exit 1
+fi
+echo "downstream: find_package(spmesh COMPONENTS $missing) refused, as it should be"
