@@ -3,8 +3,8 @@
 // preconditioner diag(A)^-1): the k columns of B solved together, each with its own scalars. Every
 // vector and scalar stays in the executor's memory and the scalars are computed there, so an
 // iteration waits for nothing; the host reads the residuals every `check_every` iterations to
-// stop. Dot products are summed in a fixed order (blocks of consecutive rows, then the blocks'
-// sums in order), the SpMM by rows: the same bits every run, and the same on every executor.
+// stop. Dot products are summed in a fixed order (linalg/sums.hpp), the SpMM by rows: the same
+// bits every run; the CPU and the GPU differ by rounding (lanes, fused multiply-adds).
 #pragma once
 
 #include "linalg/executor.hpp"

@@ -18,6 +18,16 @@ SPMESH_HD T lane_sum(T v) {
   return v;
 }
 
+// reduce(...) of v over the G lanes of an item, in lane 0: the same tree as lane_sum, for any
+// reduction of maps.hpp (Sum, Min, Max). Every lane of the warp must call it.
+template <int G, class T, class Reduce>
+SPMESH_HD T lane_reduce(T v, [[maybe_unused]] Reduce reduce) {
+#if defined(__CUDA_ARCH__)
+  for (int offset = G / 2; offset > 0; offset /= 2) v = reduce(v, __shfl_down_sync(0xffffffffu, v, offset, G));
+#endif
+  return v;
+}
+
 // The sum of v over the G lanes of an item, in every lane: a butterfly, so that every lane
 // holds the same bits ((v0 + v1) + (v2 + v3) for G = 4). Every lane of the warp must call it.
 template <int G, class T>

@@ -1,11 +1,14 @@
 // Reductions in a fixed order on any executor: each of tuning::dot_blocks blocks of consecutive
-// rows reduced in row order, then the blocks' results in block order. The same bits every run
-// and on every executor (no atomics), and parallel enough for the GPU. Conjugate gradients' dot
-// products and the mesh algorithms' totals (a mean edge length, the smallest heat) are these.
+// rows reduced by the executor's lanes (lanes.hpp: a lane takes every G-th row of the block in
+// order, then a fixed tree combines the lanes), then the blocks' results the same way. The same
+// bits every run (no atomics); the CPU (one lane) and the GPU (32) differ by rounding only.
+// Conjugate gradients' dot products and the mesh algorithms' totals (a mean edge length, the
+// smallest heat) are these.
 #pragma once
 
 #include "linalg/array.hpp"
 #include "linalg/executor.hpp"
+#include "linalg/lanes.hpp"
 #include "linalg/maps.hpp"
 #include "linalg/tuning.hpp"
 
@@ -18,18 +21,22 @@ namespace spmesh::linalg {
 // (k doubles) stays in executor memory.
 template <class Exec, class Term, class Reduce = reduce::Sum>
 void column_reduce(Exec& exec, index_t n, index_t k, Term term, double* partial, double* out, Reduce reduce = {}) {
-  const index_t blocks = tuning::dot_blocks, chunk = (n + blocks - 1) / blocks;
-  exec.for_each(blocks * k, [=] SPMESH_HD(index_t item) {
+  constexpr int G = Exec::lanes;
+  const index_t blocks = tuning::dot_blocks, chunk = (n + blocks - 1) / blocks, items = blocks * k;
+  // (for_each_grouped also calls items past the end, which take part in the lanes' tree only.)
+  exec.template for_each_grouped<G>(items, [=] SPMESH_HD(index_t item, int lane) {
     const index_t b = item / k, c = item % k;
-    const index_t lo = b * chunk, hi = lo + chunk < n ? lo + chunk : n;
+    const index_t lo = item < items ? b * chunk : n, hi = lo + chunk < n ? lo + chunk : n;
     double result = reduce.template identity<double>();
-    for (index_t i = lo; i < hi; ++i) result = reduce(result, double(term(i, c)));
-    partial[item] = result;
+    for (index_t i = lo + lane; i < hi; i += G) result = reduce(result, double(term(i, c)));
+    result = lane_reduce<G>(result, reduce);
+    if (lane == 0 && item < items) partial[item] = result;
   });
-  exec.for_each(k, [=] SPMESH_HD(index_t c) {
+  exec.template for_each_grouped<G>(k, [=] SPMESH_HD(index_t c, int lane) {
     double result = reduce.template identity<double>();
-    for (index_t b = 0; b < blocks; ++b) result = reduce(result, partial[std::int64_t(b) * k + c]);
-    out[c] = result;
+    for (index_t b = lane; c < k && b < blocks; b += G) result = reduce(result, partial[std::int64_t(b) * k + c]);
+    result = lane_reduce<G>(result, reduce);
+    if (lane == 0 && c < k) out[c] = result;
   });
 }
 
