@@ -126,12 +126,12 @@ HeatGeodesic<S> heat_geodesic(Exec& exec, const linalg::MeshMatrix<S>& M, const 
   });
   // The residual's test looks at its norm, which the sources' neighbourhood holds, while far from
   // them the heat is tiny (at t = h^2 on a unit icosphere of 40,962 vertices, 1e-67 at the point
-  // opposite the source, some 180 edges away) and a
-  // Krylov iterate is zero beyond as many edges as it has taken iterations. grad u's direction is
-  // wanted everywhere, so the solve goes on, tuning::heat_further_iterations at a time, until no
-  // vertex gains heat and the smallest positive u moves by under 1%: the far field converged
-  // too. Where that smallest u is below tuning::smallest_heat (CG's squares would underflow, and
-  // with them the far field's direction), t is taken 4 times longer and the step solved again.
+  // opposite the source, some 180 edges away) and a Krylov iterate is zero beyond as many edges as
+  // it has taken iterations. grad u's direction is wanted everywhere, so the solve goes on,
+  // tuning::heat_further_iterations at a time, until no vertex gains heat and the smallest
+  // positive u moves by under 1%: the far field converged too. Where that smallest u is below
+  // tuning::smallest_heat (CG's squares would underflow, and with them the far field's
+  // direction), t is taken 4 times longer and the step solved again, at most 16 times.
   auto coldest = [&] {
     return std::pair{exec.count_if(n, [=] SPMESH_HD(index_t i) { return !(heat[i] > 0); }),
                      linalg::reduce_all(exec, n, [=] SPMESH_HD(index_t i) { return heat[i] > 0 ? heat[i] : 1.0; },
@@ -140,11 +140,11 @@ HeatGeodesic<S> heat_geodesic(Exec& exec, const linalg::MeshMatrix<S>& M, const 
   linalg::CgOptions further = options.solve;
   further.tolerance = 0;
   further.max_iterations = tuning::heat_further_iterations;
-  for (out.heat = {};; out.time *= 4) {
+  for (int growths = 0;; ++growths, out.time *= 4) {
     exec.for_each(n, [=] SPMESH_HD(index_t i) { heat[i] = 0; });
     const auto heat_system = heat_operator(exec, M, P, out.time);
     const auto first = linalg::conjugate_gradient(exec, heat_system, delta, u, options.solve);
-    out.heat.iterations += first.iterations;
+    out.heat.iterations += first.iterations;  // every try's
     out.heat.relative_residual = first.relative_residual;
     out.heat.converged = first.converged;
     auto before = coldest();
@@ -155,7 +155,7 @@ HeatGeodesic<S> heat_geodesic(Exec& exec, const linalg::MeshMatrix<S>& M, const 
       if (now.first == before.first && std::abs(now.second - before.second) <= 0.01 * before.second) break;
       before = now;
     }
-    if (before.second >= tuning::smallest_heat) break;
+    if (before.second >= tuning::smallest_heat || growths == 16) break;
   }
   out.unreached = coldest().first;
 
