@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 # Stack traces for UBSan; ASan's defaults already abort on the first report.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-strict_string_checks=1:detect_stack_use_after_return=1}
-SPMESH_PRESET=sanitize exec scripts/test.sh
+SPMESH_PRESET=sanitize SPMESH_SKIP_PYTHON=1 exec scripts/test.sh

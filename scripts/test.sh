@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
 # The README's test command: install what is missing, build with warnings as errors, run every
-# test. SPMESH_PRESET=cpu builds without the CUDA backend even where nvcc exists.
+# test with ctest. The Python environment of common.sh (PyPI: numpy, scipy, pytest, libigl,
+# nanobind) serves the libigl cross-checks and the Python package, which the build then
+# includes (its pytest suite is ctest's python_package). SPMESH_PRESET=cpu builds without the
+# CUDA backend even where nvcc exists; SPMESH_SKIP_PYTHON=1 leaves Python out (the sanitizer
+# run: a Python module cannot load ASan's runtime).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 preset=${SPMESH_PRESET:-ci}
 spmesh_install_missing
+if [[ ${SPMESH_SKIP_PYTHON:-0} != 1 ]]; then
+  SPMESH_PYTHON=$(spmesh_python_env)
+  export SPMESH_PYTHON
+  SPMESH_CMAKE_ARGS="-DSPMESH_BUILD_PYTHON=ON -DPython_EXECUTABLE=$SPMESH_PYTHON"
+fi
 spmesh_build "$preset"
 ctest --preset "$preset" -j "$(nproc)"
