@@ -40,5 +40,5 @@ spmesh_python_env() {
     python3 -m venv "$venv" >&2
     "$venv/bin/pip" install -q numpy scipy pytest libigl scikit-build-core nanobind >&2
   fi
-  realpath "$venv/bin/python"
+  echo "$(cd "$venv/bin" && pwd)/python"  # not realpath: the link is what makes it the venv's
 }
