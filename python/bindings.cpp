@@ -39,6 +39,7 @@ template <class T>
 using Numpy = nb::ndarray<nb::numpy, T>;
 using Points = nb::ndarray<const double, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 using Indices = nb::ndarray<const index_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Values = nb::ndarray<const double, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 // A NumPy array that owns `values` (moved, not copied), of the given shape.
 template <class T>
@@ -84,7 +85,7 @@ linalg::Dense<double> copy_points(const Points& points, const char* what, index_
 }
 
 // A CSR matrix from its arrays (copied), checked as spmesh checks its own.
-linalg::Csr<double> copy_csr(const nb::ndarray<const double, nb::ndim<1>, nb::c_contig, nb::device::cpu>& values,
+linalg::Csr<double> copy_csr(const Values& values,
                              const Indices& indices, const Indices& offsets, index_t rows, index_t cols) {
   if (index_t(offsets.size()) != rows + 1 || values.size() != indices.size())
     throw DimensionError("a " + std::to_string(rows) + " x " + std::to_string(cols) + " CSR matrix needs " +
@@ -242,13 +243,14 @@ NB_MODULE(_spmesh, module) {
         "Builds a plan of `levels` levels of `scheme` (catmark, loop, sqrt3) for the mesh's topology and tags");
 
   // Mesh algorithms (meshops/), on the CPU.
-  auto csr_of = [](auto f) {
+  // f(exec, M, P) of a mesh, its result handed to NumPy.
+  auto on_mesh = [](auto f) {
     return [f](const Mesh& mesh) {
       Exec exec;
       return to_numpy(f(exec, mesh.mesh.M, mesh.mesh.positions));
     };
   };
-  module.def("_cotangent_laplacian", csr_of([](Exec& e, auto& M, auto& P) { return meshops::cotangent_laplacian(e, M, P); }));
+  module.def("_cotangent_laplacian", on_mesh([](Exec& e, auto& M, auto& P) { return meshops::cotangent_laplacian(e, M, P); }));
   module.def("_mass_matrix", [](const Mesh& mesh, const std::string& kind) {
     if (kind != "barycentric" && kind != "full")
       throw InputError("mass_matrix: kind '" + kind + "' (barycentric or full)");
@@ -264,19 +266,13 @@ NB_MODULE(_spmesh, module) {
     Exec exec;
     return to_numpy(linalg::cast_values<double>(exec, meshops::face_adjacency(exec, mesh.mesh.M)));
   });
-  auto per_vertex = [](auto f) {
-    return [f](const Mesh& mesh) {
-      Exec exec;
-      return to_numpy(f(exec, mesh.mesh.M, mesh.mesh.positions));
-    };
-  };
-  module.def("vertex_normals", per_vertex([](Exec& e, auto& M, auto& P) { return meshops::vertex_normals(e, M, P); }),
+  module.def("vertex_normals", on_mesh([](Exec& e, auto& M, auto& P) { return meshops::vertex_normals(e, M, P); }),
         "mesh"_a, "Unit area-weighted vertex normals, N = M A (V x 3)");
-  module.def("vertex_areas", per_vertex([](Exec& e, auto& M, auto& P) { return meshops::vertex_areas(e, M, P); }),
+  module.def("vertex_areas", on_mesh([](Exec& e, auto& M, auto& P) { return meshops::vertex_areas(e, M, P); }),
         "mesh"_a, "A third of each vertex's triangles' area (V)");
-  module.def("angle_defects", per_vertex([](Exec& e, auto& M, auto& P) { return meshops::angle_defects(e, M, P); }),
+  module.def("angle_defects", on_mesh([](Exec& e, auto& M, auto& P) { return meshops::angle_defects(e, M, P); }),
         "mesh"_a, "Integrated Gaussian curvature: 2 pi - the angles (pi - on the boundary) (V)");
-  module.def("mean_curvature", per_vertex([](Exec& e, auto& M, auto& P) { return meshops::mean_curvature(e, M, P); }),
+  module.def("mean_curvature", on_mesh([](Exec& e, auto& M, auto& P) { return meshops::mean_curvature(e, M, P); }),
         "mesh"_a, "Mean curvature -1/2 (M^-1 L P) . N, signed by the normals (V)");
   module.def("heat_geodesic",
         [](const Mesh& mesh, const Indices& sources, double time_factor) {
@@ -311,8 +307,8 @@ NB_MODULE(_spmesh, module) {
 
   // The linalg layer on CSR arrays.
   module.def("_spmv",
-        [](nb::ndarray<const double, nb::ndim<1>, nb::c_contig, nb::device::cpu> values, Indices indices, Indices offsets,
-           index_t rows, index_t cols, nb::ndarray<const double, nb::ndim<1>, nb::c_contig, nb::device::cpu> x,
+        [](Values values, Indices indices, Indices offsets,
+           index_t rows, index_t cols, Values x,
            const std::string& map) {
           if (index_t(x.shape(0)) != cols)
             throw DimensionError("spmv: x has " + std::to_string(x.shape(0)) + " entries, A " + std::to_string(cols) +
@@ -325,9 +321,9 @@ NB_MODULE(_spmesh, module) {
           else throw InputError("spmv: map '" + map + "' (identity or ones)");
           return to_numpy(std::move(out));
         });
-  module.def("_spgemm", [](nb::ndarray<const double, nb::ndim<1>, nb::c_contig, nb::device::cpu> a_values, Indices a_indices,
+  module.def("_spgemm", [](Values a_values, Indices a_indices,
                       Indices a_offsets, index_t a_rows, index_t a_cols,
-                      nb::ndarray<const double, nb::ndim<1>, nb::c_contig, nb::device::cpu> b_values, Indices b_indices,
+                      Values b_values, Indices b_indices,
                       Indices b_offsets, index_t b_rows, index_t b_cols) {
     Exec exec;
     const auto A = copy_csr(a_values, a_indices, a_offsets, a_rows, a_cols);
