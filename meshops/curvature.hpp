@@ -42,11 +42,7 @@ template <class Exec, class S = typename Exec::space>
 linalg::Array<double, S> angle_sums(Exec& exec, const linalg::MeshMatrix<S>& M, const linalg::Dense<double, S>& P) {
   detail::require_xyz(M, P, "angle_sums");
   detail::require_triangles(exec, M, "angle_sums");
-  linalg::Array<double, S> ones(M.faces), theta(M.vertices);
-  double* one = ones.data();
-  exec.for_each(M.faces, [=] SPMESH_HD(index_t f) { one[f] = 1; });
-  linalg::spmv(exec, linalg::to_csr(exec, M), ones, theta, detail::CornerAngle{{M.view(), P.data.data()}});
-  return theta;
+  return detail::sum_over_corners(exec, M, detail::CornerAngle{{M.view(), P.data.data()}});
 }
 
 // The integrated Gaussian curvature at each vertex (vertices): the angle defect, the boundary's

@@ -164,10 +164,7 @@ HeatGeodesic<S> heat_geodesic(Exec& exec, const linalg::MeshMatrix<S>& M, const 
   exec.for_each(M.faces, detail::NormalizedGradient{triangle, heat, X.data()});
 
   // III. (-L) phi = -div X, from phi = 0.
-  linalg::Array<double, S> ones(M.faces), divergence(n);
-  double* one = ones.data();
-  exec.for_each(M.faces, [=] SPMESH_HD(index_t f) { one[f] = 1; });
-  linalg::spmv(exec, linalg::to_csr(exec, M), ones, divergence, detail::CornerDivergence{triangle, X.data()});
+  const auto divergence = detail::sum_over_corners(exec, M, detail::CornerDivergence{triangle, X.data()});
   auto minus_L = cotangent_laplacian(exec, M, P);
   double* values = minus_L.values.data();
   exec.for_each(minus_L.nnz(), [=] SPMESH_HD(index_t q) { values[q] = -values[q]; });

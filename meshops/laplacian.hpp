@@ -103,6 +103,17 @@ struct EdgeWeight {
   SPMESH_HD double operator()(const linalg::Collision& c) const { return c.slot_i == c.slot_j ? 0.0 : 1.0; }
 };
 
+// Per vertex, the sum over its corners of corner(slot, vertex, face): the product M {corner} 1
+// over the mesh matrix's rows, each row summed in face order.
+template <class Exec, class S, class Corner>
+linalg::Array<double, S> sum_over_corners(Exec& exec, const linalg::MeshMatrix<S>& M, Corner corner) {
+  linalg::Array<double, S> ones(M.faces), sums(M.vertices);
+  double* one = ones.data();
+  exec.for_each(M.faces, [=] SPMESH_HD(index_t f) { one[f] = 1; });
+  linalg::spmv(exec, linalg::to_csr(exec, M), ones, sums, corner);
+  return sums;
+}
+
 // Refuses a mesh with a face other than a triangle, naming the first.
 template <class Exec, class S>
 void require_triangles(Exec& exec, const linalg::MeshMatrix<S>& M, const char* what) {
@@ -167,11 +178,7 @@ template <class Exec, class S = typename Exec::space>
 linalg::Array<double, S> vertex_areas(Exec& exec, const linalg::MeshMatrix<S>& M, const linalg::Dense<double, S>& P) {
   detail::require_xyz(M, P, "vertex_areas");
   detail::require_triangles(exec, M, "vertex_areas");
-  linalg::Array<double, S> ones(M.faces), areas(M.vertices);
-  double* one = ones.data();
-  exec.for_each(M.faces, [=] SPMESH_HD(index_t f) { one[f] = 1; });
-  linalg::spmv(exec, linalg::to_csr(exec, M), ones, areas, detail::CornerArea{{M.view(), P.data.data()}});
-  return areas;
+  return detail::sum_over_corners(exec, M, detail::CornerArea{{M.view(), P.data.data()}});
 }
 
 // M - t L with the barycentric (lumped) mass matrix: the backward Euler step of the heat equation
