@@ -4,7 +4,9 @@
 # nanobind) serves the libigl cross-checks and the Python package, which the build then
 # includes (its pytest suite is ctest's python_package). SPMESH_PRESET=cpu builds without the
 # CUDA backend even where nvcc exists; SPMESH_SKIP_PYTHON=1 leaves Python out (the sanitizer
-# run: a Python module cannot load ASan's runtime).
+# run: a Python module cannot load ASan's runtime). Where no GPU answers (nvidia-smi), the GPU
+# tests and the benchmarks' GPU halves are not built (unless SPMESH_BUILD_GPU_TESTS=ON): they could
+# only be skipped, and they are most of nvcc's compile time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
@@ -15,5 +17,14 @@ if [[ ${SPMESH_SKIP_PYTHON:-0} != 1 ]]; then
   export SPMESH_PYTHON
   SPMESH_CMAKE_ARGS="-DSPMESH_BUILD_PYTHON=ON -DPython_EXECUTABLE=$SPMESH_PYTHON"
 fi
+gpu_tests=${SPMESH_BUILD_GPU_TESTS:-}
+if [[ -z $gpu_tests ]]; then
+  gpu_tests=ON
+  if ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+    gpu_tests=OFF
+    echo "test.sh: no GPU answers here: GPU tests and GPU benchmarks not built (SPMESH_BUILD_GPU_TESTS=ON builds them)"
+  fi
+fi
+SPMESH_CMAKE_ARGS="${SPMESH_CMAKE_ARGS:-} -DSPMESH_BUILD_GPU_TESTS=$gpu_tests"
 spmesh_build "$preset"
 ctest --preset "$preset" -j "$(nproc)"
