@@ -95,6 +95,26 @@ using Csr = Compressed<T, Major::row, Space>;
 template <class T, class Space = Host>
 using Csc = Compressed<T, Major::column, Space>;
 
+// A CSR matrix over arrays that someone else owns (a NumPy or CuPy array's buffer, a mapped
+// file): what SpMV and SpMM read of a Csr, without a copy. The owner keeps the arrays alive and
+// unchanged while it is in use; linalg::validate checks arrays from outside.
+template <class T, class Space = Host>
+struct CsrRef {
+  using value_type = T;
+  using space = Space;
+  static constexpr Major major = Major::row;
+  index_t rows = 0, cols = 0;
+  const index_t* offsets = nullptr;  // rows + 1 entries
+  const index_t* indices = nullptr;  // nnz() entries
+  const T* values = nullptr;         // nnz() entries
+  index_t nonzeros = 0;
+
+  index_t outer() const { return rows; }
+  index_t nnz() const { return nonzeros; }
+  std::string shape() const { return std::to_string(rows) + " x " + std::to_string(cols); }
+  CompressedView<T> view() const { return {rows, cols, offsets, indices, values}; }
+};
+
 // Reinterprets the arrays of A as its transpose in the other major order, in O(1):
 // the CSR arrays of A are the CSC arrays of A^T.
 template <class T, Major M, class Space>
