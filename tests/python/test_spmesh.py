@@ -87,6 +87,14 @@ def test_cotangent_laplacian_is_scipy_sparse_without_a_copy_and_equals_a_face_lo
     np.testing.assert_allclose(spmesh.vertex_areas(torus), M.diagonal(), rtol=1e-12)
     full = spmesh.mass_matrix(torus, "full")
     assert full.sum() == pytest.approx(areas.sum(), rel=1e-12)
+    # Other positions on the same topology: cotangents do not change with scale, areas by its square.
+    scaled = 2 * torus.positions
+    assert abs(spmesh.cotangent_laplacian(torus, positions=scaled) - L).max() <= 1e-12 * abs(L).max()
+    np.testing.assert_allclose(spmesh.vertex_areas(torus, positions=scaled), 4 * M.diagonal(), rtol=1e-12)
+    with pytest.raises(ValueError, match="5 x 3 points given; 400 x 3 expected|points given"):
+        spmesh.vertex_normals(torus, positions=np.zeros((5, 3)))
+    with pytest.raises(ValueError, match="read-only"):
+        torus.face_indices[0] = 1  # a mesh's topology is fixed (its GPU copy is kept)
 
 
 def test_curvature_geodesics_smoothing_components():
@@ -117,10 +125,76 @@ def test_spmv_and_spgemm_equal_scipy():
     B = scipy.sparse.random(40, 30, density=0.1, format="csr", random_state=2)
     x = rng.standard_normal(40)
     np.testing.assert_allclose(spmesh.spmv(A, x), A @ x, atol=1e-14)
+    X = rng.standard_normal((40, 3))
+    np.testing.assert_allclose(spmesh.spmv(A, X), A @ X, atol=1e-14)  # a block: one SpMM
     ones = A.copy()
     ones.data[:] = 1
     np.testing.assert_allclose(spmesh.spmv(A, x, map="ones"), ones @ x, atol=1e-14)
     assert abs(spmesh.spgemm(A, B) - A @ B).max() <= 1e-14
+
+
+def test_csr_arrays_read_in_place_are_validated_first():
+    """spmv reads scipy's arrays in place, so arrays that would send it outside them are refused
+    before any product, naming the row."""
+    A = scipy.sparse.csr_array((np.ones(3), np.array([0, 2, 1], dtype=np.int32), np.array([0, 1, 3, 3], dtype=np.int32)),
+                               shape=(3, 3))
+    A.indices[2] = 300  # scipy does not check arrays changed after construction
+    with pytest.raises(ValueError, match="row 1 holds index 300, outside \\[0, 3\\)"):
+        spmesh.spmv(A, np.ones(3))
+    A.indices[2] = 1
+    A.indptr[1], A.indptr[2] = 3, 2  # offsets 0, 3, 2, 3: row 1 runs backwards
+    with pytest.raises(ValueError, match="row 1 has decreasing offsets"):
+        spmesh.spmv(A, np.ones(3))
+    with pytest.raises(ValueError, match="A has 3 columns"):
+        spmesh.spmv(scipy.sparse.identity(3, format="csr"), np.ones(4))
+
+
+def test_refinement_matrix_is_the_plans_own_read_only_and_replay_uses_it():
+    cube = spmesh.read_mesh(data("cube.obj"))
+    plan = spmesh.build(cube, levels=3)
+    R = plan.refinement_matrix()
+    assert not R.data.flags.writeable and not R.data.flags.owndata  # shared with the plan, not copied
+    poses = [cube.positions * s for s in (1.0, 0.5, 2.0)]
+    for pose in poses:
+        np.testing.assert_allclose(plan.replay(pose), R @ pose, rtol=0, atol=1e-14)
+        np.testing.assert_allclose(plan.replay(pose), plan.eval(pose), rtol=0, atol=1e-13)
+
+
+def regular_limit_positions(positions, faces):
+    """Catmull-Clark's limit at a regular vertex (valence 4, quads): (16 v + 4 sum of edge
+    neighbours + sum of diagonal neighbours) / 36, summed here face by face (each edge neighbour
+    lies in two faces of the vertex)."""
+    total = 16 * positions.copy()
+    for face in faces:
+        for k in range(4):
+            v, after, opposite, before = (face[(k + j) % 4] for j in range(4))
+            total[v] += 2 * (positions[after] + positions[before]) + positions[opposite]
+    return total / 36
+
+
+def test_limit_at_vertices_and_samples_agree_with_the_closed_form_and_each_other():
+    torus = spmesh.read_mesh(data("torus.obj"))  # every vertex regular
+    level0, normals = spmesh.limit(torus, level=0)
+    want = regular_limit_positions(torus.positions, torus.faces)
+    np.testing.assert_allclose(level0.positions, want, rtol=0, atol=1e-14)
+    np.testing.assert_array_equal(level0.faces, torus.faces)
+    np.testing.assert_allclose(np.linalg.norm(normals, axis=1), 1, atol=1e-14)
+    assert (np.einsum("ij,ij->i", normals, spmesh.vertex_normals(spmesh.triangulate(torus))) > 0.9).all()
+    level1, _ = spmesh.limit(torus, level=1)
+    assert level1.vertex_count == spmesh.subdivide(torus, 1).vertex_count
+    # At a face's corner (u, v) = (0, 0), the limit is its first vertex's limit point.
+    faces = np.arange(torus.face_count)
+    corners, du, dv = spmesh.limit_at(torus, faces, np.zeros(len(faces)), np.zeros(len(faces)))
+    np.testing.assert_allclose(corners, want[torus.faces[:, 0]], rtol=0, atol=1e-13)
+    # The derivatives are the positions' central differences (bicubic: error O(h^2)).
+    u, v, h = np.full(len(faces), 0.3), np.full(len(faces), 0.6), 1e-4
+    middle, du, dv = spmesh.limit_at(torus, faces, u, v)
+    ahead, _, _ = spmesh.limit_at(torus, faces, u + h, v)
+    behind, _, _ = spmesh.limit_at(torus, faces, u - h, v)
+    np.testing.assert_allclose((ahead - behind) / (2 * h), du, rtol=0, atol=1e-7)
+    ahead, _, _ = spmesh.limit_at(torus, faces, u, v + h)
+    behind, _, _ = spmesh.limit_at(torus, faces, u, v - h)
+    np.testing.assert_allclose((ahead - behind) / (2 * h), dv, rtol=0, atol=1e-7)
 
 
 def test_errors_are_python_exceptions_with_spmesh_messages():
@@ -133,8 +207,17 @@ def test_errors_are_python_exceptions_with_spmesh_messages():
         spmesh.mesh(np.zeros((3, 3)), np.array([[0, 1, 7]]))
     with pytest.raises(ValueError, match="unknown scheme 'butterfly'"):
         spmesh.subdivide(cube, levels=1, scheme="butterfly")
-    with pytest.raises(ValueError, match="8 vertices"):
+    with pytest.raises(ValueError, match="5 x 3 points given; 8 x 3 expected"):
         spmesh.build(cube, 1).replay(np.zeros((5, 3)))
+    with pytest.raises(ValueError, match="device 'gpu' \\(cpu or cuda\\)"):
+        spmesh.build(cube, 1, device="gpu")
+    if not spmesh.cuda_available():
+        with pytest.raises(RuntimeError, match="device 'cuda'"):
+            spmesh.subdivide(cube, 1, device="cuda")
+    with pytest.raises(ValueError, match="loop's limit|Loop"):
+        spmesh.limit_at(cube, [0], [0.5], [0.5], scheme="loop")  # quads: Loop takes triangles
+    with pytest.raises(ValueError, match="sample 1 names face 6"):
+        spmesh.limit_at(cube, [0, 6], [0.5, 0.5], [0.5, 0.5])
 
 
 def test_python_m_spmesh_is_the_command_line(tmp_path):

@@ -1,0 +1,78 @@
+#include "python/limits.hpp"
+
+#include "apps/pipeline.hpp"
+#include "apps/transfer.hpp"
+#include "meshops/checks.hpp"
+#include "python/mesh.hpp"
+#include "python/side.hpp"
+#include "schemes/tags.hpp"
+
+#include <nanobind/stl/string.h>
+
+#include <cmath>
+#include <string>
+
+namespace spmesh::python {
+
+namespace {
+
+using Cpu = linalg::cpu::Executor;
+
+// The limit at the vertices of level `level`: (positions, normals, face offsets, face indices).
+nb::tuple limit(const Mesh& mesh, int level, const std::string& scheme) {
+  meshops::check_mesh(mesh.mesh);
+  const auto tags = schemes::read_tags(mesh.mesh);
+  Cpu exec;
+  apps::Stages stages;
+  auto r = schemes::with_scheme(scheme, [&]<class Scheme>() {
+    return apps::limits<double, Scheme>(exec, mesh.mesh, tags.sharpness, schemes::options_from(tags), level, stages);
+  });
+  return nb::make_tuple(out<Cpu>(std::move(r.positions)), out<Cpu>(std::move(r.normals)),
+                        out<Cpu>(std::move(r.mesh.offsets)), out<Cpu>(std::move(r.mesh.indices)));
+}
+
+// The limit and its u and v derivatives at samples (faces[i], u[i], v[i]), going down at most
+// `depth` levels: (positions, du, dv, how many were approximated).
+nb::tuple limit_at(const Mesh& mesh, const Indices& faces, const Values& u, const Values& v, const std::string& scheme,
+                   int depth, bool approximate) {
+  meshops::check_mesh(mesh.mesh);
+  if (faces.size() != u.size() || faces.size() != v.size())
+    throw DimensionError("limit_at: " + std::to_string(faces.size()) + " faces, " + std::to_string(u.size()) + " u and " +
+                         std::to_string(v.size()) + " v given; one of each a sample");
+  if (depth < 0 || depth > schemes::max_sample_depth)
+    throw InputError("limit_at: depth " + std::to_string(depth) + " (0 to " + std::to_string(schemes::max_sample_depth) +
+                     ")");
+  meshops::Samples samples;
+  for (std::size_t i = 0; i < faces.size(); ++i) {
+    const index_t face = faces.data()[i];
+    const double s = u.data()[i], t = v.data()[i];
+    if (face < 0 || face >= mesh.mesh.face_count())
+      throw InputError("limit_at: sample " + std::to_string(i) + " names face " + std::to_string(face) + " (0-based) of " +
+                       std::to_string(mesh.mesh.face_count()));
+    if (!std::isfinite(s) || !std::isfinite(t) || s < 0 || t < 0)
+      throw InputError("limit_at: sample " + std::to_string(i) + " has (u, v) = (" + std::to_string(s) + ", " +
+                       std::to_string(t) + "); finite and not negative expected");
+    samples.faces.push_back(face), samples.u.push_back(s), samples.v.push_back(t);
+  }
+  const auto tags = schemes::read_tags(mesh.mesh);
+  Cpu exec;
+  apps::Stages stages;
+  try {
+    auto r = apps::sample_limits<double>(exec, scheme, mesh.mesh, tags.sharpness, schemes::options_from(tags), samples,
+                                         depth, approximate, stages);
+    return nb::make_tuple(out<Cpu>(std::move(r.position)), out<Cpu>(std::move(r.du)), out<Cpu>(std::move(r.dv)),
+                          r.approximated);
+  } catch (const schemes::SampleError& e) {
+    throw InputError("limit_at: sample " + std::to_string(e.sample) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+void bind_limits(nb::module_& module) {
+  using namespace nb::literals;
+  module.def("_limit", &limit, "mesh"_a, "level"_a, "scheme"_a);
+  module.def("_limit_at", &limit_at, "mesh"_a, "faces"_a, "u"_a, "v"_a, "scheme"_a, "depth"_a, "approximate"_a);
+}
+
+}  // namespace spmesh::python

@@ -1,0 +1,135 @@
+// Side<cuda::Executor> (side.hpp): the GPU's results go to Python as DLPack tensors of the
+// current device, which stay on the GPU (cupy.from_dlpack, torch.from_dlpack take them without
+// a copy); GPU arrays from Python (DLPack: CuPy, PyTorch, ...) are read in place or copied on the
+// device; NumPy arrays given to a GPU operation are copied up and its result copied down.
+// Ordering: the executor's stream is a blocking one, ordered with the legacy default stream on
+// which DLPack producers (stream None) make their arrays ready and CuPy and PyTorch work by
+// default; results are synchronised before they are handed out.
+#pragma once
+
+#include "linalg/cuda/executor.cuh"
+#include "linalg/validate.hpp"
+#include "python/side.hpp"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace spmesh::python {
+
+struct DeviceTopology {
+  linalg::MeshMatrix<linalg::Device> M;
+};
+
+template <>
+struct Side<linalg::cuda::Executor> {
+  using S = linalg::Device;
+  static constexpr const char* name = "cuda";
+
+  static int device_id() {
+    int device = 0;
+    linalg::cuda::check(cudaGetDevice(&device), "cudaGetDevice");
+    return device;
+  }
+  // An array on this GPU, or InputError naming where it is.
+  template <class Array>
+  static bool here(const Array& a) {
+    return a.device_type() == nb::device::cuda::value && a.device_id() == device_id();
+  }
+  template <class Array>
+  static void require_here(const Array& a, const char* what) {
+    if (!here(a))
+      throw InputError(std::string(what) + ": an array on " +
+                       (on_host(a) ? std::string("the host") : "device type " + std::to_string(a.device_type()) + " id " +
+                                                                   std::to_string(a.device_id())) +
+                       " given to a GPU operation on CUDA device " + std::to_string(device_id()));
+  }
+
+  // A mesh's topology on the GPU (the device current at its first use), copied there once and
+  // kept with the mesh; its
+  // positions: Python's `positions` if given (V x 3, a GPU array or NumPy), else the mesh's own.
+  static const linalg::MeshMatrix<S>& topology(const Mesh& mesh) {
+    if (!mesh.device_topology)
+      mesh.device_topology = std::make_shared<DeviceTopology>(DeviceTopology{linalg::cuda::to_device(mesh.mesh.M)});
+    return mesh.device_topology->M;
+  }
+  template <class F>
+  static decltype(auto) with_positions(const Mesh& mesh, const std::optional<AnyPoints>& given, const char* what, F&& f) {
+    if (given) return f(points(*given, what, mesh.mesh.vertex_count()));
+    return f(linalg::cuda::to_device(mesh.mesh.positions));
+  }
+  template <class X>
+  static auto up(const X& x) { return linalg::cuda::to_device(x); }
+  template <class X>
+  static auto own(const X& x) { return linalg::cuda::to_device(x); }
+  template <class T>
+  static nb::object out(linalg::Array<T, S>&& values, std::initializer_list<std::size_t> shape) {
+    linalg::cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    return hand_out(std::move(values), shape, nb::device::cuda::value, device_id());
+  }
+  // A result made from the input `like`: left on the GPU for a GPU input, copied down for NumPy.
+  template <class T>
+  static nb::object out_like(const AnyPoints& like, linalg::Dense<T, S>&& block) {
+    const auto rows = std::size_t(block.rows), cols = std::size_t(block.cols);
+    if (!on_host(like)) return out(std::move(block.data), {rows, cols});
+    return hand_out(linalg::cuda::to_host(block.data), {rows, cols}, nb::device::cpu::value, 0);
+  }
+  // Points from Python in GPU memory: NumPy's copied up, a GPU array's copied on the device.
+  static linalg::Dense<double, S> points(const AnyPoints& P, const char* what, index_t rows) {
+    check_points(P, what, rows);
+    if (on_host(P)) return linalg::cuda::to_device(copy_points(P, what, rows));
+    require_here(P, what);
+    linalg::Dense<double, S> out(index_t(P.shape(0)), 3);
+    linalg::cuda::check(cudaMemcpy(out.data.data(), P.data(), sizeof(double) * P.size(), cudaMemcpyDeviceToDevice),
+                        "cudaMemcpy");
+    return out;
+  }
+  // f(DenseRows) over points from Python: a GPU array read in place, a NumPy array copied up.
+  template <class F>
+  static void with_rows(const AnyPoints& P, const char* what, index_t rows, F&& f) {
+    check_points(P, what, rows);
+    if (on_host(P)) {
+      const auto copy = linalg::cuda::to_device(copy_points(P, what, rows));
+      f(linalg::DenseRows<const double, S>{copy.data.data(), copy.rows, 3});
+      return;
+    }
+    require_here(P, what);
+    f(linalg::DenseRows<const double, S>{P.data(), index_t(P.shape(0)), 3});
+  }
+  // A matrix the executor keeps, as host CSR arrays (copied down).
+  template <class T>
+  static nb::object host_csr(const linalg::Csr<T, S>& A, const std::shared_ptr<linalg::Csr<T, S>>& /*owner*/) {
+    return python::out<linalg::cpu::Executor>(linalg::cuda::to_host(A));
+  }
+  static linalg::MeshMatrix<> refined_mesh(const schemes::RefinedMesh<S>& refined) {
+    schemes::RefinedMesh<linalg::Host> host;
+    host.vertices = refined.vertices, host.faces = refined.faces, host.order = refined.order;
+    host.offsets = linalg::cuda::to_host(refined.offsets), host.indices = linalg::cuda::to_host(refined.indices);
+    return std::move(host).mesh();
+  }
+  template <class X>
+  static auto down(const X& x) { return linalg::cuda::to_host(x); }
+
+  // CSR arrays from outside, checked on the GPU (linalg::validate's checks); where one is
+  // wrong, copied down for linalg::validate to name it.
+  static void validate(linalg::cuda::Executor& exec, const linalg::CsrRef<double, S>& A) {
+    const auto view = A.view();
+    const index_t rows = A.rows, cols = A.cols, nnz = A.nnz();
+    bool bad = exec.read(A.offsets) != 0 || exec.read(A.offsets + rows) != nnz ||
+               exec.count_if(rows, [=] SPMESH_HD(index_t o) { return view.end(o) < view.begin(o); }) > 0;
+    bad = bad || exec.count_if(rows, [=] SPMESH_HD(index_t o) {
+      for (index_t p = view.begin(o); p < view.end(o); ++p)
+        if (view.index(p) < 0 || view.index(p) >= cols) return true;
+      return false;
+    }) > 0;
+    if (!bad) return;
+    linalg::Array<index_t> offsets(rows + 1), indices(nnz);
+    exec.read(A.offsets, rows + 1, offsets.data());
+    if (nnz) exec.read(A.indices, nnz, indices.data());
+    linalg::cpu::Executor cpu;
+    linalg::validate(cpu, linalg::CsrRef<double>{rows, cols, offsets.data(), indices.data(), nullptr, nnz});
+    throw InputError("sparse matrix " + A.shape() + ": its arrays changed while they were checked");
+  }
+};
+
+}  // namespace spmesh::python
