@@ -6,13 +6,15 @@
 //   - 100 iterations of conjugate gradients on implicit smoothing's (M - t L) X = M P, three
 //     columns: spmesh's linalg::conjugate_gradient (Jacobi) against Eigen's ConjugateGradient
 //     (its diagonal preconditioner, the columns one after another), both with the tolerance at 0
-//     so that each takes exactly 100 iterations.
+//     so that each takes exactly 100 iterations;
+//   - replay: R P0, the refinement matrix of the LEVELS levels applied to the base positions by
+//     one SpMM (the C++ side of bench/python_overhead.py's comparison).
 // The GPU's CG is also given against a bytes floor: per iteration the SpMM's matrix (12 bytes an
 // entry, 4 a row) and its dense input and output (48 bytes a row), at --bandwidth-gbs (default
 // an H200's nominal 4,800 GB/s); the rest of an iteration (about 16 passes over n x 3 doubles)
 // is above that floor. Times are medians of --repeats runs (default 5) after one warm-up.
 //
-//   spmesh_bench_algebra MESH:LEVELS... [--repeats N] [--bandwidth-gbs B]
+//   spmesh_bench_algebra MESH:LEVELS... [--repeats N] [--bandwidth-gbs B] [--json FILE]
 // Each mesh is refined LEVELS times by Catmull-Clark (LEVELS 0: as read) and cut into triangles
 // (quads along a diagonal) first. Without arguments: ArmorGuy at levels 4 and 5 from the shared
 // folder (4.4M and 17.7M triangles).
@@ -89,9 +91,49 @@ struct Row {
   std::string note;
 };
 
+std::vector<Row> rows;  // every row printed, for --json
+
 void print(const Row& r) {
   std::printf("%-14s %-26s %-22s %10.3f  %s\n", r.mesh.c_str(), r.what.c_str(), r.target.c_str(), r.ms, r.note.c_str());
   std::fflush(stdout);
+  rows.push_back(r);
+}
+
+void write_json(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (!file) throw Error(path + ": cannot open for writing");
+  std::fprintf(file, "[\n");
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    std::fprintf(file, "  {\"mesh\": \"%s\", \"what\": \"%s\", \"target\": \"%s\", \"ms\": %.6f}%s\n", rows[i].mesh.c_str(),
+                 rows[i].what.c_str(), rows[i].target.c_str(), rows[i].ms, i + 1 < rows.size() ? "," : "");
+  std::fprintf(file, "]\n");
+  if (std::fclose(file) != 0) throw Error(path + ": write failed");
+}
+
+// R P0 by one SpMM into a new block, R of `levels` Catmull-Clark levels of the base mesh (as
+// Plan.replay does).
+void run_replay(const std::string& name, const meshops::PolyMesh& base, int levels, int repeats) {
+  linalg::cpu::Executor cpu;
+  auto tags = schemes::read_tags(base);
+  const auto plan = schemes::build<schemes::CatmullClark>(cpu, base.M.clone(), std::move(tags.sharpness), levels,
+                                                          schemes::options_from(tags));
+  const auto R = schemes::refinement_matrix<double>(cpu, plan);
+  // The returning form, as Plan.replay: a new output each call.
+  const double cpu_ms = median_ms(repeats, [&] { linalg::spmm(cpu, R, base.positions); });
+  char note[96];
+  std::snprintf(note, sizeof note, "R %d x %d, %lld entries", R.rows, R.cols, static_cast<long long>(R.nnz()));
+  print({name, "replay R P0", "spmesh CPU", cpu_ms, note});
+#if defined(__CUDACC__)
+  linalg::cuda::Executor gpu;
+  const auto dR = linalg::cuda::to_device(R);
+  const auto dP = linalg::cuda::to_device(base.positions);
+  const double gpu_ms = median_ms(repeats, [&] {
+    linalg::spmm(gpu, dR, dP);
+    gpu.synchronize();
+  });
+  std::snprintf(note, sizeof note, "%.1fx spmesh CPU", cpu_ms / gpu_ms);
+  print({name, "replay R P0", "spmesh GPU", gpu_ms, note});
+#endif
 }
 
 void run(const std::string& name, const meshops::PolyMesh& mesh, int repeats, double bandwidth_gbs) {
@@ -184,9 +226,11 @@ int main(int argc, char** argv) {
   std::vector<std::string> meshes;
   int repeats = 5;
   double bandwidth_gbs = 4800;
+  std::string json;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--repeats" && a + 1 < argc) repeats = std::atoi(argv[++a]);
+    else if (arg == "--json" && a + 1 < argc) json = argv[++a];
     else if (arg == "--bandwidth-gbs" && a + 1 < argc) bandwidth_gbs = std::atof(argv[++a]);
     else meshes.push_back(arg);
   }
@@ -198,6 +242,8 @@ int main(int argc, char** argv) {
       const std::string path = colon == std::string::npos ? spec : spec.substr(0, colon);
       const int levels = colon == std::string::npos ? 0 : std::atoi(spec.c_str() + colon + 1);
       auto mesh = meshops::read_mesh(path);
+      const std::string name = path.substr(path.rfind('/') + 1) + " L" + std::to_string(levels);
+      if (levels > 0) bench::run_replay(name, mesh, levels, repeats);
       if (levels > 0) {
         linalg::cpu::Executor exec;
         auto tags = schemes::read_tags(mesh);
@@ -207,9 +253,9 @@ int main(int argc, char** argv) {
         mesh.positions = std::move(refined.data);
         mesh.tags.clear();
       }
-      const std::string name = path.substr(path.rfind('/') + 1) + " L" + std::to_string(levels);
       bench::run(name, meshops::triangulate(mesh, meshops::Triangulation::shortest_diagonal), repeats, bandwidth_gbs);
     }
+    if (!json.empty()) bench::write_json(json);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "spmesh_bench_algebra: %s\n", e.what());
     return 1;
