@@ -11,7 +11,10 @@ about 1.1M triangles) goes through
   - 100 CG iterations of implicit smoothing's (M - tL) x = M p (SciPy's cg, one column) for the
     Python peer of spmesh_bench_algebra's CG row.
 The C++ side is spmesh_bench_algebra on the same mesh and levels in the same run (--cxx), whose
-rows the Python calls are divided by. Times are medians of --repeats calls after one warm-up.
+rows the Python calls are divided by. Each spmesh row is timed twice in this process: the
+package's call (spmesh.X) and the module's alone (spmesh._spmesh, without the package's wrapping
+into scipy/cupyx objects), so that the binding's own cost shows beside the run-to-run spread of
+the CPU. Times are medians of --repeats calls after one warm-up.
 
     python3 bench/python_overhead.py --cxx build/device/bench/spmesh_bench_algebra \
         [--mesh ArmorGuy.obj] [--levels 3] [--repeats 11] [--json out.json]
@@ -84,24 +87,29 @@ def main():
     cxx = cxx_rows(args.cxx, args.mesh, args.levels, args.repeats)
     rows = []
 
-    def row(what, target, ms, cxx_key=None):
+    def row(what, target, ms, cxx_key=None, module_ms=None):
         entry = {"mesh": name, "what": what, "target": target, "ms": ms}
         note = ""
+        if module_ms is not None:
+            entry["module_ms"] = module_ms
+            note = f"module call alone {module_ms:.3f} ms; "
         if cxx_key in cxx:
             entry["cxx_ms"] = cxx[cxx_key]
             entry["overhead"] = ms / cxx[cxx_key] - 1
-            note = f"C++ {cxx[cxx_key]:.3f} ms, binding overhead {100 * entry['overhead']:+.1f}%"
+            note += f"C++ {cxx[cxx_key]:.3f} ms, binding overhead {100 * entry['overhead']:+.1f}%"
         rows.append(entry)
-        print(f"{what:<28} {target:<26} {ms:10.3f}  {note}", flush=True)
+        print(f"{what:<28} {target:<30} {ms:10.3f}  {note}", flush=True)
 
     P, F = triangles.positions, triangles.faces
+    module = spmesh._spmesh
     row("cotangent Laplacian", "spmesh CPU from Python",
-        median_ms(args.repeats, lambda: spmesh.cotangent_laplacian(triangles)), ("cotangent Laplacian", "spmesh CPU"))
+        median_ms(args.repeats, lambda: spmesh.cotangent_laplacian(triangles)), ("cotangent Laplacian", "spmesh CPU"),
+        median_ms(args.repeats, lambda: module._cotangent_laplacian(triangles, None)))
     row("cotangent Laplacian", "SciPy (libigl's triplets)",
         median_ms(args.repeats, lambda: scipy_cotangent_laplacian(P, F)))
     plan = spmesh.build(base, args.levels)
     row("replay R P0", "spmesh CPU from Python", median_ms(args.repeats, lambda: plan.replay(base.positions)),
-        ("replay R P0", "spmesh CPU"))
+        ("replay R P0", "spmesh CPU"), median_ms(args.repeats, lambda: plan._plan.replay(base.positions)))
 
     # SciPy's CG on one column, 100 iterations (tolerance 0), as spmesh_bench_algebra's Eigen row.
     L, mass = spmesh.cotangent_laplacian(triangles), spmesh.mass_matrix(triangles)
@@ -118,14 +126,21 @@ def main():
 
     if spmesh.cuda_available():
         import cupy
+        from cupyx.scipy.sparse import csr_matrix as cupyx_csr
         P_gpu = cupy.asarray(P)
         row("cotangent Laplacian", "spmesh GPU from Python (CuPy)",
             median_ms(args.repeats, lambda: spmesh.cotangent_laplacian(triangles, positions=P_gpu, device="cuda")),
-            ("cotangent Laplacian", "spmesh GPU"))
+            ("cotangent Laplacian", "spmesh GPU"),
+            median_ms(args.repeats, lambda: module._cotangent_laplacian_cuda(triangles, P_gpu)))
         gpu_plan = spmesh.build(base, args.levels, device="cuda")
         P0_gpu = cupy.asarray(base.positions)
         row("replay R P0", "spmesh GPU from Python (CuPy)", median_ms(args.repeats, lambda: gpu_plan.replay(P0_gpu)),
-            ("replay R P0", "spmesh GPU"))
+            ("replay R P0", "spmesh GPU"), median_ms(args.repeats, lambda: gpu_plan._plan.replay(P0_gpu)))
+        # What the package adds to a sparse GPU result: cupyx's own constructor (it checks the
+        # arrays, reading two of their entries back).
+        d, i, p, shape = module._cotangent_laplacian_cuda(triangles, P_gpu)
+        d, i, p = cupy.from_dlpack(d), cupy.from_dlpack(i), cupy.from_dlpack(p)
+        row("cupyx csr_matrix((d, i, p))", "CuPy", median_ms(args.repeats, lambda: cupyx_csr((d, i, p), shape=shape)))
     for (what, target), ms in sorted(cxx.items()):
         print(f"  C++: {what:<26} {target:<26} {ms:10.3f}")
     if args.json:

@@ -36,6 +36,10 @@
 #                    seed 001's setting, GPU and CPU; PATCHES_BENCH_ARGS: extra arguments)
 #   SKIP_E2E         set to 1 to skip scripts/device-e2e.sh (the command line end to end;
 #                    E2E_LEVEL, default 6)
+#   SKIP_PYTHON_BENCH set to 1 to skip bench/python_overhead.py (the Python binding's cost over the
+#                    C++ calls and SciPy as the peer, ArmorGuy L3; needs the Python package: the
+#                    build includes it where python3 has nanobind, and ctest then runs its pytest
+#                    suite, GPU half included where CuPy is)
 #   TESTS_REGEX      run only the tests whose names match (ctest -R); default: every test
 #   SKIP_TESTS       set to 1 to run no test
 #   BUILD_TARGETS    build only these targets (e.g. spmesh_bench_subdivision, for a profile)
@@ -51,6 +55,9 @@ if [[ -d $deps/usr ]]; then
   # doctest's CMake files name /usr/include; the include flag points at the unpacked headers.
   args+=(-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="-isystem $prefix/include"
          -DCMAKE_CUDA_FLAGS="-isystem $prefix/include")
+fi
+if python3 -c "import nanobind" 2>/dev/null; then
+  args+=(-DSPMESH_BUILD_PYTHON=ON -DPython_EXECUTABLE="$(command -v python3)")
 fi
 shared=../shared
 [[ -d .device-shared ]] && shared=.device-shared && args+=(-DSPMESH_SHARED_DIR="$(realpath .device-shared)")
@@ -132,6 +139,10 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
 [[ ${SKIP_PATCHES_BENCH:-0} == 1 ]] ||
   step bench_patches build/device/bench/spmesh_bench_patches --json "$out/bench_patches.json" \
     ${PATCHES_BENCH_ARGS:-}
+[[ ${SKIP_PYTHON_BENCH:-0} == 1 || ! -d build/device/python/spmesh ]] ||
+  step python_overhead env PYTHONPATH=build/device/python python3 bench/python_overhead.py \
+    --cxx build/device/bench/spmesh_bench_algebra --mesh $shared/meshes/characters/ArmorGuy.obj --levels 3 \
+    --json "$out/python_overhead.json"
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
 [[ ${SKIP_TESTS:-0} == 1 ]] || echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
 exit $status
