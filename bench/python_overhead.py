@@ -4,8 +4,8 @@ and SciPy as the Python peer, side by side in one run.
 The mesh (default: ArmorGuy refined LEVELS=3 times by Catmull-Clark, then cut into triangles:
 about 1.1M triangles) goes through
   - the cotangent Laplacian: spmesh.cotangent_laplacian (CPU: a scipy.sparse matrix; GPU, with
-    the positions as a CuPy array: a cupyx matrix), and the same in NumPy/SciPy (libigl's
-    triplets, scipy.sparse.coo -> csr);
+    the positions as a CuPy array: a cupyx matrix), the same in NumPy/SciPy (libigl's
+    triplets, scipy.sparse.coo -> csr), and libigl's own igl.cotmatrix where it is installed;
   - replay: Plan.replay of the base positions through the LEVELS levels' R (CPU: NumPy; GPU:
     CuPy in, CuPy out);
   - 100 CG iterations of implicit smoothing's (M - tL) x = M p (SciPy's cg, one column) for the
@@ -107,6 +107,12 @@ def main():
         median_ms(args.repeats, lambda: module._cotangent_laplacian(triangles, None)))
     row("cotangent Laplacian", "SciPy (libigl's triplets)",
         median_ms(args.repeats, lambda: scipy_cotangent_laplacian(P, F)))
+    try:
+        import igl  # libigl's Python bindings (PyPI libigl), where installed
+        F64 = np.ascontiguousarray(F, dtype=np.int64)
+        row("cotangent Laplacian", "libigl (Python)", median_ms(args.repeats, lambda: igl.cotmatrix(P, F64)))
+    except ImportError:
+        print("libigl's Python bindings not installed: no libigl row", flush=True)
     plan = spmesh.build(base, args.levels)
     row("replay R P0", "spmesh CPU from Python", median_ms(args.repeats, lambda: plan.replay(base.positions)),
         ("replay R P0", "spmesh CPU"), median_ms(args.repeats, lambda: plan._plan.replay(base.positions)))
