@@ -243,8 +243,8 @@ int main(int argc, char** argv) {
       const int levels = colon == std::string::npos ? 0 : std::atoi(spec.c_str() + colon + 1);
       auto mesh = meshops::read_mesh(path);
       const std::string name = path.substr(path.rfind('/') + 1) + " L" + std::to_string(levels);
-      if (levels > 0) bench::run_replay(name, mesh, levels, repeats);
       if (levels > 0) {
+        bench::run_replay(name, mesh, levels, repeats);
         linalg::cpu::Executor exec;
         auto tags = schemes::read_tags(mesh);
         auto refined = schemes::build_and_eval<schemes::CatmullClark>(exec, mesh.M.clone(), std::move(tags.sharpness),
