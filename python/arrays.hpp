@@ -1,6 +1,6 @@
 // Arrays between Python and spmesh. Going out, spmesh's own buffers are handed over without a
-// copy: a host array as a NumPy array, a device array as a DLPack tensor (nanobind's ndarray,
-// which cupy.from_dlpack and torch.from_dlpack take); a capsule frees the buffer with the last
+// copy: a host array as a NumPy array, a device array as a DLPack tensor (nanobind's ndarray
+// object, whose __dlpack__ cupy.from_dlpack and torch.from_dlpack call); a capsule frees the buffer with the last
 // reference. Coming in, a host array is copied once into spmesh's arrays, or read in place where
 // an operation takes a view (CsrRef, DenseRows); device arrays likewise on the GPU (side.hpp).
 #pragma once
@@ -45,8 +45,8 @@ nb::object hand_out(linalg::Array<T, S>&& values, std::initializer_list<std::siz
   auto* held = new linalg::Array<T, S>(std::move(values));
   nb::capsule owner(held, [](void* p) noexcept { delete static_cast<linalg::Array<T, S>*>(p); });
   if (device_type == nb::device::cpu::value) return nb::cast(Numpy<T>(held->data(), shape.size(), shape.begin(), owner));
-  return nb::cast(nb::ndarray<T>(held->data(), shape.size(), shape.begin(), owner, nullptr, nb::dtype<T>(), device_type,
-                                 device_id));
+  return nb::cast(nb::ndarray<nb::array_api, T>(held->data(), shape.size(), shape.begin(), owner, nullptr, nb::dtype<T>(),
+                                                device_type, device_id));
 }
 
 template <class T>

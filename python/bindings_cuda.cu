@@ -17,6 +17,10 @@ namespace spmesh::python {
 void bind_cuda(nb::module_& module) {
   using namespace nb::literals;
   using Gpu = linalg::cuda::Executor;
+  nb::class_<DeviceArray>(module, "DeviceArray",
+                          "A GPU result: give it to cupy.from_dlpack or torch.from_dlpack (no copy, no host wait)")
+      .def("__dlpack__", &DeviceArray::dlpack, "Orders the consumer's stream after spmesh's work (DLPack's stream)")
+      .def("__dlpack_device__", &DeviceArray::dlpack_device);
   module.def("_cuda_devices", [] {
     int count = 0;
     return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;

@@ -1,21 +1,68 @@
-// Side<cuda::Executor> (side.hpp): the GPU's results go to Python as DLPack tensors of the
-// current device, which stay on the GPU (cupy.from_dlpack, torch.from_dlpack take them without
-// a copy); GPU arrays from Python (DLPack: CuPy, PyTorch, ...) are read in place or copied on the
-// device; NumPy arrays given to a GPU operation are copied up and its result copied down.
-// Ordering: the executor's stream is a blocking one, ordered with the legacy default stream on
-// which DLPack producers (stream None) make their arrays ready and CuPy and PyTorch work by
-// default; results are synchronised before they are handed out.
+// Side<cuda::Executor> (side.hpp): the GPU's results go to Python as DeviceArrays, DLPack
+// producers of the current device that stay on the GPU (cupy.from_dlpack, torch.from_dlpack take
+// them without a copy); GPU arrays from Python (DLPack: CuPy, PyTorch, ...) are read in place or
+// copied on the device; NumPy arrays given to a GPU operation are copied up and its result
+// copied down.
+// Ordering, without a host wait: the executor's stream is a blocking one, so it runs after the
+// work queued before on the legacy default stream, where DLPack producers (stream None) make
+// their arrays ready and CuPy and PyTorch work by default. A result is handed out while its work
+// may still run: each DeviceArray holds an event recorded on the legacy default stream after
+// that work (which the legacy stream waits for), and its __dlpack__(stream=s) makes the
+// consumer's stream s wait for the event (DLPack's rule: the producer orders its data before
+// the stream the consumer names).
 #pragma once
 
 #include "linalg/cuda/executor.cuh"
 #include "linalg/validate.hpp"
 #include "python/side.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
 
 namespace spmesh::python {
+
+// A GPU result for Python: nanobind's DLPack tensor over spmesh's buffer, and the event after
+// the work that writes it.
+class DeviceArray {
+public:
+  explicit DeviceArray(nb::object tensor) : tensor_(std::move(tensor)) {
+    linalg::cuda::check(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    linalg::cuda::check(cudaEventRecord(ready_, cudaStreamLegacy), "cudaEventRecord");
+  }
+  DeviceArray(DeviceArray&& other) noexcept
+      : tensor_(std::move(other.tensor_)), ready_(std::exchange(other.ready_, nullptr)) {}
+  DeviceArray& operator=(DeviceArray&&) = delete;
+  ~DeviceArray() {
+    if (ready_) cudaEventDestroy(ready_);
+  }
+
+  // DLPack's __dlpack__(stream=...): `stream` says where the consumer reads, as an integer: 1
+  // (or None) the legacy default stream, 2 the per-thread default stream, -1 no ordering asked
+  // for, else a cudaStream_t. The other arguments (max_version, dl_device, copy) go to the
+  // tensor's own __dlpack__.
+  nb::object dlpack(nb::kwargs kwargs) const {
+    const std::intptr_t stream = kwargs.contains("stream") && !kwargs["stream"].is_none()
+                                     ? nb::cast<std::intptr_t>(kwargs["stream"])
+                                     : 1;
+    if (stream != -1) {
+      const cudaStream_t consumer = stream == 1   ? cudaStreamLegacy
+                                    : stream == 2 ? cudaStreamPerThread
+                                                  : reinterpret_cast<cudaStream_t>(stream);
+      linalg::cuda::check(cudaStreamWaitEvent(consumer, ready_, 0), "cudaStreamWaitEvent (__dlpack__)");
+    }
+    nb::dict rest;
+    for (auto [key, value] : kwargs)
+      if (!key.equal(nb::str("stream"))) rest[key] = value;
+    return tensor_.attr("__dlpack__")(**rest);
+  }
+  nb::object dlpack_device() const { return tensor_.attr("__dlpack_device__")(); }
+
+private:
+  nb::object tensor_;
+  cudaEvent_t ready_ = nullptr;
+};
 
 struct DeviceTopology {
   linalg::MeshMatrix<linalg::Device> M;
@@ -62,10 +109,10 @@ struct Side<linalg::cuda::Executor> {
   static auto up(const X& x) { return linalg::cuda::to_device(x); }
   template <class X>
   static auto own(const X& x) { return linalg::cuda::to_device(x); }
+  // A result handed out while the work that writes it may still run (DeviceArray).
   template <class T>
   static nb::object out(linalg::Array<T, S>&& values, std::initializer_list<std::size_t> shape) {
-    linalg::cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    return hand_out(std::move(values), shape, nb::device::cuda::value, device_id());
+    return nb::cast(DeviceArray(hand_out(std::move(values), shape, nb::device::cuda::value, device_id())));
   }
   // A result made from the input `like`: left on the GPU for a GPU input, copied down for NumPy.
   template <class T>
