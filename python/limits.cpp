@@ -1,6 +1,6 @@
 #include "python/limits.hpp"
 
-#include "apps/pipeline.hpp"
+#include "apps/commands.hpp"
 #include "apps/transfer.hpp"
 #include "meshops/checks.hpp"
 #include "python/mesh.hpp"
@@ -18,21 +18,29 @@ namespace {
 
 using Cpu = linalg::cpu::Executor;
 
-// The limit at the vertices of level `level`: (positions, normals, face offsets, face indices).
+// The limit at the vertices of level `level`, on the GPU (apps' GPU pipeline, results copied
+// down) or the CPU: (positions, normals, face offsets, face indices).
+template <bool on_gpu>
 nb::tuple limit(const Mesh& mesh, int level, const std::string& scheme) {
   meshops::check_mesh(mesh.mesh);
   const auto tags = schemes::read_tags(mesh.mesh);
-  Cpu exec;
+  const auto options = schemes::options_from(tags);
   apps::Stages stages;
-  auto r = schemes::with_scheme(scheme, [&]<class Scheme>() {
-    return apps::limits<double, Scheme>(exec, mesh.mesh, tags.sharpness, schemes::options_from(tags), level, stages);
-  });
+  auto r = [&] {
+    if constexpr (on_gpu) return apps::limits_on_gpu<double>(scheme, mesh.mesh, tags.sharpness, options, level, stages);
+    Cpu exec;
+    return schemes::with_scheme(scheme, [&]<class Scheme>() {
+      return apps::limits<double, Scheme>(exec, mesh.mesh, tags.sharpness, options, level, stages);
+    });
+  }();
   return nb::make_tuple(out<Cpu>(std::move(r.positions)), out<Cpu>(std::move(r.normals)),
                         out<Cpu>(std::move(r.mesh.offsets)), out<Cpu>(std::move(r.mesh.indices)));
 }
 
 // The limit and its u and v derivatives at samples (faces[i], u[i], v[i]), going down at most
-// `depth` levels: (positions, du, dv, how many were approximated).
+// `depth` levels, on the GPU (results copied down) or the CPU: (positions, du, dv, how many were
+// approximated).
+template <bool on_gpu>
 nb::tuple limit_at(const Mesh& mesh, const Indices& faces, const Values& u, const Values& v, const std::string& scheme,
                    int depth, bool approximate) {
   meshops::check_mesh(mesh.mesh);
@@ -55,11 +63,17 @@ nb::tuple limit_at(const Mesh& mesh, const Indices& faces, const Values& u, cons
     samples.faces.push_back(face), samples.u.push_back(s), samples.v.push_back(t);
   }
   const auto tags = schemes::read_tags(mesh.mesh);
-  Cpu exec;
+  const auto options = schemes::options_from(tags);
   apps::Stages stages;
   try {
-    auto r = apps::sample_limits<double>(exec, scheme, mesh.mesh, tags.sharpness, schemes::options_from(tags), samples,
-                                         depth, approximate, stages);
+    auto r = [&] {
+      if constexpr (on_gpu)
+        return apps::sample_limits_on_gpu<double>(scheme, mesh.mesh, tags.sharpness, options, samples, depth, approximate,
+                                                  stages);
+      Cpu exec;
+      return apps::sample_limits<double>(exec, scheme, mesh.mesh, tags.sharpness, options, samples, depth, approximate,
+                                         stages);
+    }();
     return nb::make_tuple(out<Cpu>(std::move(r.position)), out<Cpu>(std::move(r.du)), out<Cpu>(std::move(r.dv)),
                           r.approximated);
   } catch (const schemes::SampleError& e) {
@@ -71,8 +85,13 @@ nb::tuple limit_at(const Mesh& mesh, const Indices& faces, const Values& u, cons
 
 void bind_limits(nb::module_& module) {
   using namespace nb::literals;
-  module.def("_limit", &limit, "mesh"_a, "level"_a, "scheme"_a);
-  module.def("_limit_at", &limit_at, "mesh"_a, "faces"_a, "u"_a, "v"_a, "scheme"_a, "depth"_a, "approximate"_a);
+  module.def("_limit", &limit<false>, "mesh"_a, "level"_a, "scheme"_a);
+  module.def("_limit_at", &limit_at<false>, "mesh"_a, "faces"_a, "u"_a, "v"_a, "scheme"_a, "depth"_a, "approximate"_a);
+#ifdef SPMESH_PYTHON_CUDA
+  module.def("_limit_cuda", &limit<true>, "mesh"_a, "level"_a, "scheme"_a);
+  module.def("_limit_at_cuda", &limit_at<true>, "mesh"_a, "faces"_a, "u"_a, "v"_a, "scheme"_a, "depth"_a,
+             "approximate"_a);
+#endif
 }
 
 }  // namespace spmesh::python
