@@ -17,13 +17,16 @@ triangle, a shape that does not fit), RuntimeError otherwise (spmesh.Error: a so
 converge).
 
 On the GPU (a package built with CUDA, spmesh.cuda_available()): `device="cuda"` builds plans,
-subdivides and runs the mesh algorithms there. GPU arrays go in and out through DLPack without a
+subdivides, evaluates limits and runs the mesh algorithms there. GPU arrays go in and out through DLPack without a
 host copy: a GPU plan's eval and replay, and spmv, take CuPy arrays or PyTorch tensors (any
 DLPack array of the current GPU) and give back the same kind; NumPy arrays given to a GPU plan
 are copied up and its result copied down (spmv runs where its x is). The algorithms take the mesh's positions or
 `positions=` (a GPU array on the GPU: no host copy; the mesh's topology goes to the GPU once and
 stays with the mesh); their GPU results are CuPy arrays (PyTorch's for PyTorch positions) and
-cupyx.scipy.sparse matrices (CuPy needed). `python -m spmesh` is the command line.
+cupyx.scipy.sparse matrices (CuPy needed). GPU calls return without waiting for the GPU, as
+CuPy's and PyTorch's do: their work is ordered before the stream that takes the result (DLPack's
+stream argument), so the result is read after it is written. `python -m spmesh` is the command
+line.
 """
 from __future__ import annotations
 
@@ -81,7 +84,7 @@ def _framework(array) -> str:
     return type(array).__module__.split(".")[0]
 
 
-def _float64(array, ndim=None):
+def _float64(array):
     """A C-ordered float64 array: NumPy's for host data, the same framework's for a GPU array (a
     copy only where the dtype or the order differs)."""
     if not _on_gpu(array):
@@ -147,13 +150,16 @@ def mesh(positions, faces) -> Mesh:
 
 def _csr(parts):
     """CSR arrays from spmesh as scipy.sparse.csr_array (host) or cupyx.scipy.sparse.csr_matrix
-    (GPU), without a copy."""
+    (GPU), without a copy. cupyx's (data, indices, indptr) constructor checks the arrays' contents,
+    which waits for the GPU: a GPU matrix is made empty and given spmesh's arrays instead (valid
+    by construction; their work may still run, ordered before CuPy's stream)."""
     values, indices, offsets, shape = parts
     if isinstance(values, np.ndarray):
         return scipy.sparse.csr_array((values, indices, offsets), shape=shape, copy=False)
     import cupyx.scipy.sparse
-    return cupyx.scipy.sparse.csr_matrix((_gpu_array(values), _gpu_array(indices), _gpu_array(offsets)), shape=shape,
-                                         copy=False)
+    A = cupyx.scipy.sparse.csr_matrix(shape, dtype=np.float64)
+    A.data, A.indices, A.indptr = _gpu_array(values), _gpu_array(indices), _gpu_array(offsets)
+    return A
 
 
 class Plan:
@@ -222,22 +228,24 @@ def refinement_matrix(mesh: Mesh, levels: int, scheme: str = "catmark", device: 
     return build(mesh, levels, scheme, device).refinement_matrix()
 
 
-def limit(mesh: Mesh, level: int = 0, scheme: str = "catmark"):
+def limit(mesh: Mesh, level: int = 0, scheme: str = "catmark", device: str = "cpu"):
     """The limit surface at the vertices of level `level` (Catmull-Clark or Loop, with the mesh's
-    creases): (a Mesh of that level with the limit positions, their unit normals V x 3)."""
-    positions, normals, offsets, indices = _spmesh._limit(mesh, level, scheme)
+    creases), computed on `device`: (a Mesh of that level with the limit positions, their unit
+    normals V x 3), on the host."""
+    positions, normals, offsets, indices = getattr(_spmesh, "_limit" + _suffix(device))(mesh, level, scheme)
     return _spmesh._mesh_from_parts(positions, offsets, indices), normals
 
 
-def limit_at(mesh: Mesh, faces, u, v, scheme: str = "catmark", depth: int = 3, approximate: bool = False):
+def limit_at(mesh: Mesh, faces, u, v, scheme: str = "catmark", depth: int = 3, approximate: bool = False,
+             device: str = "cpu"):
     """The limit and its derivatives at samples (faces[i], u[i], v[i]) of the base mesh's faces
-    (0-based; a quad's (u, v) in [0, 1]^2, a triangle's barycentric (u, v)): (positions, d/du,
-    d/dv), each n x 3. Irregular faces are evaluated by Stam's method or down to `depth` levels;
-    with approximate=True a sample that no patch holds at that depth is interpolated instead of
-    refused."""
-    positions, du, dv, _ = _spmesh._limit_at(mesh, np.ascontiguousarray(faces, dtype=np.int32),
-                                             np.ascontiguousarray(u, dtype=np.float64),
-                                             np.ascontiguousarray(v, dtype=np.float64), scheme, depth, approximate)
+    (0-based; a quad's (u, v) in [0, 1]^2, a triangle's barycentric (u, v)), computed on `device`:
+    (positions, d/du, d/dv), each n x 3 NumPy. Irregular faces are evaluated by Stam's method or
+    down to `depth` levels; with approximate=True a sample that no patch holds at that depth is
+    interpolated instead of refused."""
+    positions, du, dv, _ = getattr(_spmesh, "_limit_at" + _suffix(device))(
+        mesh, np.ascontiguousarray(faces, dtype=np.int32), np.ascontiguousarray(u, dtype=np.float64),
+        np.ascontiguousarray(v, dtype=np.float64), scheme, depth, approximate)
     return positions, du, dv
 
 

@@ -101,3 +101,47 @@ def test_pytorch_tensors_go_in_and_come_back_as_tensors():
     got = plan.replay(torch.tensor(cube.positions, device="cuda"))
     assert isinstance(got, torch.Tensor) and got.is_cuda
     np.testing.assert_allclose(got.cpu().numpy(), spmesh.build(cube, 2).replay(cube.positions), rtol=0, atol=1e-12)
+
+
+def test_results_are_ordered_before_the_stream_that_reads_them():
+    """A GPU call returns while its work may still run; a result read on another stream (here a
+    non-blocking one, which nothing orders with spmesh's implicitly) still sees it written: the
+    DeviceArray makes the reader's stream wait (DLPack's stream argument). A large matrix product
+    queued first keeps the GPU busy for milliseconds, so a read that did not wait would see the
+    buffer before it is written."""
+    cube = spmesh.read_mesh(data("cube.obj"))
+    plan, cpu = spmesh.build(cube, 4, device="cuda"), spmesh.build(cube, 4)
+    busy = cupy.ones((6000, 6000))
+    reader = cupy.cuda.Stream(non_blocking=True)
+    for scale in (2.0, 3.0, 5.0):
+        pose = cupy.asarray(cube.positions * scale)
+        busy @ busy  # on the legacy default stream, which spmesh's work follows
+        with reader:
+            got = plan.replay(pose).get()  # copied down on `reader`
+        np.testing.assert_allclose(got, cpu.replay(cube.positions * scale), rtol=0, atol=1e-12)
+        busy @ busy
+        with reader:
+            L = spmesh.uniform_laplacian(cube, device="cuda")
+            got = L.get()
+        assert abs(got - spmesh.uniform_laplacian(cube)).max() == 0
+
+
+def test_limits_on_the_gpu_equal_the_cpus():
+    cube = spmesh.read_mesh(data("creased_cube.obj"))
+    (mesh_cpu, normals_cpu), (mesh_gpu, normals_gpu) = spmesh.limit(cube, 2), spmesh.limit(cube, 2, device="cuda")
+    assert isinstance(normals_gpu, np.ndarray)
+    np.testing.assert_array_equal(mesh_gpu.faces, mesh_cpu.faces)
+    np.testing.assert_allclose(mesh_gpu.positions, mesh_cpu.positions, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(normals_gpu, normals_cpu, rtol=0, atol=1e-12)
+    rng = np.random.default_rng(7)
+    for mesh, scheme in ((cube, "catmark"), (spmesh.triangulate(spmesh.read_mesh(data("torus.obj"))), "loop")):
+        faces = rng.integers(0, mesh.face_count, 200)
+        u = rng.uniform(0, 0.5, 200)
+        v = rng.uniform(0, 0.5, 200)
+        # approximate: samples next to the cube's creases that no patch holds are interpolated, on both.
+        want = spmesh.limit_at(mesh, faces, u, v, scheme, approximate=True)
+        got = spmesh.limit_at(mesh, faces, u, v, scheme, approximate=True, device="cuda")
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=0, atol=1e-12, err_msg=scheme)
+    with pytest.raises(ValueError, match="sample 0 names face 99"):
+        spmesh.limit_at(cube, [99], [0.5], [0.5], device="cuda")
