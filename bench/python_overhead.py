@@ -14,7 +14,9 @@ The C++ side is spmesh_bench_algebra on the same mesh and levels in the same run
 rows the Python calls are divided by. Each spmesh row is timed twice in this process: the
 package's call (spmesh.X) and the module's alone (spmesh._spmesh, without the package's wrapping
 into scipy/cupyx objects), so that the binding's own cost shows beside the run-to-run spread of
-the CPU. Times are medians of --repeats calls after one warm-up.
+the CPU. Times are medians of --repeats calls after one warm-up; a GPU call's time runs until the
+GPU has finished its work (spmesh's GPU calls return before that, as the C++ rows' calls do, which
+are timed to their executor's synchronize()).
 
     python3 bench/python_overhead.py --cxx build/device/bench/spmesh_bench_algebra \
         [--mesh ArmorGuy.obj] [--levels 3] [--repeats 11] [--json out.json]
@@ -109,10 +111,17 @@ def main():
         median_ms(args.repeats, lambda: scipy_cotangent_laplacian(P, F)))
     try:
         import igl  # libigl's Python bindings (PyPI libigl), where installed
-        F64 = np.ascontiguousarray(F, dtype=np.int64)
-        row("cotangent Laplacian", "libigl (Python)", median_ms(args.repeats, lambda: igl.cotmatrix(P, F64)))
     except ImportError:
+        igl = None
         print("libigl's Python bindings not installed: no libigl row", flush=True)
+    if igl is not None:
+        F64 = np.ascontiguousarray(F, dtype=np.int64)
+        L_igl = igl.cotmatrix(P, F64)
+        L_spmesh = spmesh.cotangent_laplacian(triangles)
+        difference = abs(L_igl - L_spmesh).max()
+        print(f"  libigl's and spmesh's cotangent Laplacians differ by at most {difference:.2e}, "
+              f"{difference / abs(L_spmesh).max():.1e} of the largest entry", flush=True)
+        row("cotangent Laplacian", "libigl (Python)", median_ms(args.repeats, lambda: igl.cotmatrix(P, F64)))
     plan = spmesh.build(base, args.levels)
     row("replay R P0", "spmesh CPU from Python", median_ms(args.repeats, lambda: plan.replay(base.positions)),
         ("replay R P0", "spmesh CPU"), median_ms(args.repeats, lambda: plan._plan.replay(base.positions)))
@@ -133,17 +142,23 @@ def main():
     if spmesh.cuda_available():
         import cupy
         from cupyx.scipy.sparse import csr_matrix as cupyx_csr
+
+        def waited(f):
+            """f, then a wait for the GPU: spmesh's GPU calls return before their work is done, as
+            the C++ rows' calls do, which are timed up to their executor's synchronize()."""
+            return lambda: (f(), cupy.cuda.runtime.deviceSynchronize())
+
         P_gpu = cupy.asarray(P)
         row("cotangent Laplacian", "spmesh GPU from Python (CuPy)",
-            median_ms(args.repeats, lambda: spmesh.cotangent_laplacian(triangles, positions=P_gpu, device="cuda")),
+            median_ms(args.repeats, waited(lambda: spmesh.cotangent_laplacian(triangles, positions=P_gpu, device="cuda"))),
             ("cotangent Laplacian", "spmesh GPU"),
-            median_ms(args.repeats, lambda: module._cotangent_laplacian_cuda(triangles, P_gpu)))
+            median_ms(args.repeats, waited(lambda: module._cotangent_laplacian_cuda(triangles, P_gpu))))
         gpu_plan = spmesh.build(base, args.levels, device="cuda")
         P0_gpu = cupy.asarray(base.positions)
-        row("replay R P0", "spmesh GPU from Python (CuPy)", median_ms(args.repeats, lambda: gpu_plan.replay(P0_gpu)),
-            ("replay R P0", "spmesh GPU"), median_ms(args.repeats, lambda: gpu_plan._plan.replay(P0_gpu)))
-        # What the package adds to a sparse GPU result: cupyx's own constructor (it checks the
-        # arrays, reading two of their entries back).
+        row("replay R P0", "spmesh GPU from Python (CuPy)", median_ms(args.repeats, waited(lambda: gpu_plan.replay(P0_gpu))),
+            ("replay R P0", "spmesh GPU"), median_ms(args.repeats, waited(lambda: gpu_plan._plan.replay(P0_gpu))))
+        # cupyx's own constructor from (data, indices, indptr), which the package does not use: it
+        # checks the arrays' contents, waiting for the GPU.
         d, i, p, shape = module._cotangent_laplacian_cuda(triangles, P_gpu)
         d, i, p = cupy.from_dlpack(d), cupy.from_dlpack(i), cupy.from_dlpack(p)
         row("cupyx csr_matrix((d, i, p))", "CuPy", median_ms(args.repeats, lambda: cupyx_csr((d, i, p), shape=shape)))
