@@ -18,7 +18,7 @@ the CPU. Times are medians of --repeats calls after one warm-up; a GPU call's ti
 GPU has finished its work (spmesh's GPU calls return before that, as the C++ rows' calls do, which
 are timed to their executor's synchronize()).
 
-    python3 bench/python_overhead.py --cxx build/device/bench/spmesh_bench_algebra \
+    python3 bench/python_overhead.py [--cxx build/device/bench/spmesh_bench_algebra] \
         [--mesh ArmorGuy.obj] [--levels 3] [--repeats 11] [--json out.json]
 (spmesh importable: PYTHONPATH=BUILD/python.)
 """
@@ -74,7 +74,7 @@ def cxx_rows(cxx, mesh_path, levels, repeats):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--cxx", required=True, help="spmesh_bench_algebra of the same build")
+    parser.add_argument("--cxx", help="spmesh_bench_algebra of the same build (without it: no C++ rows)")
     parser.add_argument("--mesh", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "meshes",
                                                        "characters", "ArmorGuy.obj"))
     parser.add_argument("--levels", type=int, default=3)
@@ -86,7 +86,7 @@ def main():
     triangles = spmesh.triangulate(spmesh.subdivide(base, args.levels))
     name = f"{os.path.basename(args.mesh)} L{args.levels}"
     print(f"{name}: {triangles.vertex_count} vertices, {triangles.face_count} triangles", flush=True)
-    cxx = cxx_rows(args.cxx, args.mesh, args.levels, args.repeats)
+    cxx = cxx_rows(args.cxx, args.mesh, args.levels, args.repeats) if args.cxx else {}
     rows = []
 
     def row(what, target, ms, cxx_key=None, module_ms=None):
