@@ -84,6 +84,31 @@ TEST_CASE_TEMPLATE("Conjugate gradients on the executor solve a positive definit
   index_t differing = 0;
   for (index_t i = 0; i < X.data.size(); ++i) differing += X.data[i] != again.data[i];
   CHECK(differing == 0);
+  // Five iterations (fewer than check_every) against Hestenes-Stiefel with the Jacobi
+  // preconditioner written out in Eigen, column by column: the same iterate to rounding.
+  la::CgOptions five;
+  five.tolerance = 0, five.max_iterations = 5;
+  Dense<double> X5 = zeros();
+  const auto five_result = solve<B>(A, rhs, X5, five);
+  CHECK(five_result.iterations == 5);
+  CHECK(!five_result.converged);
+  const Eigen::VectorXd inverse_diagonal = A.diagonal().cwiseInverse();
+  double worst5 = 0, size5 = 0;
+  for (index_t c = 0; c < k; ++c) {
+    Eigen::VectorXd b(n);
+    for (index_t i = 0; i < n; ++i) b[i] = rhs(i, c);
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(n), r = b, z = inverse_diagonal.cwiseProduct(r), p = z;
+    double rz = r.dot(z);
+    for (int iteration = 0; iteration < 5; ++iteration) {
+      const Eigen::VectorXd ap = A * p;
+      const double alpha = rz / p.dot(ap);
+      x += alpha * p, r -= alpha * ap, z = inverse_diagonal.cwiseProduct(r);
+      const double rz_next = r.dot(z);
+      p = z + (rz_next / rz) * p, rz = rz_next;
+    }
+    for (index_t i = 0; i < n; ++i) worst5 = std::max(worst5, std::abs(X5(i, c) - x[i])), size5 = std::max(size5, std::abs(x[i]));
+  }
+  CHECK(worst5 <= 1e-13 * size5);
   // Negative definite: p^T A p < 0 stops every column at once.
   Dense<double> stuck = zeros();
   options.max_iterations = 64;
