@@ -1,7 +1,7 @@
 // Arrays between Python and spmesh. Going out, spmesh's own buffers are handed over without a
 // copy: a host array as a NumPy array, a device array as a DLPack tensor (nanobind's ndarray
-// object, whose __dlpack__ cupy.from_dlpack and torch.from_dlpack call); a capsule frees the buffer with the last
-// reference. Coming in, a host array is copied once into spmesh's arrays, or read in place where
+// object, whose __dlpack__ cupy.from_dlpack and torch.from_dlpack call); a capsule frees the
+// buffer with the last reference. Coming in, a host array is copied once into spmesh's arrays, or read in place where
 // an operation takes a view (CsrRef, DenseRows); device arrays likewise on the GPU (side.hpp).
 #pragma once
 

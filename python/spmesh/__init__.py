@@ -17,13 +17,13 @@ triangle, a shape that does not fit), RuntimeError otherwise (spmesh.Error: a so
 converge).
 
 On the GPU (a package built with CUDA, spmesh.cuda_available()): `device="cuda"` builds plans,
-subdivides, evaluates limits and runs the mesh algorithms there. GPU arrays go in and out through DLPack without a
-host copy: a GPU plan's eval and replay, and spmv, take CuPy arrays or PyTorch tensors (any
-DLPack array of the current GPU) and give back the same kind; NumPy arrays given to a GPU plan
-are copied up and its result copied down (spmv runs where its x is). The algorithms take the mesh's positions or
-`positions=` (a GPU array on the GPU: no host copy; the mesh's topology goes to the GPU once and
-stays with the mesh); their GPU results are CuPy arrays (PyTorch's for PyTorch positions) and
-cupyx.scipy.sparse matrices (CuPy needed). GPU calls return without waiting for the GPU, as
+subdivides, evaluates limits (results in NumPy) and runs the mesh algorithms there. GPU arrays go
+in and out through DLPack without a host copy: a GPU plan's eval and replay, and spmv, take CuPy
+arrays or PyTorch tensors (any DLPack array of the current GPU) and give back the same kind;
+NumPy arrays given to a GPU plan are copied up and its result copied down (spmv runs where its x
+is). The algorithms take the mesh's positions or `positions=` (a GPU array on the GPU: no host
+copy; the mesh's topology goes to the GPU once and stays with the mesh); their GPU results are
+CuPy arrays (PyTorch's for PyTorch positions) and cupyx.scipy.sparse matrices (CuPy needed). GPU calls return without waiting for the GPU, as
 CuPy's and PyTorch's do: their work is ordered before the stream that takes the result (DLPack's
 stream argument), so the result is read after it is written. `python -m spmesh` is the command
 line.
