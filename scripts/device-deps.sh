@@ -10,6 +10,11 @@ rm -rf "$dir" && mkdir -p "$dir/debs"
   libosdcpu3.5.0 libopenmesh-dev libopenmesh1)
 for deb in "$dir"/debs/*.deb; do dpkg -x "$deb" "$dir"; done
 rm -rf "$dir/debs" "$dir/usr/share/doc"
+# PyPI's libigl for the GPU machine's python (DEVICE_PYTHON, default 3.12; the wheel is abi3), the
+# Python peer of bench/python_overhead.py: device-test.sh installs what is in wheels/.
+pip download -q --no-deps --only-binary=:all: --python-version "${DEVICE_PYTHON:-3.12}" \
+  --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 -d "$dir/wheels" libigl ||
+  echo "device-deps: no libigl wheel (no PyPI here): bench/python_overhead.py will have no libigl row"
 g++ -std=c++20 -I. -M bench/peers/cgal_sqrt3.cpp | tr ' \\' '\n\n' |
   grep -E '^/usr/include/(boost|CGAL)/' | sort -u | while read -r header; do
     mkdir -p "$dir/$(dirname "$header")" && cp "$header" "$dir/$header"

@@ -37,9 +37,10 @@
 #   SKIP_E2E         set to 1 to skip scripts/device-e2e.sh (the command line end to end;
 #                    E2E_LEVEL, default 6)
 #   SKIP_PYTHON_BENCH set to 1 to skip bench/python_overhead.py (the Python binding's cost over the
-#                    C++ calls and SciPy as the peer, ArmorGuy L3; needs the Python package: the
-#                    build includes it where python3 has nanobind, and ctest then runs its pytest
-#                    suite, GPU half included where CuPy is)
+#                    C++ calls, SciPy and libigl as the peers, ArmorGuy L3; needs the Python
+#                    package: the build includes it where python3 has nanobind, and ctest then runs
+#                    its pytest suite, GPU half included where CuPy is; libigl from the wheels of
+#                    device-deps.sh, installed under build/device/site)
 #   TESTS_REGEX      run only the tests whose names match (ctest -R); default: every test
 #   SKIP_TESTS       set to 1 to run no test
 #   BUILD_TARGETS    build only these targets (e.g. spmesh_bench_subdivision, for a profile)
@@ -139,8 +140,14 @@ step build cmake --build build/device -j "$(nproc)" ${BUILD_TARGETS:+--target $B
 [[ ${SKIP_PATCHES_BENCH:-0} == 1 ]] ||
   step bench_patches build/device/bench/spmesh_bench_patches --json "$out/bench_patches.json" \
     ${PATCHES_BENCH_ARGS:-}
+# The wheels device-deps.sh brought (libigl), for the Python benchmark's peers.
+site=build/device/site
+if compgen -G "$deps/wheels/*.whl" > /dev/null; then
+  python3 -m pip install -q --no-deps --no-index --upgrade --target "$site" "$deps"/wheels/*.whl ||
+    echo "== the wheels in $deps/wheels did not install: no libigl row"
+fi
 [[ ${SKIP_PYTHON_BENCH:-0} == 1 || ! -d build/device/python/spmesh ]] ||
-  step python_overhead env PYTHONPATH=build/device/python python3 bench/python_overhead.py \
+  step python_overhead env PYTHONPATH="build/device/python:$site" python3 bench/python_overhead.py \
     --cxx build/device/bench/spmesh_bench_algebra --mesh $shared/meshes/characters/ArmorGuy.obj --levels 3 \
     --json "$out/python_overhead.json"
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
