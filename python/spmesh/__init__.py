@@ -23,10 +23,10 @@ arrays or PyTorch tensors (any DLPack array of the current GPU) and give back th
 NumPy arrays given to a GPU plan are copied up and its result copied down (spmv runs where its x
 is). The algorithms take the mesh's positions or `positions=` (a GPU array on the GPU: no host
 copy; the mesh's topology goes to the GPU once and stays with the mesh); their GPU results are
-CuPy arrays (PyTorch's for PyTorch positions) and cupyx.scipy.sparse matrices (CuPy needed). GPU calls return without waiting for the GPU, as
-CuPy's and PyTorch's do: their work is ordered before the stream that takes the result (DLPack's
-stream argument), so the result is read after it is written. `python -m spmesh` is the command
-line.
+CuPy arrays (PyTorch's for PyTorch positions) and cupyx.scipy.sparse matrices (CuPy needed).
+GPU calls return without waiting for the GPU, as CuPy's and PyTorch's do: their work is ordered
+before the stream that takes the result (DLPack's stream argument), so the result is read after
+it is written. `python -m spmesh` is the command line.
 """
 from __future__ import annotations
 
@@ -74,6 +74,11 @@ def _suffix(device: str) -> str:
     if _spmesh._cuda_devices() == 0:
         raise RuntimeError("device 'cuda': no CUDA GPU answers on this machine")
     return "_cuda"
+
+
+def _on_device(name: str, device: str, *args):
+    """The module's function `_name` for `device` (`_name_cuda` on the GPU), called with args."""
+    return getattr(_spmesh, f"_{name}" + _suffix(device))(*args)
 
 
 def _on_gpu(array) -> bool:
@@ -214,13 +219,13 @@ def _host(array) -> np.ndarray:
 def build(mesh: Mesh, levels: int, scheme: str = "catmark", device: str = "cpu") -> Plan:
     """Builds the plan of `levels` levels of `scheme` ("catmark", "loop", "sqrt3") for the
     mesh's topology and its crease and corner tags, on `device` ("cpu" or "cuda")."""
-    return Plan(getattr(_spmesh, "_build" + _suffix(device))(mesh, levels, scheme))
+    return Plan(_on_device("build", device, mesh, levels, scheme))
 
 
 def subdivide(mesh: Mesh, levels: int, scheme: str = "catmark", device: str = "cpu") -> Mesh:
     """The mesh refined `levels` times by `scheme` on `device`: a Mesh whose .positions and
     .faces are NumPy arrays."""
-    return getattr(_spmesh, "_subdivide" + _suffix(device))(mesh, levels, scheme)
+    return _on_device("subdivide", device, mesh, levels, scheme)
 
 
 def refinement_matrix(mesh: Mesh, levels: int, scheme: str = "catmark", device: str = "cpu") -> scipy.sparse.csr_array:
@@ -232,7 +237,7 @@ def limit(mesh: Mesh, level: int = 0, scheme: str = "catmark", device: str = "cp
     """The limit surface at the vertices of level `level` (Catmull-Clark or Loop, with the mesh's
     creases), computed on `device`: (a Mesh of that level with the limit positions, their unit
     normals V x 3), on the host."""
-    positions, normals, offsets, indices = getattr(_spmesh, "_limit" + _suffix(device))(mesh, level, scheme)
+    positions, normals, offsets, indices = _on_device("limit", device, mesh, level, scheme)
     return _spmesh._mesh_from_parts(positions, offsets, indices), normals
 
 
@@ -243,14 +248,10 @@ def limit_at(mesh: Mesh, faces, u, v, scheme: str = "catmark", depth: int = 3, a
     (positions, d/du, d/dv), each n x 3 NumPy. Irregular faces are evaluated by Stam's method or
     down to `depth` levels; with approximate=True a sample that no patch holds at that depth is
     interpolated instead of refused."""
-    positions, du, dv, _ = getattr(_spmesh, "_limit_at" + _suffix(device))(
-        mesh, np.ascontiguousarray(faces, dtype=np.int32), np.ascontiguousarray(u, dtype=np.float64),
-        np.ascontiguousarray(v, dtype=np.float64), scheme, depth, approximate)
+    positions, du, dv, _ = _on_device("limit_at", device, mesh, np.ascontiguousarray(faces, dtype=np.int32),
+                                      np.ascontiguousarray(u, dtype=np.float64),
+                                      np.ascontiguousarray(v, dtype=np.float64), scheme, depth, approximate)
     return positions, du, dv
-
-
-def _algorithm(name: str, device: str, *args):
-    return getattr(_spmesh, f"_{name}" + _suffix(device))(*args)
 
 
 def _positions(positions):
@@ -260,64 +261,64 @@ def _positions(positions):
 def cotangent_laplacian(mesh: Mesh, positions=None, device: str = "cpu"):
     """The cotangent Laplacian of a triangle mesh (negative semi-definite, libigl's sign), at the
     mesh's positions or at `positions` (V x 3; on the GPU a GPU array too)."""
-    return _csr(_algorithm("cotangent_laplacian", device, mesh, _positions(positions)))
+    return _csr(_on_device("cotangent_laplacian", device, mesh, _positions(positions)))
 
 
 def mass_matrix(mesh: Mesh, kind: str = "barycentric", positions=None, device: str = "cpu"):
     """The mass matrix of a triangle mesh: "barycentric" (lumped) or "full"."""
-    return _csr(_algorithm("mass_matrix", device, mesh, kind, _positions(positions)))
+    return _csr(_on_device("mass_matrix", device, mesh, kind, _positions(positions)))
 
 
 def uniform_laplacian(mesh: Mesh, device: str = "cpu"):
     """The graph Laplacian of any polygon mesh: 1 on each edge, minus the degree on the diagonal."""
-    return _csr(_algorithm("uniform_laplacian", device, mesh))
+    return _csr(_on_device("uniform_laplacian", device, mesh))
 
 
 def face_adjacency(mesh: Mesh, device: str = "cpu"):
     """Faces x faces: the number of edges two faces share."""
-    return _csr(_algorithm("face_adjacency", device, mesh))
+    return _csr(_on_device("face_adjacency", device, mesh))
 
 
 def vertex_normals(mesh: Mesh, positions=None, device: str = "cpu"):
     """Unit area-weighted vertex normals, N = M A (V x 3)."""
-    return _result(_algorithm("vertex_normals", device, mesh, _positions(positions)), positions)
+    return _result(_on_device("vertex_normals", device, mesh, _positions(positions)), positions)
 
 
 def vertex_areas(mesh: Mesh, positions=None, device: str = "cpu"):
     """A third of each vertex's triangles' area (V)."""
-    return _result(_algorithm("vertex_areas", device, mesh, _positions(positions)), positions)
+    return _result(_on_device("vertex_areas", device, mesh, _positions(positions)), positions)
 
 
 def angle_defects(mesh: Mesh, positions=None, device: str = "cpu"):
     """Integrated Gaussian curvature: 2 pi - the angles (pi - on the boundary) (V)."""
-    return _result(_algorithm("angle_defects", device, mesh, _positions(positions)), positions)
+    return _result(_on_device("angle_defects", device, mesh, _positions(positions)), positions)
 
 
 def mean_curvature(mesh: Mesh, positions=None, device: str = "cpu"):
     """Mean curvature -1/2 (M^-1 L P) . N, signed by the normals (V)."""
-    return _result(_algorithm("mean_curvature", device, mesh, _positions(positions)), positions)
+    return _result(_on_device("mean_curvature", device, mesh, _positions(positions)), positions)
 
 
 def heat_geodesic(mesh: Mesh, sources, time_factor: float = 1.0, positions=None, device: str = "cpu"):
     """Geodesic distance from the source vertices (0-based) by the heat method (V)."""
-    return _result(_algorithm("heat_geodesic", device, mesh, np.ascontiguousarray(sources, dtype=np.int32), time_factor,
+    return _result(_on_device("heat_geodesic", device, mesh, np.ascontiguousarray(sources, dtype=np.int32), time_factor,
                               _positions(positions)), positions)
 
 
 def implicit_smoothing(mesh: Mesh, t: float, positions=None, device: str = "cpu"):
     """One backward Euler step (M - t L) X = M P of the mean curvature flow (V x 3)."""
-    return _result(_algorithm("implicit_smoothing", device, mesh, t, _positions(positions)), positions)
+    return _result(_on_device("implicit_smoothing", device, mesh, t, _positions(positions)), positions)
 
 
 def vertex_components(mesh: Mesh, device: str = "cpu"):
     """(count, each vertex's component), numbered by their smallest vertex."""
-    count, labels = _algorithm("vertex_components", device, mesh)
+    count, labels = _on_device("vertex_components", device, mesh)
     return count, _result(labels)
 
 
 def face_components(mesh: Mesh, device: str = "cpu"):
     """(count, each face's component) across edges, numbered by their smallest face."""
-    count, labels = _algorithm("face_components", device, mesh)
+    count, labels = _on_device("face_components", device, mesh)
     return count, _result(labels)
 
 
@@ -341,8 +342,7 @@ def spmv(A, x, map: str = "identity"):
     NumPy x on the CPU; a cupyx.scipy.sparse matrix with a CuPy (or PyTorch) x on the GPU. CSR
     arrays of float64 values and int32 indices are read in place."""
     on_gpu = _on_gpu(x)
-    suffix = _suffix("cuda") if on_gpu else ""
-    return _result(getattr(_spmesh, "_spmv" + suffix)(*_csr_arrays(A, on_gpu), _float64(x), map), x)
+    return _result(_on_device("spmv", "cuda" if on_gpu else "cpu", *_csr_arrays(A, on_gpu), _float64(x), map), x)
 
 
 def spgemm(A, B) -> scipy.sparse.csr_array:
