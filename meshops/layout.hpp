@@ -1,8 +1,8 @@
 // A file's bytes described before they exist: a sequence of sections of known sizes, each able
-// to make any range of its bytes. A writer can then fill the file with every thread, in any
-// order, straight into its memory map (OutputFiles::write), or through a buffer into a stream
-// (write_layout). Binary PLY is laid out so (ply_write.cpp); text formats, whose sizes are known
-// only once formatted, stream instead (emit.hpp).
+// to make any range of its bytes. A writer can then make the file with every thread, a window at
+// a time, while the window before is written (write_layout; OutputFiles::write reserves the
+// file's size first). Binary PLY is laid out so (ply_write.cpp); text formats, whose sizes are
+// known only once formatted, stream instead (emit.hpp).
 #pragma once
 
 #include "linalg/base.hpp"

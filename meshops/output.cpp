@@ -1,14 +1,12 @@
 // OutputFiles (output.hpp): checks by file identity, unnamed temporary files (O_TMPFILE) linked
 // into place at commit, a streambuf over a file descriptor, laid-out files reserved whole and
-// filled through a moving memory map, and the signal-time clean-up of the named temporaries
-// where O_TMPFILE is not available.
+// streamed, and the signal-time clean-up of the named temporaries where O_TMPFILE is not
+// available.
 #include "meshops/output.hpp"
 
 #include "linalg/base.hpp"
-#include "meshops/tuning.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -153,8 +151,7 @@ struct OutputFiles::File {
     }
   }
 
-  // An unnamed file in the target's folder, or failing that a named one beside it; read and
-  // write, as a shared memory map needs.
+  // An unnamed file in the target's folder, or failing that a named one beside it.
   void open_temporary() {
     const std::string folder = fs::path(target).parent_path().string();
     fd = ::open(folder.empty() ? "." : folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
@@ -274,42 +271,18 @@ void OutputFiles::write(const std::string& path, const std::function<void(std::o
 
 void OutputFiles::write(const std::string& path, const FileLayout& layout) {
   File& file = open(path);
+  // A regular file is given its whole size first, so that a full disk is refused before any
+  // byte is written; a device, a pipe or a file system that cannot reserve space is not. Then
+  // the layout is streamed: windows made with every thread while the one before is written.
+  // One writer is as fast as several: the kernel takes one file's writes in turn, and a memory
+  // map faulted in by many threads was slower still (bench/RESULTS.md, Tuning choices).
   const std::size_t size = layout.size();
-  // A regular file is given its whole size first: a full disk is refused before any byte is
-  // written, and the memory map below then never meets one (that would be a SIGBUS, not an
-  // error). A device, a pipe, an empty layout or a file system that cannot reserve space or map
-  // files is streamed.
-  bool mapped = !file.direct && size > 0;
-  if (mapped && ::fallocate(file.fd, 0, 0, static_cast<off_t>(size)) != 0) {
+  if (!file.direct && size > 0 && ::fallocate(file.fd, 0, 0, static_cast<off_t>(size)) != 0) {
     const int err = errno;
     if (err != EOPNOTSUPP && err != ENOSYS)
       throw Error(path + ": cannot reserve its " + std::to_string(size) + " bytes (" + message(err) + ")");
-    mapped = false;
   }
-  // Each window is made in memory with every thread, then copied into the file's map by a few:
-  // more threads faulting pages of one file contend in the kernel (meshops/tuning.hpp).
-  std::string made;
-  for (std::size_t at = 0; mapped && at < size; at += tuning::layout_window_bytes) {
-    const std::size_t bytes = std::min(tuning::layout_window_bytes, size - at);
-    void* window = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd, static_cast<off_t>(at));
-    if (window == MAP_FAILED && errno == ENODEV && at == 0) {
-      mapped = false;
-    } else if (window == MAP_FAILED) {
-      throw Error(path + ": cannot map it to write (" + message(errno) + ")");
-    } else {
-      made.resize(bytes);
-      fill_in_parallel(layout, made.data(), at, at + bytes);
-      const std::size_t part = (bytes + tuning::map_copy_threads - 1) / tuning::map_copy_threads;
-#pragma omp parallel for num_threads(tuning::map_copy_threads) schedule(static)
-      for (int k = 0; k < tuning::map_copy_threads; ++k) {
-        const std::size_t from = std::min(bytes, std::size_t(k) * part), to = std::min(bytes, from + part);
-        std::memcpy(static_cast<char*>(window) + from, made.data() + from, to - from);
-      }
-      ::munmap(window, bytes);
-    }
-  }
-  if (mapped) file.written = true;
-  else file.stream([&](std::ostream& out) { write_layout(out, layout); });
+  file.stream([&](std::ostream& out) { write_layout(out, layout); });
 }
 
 void OutputFiles::commit() {

@@ -36,10 +36,10 @@ public:
   void write(const std::string& path, const std::function<void(std::ostream&)>& body);
 
   // Writes `path` (added before) as `layout` says, with every thread: a regular file is given its
-  // whole size first (a full disk is an Error naming the bytes, before any is written), then
-  // filled through a memory map a window at a time (meshops/tuning.hpp: layout_window_bytes); a
-  // device or pipe, or a file system that cannot reserve space, is streamed (write_layout).
-  // Commit, failure and clean-up as for write(path, body).
+  // whole size first (a full disk is an Error naming the bytes, before any is written), then the
+  // layout is streamed into it (write_layout: windows of meshops/tuning.hpp's
+  // layout_window_bytes, made with every thread while the one before is written). Commit,
+  // failure and clean-up as for write(path, body).
   void write(const std::string& path, const FileLayout& layout);
 
   // Moves every written file into its place, in the order they were added.

@@ -23,17 +23,10 @@ inline constexpr index_t ply_faces_per_block = index_t(1) << 20;
 // bench/RESULTS.md, Tuning choices: obj_lines_per_block
 inline constexpr index_t obj_lines_per_block = index_t(1) << 16;
 
-// The bytes of a laid-out file (layout.hpp: binary PLY) made at once: a regular file gets them
-// through a buffer of this size copied into a memory map of the same size, unmapped before the
-// next (so the process holds one window of the file's pages and one buffer); a stream through
-// two buffers of this size. Not swept. bench/RESULTS.md, Tuning choices: layout_window_bytes
+// The bytes of a laid-out file (layout.hpp: binary PLY) made at once: two buffers of this size,
+// one made with every thread while the other is written. Not swept. bench/RESULTS.md, Tuning
+// choices: layout_window_bytes
 inline constexpr std::size_t layout_window_bytes = std::size_t(64) << 20;
-
-// Threads copying a window into a file's memory map: page faults on one file contend in the
-// kernel. On the H200 machine's ext4 disk a 1 GB file in 64 MiB windows took 0.16 s with 4
-// threads and 0.75 s with 16 (0.34 s for one write(2)), with a wide spread between runs; 8 not
-// tried. bench/RESULTS.md, Tuning choices: map_copy_threads
-inline constexpr int map_copy_threads = 4;
 
 // The bytes one thread fills at a time within a window (dynamic schedule): small enough to
 // share a window among 16 threads, large enough that finding a slice's first record (a binary

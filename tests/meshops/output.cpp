@@ -1,6 +1,6 @@
 // OutputFiles: outputs checked before any work (never an input, never twice, never a directory
 // or socket), devices written in place, links kept, a command's outputs appearing together or
-// not at all, with nothing left behind on failure, and laid-out files filled through a map.
+// not at all, with nothing left behind on failure, and laid-out files reserved whole and streamed.
 #include "meshops/output.hpp"
 
 #include "linalg/base.hpp"
@@ -173,7 +173,7 @@ FileLayout counted(std::size_t size) {
 
 }  // namespace
 
-TEST_CASE("output: a laid-out file is filled through its map, window by window, and appears at "
+TEST_CASE("output: a laid-out file is written window by window, reserved whole, and appears at "
           "commit") {
   const TempDir dir;
   const std::size_t size = tuning::layout_window_bytes + 4097;  // two windows, the last ragged
