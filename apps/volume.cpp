@@ -789,27 +789,31 @@ int info_volume(const std::string& path) {
                                             : "hexahedra");
   for (const auto& [faces, n] : valences) valence_text += fmt::format(" {}:{}", faces, n);
   fmt::print("kinds    {}\nedge valences (faces around an edge: edges){}\n", kind_text, valence_text);
-  // Seed 000's cell classes (solids/classes.hpp).
-  const auto classes = solids::classify_cells(mesh.cells, ops);
-  fmt::print("extraordinary edges {} (not 4 faces inside, 3 on the boundary)\n", classes.extraordinary_edges);
+  // Seed 000's cell classes (solids/classes.hpp), with the file's Ridges and Corners.
+  std::optional<solids::SolidSharpness<>> sharpness;
+  if (!mesh.ridges.empty() || !mesh.corners.empty())
+    sharpness = solids::tagged_sharpness(ops, mesh.ridges, mesh.corners, path);
+  const auto classes = solids::classify_cells(mesh.cells, ops, sharpness ? &*sharpness : nullptr);
+  fmt::print("extraordinary edges {} (not 4 faces inside, 3 on the boundary; sharp rims, infinitely sharp edges of 2 "
+             "faces on the boundary, apart: {})\n",
+             classes.extraordinary_edges, classes.sharp_rims);
   fmt::print("extraordinary vertices {} (two extraordinary edges meet there in a cell)\n",
              classes.extraordinary_vertices);
   std::string layered;
   for (const auto& [valence, n] : classes.layered) layered += fmt::format(" {} of valence {},", n, valence);
-  fmt::print("cell classes: {} regular inside, {} regular at the boundary, layered:{} {} irregular, {} not evaluable\n",
-             classes.regular_interior, classes.regular_boundary, layered.empty() ? " none," : layered,
-             classes.irregular, classes.not_evaluable.size());
-  // The nets as `spmesh limit` finds them: with the file's Ridges and Corners (sharp cells have none).
-  std::optional<solids::SolidSharpness<>> sharpness;
-  if (!mesh.ridges.empty() || !mesh.corners.empty())
-    sharpness = solids::tagged_sharpness(ops, mesh.ridges, mesh.corners, path);
+  fmt::print("cell classes: {} regular inside, {} regular at the boundary ({} at sharp rims), layered:{} {} irregular, "
+             "{} not evaluable\n",
+             classes.regular_interior, classes.regular_boundary, classes.regular_at_rims,
+             layered.empty() ? " none," : layered, classes.irregular, classes.not_evaluable.size());
+  // The nets as `spmesh limit` finds them (other sharp cells have none).
   const auto nets = solids::cell_nets(exec, mesh.cells, ops, sharpness ? &*sharpness : nullptr);
   const auto& k = nets.kinds;
-  fmt::print("limit     {} cells with nets: {} tricubic inside, {} tricubic at the boundary, {} layered, {} "
-             "irregular (`spmesh limit` evaluates these so far; --refine 1 makes most irregular cells "
-             "self-similar)\n",
+  fmt::print("limit     {} cells with nets: {} tricubic inside, {} tricubic at the boundary ({} of them at sharp "
+             "rims and corners or across a slab), {} layered, {} irregular (`spmesh limit` evaluates these so "
+             "far; --refine 1 makes most irregular cells self-similar)\n",
              nets.cells, std::count(k.begin(), k.end(), solids::inside_net),
              std::count_if(k.begin(), k.end(), solids::is_boundary_net),
+             std::count_if(k.begin(), k.end(), solids::is_folded_net),
              std::count_if(k.begin(), k.end(), solids::is_layered_net),
              std::count_if(k.begin(), k.end(), solids::is_irregular_net));
   std::map<std::string, std::vector<index_t>> unevaluable;

@@ -19,8 +19,8 @@
 //   floors     bytes: the cells' nets (4 bytes an entry, offsets and kind) and the control points
 //              they reach read once, each sample's (cell, u, v, w) read and its 4 x 3 values
 //              written (replay: each matrix's offsets, columns and values and the points read, its
-//              output written); FLOP: 2 x a sample's net entries x 4 outputs x 3 columns (48 at a
-//              boundary cell: the reflected layer has no weight), at the precision's rate (the
+//              output written); FLOP: 2 x a sample's net entries x 4 outputs x 3 columns (16 fewer
+//              a boundary face: the reflected layers have no weight), at the precision's rate (the
 //              kernels sum in T, the tricubic ones factorised: 3/4 of these FLOP). The GPU's
 //              rates are the user's (--bandwidth-gbs, --fp32-tflops, --fp64-tflops), by default an H200's nominal
 //              figures; the CPU's bandwidth is its measured memory rate (rates.hpp), its FLOP
@@ -117,8 +117,8 @@ Model perturbed_grid(int n) {
 struct Group {
   std::string name;
   std::vector<index_t> cells;
-  std::int64_t net_entries = 0;  // the cells' net entries, as the kernel reads them (64 at a boundary cell)
-  std::int64_t row_entries = 0;  // a sample's weighted entries summed over the cells (48 at a boundary cell)
+  std::int64_t net_entries = 0;  // the cells' net entries, as the kernel reads them (64 in every tricubic cell)
+  std::int64_t row_entries = 0;  // a sample's weighted entries summed over the cells (16 fewer a boundary face)
   std::int64_t vertices = 0;     // the distinct control points the nets reach
 };
 
@@ -138,7 +138,7 @@ std::vector<Group> groups_of(const solids::CellNets<>& nets, index_t vertices) {
       const index_t begin = nets.offsets[c], end = nets.offsets[c + 1];
       groups[g].cells.push_back(c);
       groups[g].net_entries += end - begin;
-      groups[g].row_entries += solids::is_boundary_net(kind) ? 48 : end - begin;
+      groups[g].row_entries += solids::is_tricubic_net(kind) ? solids::tricubic_net_entries(kind) : end - begin;
       for (index_t p = begin; p < end; ++p)
         if (const index_t v = nets.points[p]; v >= 0 && !reached[g][std::size_t(v)])
           reached[g][std::size_t(v)] = 1, ++groups[g].vertices;

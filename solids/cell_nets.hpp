@@ -1,10 +1,16 @@
 // The control nets of the cells whose limit spmesh evaluates in constant time (seed 000, section
-// 3), with no sharpness at their corners or on the corners' edges:
+// 3), with no sharpness at their corners or on the corners' edges but the sharp rims below:
 //   tricubic, inside:    a hexahedron whose eight corners each have the grid's star: 6 edges
 //                        inside the volume, each in 4 quads, and round the corner only hexahedra;
-//   tricubic, boundary:  a hexahedron with one face on the boundary, whose four corners there have
-//                        the boundary grid's star (5 edges: 4 on the boundary, each in 3 quads,
-//                        and one inside in 4; 4 hexahedra round it), the other four the grid's;
+//   tricubic, boundary:  a hexahedron with faces on the boundary, whose corners each have the
+//                        star of the cell's boundary faces there: none, the grid's; one, the
+//                        boundary grid's (5 edges: 4 on the boundary, each in 3 quads, and one
+//                        inside in 4; 4 hexahedra round it); two, a sharp rim's (4 edges on the
+//                        boundary: 2 in 2 quads, infinitely sharp, the rim, and 2 in 3 quads;
+//                        2 hexahedra round it; the vertex itself not tagged); three, a sharp
+//                        corner's (3 edges in 2 quads each, all infinitely sharp; one hexahedron).
+//                        So one face on the boundary, or two or three at a box's sharp edges and
+//                        corners, or two across from each other in a slab one cell thick;
 //   layered:             a hexahedron with one extraordinary edge, of n faces (3 to
 //                        catmull_clark::max_stam_valence), both of whose ends are inside on one
 //                        extraordinary edge line (docs/rules.md: the line's two edges of n faces
@@ -16,19 +22,22 @@
 // so the cell's limit is the B-spline of its 4 x 4 x 4 net at any depth. At the boundary the rules
 // are Catmull-Clark's surface rules along it and, across the layers, the cubic B-spline's with an
 // interpolated end, which is the B-spline whose layer beyond the boundary is the reflection
-// 2 P_1 - P_2 of the two layers inside (docs/rules.md). Round a layered cell every rule that its
-// children read is a product of Catmull-Clark's on the cross-section and the cubic B-spline's
-// along the line: the tensor-product vertex rule on the line, and the edge, face and cell rules
-// wherever edges have 4 faces, and the line edges' rule; so its limit is the product of Stam's
-// surface basis at valence n and the cubic B-spline across 4 layers of the cross-section's 2n + 8
-// points (seed 000, section 3.2).
+// 2 P_1 - P_2 of the two layers inside (docs/rules.md); along a sharp rim the crease rule is the
+// cubic B-spline's along the rim and keeps the rim across both faces, a sharp corner stays, so
+// there the ends are interpolated across each boundary face, and the net is reflected across each
+// (a point beyond two faces, or three, reflected across each in turn: the tensor product). Round
+// a layered cell every rule that its children read is a product of Catmull-Clark's on the
+// cross-section and the cubic B-spline's along the line: the tensor-product vertex rule on the
+// line, and the edge, face and cell rules wherever edges have 4 faces, and the line edges' rule;
+// so its limit is the product of Stam's surface basis at valence n and the cubic B-spline across
+// 4 layers of the cross-section's 2n + 8 points (seed 000, section 3.2).
 //
 // A tricubic net: point (i, j, k), i, j, k in 0..3, at entry i + 4 j + 16 k; the cell's corner of
 // VTK coordinates (a, b, c) (cells.hpp; u along corner 0 to 1, v 0 to 3, w 0 to 4) is point
 // (1 + a, 1 + b, 1 + c). A point beyond the cell is reached from its nearest corner along the
 // edges that continue the cell's edges there (the corner's edge that shares no face with the
 // cell's edge along that axis): one step along one, the quad's far corner across two, the
-// hexahedron's far corner through three. A boundary cell's layer beyond its boundary face is -1.
+// hexahedron's far corner through three. A boundary cell's layer beyond each boundary face is -1.
 //
 // A layered net: the line runs along the cell's axis L, at its corner of coordinates (s_side,
 // t_side) along the other two axes, P and Q (the lower first). The cross-section is the quad with
@@ -40,6 +49,7 @@
 #pragma once
 
 #include "schemes/catmull_clark/stam.hpp"
+#include "schemes/creasing.hpp"
 #include "solids/cells.hpp"
 #include "solids/sharpness.hpp"
 #include "solids/topology.hpp"
@@ -50,28 +60,42 @@ namespace spmesh::solids {
 
 inline constexpr int tricubic_net_points = 64;
 
-// A cell's kind of net: none; tricubic inside; tricubic at the boundary, its boundary face across
-// axis a (0 u, 1 v, 2 w) at coordinate s (0 or 1) of that axis: boundary_net(a, s); layered,
-// layered_net(L, s_side, t_side) (above); irregular, its extraordinary corner l:
-// irregular_net(l) (irregular_cells.hpp).
-inline constexpr std::uint8_t no_net = 0, inside_net = 1;
-SPMESH_HD constexpr std::uint8_t boundary_net(int axis, int side) { return std::uint8_t(2 + 2 * axis + side); }
+// A cell's kind of net: none; tricubic, tricubic_net(folds) with `folds` the cell's faces on the
+// boundary, bit 2 a + s for the face across axis a (0 u, 1 v, 2 w) at its coordinate s (0 or 1)
+// (inside_net: none); layered, layered_net(L, s_side, t_side) (above); irregular, its
+// extraordinary corner l: irregular_net(l) (irregular_cells.hpp).
+inline constexpr std::uint8_t no_net = 0;
+SPMESH_HD constexpr std::uint8_t tricubic_net(int folds) { return std::uint8_t(1 + folds); }
+inline constexpr std::uint8_t inside_net = tricubic_net(0);
+inline constexpr std::uint8_t first_layered_net = tricubic_net(64), first_irregular_net = first_layered_net + 12;
 SPMESH_HD constexpr std::uint8_t layered_net(int axis, int s_side, int t_side) {
-  return std::uint8_t(8 + 4 * axis + 2 * s_side + t_side);
+  return std::uint8_t(first_layered_net + 4 * axis + 2 * s_side + t_side);
 }
-SPMESH_HD constexpr std::uint8_t irregular_net(int corner) { return std::uint8_t(20 + corner); }
-SPMESH_HD constexpr bool is_boundary_net(std::uint8_t kind) { return kind >= 2 && kind < 8; }
-// A net of 4 x 4 x 4 points whose limit is the tricubic B-spline: inside or at a boundary face.
-SPMESH_HD constexpr bool is_tricubic_net(std::uint8_t kind) { return kind >= 1 && kind < 8; }
-SPMESH_HD constexpr bool is_layered_net(std::uint8_t kind) { return kind >= 8 && kind < 20; }
-SPMESH_HD constexpr bool is_irregular_net(std::uint8_t kind) { return kind >= 20; }
+SPMESH_HD constexpr std::uint8_t irregular_net(int corner) { return std::uint8_t(first_irregular_net + corner); }
+// A net of 4 x 4 x 4 points whose limit is the tricubic B-spline, and its faces on the boundary.
+SPMESH_HD constexpr bool is_tricubic_net(std::uint8_t kind) { return kind >= 1 && kind < first_layered_net; }
+SPMESH_HD constexpr int tricubic_folds(std::uint8_t kind) { return kind - 1; }
+// A tricubic net with one face on the boundary or more.
+SPMESH_HD constexpr bool is_boundary_net(std::uint8_t kind) { return is_tricubic_net(kind) && kind != inside_net; }
+// ... with two faces or more: at a sharp rim or corner, or across a slab.
+SPMESH_HD constexpr bool is_folded_net(std::uint8_t kind) {
+  return is_boundary_net(kind) && (tricubic_folds(kind) & (tricubic_folds(kind) - 1)) != 0;
+}
+SPMESH_HD constexpr bool is_layered_net(std::uint8_t kind) { return kind >= first_layered_net && kind < first_irregular_net; }
+SPMESH_HD constexpr bool is_irregular_net(std::uint8_t kind) { return kind >= first_irregular_net; }
+// The points a tricubic net has (beyond a boundary face it has none): 64 less a layer of 16 a face.
+SPMESH_HD constexpr index_t tricubic_net_entries(std::uint8_t kind) {
+  index_t entries = 1;
+  for (int axis = 0; axis < 3; ++axis) entries *= 4 - (tricubic_folds(kind) >> 2 * axis & 1) - (tricubic_folds(kind) >> (2 * axis + 1) & 1);
+  return entries;
+}
 // A layered net's frame: the line's axis L, the cross-section's axes P < Q, and the line's corner's
 // coordinates along them.
 struct LayeredFrame {
   int line, s_axis, t_axis, s_side, t_side;
   SPMESH_HD explicit LayeredFrame(std::uint8_t kind)
-      : line((kind - 8) / 4), s_axis(line == 0 ? 1 : 0), t_axis(line == 2 ? 1 : 2), s_side((kind - 8) >> 1 & 1),
-        t_side((kind - 8) & 1) {}
+      : line((kind - first_layered_net) / 4), s_axis(line == 0 ? 1 : 0), t_axis(line == 2 ? 1 : 2),
+        s_side((kind - first_layered_net) >> 1 & 1), t_side((kind - first_layered_net) & 1) {}
 };
 // A layered net's points a layer (K = 2n + 8) from its entries (4 K).
 SPMESH_HD constexpr int layered_valence(index_t entries) { return int(entries / 4 - 8) / 2; }
@@ -131,17 +155,37 @@ struct NetWalk {
         if (t2.index(p) == t2.index(q)) return t2.index(p);
     return -1;
   }
-  // Vertex v's star (above): 1 the grid's, 2 the boundary grid's, 0 neither.
+  SPMESH_HD bool infinitely_sharp(index_t e) const {
+    return edge_sharpness && edge_sharpness[e] >= schemes::creasing::infinite;
+  }
+  // Vertex v's star (above), as 1 + the boundary faces its cells have there: 1 the grid's, 2 the
+  // boundary grid's, 3 a sharp rim's, 4 a sharp corner's; 0 none of these.
   SPMESH_HD int star(index_t v) const {
-    const bool on_boundary = vertex_on_boundary[v];
-    if (t1.end(v) - t1.begin(v) != (on_boundary ? 5 : 6) || sharp_vertex(v)) return 0;
-    int boundary_edges = 0;
+    const index_t edges = t1.end(v) - t1.begin(v);
+    if (!vertex_on_boundary[v]) {
+      if (edges != 6 || sharp_vertex(v)) return 0;
+      for (index_t p = t1.begin(v); p < t1.end(v); ++p) {
+        const index_t e = t1.index(p);
+        if (faces_at(e) != 4 || sharp_edge(e) || !quads_in_hexahedra(e)) return 0;
+      }
+      return 1;
+    }
+    // On the boundary: its edges of 3 quads (smooth: on the boundary, or one inside of 4), of 2
+    // (the rims, infinitely sharp) and inside (4 quads, smooth).
+    int in_three = 0, rims = 0, inside = 0;
     for (index_t p = t1.begin(v); p < t1.end(v); ++p) {
       const index_t e = t1.index(p);
-      boundary_edges += edge_on_boundary[e];
-      if (faces_at(e) != (edge_on_boundary[e] ? 3 : 4) || sharp_edge(e) || !quads_in_hexahedra(e)) return 0;
+      if (!quads_in_hexahedra(e)) return 0;
+      const index_t faces = faces_at(e);
+      if (faces == 2 && edge_on_boundary[e] && infinitely_sharp(e)) ++rims;
+      else if (sharp_edge(e)) return 0;
+      else if (faces == 3 && edge_on_boundary[e]) ++in_three;
+      else if (faces == 4 && !edge_on_boundary[e]) ++inside;
+      else return 0;
     }
-    return !on_boundary ? 1 : boundary_edges == 4 ? 2 : 0;
+    if (edges == 5 && in_three == 4 && inside == 1 && !sharp_vertex(v)) return 2;
+    if (edges == 4 && in_three == 2 && rims == 2 && !sharp_vertex(v)) return 3;
+    return edges == 3 && rims == 3 ? 4 : 0;  // three sharp edges: a corner, tagged or not
   }
   // n when v is inside on one extraordinary edge line of valence n (3 to max_stam_valence; above),
   // else 0.
@@ -162,36 +206,62 @@ struct NetWalk {
     return int(n);
   }
 
-  // Cell c's kind and its net's entries (0 for none), from its corners' stars.
+  // Cell c's faces on the boundary as tricubic_net's folds, or -1 where one is not a side of the
+  // hexahedron (cells.hpp's corner order).
+  SPMESH_HD int boundary_folds(index_t c) const {
+    int folds = 0;
+    for (index_t p = d3.begin(c); p < d3.end(c); ++p) {
+      const index_t f = d3.index(p);
+      if (!face_on_boundary[f]) continue;
+      int side_of = -1;
+      for (int bit = 0; bit < 6 && side_of < 0; ++bit) {
+        bool all = true;
+        for (int corner = 0; corner < 8; ++corner)
+          if (hexahedron_coordinate(corner, bit / 2) == bit % 2) all = all && face_has(f, cells.vertex(c, corner));
+        if (all) side_of = bit;
+      }
+      if (side_of < 0) return -1;
+      folds |= 1 << side_of;
+    }
+    return folds;
+  }
+  // The faces among `folds` at `corner`.
+  SPMESH_HD static int folds_at(int folds, int corner) {
+    int at = 0;
+    for (int axis = 0; axis < 3; ++axis) at += folds >> (2 * axis + hexahedron_coordinate(corner, axis)) & 1;
+    return at;
+  }
+
+  // Cell c's kind and its net's entries (0 for none), from its faces on the boundary and its
+  // corners' stars.
   SPMESH_HD std::uint8_t kind(index_t c, index_t& entries) const {
     entries = 0;
     if (!is_hexahedron(c)) return no_net;
-    int boundary_faces = 0;
-    for (index_t p = d3.begin(c); p < d3.end(c); ++p) boundary_faces += face_on_boundary[d3.index(p)];
-    // Tricubic: the corners' stars all the grid's, or the four of one face the boundary grid's and
-    // that face the cell's one face on the boundary. Layered: two corners on one line of valence
-    // n, joined by an edge of the cell of n faces, the others the grid's.
-    int on_boundary = 0, shared[3] = {1, 1, 1}, seen[3] = {0, 0, 0};  // the first boundary corner's coordinates
+    const int folds = boundary_folds(c);
+    if (folds < 0) return no_net;
+    // Tricubic: each corner the star of the cell's boundary faces there (and at a rim, the cell's
+    // edge between its two faces one of the rim's). Layered: no face on the boundary, two corners
+    // on one line of valence n, joined by an edge of the cell of n faces, the others the grid's.
     int lines = 0, line_corner[2] = {0, 0}, valence = 0;
     for (int corner = 0; corner < 8; ++corner) {
       const index_t v = cells.vertex(c, corner);
-      const int kind = star(v);
-      if (kind == 0) {
+      const int kind = star(v), faces = folds_at(folds, corner);
+      if (kind == 0 && folds == 0) {
         const int n = line_star(v);
         if (n == 0 || lines == 2 || (valence != 0 && n != valence)) return no_net;
         valence = n, line_corner[lines++] = corner;
-      } else if (kind == 2) {
-        for (int axis = 0; axis < 3; ++axis) {
-          const int x = hexahedron_coordinate(corner, axis);
-          if (on_boundary == 0) seen[axis] = x;
-          else shared[axis] &= x == seen[axis];
-        }
-        ++on_boundary;
+      } else if (kind != 1 + faces) {
+        return no_net;
+      } else if (faces == 2) {
+        int along = 0;  // the axis across neither face
+        for (int axis = 0; axis < 3; ++axis)
+          if (!(folds >> (2 * axis + hexahedron_coordinate(corner, axis)) & 1)) along = axis;
+        if (faces_at(edge_between(v, cells.vertex(c, flipped(corner, along)))) != 2) return no_net;
       }
     }
     if (lines != 0) {
       const int line = axis_between(line_corner[0], line_corner[1]);
-      if (lines != 2 || on_boundary != 0 || line < 0) return no_net;
+      if (lines != 2 || line < 0) return no_net;
       const index_t joined = edge_between(cells.vertex(c, line_corner[0]), cells.vertex(c, line_corner[1]));
       if (joined < 0 || faces_at(joined) != valence) return no_net;
       const LayeredFrame frame(layered_net(line, 0, 0));
@@ -199,20 +269,15 @@ struct NetWalk {
       return layered_net(line, hexahedron_coordinate(line_corner[0], frame.s_axis),
                          hexahedron_coordinate(line_corner[0], frame.t_axis));
     }
-    int normal = -1;  // the axis across the boundary face
-    if (on_boundary == 4)
-      for (int axis = 0; axis < 3; ++axis)
-        if (shared[axis]) normal = axis;
-    if ((on_boundary != 0 && normal < 0) || boundary_faces != (normal < 0 ? 0 : 1)) return no_net;
     entries = tricubic_net_points;
-    return normal < 0 ? inside_net : boundary_net(normal, seen[normal]);
+    return tricubic_net(folds);
   }
 
   // The points of the octant beyond cell c's corner `corner` (its corner's edges continued):
-  // write(i, j, k, point) at its tricubic net place (i, j, k); beyond a boundary face across axis
-  // `normal` (-1: none) at coordinate `side`, -1. False where the walk finds no grid.
+  // write(i, j, k, point) at its tricubic net place (i, j, k); beyond a boundary face among
+  // `folds` (tricubic_net's), -1. False where the walk finds no grid.
   template <class Write>
-  SPMESH_HD bool octant(index_t c, int corner, int normal, int side, Write&& write) const {
+  SPMESH_HD bool octant(index_t c, int corner, int folds, Write&& write) const {
     const index_t v = cells.vertex(c, corner);
     int at[3];
     index_t outward[3] = {-1, -1, -1};  // the edges continuing the cell's edges at v, per axis
@@ -228,7 +293,9 @@ struct NetWalk {
     for (int beyond = 0; beyond < 8; ++beyond) {
       index_t point = v;
       const int count = (beyond & 1) + (beyond >> 1 & 1) + (beyond >> 2);
-      const bool past_boundary = normal >= 0 && (beyond >> normal & 1) && at[normal] == side;
+      bool past_boundary = false;
+      for (int axis = 0; axis < 3; ++axis)
+        past_boundary = past_boundary || ((beyond >> axis & 1) && (folds >> (2 * axis + at[axis]) & 1));
       if (past_boundary) {
         point = -1;
       } else if (count == 1) {
@@ -253,10 +320,9 @@ struct NetWalk {
 
   // Cell c's net of kind `kind` (entries set to -1 before); false where the walk finds no grid.
   SPMESH_HD bool fill(index_t c, std::uint8_t kind, index_t entries, index_t* net) const {
-    if (!is_layered_net(kind)) {
-      const int normal = kind == inside_net ? -1 : (kind - 2) / 2, side = kind == inside_net ? 0 : (kind - 2) % 2;
+    if (is_tricubic_net(kind)) {
       for (int corner = 0; corner < 8; ++corner)
-        if (!octant(c, corner, normal, side, [&](const int (&ijk)[3], index_t point) {
+        if (!octant(c, corner, tricubic_folds(kind), [&](const int (&ijk)[3], index_t point) {
               net[ijk[0] + 4 * ijk[1] + 16 * ijk[2]] = point;
             }))
           return false;
@@ -271,7 +337,7 @@ struct NetWalk {
       if (hexahedron_coordinate(corner, frame.s_axis) == frame.s_side &&
           hexahedron_coordinate(corner, frame.t_axis) == frame.t_side)
         continue;  // on the line
-      if (!octant(c, corner, -1, 0, [&](const int (&ijk)[3], index_t point) {
+      if (!octant(c, corner, 0, [&](const int (&ijk)[3], index_t point) {
             const int s = frame.s_side ? 3 - ijk[frame.s_axis] : ijk[frame.s_axis];
             const int t = frame.t_side ? 3 - ijk[frame.t_axis] : ijk[frame.t_axis];
             for (int j = 0; j < 7; ++j)

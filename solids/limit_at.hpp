@@ -4,11 +4,13 @@
 // (u, v, w) is in [0, 1]^3 in the hexahedron's VTK corner order (corner 0 at (0, 0, 0), 1 at
 // (1, 0, 0), 2 at (1, 1, 0), 3 at (0, 1, 0), corners 4 to 7 the same at w = 1); cells are
 // numbered as in the input. Evaluated so far, from their nets (cell_nets.hpp): the cells whose
-// limit is the tricubic B-spline of their 4 x 4 x 4 net (seed 000, Eq. 1), inside and with one
-// face on the boundary, the layered cells inside, Stam's surface basis times the cubic B-spline
+// limit is the tricubic B-spline of their 4 x 4 x 4 net (seed 000, Eq. 1), inside, with one face
+// on the boundary, and at sharp rims and corners (infinitely sharp edges of two faces) or across a
+// slab one cell thick, the layered cells inside, Stam's surface basis times the cubic B-spline
 // (seed 000, section 3.2), and the self-similar irregular cells at an extraordinary vertex, by the
 // child away from the vertex that holds the sample (irregular_cells.hpp, seed 000, 3.3). A sample
-// in any other cell (at a boundary edge, where an extraordinary edge reaches the boundary, at an
+// in any other cell (at a smooth or semi-sharp boundary edge, where an extraordinary edge reaches
+// the boundary, at an
 // extraordinary vertex whose neighbourhood is not self-similar) is refused, naming it: those
 // classes are not built yet.
 #pragma once
@@ -137,17 +139,20 @@ struct GatheredRows {
 
 // The tricubic B-spline at a sample of a net of `kind`, its functions in R: net point (x, y, z)'s
 // weights for the position and the u, v and w derivatives (seed 000, Eq. 1, and its derivatives).
-// At a boundary face the layer beyond it is 2 P_1 - P_2 of the two inside (cell_nets.hpp): its
-// weights are moved onto those two, and it gets none.
+// At each boundary face the layer beyond it is 2 P_1 - P_2 of the two inside (cell_nets.hpp): its
+// weights are moved onto those two along that axis, and it gets none (beyond two faces, along
+// both: the product of the folded functions).
 template <class R>
 struct TricubicBasis {
   R b[3][4], db[3][4];  // the cubic B-spline's functions and slopes along u, v, w
   SPMESH_HD TricubicBasis() {}
   SPMESH_HD TricubicBasis(const double at[3], std::uint8_t kind) {
     for (int axis = 0; axis < 3; ++axis) schemes::patches::cubic_bspline(R(at[axis]), b[axis], db[axis]);
-    if (kind < boundary_net(0, 0)) return;
-    const int normal = (kind - 2) / 2, side = (kind - 2) % 2;
-    for (int axis = 0; axis < 3; ++axis) fold(b[axis], axis == normal, side), fold(db[axis], axis == normal, side);
+    const int folds = tricubic_folds(kind);
+    for (int axis = 0; axis < 3; ++axis) {
+      const bool low = folds >> 2 * axis & 1, high = folds >> (2 * axis + 1) & 1;
+      fold(b[axis], low, high), fold(db[axis], low, high);
+    }
   }
   SPMESH_HD void weights(int x, int y, int z, R out[4]) const {
     out[0] = b[0][x] * b[1][y] * b[2][z], out[1] = db[0][x] * b[1][y] * b[2][z];
@@ -201,12 +206,12 @@ struct TricubicBasis {
   }
 
 private:
-  // Where `normal`, the layer beyond the face at `side` (0: layer 0, 1: layer 3) of functions f
-  // moved onto the layer at the face (2 x) and the one inside it (- 1 x). By selects, not by
-  // branches or an index known only at run time, which would put the basis in memory.
-  SPMESH_HD static void fold(R (&f)[4], bool normal, int side) {
-    const R low = normal && !side ? f[0] : R(0), high = normal && side ? f[3] : R(0);
-    f[1] += 2 * low - high, f[2] += 2 * high - low, f[0] -= low, f[3] -= high;
+  // The layer beyond a boundary face at coordinate 0 (`low`: layer 0) or 1 (`high`: layer 3) of
+  // functions f moved onto the layer at the face (2 x) and the one inside it (- 1 x). By selects,
+  // not by branches or an index known only at run time, which would put the basis in memory.
+  SPMESH_HD static void fold(R (&f)[4], bool low, bool high) {
+    const R below = low ? f[0] : R(0), above = high ? f[3] : R(0);
+    f[1] += 2 * below - above, f[2] += 2 * above - below, f[0] -= below, f[3] -= above;
   }
 };
 
@@ -388,10 +393,10 @@ struct CellSamples {
       if (!(x >= 0 && x <= 1)) return 3;
     return kinds[c] == no_net ? 1 : 0;
   }
-  // The entries of sample s's row: its net's points, less a boundary layer's.
+  // The entries of sample s's row: its net's points, less the layers beyond boundary faces.
   SPMESH_HD index_t row_length(index_t s) const {
     const index_t c = cell[s];
-    return is_boundary_net(kinds[c]) ? 48 : offsets[c + 1] - offsets[c];
+    return is_tricubic_net(kinds[c]) ? tricubic_net_entries(kinds[c]) : offsets[c + 1] - offsets[c];
   }
   // visit(vertex, weights[4]) on each point of sample s's net with a weight: the position's and
   // the u, v and w derivatives'.
@@ -681,13 +686,14 @@ void checked_samples(Exec& exec, index_t C, const linalg::Array<index_t, S>& cel
       default:
         throw schemes::SampleError(sample + ": the cell is not a hexahedron whose corners all have the grid's "
                                             "star (6 edges, each in 4 quads, 8 hexahedra round it), nor one with "
-                                            "one face on the boundary and the boundary grid's star at its corners "
-                                            "there (5 edges, 4 of them on the boundary), nor one inside with one "
-                                            "extraordinary edge, both of whose ends are on one extraordinary edge "
-                                            "line, and the grid's star at its other corners, nor one with one "
-                                            "extraordinary corner whose neighbourhood is its child's there "
-                                            "(irregular: refining once usually makes it so); spmesh evaluates the "
-                                            "limit only in such cells so far",
+                                            "faces on the boundary and the boundary grid's star at its corners "
+                                            "there (5 edges, 4 of them on the boundary) or, where two or three of "
+                                            "its faces meet, infinitely sharp edges of two faces (sharp rims and "
+                                            "corners), nor one inside with one extraordinary edge, both of whose "
+                                            "ends are on one extraordinary edge line, and the grid's star at its "
+                                            "other corners, nor one with one extraordinary corner whose "
+                                            "neighbourhood is its child's there (irregular: refining once usually "
+                                            "makes it so); spmesh evaluates the limit only in such cells so far",
                                    s);
     }
   }
@@ -788,7 +794,8 @@ CellLimits<T, S> limit_at_cells(Exec& exec, const CellNets<S>& nets, const linal
 }
 
 // The same samples as matrices of the solid's `vertices` control points (samples x vertices, a
-// row the net's points: 64 inside, 48 at the boundary, 4 (2n + 8) in a layered cell of valence n;
+// row the net's points: 64 inside, 16 fewer a boundary face (tricubic_net_entries), 4 (2n + 8)
+// in a layered cell of valence n;
 // columns ascending): W P is limit_at_cells' (its weights rounded to T), and W R of a refinement
 // matrix R evaluates samples of the refined cells from the base's points.
 template <class T, class Exec, class S = typename Exec::space>

@@ -840,6 +840,58 @@ for levels in 0 1; do
 done
 same_lines "$tmp/virregular0.txt" "$tmp/virregular1.txt" 12 7700 ||
   fail "limit in irregular cells differs from the limit a level down"
+# A 2 x 2 x 2 box of hexahedra whose box edges are Medit Ridges (infinitely sharp): every cell has
+# a net (info counts them all at sharp rims and corners), and the limit at the box's corners is
+# the corner vertices (a vertex of three sharp edges stays).
+python3 - "$tmp/sharp_box.mesh" "$tmp/sharp_box_at.txt" "$tmp/sharp_box_corners.txt" <<'PY'
+import random, sys
+random.seed(9)
+n = 2
+vid = lambda i, j, k: 1 + i + (n + 1) * (j + (n + 1) * k)
+points = [(i + random.uniform(-0.2, 0.2), j + random.uniform(-0.2, 0.2), k + random.uniform(-0.2, 0.2))
+          for k in range(n + 1) for j in range(n + 1) for i in range(n + 1)]
+corner_order = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)]
+cells = [[vid(i + a, j + b, k + c) for a, b, c in corner_order] for k in range(n) for j in range(n) for i in range(n)]
+rims = []
+for axis in range(3):
+    for p in (0, n):
+        for q in (0, n):
+            for t in range(n):
+                ends = []
+                for s in (t, t + 1):
+                    g = [0, 0, 0]
+                    g[axis], g[(axis + 1) % 3], g[(axis + 2) % 3] = s, p, q
+                    ends.append(vid(*g))
+                rims.append(ends)
+with open(sys.argv[1], "w") as out:
+    out.write("MeshVersionFormatted 2\nDimension 3\nVertices\n%d\n" % len(points))
+    out.writelines("%r %r %r 0\n" % p for p in points)
+    out.write("Hexahedra\n%d\n" % len(cells))
+    out.writelines(" ".join(map(str, c)) + " 0\n" for c in cells)
+    out.write("Edges\n%d\n" % len(rims))
+    out.writelines("%d %d 0\n" % tuple(e) for e in rims)
+    out.write("Ridges\n%d\n" % len(rims))
+    out.writelines("%d\n" % (r + 1) for r in range(len(rims)))
+    out.write("End\n")
+# The box's 8 corners: the cell holding each, and its (u, v, w) there; and the corner's vertex.
+with open(sys.argv[2], "w") as at, open(sys.argv[3], "w") as expected:
+    for c, k in enumerate(corner_order):
+        cell = k[0] * 1 + k[1] * 2 + k[2] * 4
+        at.write("%d %d %d %d\n" % (cell, k[0], k[1], k[2]))
+        expected.write("%r %r %r\n" % points[vid(n * k[0], n * k[1], n * k[2]) - 1])
+PY
+"$spmesh" info "$tmp/sharp_box.mesh" >"$tmp/sharp_box_info.txt" || fail "info on a box with sharp rims"
+grep -q "^limit     8 cells with nets: 0 tricubic inside, 8 tricubic at the boundary (8 of them at sharp rims" \
+  "$tmp/sharp_box_info.txt" || fail "info: a box with sharp rims: $(cat "$tmp/sharp_box_info.txt")"
+grep -q "^cell classes: 0 regular inside, 8 regular at the boundary (8 at sharp rims), layered: none, 0 irregular" \
+  "$tmp/sharp_box_info.txt" || fail "info: a box with sharp rims, its classes: $(cat "$tmp/sharp_box_info.txt")"
+"$spmesh" limit "$tmp/sharp_box.mesh" --samples 2 -o "$tmp/sharp_box.vtu" --precision double >/dev/null ||
+  fail "limit --samples on a box with sharp rims (every cell has a net)"
+"$spmesh" limit "$tmp/sharp_box.mesh" --at "$tmp/sharp_box_at.txt" -o "$tmp/sharp_box_limit.txt" --precision double \
+  >/dev/null || fail "limit --at on a box with sharp rims"
+cut -d' ' -f1-3 "$tmp/sharp_box_limit.txt" >"$tmp/sharp_box_xyz.txt"
+same_lines "$tmp/sharp_box_xyz.txt" "$tmp/sharp_box_corners.txt" 3 8 ||
+  fail "limit at a sharp box's corners is not its corner vertices"
 if "$spmesh" limit "$block" --samples 3 --refine 2 --evaluable-only --jacobian -o "$tmp/vgrid_gpu.vtu" --precision double \
     --device cuda >/dev/null 2>"$tmp/stderr"; then
   python3 - "$tmp/vgrid.vtu" "$tmp/vgrid_gpu.vtu" <<'PY' || fail "limit --samples on the GPU differs from the CPU"

@@ -1,5 +1,5 @@
 // classify_cells (solids/classes.hpp) on meshes whose classes are known by hand: a grid of
-// hexahedra (its box edges are extraordinary: 2 faces on the boundary), an extruded surface
+// hexahedra (its box edges are extraordinary: 2 faces on the boundary; sharp, they are not), an extruded surface
 // (one extraordinary edge a cell), and a tetrahedron and a prism refined once.
 #include "linalg/cpu/executor.hpp"
 #include "schemes/catmull_clark/scheme.hpp"
@@ -37,6 +37,43 @@ TEST_CASE("cell classes: a 3 x 3 x 3 grid has its middle regular inside, its fac
   CHECK(c.layered == std::map<index_t, index_t>{{2, 12}});
   CHECK(c.irregular == 8);
   CHECK(c.not_evaluable.empty());
+}
+
+TEST_CASE("cell classes: with its box edges infinitely sharp, a 3 x 3 x 3 grid is regular everywhere (sharp rims "
+          "are no extraordinary edges), its 20 cells at the rims named; semi-sharp rims stay extraordinary") {
+  linalg::cpu::Executor cpu;
+  const CellMesh<> grid = grid_cells(3);
+  const auto ops = solids::boundary_operators(cpu, grid);
+  std::vector<std::array<index_t, 2>> rims;
+  auto extreme = [](index_t v, int axis) {
+    const index_t x = axis == 0 ? v % 4 : axis == 1 ? v / 4 % 4 : v / 16;
+    return x == 0 || x == 3;
+  };
+  for (index_t e = 0; e < ops.edges(); ++e) {
+    const index_t a = linalg::column_of(ops.d1.columns[2 * e]), b = ops.d1.columns[2 * e + 1];
+    int shared = 0;  // the axes on which both ends lie on the same face of the box
+    for (int axis = 0; axis < 3; ++axis) {
+      const index_t step = axis == 0 ? 1 : axis == 1 ? 4 : 16;
+      shared += extreme(a, axis) && a / step % 4 == b / step % 4;
+    }
+    if (shared == 2) rims.push_back({a, b});
+  }
+  REQUIRE(rims.size() == 36);
+  const auto sharp = solids::tagged_sharpness(ops, rims, {}, "grid");
+  const auto c = solids::classify_cells(grid, ops, &sharp);
+  CHECK(c.extraordinary_edges == 0);
+  CHECK(c.sharp_rims == 36);
+  CHECK(c.extraordinary_vertices == 0);
+  CHECK(c.regular_interior == 1);
+  CHECK(c.regular_boundary == 26);
+  CHECK(c.regular_at_rims == 20);
+  CHECK(c.layered.empty());
+  CHECK(c.irregular == 0);
+  const auto semi = solids::tagged_sharpness(ops, rims, {}, "grid", std::vector<float>(rims.size(), 2.0f));
+  const auto s = solids::classify_cells(grid, ops, &semi);
+  CHECK(s.extraordinary_edges == 36);
+  CHECK(s.sharp_rims == 0);
+  CHECK(s.regular_boundary == 6);
 }
 
 TEST_CASE("cell classes: an extruded surface's cells are layered by the valence of the surface "

@@ -1,4 +1,4 @@
-// Volume meshes made in the tests: a grid of hexahedra (and its perturbed positions), a closed
+// Volume meshes made in the tests: a box grid of hexahedra (and its perturbed positions), a closed
 // quad surface with poles of any valence (refined once; or one pole cut off for a surface of
 // pentagons), a surface extruded into layers of cells (polyhedra above its n-gons), a mesh of
 // every cell kind, random creases on a boundary; and how far apart two results are.
@@ -24,34 +24,41 @@ namespace spmesh::test {
 
 using solids::CellMesh;
 
-// n^3 hexahedra of a unit grid; vertex (i, j, k) = i + (n + 1) (j + (n + 1) k).
-inline CellMesh<> grid_cells(int n) {
-  auto id = [&](int i, int j, int k) { return index_t(i + (n + 1) * (j + (n + 1) * k)); };
+// nx x ny x nz hexahedra of a unit grid, cells i fastest, then j, then k; vertex (i, j, k) =
+// i + (nx + 1) (j + (ny + 1) k).
+inline CellMesh<> box_cells(int nx, int ny, int nz) {
+  auto id = [&](int i, int j, int k) { return index_t(i + (nx + 1) * (j + (ny + 1) * k)); };
   std::vector<index_t> indices;
-  for (int k = 0; k < n; ++k)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i)
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i)
         for (const auto& [a, b, c] : std::vector<std::array<int, 3>>{
                  {0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}})
           indices.push_back(id(i + a, j + b, k + c));
+  const index_t cells = index_t(nx) * ny * nz;
   CellMesh<> mesh;
-  mesh.vertices = (n + 1) * (n + 1) * (n + 1);
-  mesh.offsets = linalg::Array<index_t>(n * n * n + 1);
-  for (index_t c = 0; c <= n * n * n; ++c) mesh.offsets[c] = 8 * c;
+  mesh.vertices = index_t(nx + 1) * (ny + 1) * (nz + 1);
+  mesh.offsets = linalg::Array<index_t>(cells + 1);
+  for (index_t c = 0; c <= cells; ++c) mesh.offsets[c] = 8 * c;
   mesh.indices = linalg::Array<index_t>(index_t(indices.size()));
   std::copy(indices.begin(), indices.end(), mesh.indices.begin());
   return mesh;
 }
+// n^3 hexahedra of a unit grid; vertex (i, j, k) = i + (n + 1) (j + (n + 1) k).
+inline CellMesh<> grid_cells(int n) { return box_cells(n, n, n); }
 
-// grid_cells(n)'s vertices at their grid coordinates moved by up to 0.2 in each direction.
-inline linalg::Dense<double> perturbed_grid(int n, unsigned seed) {
-  linalg::Dense<double> P((n + 1) * (n + 1) * (n + 1), 3);
+// box_cells' vertices at their grid coordinates moved by up to 0.2 in each direction.
+inline linalg::Dense<double> perturbed_box(int nx, int ny, int nz, unsigned seed) {
+  linalg::Dense<double> P(index_t(nx + 1) * (ny + 1) * (nz + 1), 3);
   std::mt19937 random(seed);
   std::uniform_real_distribution<double> jitter(-0.2, 0.2);
   for (index_t v = 0; v < P.rows; ++v)
-    for (int x = 0; x < 3; ++x) P(v, x) = double(x == 0 ? v % (n + 1) : x == 1 ? v / (n + 1) % (n + 1) : v / ((n + 1) * (n + 1))) + jitter(random);
+    for (int x = 0; x < 3; ++x)
+      P(v, x) = double(x == 0 ? v % (nx + 1) : x == 1 ? v / (nx + 1) % (ny + 1) : v / ((nx + 1) * (ny + 1))) + jitter(random);
   return P;
 }
+// grid_cells(n)'s vertices at their grid coordinates moved by up to 0.2 in each direction.
+inline linalg::Dense<double> perturbed_grid(int n, unsigned seed) { return perturbed_box(n, n, n, seed); }
 
 // A closed quad surface with two poles of valence n and every other vertex of valence 3: the
 // poles N (0) and S (1), a ring A (2 + i) above the equator and a ring B (2 + n + i) below,

@@ -27,6 +27,7 @@
 
 #include <array>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -38,15 +39,22 @@ using solids::CellMesh;
 
 constexpr int n = 6;  // grid_cells(n): (n + 1)^3 vertices
 
-std::array<int, 3> grid_coordinates(index_t vertex) {
-  return {int(vertex % (n + 1)), int(vertex / (n + 1) % (n + 1)), int(vertex / ((n + 1) * (n + 1)))};
-}
+// box_cells' grid: its cells along each axis, its vertices' coordinates.
+struct Box {
+  int n[3];
+  index_t vertex(const int (&g)[3]) const { return g[0] + (n[0] + 1) * (g[1] + (n[1] + 1) * g[2]); }
+  std::array<int, 3> coordinates(index_t v) const {
+    return {int(v % (n[0] + 1)), int(v / (n[0] + 1) % (n[1] + 1)), int(v / ((n[0] + 1) * (n[1] + 1)))};
+  }
+};
+constexpr Box cube{{n, n, n}};
 
-// The grid with cell c's corners turned for c % 3 = 1 (a quarter turn about w: corner (a, b, c)
+std::array<int, 3> grid_coordinates(index_t vertex) { return cube.coordinates(vertex); }
+
+// The mesh with cell c's corners turned for c % 3 = 1 (a quarter turn about w: corner (a, b, c)
 // takes the vertex at (b, 1 - a, c)) and c % 3 = 2 (the axes cycled: at (c, a, b)); both keep
 // the corner order right-handed.
-CellMesh<> turned_grid() {
-  CellMesh<> mesh = grid_cells(n);
+CellMesh<> turned(CellMesh<> mesh) {
   for (index_t c = 0; c < mesh.cells(); ++c) {
     if (c % 3 == 0) continue;
     std::array<index_t, 8> old;
@@ -61,6 +69,7 @@ CellMesh<> turned_grid() {
   }
   return mesh;
 }
+CellMesh<> turned_grid() { return turned(grid_cells(n)); }
 
 // The uniform cubic B-spline centred at 0 and its slope.
 double bspline(double t) {
@@ -72,18 +81,18 @@ double bspline_slope(double t) {
   return sign * (a < 1 ? (-12 * a + 9 * a * a) / 6 : a < 2 ? -(2 - a) * (2 - a) / 2 : 0);
 }
 
-// Grid point (i, j, k) of P, column x, and beyond one face of the grid (one index -1 or n + 1)
-// the reflection 2 P_0 - P_1 across it; 0 (unused: its weight is 0) beyond two.
-double extended(const linalg::Dense<double>& P, int i, int j, int k, int x) {
-  int ijk[3] = {i, j, k}, outside = -1;
-  for (int a = 0; a < 3; ++a)
-    if (ijk[a] < 0 || ijk[a] > n) outside = outside < 0 ? a : 3;
-  auto at = [&](const int (&g)[3]) { return P(g[0] + (n + 1) * (g[1] + (n + 1) * g[2]), x); };
-  if (outside < 0) return at(ijk);
-  if (outside == 3 || ijk[outside] < -1 || ijk[outside] > n + 1) return 0;
-  int face[3] = {ijk[0], ijk[1], ijk[2]}, in[3] = {ijk[0], ijk[1], ijk[2]};
-  face[outside] = ijk[outside] < 0 ? 0 : n, in[outside] = ijk[outside] < 0 ? 1 : n - 1;
-  return 2 * at(face) - at(in);
+// Grid point (i, j, k) of P, column x, and one step beyond a face of the grid (an index -1 or
+// n + 1) the reflection 2 P_0 - P_1 across it, along each axis that is beyond in turn (beyond an
+// edge or a corner of the grid: the tensor product); 0 farther out (unused: its weight is 0).
+double extended(const Box& box, const linalg::Dense<double>& P, const int (&ijk)[3], int x) {
+  for (int a = 0; a < 3; ++a) {
+    if (ijk[a] >= 0 && ijk[a] <= box.n[a]) continue;
+    if (ijk[a] < -1 || ijk[a] > box.n[a] + 1) return 0;
+    int face[3] = {ijk[0], ijk[1], ijk[2]}, in[3] = {ijk[0], ijk[1], ijk[2]};
+    face[a] = ijk[a] < 0 ? 0 : box.n[a], in[a] = ijk[a] < 0 ? 1 : box.n[a] - 1;
+    return 2 * extended(box, P, face, x) - extended(box, P, in, x);
+  }
+  return P(box.vertex(ijk), x);
 }
 
 // The tricubic B-spline of the grid's points P at grid coordinates X: value and gradient, of
@@ -91,13 +100,13 @@ double extended(const linalg::Dense<double>& P, int i, int j, int k, int x) {
 struct Closed {
   double value = 0, gradient[3] = {0, 0, 0};
 };
-Closed closed_form(const linalg::Dense<double>& P, const double X[3], int x) {
+Closed closed_form(const Box& box, const linalg::Dense<double>& P, const double X[3], int x) {
   Closed out;
   const int base[3] = {int(std::floor(X[0])), int(std::floor(X[1])), int(std::floor(X[2]))};
   for (int k = base[2] - 2; k <= base[2] + 2; ++k)
     for (int j = base[1] - 2; j <= base[1] + 2; ++j)
       for (int i = base[0] - 2; i <= base[0] + 2; ++i) {
-        const double p = extended(P, i, j, k, x);
+        const double p = extended(box, P, {i, j, k}, x);
         const double bi = bspline(X[0] - i), bj = bspline(X[1] - j), bk = bspline(X[2] - k);
         out.value += bi * bj * bk * p;
         out.gradient[0] += bspline_slope(X[0] - i) * bj * bk * p;
@@ -106,6 +115,7 @@ Closed closed_form(const linalg::Dense<double>& P, const double X[3], int x) {
       }
   return out;
 }
+Closed closed_form(const linalg::Dense<double>& P, const double X[3], int x) { return closed_form(cube, P, X, x); }
 
 // Whether the B-spline above is the limit at X: X in the grid, at most one coordinate within 1 of
 // its faces (a cell at a boundary edge of the grid is neither kind).
@@ -121,12 +131,21 @@ bool evaluable(const double X[3]) {
 template <class B, class T>
 solids::CellLimits<T> evaluate(const CellMesh<>& mesh, const linalg::Dense<double>& P, const std::vector<index_t>& cells,
                                const std::vector<std::array<double, 3>>& at, index_t* with_nets = nullptr,
-                               solids::LimitKernel kernel = solids::LimitKernel::automatic) {
+                               solids::LimitKernel kernel = solids::LimitKernel::automatic,
+                               const solids::SolidSharpness<>* sharpness = nullptr,
+                               std::vector<std::uint8_t>* kinds = nullptr) {
   typename B::Exec exec;
+  using S = typename B::Exec::space;
   const auto on = upload_cells<B>(mesh);
   const auto ops = solids::boundary_operators(exec, on);
-  const auto nets = solids::cell_nets(exec, on, ops);
+  std::optional<solids::SolidSharpness<S>> sharp;
+  if (sharpness) sharp = solids::SolidSharpness<S>{B::upload(sharpness->edges), B::upload(sharpness->vertices)};
+  const auto nets = solids::cell_nets(exec, on, ops, sharp ? &*sharp : nullptr);
   if (with_nets) *with_nets = nets.cells;
+  if (kinds) {
+    const auto host = B::download(nets.kinds);
+    kinds->assign(host.begin(), host.end());
+  }
   linalg::Dense<T> points(P.rows, P.cols);
   for (index_t p = 0; p < P.data.size(); ++p) points.data[p] = T(P.data[p]);
   std::vector<double> us, vs, ws;
@@ -135,6 +154,56 @@ solids::CellLimits<T> evaluate(const CellMesh<>& mesh, const linalg::Dense<doubl
                                              B::upload(linalg::Array<double>(us)), B::upload(linalg::Array<double>(vs)),
                                              B::upload(linalg::Array<double>(ws)), B::upload(points), kernel);
   return {B::download(limits.position), B::download(limits.du), B::download(limits.dv), B::download(limits.dw)};
+}
+
+// Sample s of `at` in its cell: its grid coordinates (the cell's corner 0 plus u, v, w along its
+// edges from there).
+std::array<double, 3> in_grid(const Box& box, const CellMesh<>& mesh, index_t c, const std::array<double, 3>& uvw) {
+  const auto c0 = box.coordinates(mesh.indices[8 * c]), c1 = box.coordinates(mesh.indices[8 * c + 1]),
+             c3 = box.coordinates(mesh.indices[8 * c + 3]), c4 = box.coordinates(mesh.indices[8 * c + 4]);
+  std::array<double, 3> X;
+  for (std::size_t a = 0; a < 3; ++a)
+    X[a] = c0[a] + uvw[0] * (c1[a] - c0[a]) + uvw[1] * (c3[a] - c0[a]) + uvw[2] * (c4[a] - c0[a]);
+  return X;
+}
+
+// The largest difference of the limits at samples (cells, at) from the closed form, positions
+// and derivatives (the closed form's gradient along the cell's u, v, w edges).
+template <class T>
+double largest_error(const Box& box, const CellMesh<>& mesh, const linalg::Dense<double>& P,
+                     const std::vector<index_t>& cells, const std::vector<std::array<double, 3>>& at,
+                     const solids::CellLimits<T>& limits) {
+  double worst = 0;
+  for (std::size_t s = 0; s < cells.size(); ++s) {
+    const index_t c = cells[s];
+    std::array<double, 3> axis[3];  // the cell's u, v, w directions in grid coordinates
+    const auto c0 = box.coordinates(mesh.indices[8 * c]), c1 = box.coordinates(mesh.indices[8 * c + 1]),
+               c3 = box.coordinates(mesh.indices[8 * c + 3]), c4 = box.coordinates(mesh.indices[8 * c + 4]);
+    for (std::size_t a = 0; a < 3; ++a)
+      axis[0][a] = c1[a] - c0[a], axis[1][a] = c3[a] - c0[a], axis[2][a] = c4[a] - c0[a];
+    const std::array<double, 3> X = in_grid(box, mesh, c, at[s]);
+    for (int x = 0; x < 3; ++x) {
+      const Closed expected = closed_form(box, P, X.data(), x);
+      const double got[4] = {double(limits.position(index_t(s), x)), double(limits.du(index_t(s), x)),
+                             double(limits.dv(index_t(s), x)), double(limits.dw(index_t(s), x))};
+      worst = std::max(worst, std::abs(got[0] - expected.value));
+      for (int d = 0; d < 3; ++d) {
+        double along = 0;
+        for (std::size_t a = 0; a < 3; ++a) along += expected.gradient[a] * axis[d][a];
+        worst = std::max(worst, std::abs(got[1 + d] - along));
+      }
+    }
+  }
+  return worst;
+}
+
+// A cell's samples: its corners, centre, a point on an edge and `random` points inside.
+template <class Random>
+std::vector<std::array<double, 3>> samples_in_cell(Random& random, int count = 4) {
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<std::array<double, 3>> mine = {{0, 0, 0}, {1, 1, 1}, {1, 0, 0.25}, {0.5, 0.5, 0.5}};
+  for (int r = 0; r < count; ++r) mine.push_back({unit(random), unit(random), unit(random)});
+  return mine;
 }
 
 template <class B, class T>
@@ -146,60 +215,83 @@ void check_grid(solids::LimitKernel kernel) {
   // Samples: each cell's corners, centre and random points, in the cells with a net: all corners
   // inside the grid, or one face on a face of the grid and no boundary edge of the grid.
   std::mt19937 random(3);
-  std::uniform_real_distribution<double> unit(0, 1);
   std::vector<index_t> cells;
   std::vector<std::array<double, 3>> at;
-  std::vector<std::array<double, 3>> where;  // grid coordinates
   index_t expected_cells = 0;
   for (index_t c = 0; c < mesh.cells(); ++c) {
-    std::array<std::array<int, 3>, 8> corner;
-    for (int i = 0; i < 8; ++i) corner[std::size_t(i)] = grid_coordinates(mesh.indices[8 * c + i]);
     bool with_net = true;
-    for (const auto& g : corner) {
+    for (int i = 0; i < 8; ++i) {
+      const auto g = grid_coordinates(mesh.indices[8 * c + i]);
       const double X[3] = {double(g[0]), double(g[1]), double(g[2])};
       with_net &= evaluable(X);
     }
     if (!with_net) continue;
     ++expected_cells;
-    std::vector<std::array<double, 3>> mine = {{0, 0, 0}, {1, 1, 1}, {1, 0, 0.25}, {0.5, 0.5, 0.5}};
-    for (int r = 0; r < 4; ++r) mine.push_back({unit(random), unit(random), unit(random)});
-    for (const auto& [u, v, w] : mine) {
-      std::array<double, 3> X;
-      for (int a = 0; a < 3; ++a)
-        X[std::size_t(a)] = corner[0][std::size_t(a)] + u * (corner[1][std::size_t(a)] - corner[0][std::size_t(a)]) +
-                            v * (corner[3][std::size_t(a)] - corner[0][std::size_t(a)]) +
-                            w * (corner[4][std::size_t(a)] - corner[0][std::size_t(a)]);
-      cells.push_back(c), at.push_back({u, v, w}), where.push_back(X);
-    }
+    for (const auto& uvw : samples_in_cell(random)) cells.push_back(c), at.push_back(uvw);
   }
   REQUIRE(expected_cells == (n - 2) * (n - 2) * (n - 2) + 6 * (n - 2) * (n - 2));  // inside, at the faces
   index_t with_nets = 0;
   const auto limits = evaluate<B, T>(mesh, P, cells, at, &with_nets, kernel);
   CHECK(with_nets == expected_cells);
   const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
-  double worst = 0;
-  for (std::size_t s = 0; s < cells.size(); ++s) {
-    const index_t c = cells[s];
-    std::array<double, 3> axis[3];  // the cell's u, v, w directions in grid coordinates
-    const auto c0 = grid_coordinates(mesh.indices[8 * c]), c1 = grid_coordinates(mesh.indices[8 * c + 1]),
-               c3 = grid_coordinates(mesh.indices[8 * c + 3]), c4 = grid_coordinates(mesh.indices[8 * c + 4]);
-    for (int a = 0; a < 3; ++a)
-      axis[0][std::size_t(a)] = c1[std::size_t(a)] - c0[std::size_t(a)],
-      axis[1][std::size_t(a)] = c3[std::size_t(a)] - c0[std::size_t(a)],
-      axis[2][std::size_t(a)] = c4[std::size_t(a)] - c0[std::size_t(a)];
-    for (int x = 0; x < 3; ++x) {
-      const Closed expected = closed_form(P, where[s].data(), x);
-      const double got[4] = {double(limits.position(index_t(s), x)), double(limits.du(index_t(s), x)),
-                             double(limits.dv(index_t(s), x)), double(limits.dw(index_t(s), x))};
-      worst = std::max(worst, std::abs(got[0] - expected.value));
-      for (int d = 0; d < 3; ++d) {
-        double along = 0;
-        for (int a = 0; a < 3; ++a) along += expected.gradient[a] * axis[d][std::size_t(a)];
-        worst = std::max(worst, std::abs(got[1 + d] - along));
-      }
-    }
+  CHECK(largest_error(cube, mesh, P, cells, at, limits) <= tolerance * n);
+}
+
+// The edges along the box's edges (both ends on the same two of the box's faces), and how many
+// faces on the box's boundary cell c of box_cells has.
+std::vector<std::array<index_t, 2>> box_rims(const Box& box, const solids::BoundaryOperators<>& ops) {
+  std::vector<std::array<index_t, 2>> rims;
+  for (index_t e = 0; e < ops.edges(); ++e) {
+    const index_t a = linalg::column_of(ops.d1.columns[2 * e]), b = ops.d1.columns[2 * e + 1];
+    const auto ga = box.coordinates(a), gb = box.coordinates(b);
+    int shared = 0;
+    for (std::size_t x = 0; x < 3; ++x) shared += ga[x] == gb[x] && (ga[x] == 0 || ga[x] == box.n[x]);
+    if (shared >= 2) rims.push_back({a, b});
   }
-  CHECK(worst <= tolerance * n);
+  return rims;
+}
+int boundary_faces(const Box& box, const CellMesh<>& mesh, index_t c) {
+  int low[3] = {1 << 20, 1 << 20, 1 << 20}, high[3] = {-1, -1, -1};
+  for (int i = 0; i < 8; ++i) {
+    const auto g = box.coordinates(mesh.indices[8 * c + i]);
+    for (std::size_t a = 0; a < 3; ++a) low[a] = std::min(low[a], g[a]), high[a] = std::max(high[a], g[a]);
+  }
+  int faces = 0;
+  for (std::size_t a = 0; a < 3; ++a) faces += (low[a] == 0) + (high[a] == box.n[a]);
+  return faces;
+}
+
+// A box whose edges are infinitely sharp refines as the tricubic B-spline with interpolated ends
+// across every face (tests/solids/refine.cpp), so every cell's limit is the B-spline of its net
+// with the layer beyond each of its boundary faces reflected: at the rims, at the corners, and
+// across a slab one cell thick (1 x 1 x 1: the trilinear map of the corners).
+template <class B, class T>
+void check_sharp_box(const Box& box, unsigned seed, solids::LimitKernel kernel) {
+  CAPTURE(sizeof(T));
+  CAPTURE(int(kernel));
+  const std::string size = std::to_string(box.n[0]) + " x " + std::to_string(box.n[1]) + " x " + std::to_string(box.n[2]);
+  CAPTURE(size);
+  const CellMesh<> mesh = turned(box_cells(box.n[0], box.n[1], box.n[2]));
+  const linalg::Dense<double> P = perturbed_box(box.n[0], box.n[1], box.n[2], seed);
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  const auto sharpness = solids::tagged_sharpness(ops, box_rims(box, ops), {}, "box");
+  std::mt19937 random(seed);
+  std::vector<index_t> cells;
+  std::vector<std::array<double, 3>> at;
+  index_t folded = 0;  // cells with two faces on the boundary or more
+  for (index_t c = 0; c < mesh.cells(); ++c) {
+    folded += boundary_faces(box, mesh, c) >= 2;
+    for (const auto& uvw : samples_in_cell(random, 6)) cells.push_back(c), at.push_back(uvw);
+  }
+  index_t with_nets = 0;
+  std::vector<std::uint8_t> kinds;
+  const auto limits = evaluate<B, T>(mesh, P, cells, at, &with_nets, kernel, &sharpness, &kinds);
+  CHECK(with_nets == mesh.cells());
+  CHECK(std::count_if(kinds.begin(), kinds.end(), solids::is_folded_net) == folded);
+  CHECK(std::all_of(kinds.begin(), kinds.end(), solids::is_tricubic_net));
+  const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+  CHECK(largest_error(box, mesh, P, cells, at, limits) <= tolerance * 8);
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in cells of grid stars is the tricubic B-spline of the grid, "
@@ -210,6 +302,43 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in cells of grid stars is the tr
     check_grid<B, double>(kernel);
     check_grid<B, float>(kernel);
   }
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit at a box's sharp rims and corners, and across a slab one cell "
+                   "thick, is the tricubic B-spline with the layers beyond the box reflected",
+                   B, SPMESH_TEST_BACKENDS) {
+  for (const auto kernel : {solids::LimitKernel::per_sample, solids::LimitKernel::gathered_nets,
+                            solids::LimitKernel::gathered_pairs})
+    for (const Box& box : {Box{{4, 3, 5}}, Box{{4, 3, 1}}, Box{{1, 1, 1}}}) {
+      check_sharp_box<B, double>(box, 7, kernel);
+      check_sharp_box<B, float>(box, 7, kernel);
+    }
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit has no net at a box's rims where they are smooth or semi-sharp "
+                   "or at a rim vertex tagged a corner",
+                   B, SPMESH_TEST_BACKENDS) {
+  const Box box{{3, 3, 3}};
+  const CellMesh<> mesh = box_cells(3, 3, 3);
+  const linalg::Dense<double> P = perturbed_box(3, 3, 3, 2);
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  const auto rims = box_rims(box, ops);
+  REQUIRE(rims.size() == 12 * 3);
+  auto nets_with = [&](const solids::SolidSharpness<>* sharpness) {
+    index_t with_nets = 0;
+    evaluate<B, double>(mesh, P, {13}, {{0.5, 0.5, 0.5}}, &with_nets, solids::LimitKernel::automatic, sharpness);
+    return with_nets;
+  };
+  // 27 cells: the middle one and the 6 at the box's faces have nets whatever the rims are.
+  CHECK(nets_with(nullptr) == 7);
+  const auto semi = solids::tagged_sharpness(ops, rims, {}, "box", std::vector<float>(rims.size(), 2.0f));
+  CHECK(nets_with(&semi) == 7);
+  const auto sharp = solids::tagged_sharpness(ops, rims, {}, "box");
+  CHECK(nets_with(&sharp) == 27);
+  // A rim vertex (0, 0, 1) tagged a corner: the two cells at it.
+  const auto cornered = solids::tagged_sharpness(ops, rims, {box.vertex({0, 0, 1})}, "box");
+  CHECK(nets_with(&cornered) == 25);
 }
 
 // The kernels of limit_at_cells, and the choice between them, give the same bits, in blocks of
@@ -351,7 +480,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit as matrices: W P is limit_at_cel
   index_t boundary_rows = 0;
   for (index_t s = 0; s < host_W.rows; ++s) {
     const index_t length = host_W.offsets[s + 1] - host_W.offsets[s];
-    ascending &= length == (kinds[cells[std::size_t(s)]] == solids::inside_net ? 64 : 48);
+    ascending &= length == solids::tricubic_net_entries(kinds[cells[std::size_t(s)]]);
     boundary_rows += length == 48;
     for (index_t p = host_W.offsets[s] + 1; p < host_W.offsets[s + 1]; ++p) ascending &= host_W.indices[p - 1] < host_W.indices[p];
   }
@@ -398,9 +527,10 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit refuses, naming the sample, a ce
   CHECK(in_grid(0, {0.5, 0.5, 0.5}) ==
         "limit_at_cells: sample 1 (cell 0, u 0.500000, v 0.500000, w 0.500000): the cell is not a hexahedron "
         "whose corners all have the grid's star (6 edges, each in 4 quads, 8 hexahedra round it), nor one with "
-        "one face on the boundary and the boundary grid's star at its corners there (5 edges, 4 of them on the "
-        "boundary), nor one inside with one extraordinary edge, both of whose ends are on one extraordinary edge "
-        "line, and the grid's star at its other corners, nor one with one extraordinary corner whose "
+        "faces on the boundary and the boundary grid's star at its corners there (5 edges, 4 of them on the "
+        "boundary) or, where two or three of its faces meet, infinitely sharp edges of two faces (sharp rims "
+        "and corners), nor one inside with one extraordinary edge, both of whose ends are on one extraordinary "
+        "edge line, and the grid's star at its other corners, nor one with one extraordinary corner whose "
         "neighbourhood is its child's there (irregular: refining once usually makes it so); spmesh evaluates "
         "the limit only in such cells so far");
   CHECK(in_grid(n * n * n, {0.5, 0.5, 0.5}).find("the mesh has cells 0 to 215") != std::string::npos);
@@ -661,13 +791,20 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in layered cells is the limit of
   CHECK(worst <= 1e-12);
 }
 
-TEST_CASE("Cells with tricubic nets are classify_cells' regular cells in a grid, inside and at the boundary") {
+TEST_CASE("Cells with tricubic nets are classify_cells' regular cells in a grid, inside and at the boundary, "
+          "its box edges smooth or sharp") {
   const CellMesh<> mesh = turned_grid();
   linalg::cpu::Executor cpu;
   const auto ops = solids::boundary_operators(cpu, mesh);
   const auto classes = solids::classify_cells(mesh, ops);
   CHECK(solids::cell_nets(cpu, mesh, ops).cells == classes.regular_interior + classes.regular_boundary);
   CHECK(classes.regular_boundary == 6 * (n - 2) * (n - 2));
+  const auto sharp = solids::tagged_sharpness(ops, box_rims(cube, ops), {}, "grid");
+  const auto nets = solids::cell_nets(cpu, mesh, ops, &sharp);
+  const auto at_rims = solids::classify_cells(mesh, ops, &sharp);
+  CHECK(nets.cells == at_rims.regular_interior + at_rims.regular_boundary);
+  CHECK(nets.cells == n * n * n);
+  CHECK(std::count_if(nets.kinds.begin(), nets.kinds.end(), solids::is_folded_net) == at_rims.regular_at_rims);
 }
 
 }  // namespace spmesh::test::solid_limit
