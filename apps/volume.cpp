@@ -565,7 +565,7 @@ int limit_volume_at_as(const Args& args) {
   auto r = [&] {
     try {
       return solid_limit<T>(device, in, levels, refine_options(args),
-                            [&](const std::vector<std::uint8_t>&) { return std::move(there); }, stages);
+                            [&](const std::vector<std::uint8_t>&) { return SampleSet{std::move(there), {}}; }, stages);
     } catch (const schemes::SampleError& e) {  // naming the refined cell and parameters
       throw by_line(e.sample, levels ? fmt::format("evaluated{}: {}", levels_down(levels), e.what()) : e.what());
     }
@@ -592,18 +592,12 @@ int samples_per_axis(const Args& args) {
   return k;
 }
 
-// The samples of each of `cells` on its K x K x K grid: (i, j, k) / (K - 1), i (along u) first.
-meshops::Samples grid_samples(const std::vector<index_t>& cells, int K) {
-  meshops::Samples out;
-  const std::size_t n = cells.size() * std::size_t(K * K * K);
-  out.faces.reserve(n), out.u.reserve(n), out.v.reserve(n), out.w.reserve(n);
-  for (const index_t c : cells)
-    for (int k = 0; k < K; ++k)
-      for (int j = 0; j < K; ++j)
-        for (int i = 0; i < K; ++i) {
-          out.faces.push_back(c), out.u.push_back(double(i) / (K - 1));
-          out.v.push_back(double(j) / (K - 1)), out.w.push_back(double(k) / (K - 1));
-        }
+// The samples of each of `cells` on its K x K x K grid: (i, j, k) / (K - 1), i (along u) first
+// (solids::limit_on_grids' order).
+SampleSet grid_samples(const std::vector<index_t>& cells, int K) {
+  SampleSet out;
+  out.samples.faces = cells;
+  for (int i = 0; i < K; ++i) out.grid.push_back(double(i) / (K - 1));
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "apps/pipeline.hpp"
 #include "meshops/samples.hpp"
 #include "solids/limit_at.hpp"
+#include "solids/limit_on_grids.hpp"
 #include "solids/plan.hpp"
 #include "solids/refinement.hpp"
 #include "solids/refinement_file.hpp"
@@ -126,19 +127,26 @@ solids::CellMesh<> rebuild_solid_cells(Exec& exec, const schemes::Refinement<T>&
 }
 
 // The samples to evaluate on a solid's refined level, chosen from its cells' kinds of net
-// (solids::cell_nets: no_net where the limit is not evaluated): (cell, u, v, w) of that level.
-using SampleChoice = std::function<meshops::Samples(const std::vector<std::uint8_t>& kinds)>;
+// (solids::cell_nets: no_net where the limit is not evaluated): (cell, u, v, w) of that level, or
+// the K^3 samples (grid[i], grid[j], grid[l]) in each of `samples.faces` (solids::limit_on_grids)
+// where `grid` holds K parameters.
+struct SampleSet {
+  meshops::Samples samples;
+  std::vector<double> grid;
+};
+using SampleChoice = std::function<SampleSet(const std::vector<std::uint8_t>& kinds)>;
 
 template <class T>
 struct SolidSampleLimits {
-  meshops::Samples samples;      // those `choose` gave
+  SampleSet samples;             // those `choose` gave
   solids::CellLimits<T> limits;  // a row a sample: the position, the u, v and w derivatives
 };
 
 // The limit of a solid (with its sharp features where given) refined `levels` levels
 // (solids::build_and_eval; none: the input) at the samples `choose` picks on that level, on
 // `exec` (solids::cell_nets, then limit_at_cells), on the host; schemes::SampleError names the
-// first sample not evaluated (its index in the samples). Stages: upload, build_and_eval (the
+// first sample not evaluated (its index in the samples, a grid's samples counted cell after
+// cell). Stages: upload, build_and_eval (the
 // levels), build (the refined level's operators and nets), eval, download.
 template <class T, class Exec>
 SolidSampleLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
@@ -158,15 +166,17 @@ SolidSampleLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh, 
   const linalg::Array<std::uint8_t> kinds = X::down(nets.kinds);
   SolidSampleLimits<T> out;
   out.samples = choose(std::vector<std::uint8_t>(kinds.begin(), kinds.end()));
-  const auto& samples = out.samples;
+  const auto& samples = out.samples.samples;
   const linalg::Array<index_t, S> at = X::up(linalg::Array<index_t>(samples.faces));
   const linalg::Array<double, S> u = X::up(linalg::Array<double>(samples.u));
   const linalg::Array<double, S> v = X::up(linalg::Array<double>(samples.v));
   const linalg::Array<double, S> w = X::up(linalg::Array<double>(samples.w));
+  const linalg::Array<double, S> grid = X::up(linalg::Array<double>(out.samples.grid));
   exec.synchronize();
   stages.upload += elapsed_ms(t);
   t = std::chrono::steady_clock::now();
-  auto limits = solids::limit_at_cells(exec, nets, at, u, v, w, refined.positions);
+  auto limits = grid.size() > 0 ? solids::limit_on_grids(exec, nets, at, grid, refined.positions)
+                                : solids::limit_at_cells(exec, nets, at, u, v, w, refined.positions);
   exec.synchronize();
   stages.eval += elapsed_ms(t);
   t = std::chrono::steady_clock::now();

@@ -12,7 +12,10 @@
 //              double, on the CPU (all cores) in double; xcpu: the CPU's time over this row's;
 //              kernel: the one the library picks (auto) and, on the GPU in float, each of its
 //              kernels forced (solids::LimitKernel: sample, a thread a sample through the nets'
-//              indices; gather, the nets made first; pairs, the same, two samples a thread);
+//              indices; gather, the nets made first; pairs, the same, two samples a thread); grid:
+//              the same samples as K^3 grids by limit_on_grids (solids/limit_on_grids.hpp: the
+//              tricubic cells summed a direction at a time over a cell's grid), in float and
+//              double on the GPU and double on the CPU, its bytes floor reading no sample;
 //   W build    limit_matrices_at_cells (the four matrices, position, du, dv, dw), where W fits
 //              (--w-max-entries, and the GPU's free memory);
 //   W replay   the four SpMMs W P (3 columns each) into outputs made once;
@@ -40,6 +43,7 @@
 #include "linalg/cpu/executor.hpp"
 #include "linalg/spmv.hpp"
 #include "solids/limit_at.hpp"
+#include "solids/limit_on_grids.hpp"
 #include "solids/refine.hpp"
 #include "solids/volume_io.hpp"
 #if defined(__CUDACC__)
@@ -168,6 +172,19 @@ Samples<> samples_in(const Group& g, int K) {
   return s;
 }
 
+// A group's cells and the K parameters (i + 0.5) / K of samples_in's grids, for limit_on_grids.
+template <class S = linalg::Host>
+struct Grids {
+  linalg::Array<index_t, S> cells;
+  linalg::Array<double, S> at;
+};
+Grids<> grids_in(const Group& g, int K) {
+  Grids<> out{linalg::Array<index_t>(index_t(g.cells.size())), linalg::Array<double>(K)};
+  std::copy(g.cells.begin(), g.cells.end(), out.cells.begin());
+  for (int i = 0; i < K; ++i) out.at[i] = (i + 0.5) / K;
+  return out;
+}
+
 struct Row {
   std::string model, group, device, precision, kernel = "auto";
   int level = 0, per_axis = 0;
@@ -206,6 +223,7 @@ struct Target {
     points_float = up(host), points_double = up(m.points);
   }
   Samples<S> upload(const Samples<>& h) const { return {up(h.cells), up(h.u), up(h.v), up(h.w)}; }
+  Grids<S> upload(const Grids<>& h) const { return {up(h.cells), up(h.at)}; }
   // Waits for the executor (the result, discarded, freed after).
   template <class Result>
   void sync(const Result&) const {
@@ -228,10 +246,11 @@ std::int64_t free_bytes(linalg::cuda::Executor&) {
 #endif
 
 // The limit at the K^3 samples a cell `at` of group g in T on target d (`at` in its memory), its
-// floors, and W where it fits.
+// floors, and W where it fits; with `grids`, the same samples by limit_on_grids (no W; its bytes
+// floor reads no sample's (cell, u, v, w)).
 template <class T, class D>
 Row measure(D& d, const Samples<typename D::S>& at, const Group& g, int K, const Options& o,
-            solids::LimitKernel kernel = solids::LimitKernel::automatic) {
+            solids::LimitKernel kernel = solids::LimitKernel::automatic, const Grids<typename D::S>* grids = nullptr) {
   auto& exec = d.exec;
   const auto& cells = at.cells;
   const auto &u = at.u, &v = at.v, &w = at.w;
@@ -242,17 +261,24 @@ Row measure(D& d, const Samples<typename D::S>& at, const Group& g, int K, const
   r.cells = std::int64_t(g.cells.size()), r.samples = cells.size();
   r.entries = std::int64_t(per_cell * g.row_entries);
   r.ops_ms = d.ops_ms, r.nets_ms = d.nets_ms;
-  r.kernel = kernel == solids::LimitKernel::per_sample      ? "sample"
-             : kernel == solids::LimitKernel::gathered_nets ? "gather"
+  r.kernel = grids                                          ? "grid"
+             : kernel == solids::LimitKernel::per_sample      ? "sample"
+             : kernel == solids::LimitKernel::gathered_nets  ? "gather"
              : kernel == solids::LimitKernel::gathered_pairs ? "pairs"
-                                                            : "auto";
-  r.ms = time_ms([&] { d.sync(solids::limit_at_cells(exec, d.nets, cells, u, v, w, P, kernel)); }, o.repeats,
-                 o.budget_ms);
+                                                             : "auto";
+  if (grids)
+    r.ms = time_ms([&] { d.sync(solids::limit_on_grids(exec, d.nets, grids->cells, grids->at, P)); }, o.repeats,
+                   o.budget_ms);
+  else
+    r.ms = time_ms([&] { d.sync(solids::limit_at_cells(exec, d.nets, cells, u, v, w, P, kernel)); }, o.repeats,
+                   o.budget_ms);
   r.floor_gbs = d.gbs, r.floor_tflops = d.tflops[sizeof(T) == 4 ? 0 : 1];
   const double gbs = r.floor_gbs * 1e6, flops = r.floor_tflops * 1e9;  // per ms
-  const double bytes = 4.0 * g.net_entries + 9.0 * r.cells + 3 * t * g.vertices + r.samples * (28.0 + 12 * t);
+  const double bytes =
+      4.0 * g.net_entries + 9.0 * r.cells + 3 * t * g.vertices + r.samples * ((grids ? 0.0 : 28.0) + 12 * t);
   r.bytes_floor = gbs > 0 ? bytes / gbs : 0;
   r.flop_floor = flops > 0 ? 24.0 * r.entries / flops : 0;
+  if (grids) return r;
   // W: the library builds the four matrices from one set of columns and values, then copies them.
   const double w_bytes = r.entries * (20.0 + 4 * t) + 12 * t * r.samples;
   if (kernel != solids::LimitKernel::automatic || r.entries > o.w_max_entries || w_bytes > 0.8 * double(free_bytes(exec))) return r;
@@ -440,11 +466,16 @@ int run(int argc, char** argv) {
         for (const auto kernel : {solids::LimitKernel::per_sample, solids::LimitKernel::gathered_nets,
                                   solids::LimitKernel::gathered_pairs})
           measured.push_back(measure<float>(on_gpu, at, g, K, o, kernel));
+        const auto grids = on_gpu.upload(grids_in(g, K));
+        measured.push_back(measure<float>(on_gpu, at, g, K, o, solids::LimitKernel::automatic, &grids));
         measured.push_back(measure<double>(on_gpu, at, g, K, o));
+        measured.push_back(measure<double>(on_gpu, at, g, K, o, solids::LimitKernel::automatic, &grids));
         error = float_error(on_gpu, at, diag);
 #else
         if (on_host) error = float_error(on_cpu, h, diag);
 #endif
+        const Grids<> host_grids = grids_in(g, K);
+        if (on_host) measured.push_back(measure<double>(on_cpu, h, g, K, o, solids::LimitKernel::automatic, &host_grids));
         if (on_host) measured.push_back(measure<double>(on_cpu, h, g, K, o));
         const double cpu_ms = on_host ? measured.back().ms : 0;
         for (std::size_t i = 0; i < measured.size(); ++i) {

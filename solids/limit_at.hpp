@@ -147,12 +147,15 @@ struct TricubicBasis {
   R b[3][4], db[3][4];  // the cubic B-spline's functions and slopes along u, v, w
   SPMESH_HD TricubicBasis() {}
   SPMESH_HD TricubicBasis(const double at[3], std::uint8_t kind) {
-    for (int axis = 0; axis < 3; ++axis) schemes::patches::cubic_bspline(R(at[axis]), b[axis], db[axis]);
     const int folds = tricubic_folds(kind);
-    for (int axis = 0; axis < 3; ++axis) {
-      const bool low = folds >> 2 * axis & 1, high = folds >> (2 * axis + 1) & 1;
-      fold(b[axis], low, high), fold(db[axis], low, high);
-    }
+    for (int axis = 0; axis < 3; ++axis)
+      along(at[axis], folds >> 2 * axis & 1, folds >> (2 * axis + 1) & 1, b[axis], db[axis]);
+  }
+  // One axis's functions and slopes at t, folded where the cell has a boundary face at
+  // coordinate 0 (`low`) or 1 (`high`) of that axis.
+  SPMESH_HD static void along(double t, bool low, bool high, R (&f)[4], R (&df)[4]) {
+    schemes::patches::cubic_bspline(R(t), f, df);
+    fold(f, low, high), fold(df, low, high);
   }
   SPMESH_HD void weights(int x, int y, int z, R out[4]) const {
     out[0] = b[0][x] * b[1][y] * b[2][z], out[1] = db[0][x] * b[1][y] * b[2][z];
@@ -437,9 +440,14 @@ struct CellSamples {
   template <class T, int Width>
   SPMESH_HD void sum(index_t s, const Columns<T, Width>& columns, const ChildNetsView<T>& children,
                      Sums<T, Width>& out) const {
-    const index_t c = cell[s];
-    const index_t* net = nets + offsets[c];
     const double at[3] = {u[s], v[s], w[s]};
+    sum_at(cell[s], at, columns, children, out);
+  }
+  // The same at (u, v, w) = at in cell c.
+  template <class T, int Width>
+  SPMESH_HD void sum_at(index_t c, const double (&at)[3], const Columns<T, Width>& columns,
+                        const ChildNetsView<T>& children, Sums<T, Width>& out) const {
+    const index_t* net = nets + offsets[c];
     if (is_irregular_net(kinds[c])) {
       const IrregularSample sample(irregular, c, kinds[c], at);
       if (const T* stored = children.net(c, sample))

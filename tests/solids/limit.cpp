@@ -15,6 +15,7 @@
 #include "linalg/spgemm.hpp"
 #include "linalg/spmv.hpp"
 #include "solids/limit_at.hpp"
+#include "solids/limit_on_grids.hpp"
 #include "solids/plan.hpp"
 #include "solids/refine.hpp"
 #include "solids/refinement.hpp"
@@ -579,6 +580,110 @@ void layered_samples(const std::vector<std::uint8_t>& kinds, std::vector<index_t
     }
     for (const auto& x : mine) cells.push_back(c), at.push_back(x);
   }
+}
+
+// limit_on_grids against limit_at_cells at the same samples: the grids of K parameters `t` in
+// every cell with a net (`sharpness`: the mesh's tags, or none). The largest difference over the
+// four outputs; the cells evaluated.
+template <class B, class T>
+double grids_against_samples(const CellMesh<>& mesh, const linalg::Dense<double>& P, const std::vector<double>& t,
+                             const solids::SolidSharpness<>* sharpness, index_t& evaluated) {
+  typename B::Exec exec;
+  using S = typename B::Exec::space;
+  const auto on = upload_cells<B>(mesh);
+  const auto ops = solids::boundary_operators(exec, on);
+  std::optional<solids::SolidSharpness<S>> sharp;
+  if (sharpness) sharp = solids::SolidSharpness<S>{B::upload(sharpness->edges), B::upload(sharpness->vertices)};
+  const auto nets = solids::cell_nets(exec, on, ops, sharp ? &*sharp : nullptr);
+  const auto kinds = B::download(nets.kinds);
+  std::vector<index_t> cells;
+  for (index_t c = mesh.cells() - 1; c >= 0; --c)  // (descending: the grids follow the list, not the ids)
+    if (kinds[c] != solids::no_net) cells.push_back(c);
+  evaluated = index_t(cells.size());
+  const index_t K = index_t(t.size());
+  std::vector<index_t> sample_cells;
+  std::vector<double> us, vs, ws;
+  for (index_t c : cells)
+    for (index_t l = 0; l < K; ++l)
+      for (index_t j = 0; j < K; ++j)
+        for (index_t i = 0; i < K; ++i)
+          sample_cells.push_back(c), us.push_back(t[std::size_t(i)]), vs.push_back(t[std::size_t(j)]),
+              ws.push_back(t[std::size_t(l)]);
+  linalg::Dense<T> points(P.rows, P.cols);
+  for (index_t p = 0; p < P.data.size(); ++p) points.data[p] = T(P.data[p]);
+  const auto on_points = B::upload(points);
+  const auto grids = solids::limit_on_grids(exec, nets, B::upload(linalg::Array<index_t>(cells)),
+                                            B::upload(linalg::Array<double>(t)), on_points);
+  const auto samples = solids::limit_at_cells(exec, nets, B::upload(linalg::Array<index_t>(sample_cells)),
+                                              B::upload(linalg::Array<double>(us)), B::upload(linalg::Array<double>(vs)),
+                                              B::upload(linalg::Array<double>(ws)), on_points);
+  double worst = 0;
+  const linalg::Dense<T, S>* a[4] = {&grids.position, &grids.du, &grids.dv, &grids.dw};
+  const linalg::Dense<T, S>* b[4] = {&samples.position, &samples.du, &samples.dv, &samples.dw};
+  for (int m = 0; m < 4; ++m) {
+    const auto x = B::download(*a[m]), y = B::download(*b[m]);
+    REQUIRE(x.rows == index_t(sample_cells.size()));
+    REQUIRE(y.rows == x.rows);
+    for (index_t i = 0; i < x.data.size(); ++i) worst = std::max(worst, std::abs(double(x.data[i]) - double(y.data[i])));
+  }
+  return worst;
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit on grids of samples equals the limit at the same samples: tricubic "
+                   "cells inside, at faces, sharp rims and corners, and layered cells among them",
+                   B, SPMESH_TEST_BACKENDS) {
+  const std::vector<std::vector<double>> grids = {{0.5}, {0.0, 0.3, 1.0}, {0.125, 0.375, 0.625, 0.875}};
+  for (const auto& t : grids) {
+    CAPTURE(t.size());
+    index_t evaluated = 0;
+    const linalg::Dense<double> P = perturbed_grid(n, 5);
+    CHECK(grids_against_samples<B, double>(turned_grid(), P, t, nullptr, evaluated) <= 1e-12);
+    CHECK(evaluated == (n - 2) * (n - 2) * (n - 2) + 6 * (n - 2) * (n - 2));
+    CHECK(grids_against_samples<B, float>(turned_grid(), P, t, nullptr, evaluated) <= 2e-5);
+
+    const Box box{{4, 3, 2}};
+    const CellMesh<> mesh = turned(box_cells(4, 3, 2));
+    linalg::cpu::Executor cpu;
+    const auto ops = solids::boundary_operators(cpu, mesh);
+    const auto sharp = solids::tagged_sharpness(ops, box_rims(box, ops), {}, "box");
+    const linalg::Dense<double> Q = perturbed_box(4, 3, 2, 3);
+    CHECK(grids_against_samples<B, double>(mesh, Q, t, &sharp, evaluated) <= 1e-12);
+    CHECK(evaluated == 24);
+    CHECK(grids_against_samples<B, float>(mesh, Q, t, &sharp, evaluated) <= 2e-5);
+
+    // The layered shell refined once: each layered cell's children are one layered and seven
+    // tricubic cells, in the list among each other.
+    const LayeredShell shell = layered_shell(5, 4);
+    const auto level = solids::refine(cpu, shell.mesh, solids::boundary_operators(cpu, shell.mesh), shell.P);
+    CHECK(grids_against_samples<B, double>(level.cells, level.positions, t, nullptr, evaluated) <= 1e-12);
+    CHECK(evaluated > 0);
+    CHECK(grids_against_samples<B, float>(level.cells, level.positions, t, nullptr, evaluated) <= 2e-5);
+  }
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit on grids refuses, naming it, a cell without a net or out of range, "
+                   "and a parameter outside [0, 1]",
+                   B, SPMESH_TEST_BACKENDS) {
+  typename B::Exec exec;
+  const CellMesh<> mesh = grid_cells(n);
+  const auto on = upload_cells<B>(mesh);
+  const auto nets = solids::cell_nets(exec, on, solids::boundary_operators(exec, on));
+  const auto P = B::upload(perturbed_grid(n, 1));
+  const index_t middle = 1 + n * (1 + n * 1);
+  auto refusal = [&](std::vector<index_t> cells, std::vector<double> t) {
+    try {
+      solids::limit_on_grids(exec, nets, B::upload(linalg::Array<index_t>(cells)), B::upload(linalg::Array<double>(t)), P);
+    } catch (const schemes::SampleError& e) {
+      return std::string(e.what()) + " @" + std::to_string(e.sample);
+    }
+    return std::string("no error");
+  };
+  CHECK(refusal({middle, 0}, {0.5, 1.0}) ==
+        "limit_on_grids: cell 1 of the grids (0) has no net (limit_at_cells says which cells have one) @8");
+  CHECK(refusal({middle, n * n * n}, {0.5}) ==
+        "limit_on_grids: cell 1 of the grids (216) is not one of the mesh's cells 0 to 215 @1");
+  CHECK(refusal({middle}, {0.5, 1.5}) == "limit_on_grids: parameter 1 is 1.500000, not in [0, 1] @1");
+  CHECK(refusal({middle}, {0.0, 1.0}) == "no error");
 }
 
 TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in layered cells is the surface's limit (Stam's at valence 3, 5 "
