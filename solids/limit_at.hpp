@@ -440,14 +440,9 @@ struct CellSamples {
   template <class T, int Width>
   SPMESH_HD void sum(index_t s, const Columns<T, Width>& columns, const ChildNetsView<T>& children,
                      Sums<T, Width>& out) const {
-    const double at[3] = {u[s], v[s], w[s]};
-    sum_at(cell[s], at, columns, children, out);
-  }
-  // The same at (u, v, w) = at in cell c.
-  template <class T, int Width>
-  SPMESH_HD void sum_at(index_t c, const double (&at)[3], const Columns<T, Width>& columns,
-                        const ChildNetsView<T>& children, Sums<T, Width>& out) const {
+    const index_t c = cell[s];
     const index_t* net = nets + offsets[c];
+    const double at[3] = {u[s], v[s], w[s]};
     if (is_irregular_net(kinds[c])) {
       const IrregularSample sample(irregular, c, kinds[c], at);
       if (const T* stored = children.net(c, sample))

@@ -1,21 +1,23 @@
 // The limit of a Catmull-Clark solid on a grid of samples in each of many cells (`spmesh limit
 // --samples K`, slicing, a volume's tessellation): the K^3 samples (t_i, t_j, t_l) of every cell,
-// i, j, l in 0..K-1, for K parameters t in [0, 1]. limit_at_cells (limit_at.hpp) sums each sample's
-// net alone; on a grid the tricubic cells' sums share their factors across samples (seed 000's
-// Eq. 1 summed a direction at a time over the whole grid): along w for each of K parameters, then
-// along v, then along u, which is the tensor-product patch module's evaluation
-// (schemes/patches/tensor.hpp) of the cells' nets as uniform cubic B-spline volumes. A net's layer
-// beyond a boundary face is put in as its reflection 2 P_1 - P_2 (cell_nets.hpp; across two or
-// three faces, across each in turn), which is the folded basis limit_at_cells uses, so the two
-// agree to rounding. Layered and irregular cells are summed a sample at a time, as
-// limit_at_cells sums them.
+// i, j, l in 0..K-1, for K parameters t in [0, 1]. limit_at_cells (limit_at.hpp) sums each
+// sample's net alone; on a grid a tricubic cell's sums share their factors across samples. Seed
+// 000's Eq. 1 is summed in the order limit_at_cells sums it, along u, then v, then w, but each
+// partial sum once for all the samples that share it: the sums along u for each of the K values
+// of u (the 16 rows of the net, in shared memory), then a thread for each (u, v) pair sums those
+// along v and, for each of the K values of w, along w: 48 multiply-adds a sample for xyz with
+// the three derivatives (against 576 a sample alone), and the thread of each (u, v) writes the
+// consecutive rows of its w slice. The same functions (limit_at.hpp's TricubicBasis, folded at
+// boundary faces), made on the executor, in the same order, so the results are limit_at_cells'
+// to rounding (the same bits where the compiler fuses the same products). Layered and irregular
+// cells are evaluated by limit_at_cells at their samples, and so is every cell where they are
+// most of the list (tuning::grid_tricubic_share) or a grid's sums do not fit a block's shared
+// memory.
 #pragma once
 
-#include "schemes/patches/tensor.hpp"
+#include "linalg/tuning.hpp"
 #include "solids/limit_at.hpp"
 
-#include <array>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -23,63 +25,82 @@ namespace spmesh::solids {
 
 namespace detail {
 
-// Point p of tricubic cell c's net (cells[j]) as a B-spline volume's control point, column col:
-// the control point it names, or beyond the cell's boundary faces the reflection of the two layers
-// inside across each (along each such axis a point at index 0 is 2 x the one at 1 less the one at
-// 2, at index 3 the same from 2 and 1: 2^m terms across m faces).
+// One axis's folded functions (TricubicBasis::along) at each of the K parameters, for each of the
+// four ways an axis can be folded (bit 0: a boundary face at 0, bit 1: at 1): the values, then the
+// slopes, 4 each.
 template <class T>
-struct ReflectedNets {
-  const index_t *offsets, *nets, *cells;
-  const std::uint8_t* kinds;
-  const T* P;
-  index_t k;
-  T* out;  // 64 rows a cell, k columns, cell after cell
-  SPMESH_HD void operator()(index_t item) const {
-    const index_t j = item / tricubic_net_points;
-    const int p = int(item % tricubic_net_points);
-    const index_t* net = nets + offsets[cells[j]];
-    const int folds = tricubic_folds(kinds[cells[j]]);
-    const int at[3] = {p & 3, p >> 2 & 3, p >> 4};
-    int out_axes = 0;  // the axes along which p lies beyond a boundary face
-    for (int a = 0; a < 3; ++a)
-      if ((at[a] == 0 && (folds >> 2 * a & 1)) || (at[a] == 3 && (folds >> (2 * a + 1) & 1))) out_axes |= 1 << a;
-    T* to = out + (std::int64_t(j) * tricubic_net_points + p) * k;
-    for (index_t col = 0; col < k; ++col) to[col] = T(0);
-    for (int term = 0; term < 8; ++term) {
-      if (term & ~out_axes) continue;  // a term picks, on each out axis, the face's layer or the next
-      T weight = T(1);
-      int in[3] = {at[0], at[1], at[2]};
-      for (int a = 0; a < 3; ++a) {
-        if (!(out_axes >> a & 1)) continue;
-        const bool next = term >> a & 1, low = at[a] == 0;
-        in[a] = low ? (next ? 2 : 1) : (next ? 1 : 2);
-        weight *= next ? T(-1) : T(2);
-      }
-      const index_t vertex = net[in[0] + 4 * in[1] + 16 * in[2]];
-      for (index_t col = 0; col < k; ++col) to[col] += weight * P[std::int64_t(vertex) * k + col];
-    }
-  }
+struct GridBasis {
+  const T* table;
+  index_t K;
+  SPMESH_HD const T* values(int folded, index_t i) const { return table + ((std::int64_t(folded) * K + i) * 2) * 4; }
+  SPMESH_HD const T* slopes(int folded, index_t i) const { return values(folded, i) + 4; }
 };
 
-// The samples of the other cells, a thread a sample: sample s is grid point s mod K^3 of
-// cells[s / K^3], i along u fastest.
-template <class T>
-struct GridNetPoints {
-  CellSamples samples;
-  const index_t* cells;
-  const double* at;
-  index_t K;
+// The tricubic cells' grids, a tile (Threads threads) a cell and a block of Width columns, in
+// three phases a block: the net's points into shared memory; the 16 rows' sums along u (and their
+// u slopes) for each u; for each (u, v) pair the sums along v, then along w for each w, written.
+template <class T, int Width>
+struct GridTricubic {
+  static constexpr int threads = 64;
+  const index_t *offsets, *nets, *cells, *slots;  // the nets; the grids' cells, and each tile's grid
+  const std::uint8_t* kinds;
+  GridBasis<T> basis;
   const T* P;
-  Outputs<T> out;
-  SPMESH_HD void operator()(index_t s) const {
-    const index_t c = cells[s / (K * K * K)], p = s % (K * K * K);
-    if (is_tricubic_net(samples.kinds[c])) return;
-    const double here[3] = {at[p % K], at[p / K % K], at[p / (K * K)]};
-    for_each_block(out.k, [&](auto width, index_t c0, int n) {
-      Sums<T, decltype(width)::value> sums = {};
-      samples.sum_at(c, here, Columns<T, decltype(width)::value>{P, out.k, c0, n}, ChildNetsView<T>{}, sums);
-      write_sums(out, s, c0, n, sums);
-    });
+  Outputs<T> out;  // out.k columns, blocks of Width
+  std::size_t bytes() const { return sizeof(T) * Width * (tricubic_net_points + 2 * 16 * std::size_t(basis.K)); }
+  int phases() const { return 3 * int((out.k + Width - 1) / Width); }
+
+  SPMESH_HD void operator()(int phase, index_t tile, int thread, std::byte* shared) const {
+    T* net = reinterpret_cast<T*>(shared);         // 64 points, Width values each
+    T* rows = net + tricubic_net_points * Width;   // (u, row, value or slope): Width each
+    const index_t slot = slots[tile], c = cells[slot], K = basis.K, c0 = index_t(phase / 3) * Width;
+    const int n = int(out.k - c0 < Width ? out.k - c0 : Width), folds = tricubic_folds(kinds[c]);
+    if (phase % 3 == 0) {
+      const index_t* points = nets + offsets[c];
+      for (int e = thread; e < tricubic_net_points; e += threads) {
+        const index_t vertex = points[e];
+        for (int col = 0; col < Width; ++col)
+          net[e * Width + col] = vertex >= 0 && col < n ? P[std::int64_t(vertex) * out.k + c0 + col] : T(0);
+      }
+    } else if (phase % 3 == 1) {
+      for (index_t item = thread; item < 16 * K; item += threads) {
+        const index_t i = item / 16, row = item % 16;  // row: y + 4 z
+        const T *b = basis.values(folds & 3, i), *db = basis.slopes(folds & 3, i);
+        T sum[2][Width] = {};
+        for (int x = 0; x < 4; ++x)
+          for (int col = 0; col < Width; ++col) {
+            const T point = net[(x + 4 * row) * Width + col];
+            sum[0][col] += b[x] * point, sum[1][col] += db[x] * point;
+          }
+        for (int col = 0; col < Width; ++col)
+          rows[(item * 2) * Width + col] = sum[0][col], rows[(item * 2 + 1) * Width + col] = sum[1][col];
+      }
+    } else {
+      const std::int64_t per_cell = std::int64_t(K) * K * K;
+      for (index_t pair = thread; pair < K * K; pair += threads) {
+        const index_t i = pair % K, j = pair / K;
+        const T *bv = basis.values(folds >> 2 & 3, j), *dbv = basis.slopes(folds >> 2 & 3, j);
+        T plane[4][3][Width] = {};  // by z: along v of the sums along u, of their u slopes; the v slopes
+        for (int z = 0; z < 4; ++z)
+          for (int y = 0; y < 4; ++y) {
+            const T* sums = rows + ((i * 16 + y + 4 * z) * 2) * Width;
+            for (int col = 0; col < Width; ++col) {
+              plane[z][0][col] += bv[y] * sums[col], plane[z][1][col] += bv[y] * sums[Width + col];
+              plane[z][2][col] += dbv[y] * sums[col];
+            }
+          }
+        for (index_t l = 0; l < K; ++l) {
+          const T *bw = basis.values(folds >> 4 & 3, l), *dbw = basis.slopes(folds >> 4 & 3, l);
+          Sums<T, Width> sums = {};
+          for (int z = 0; z < 4; ++z)
+            for (int col = 0; col < Width; ++col) {
+              sums[0][col] += bw[z] * plane[z][0][col], sums[1][col] += bw[z] * plane[z][1][col];
+              sums[2][col] += bw[z] * plane[z][2][col], sums[3][col] += dbw[z] * plane[z][0][col];
+            }
+          write_sums(out, index_t(std::int64_t(slot) * per_cell + i + K * (j + K * l)), c0, n, sums);
+        }
+      }
+    }
   }
 };
 
@@ -94,7 +115,6 @@ struct GridNetPoints {
 template <class Exec, class T, class S = typename Exec::space>
 CellLimits<T, S> limit_on_grids(Exec& exec, const CellNets<S>& nets, const linalg::Array<index_t, S>& cells,
                                 const linalg::Array<double, S>& at, const linalg::Dense<T, S>& P) {
-  namespace patches = schemes::patches;
   const index_t n = cells.size(), K = at.size(), k = P.cols, C = nets.kinds.size();
   const index_t per_cell = checked_index(std::int64_t(K) * K * K, "limit_on_grids: K^3 samples a cell");
   const index_t total = checked_index(std::int64_t(n) * per_cell, "limit_on_grids: samples");
@@ -122,61 +142,80 @@ CellLimits<T, S> limit_on_grids(Exec& exec, const CellNets<S>& nets, const linal
                                  j * per_cell);
     }
   }
+  if (total == 0 || k == 0)
+    return {linalg::Dense<T, S>(total, k), linalg::Dense<T, S>(total, k), linalg::Dense<T, S>(total, k),
+            linalg::Dense<T, S>(total, k)};
+
+  // The samples of cells[j] for j among `listed` (the positions of those cells in `cells`), in
+  // their grids' order, evaluated by limit_at_cells.
+  const double* t = at.data();
+  auto at_samples = [&](const index_t* listed, index_t m) {
+    const index_t samples = checked_index(std::int64_t(m) * per_cell, "limit_on_grids: samples");
+    linalg::Array<index_t, S> sample_cells(samples);
+    linalg::Array<double, S> u(samples), v(samples), w(samples);
+    index_t* sc = sample_cells.data();
+    double *us = u.data(), *vs = v.data(), *ws = w.data();
+    exec.for_each(samples, [=] SPMESH_HD(index_t s) {
+      const index_t p = s % per_cell;
+      sc[s] = cell[listed ? listed[s / per_cell] : s / per_cell], us[s] = t[p % K], vs[s] = t[p / K % K],
+      ws[s] = t[p / (K * K)];
+    });
+    return limit_at_cells(exec, nets, sample_cells, u, v, w, P);
+  };
+  // Grids a block a cell where the tricubic cells are most of the list and a block's shared memory
+  // holds a cell's sums; else every sample by limit_at_cells, whose rows are then the grids'.
+  const bool tiles_fit =
+      sizeof(T) * 4 * (tricubic_net_points + 32 * std::size_t(K)) <= linalg::tuning::cuda_block_shared_bytes;
+  const index_t tricubic = exec.count_if(n, [=] SPMESH_HD(index_t j) { return is_tricubic_net(kinds[cell[j]]); });
+  if (!tiles_fit || tricubic == 0 || double(tricubic) < tuning::grid_tricubic_share * double(n))
+    return at_samples(nullptr, n);
+
   CellLimits<T, S> out{linalg::Dense<T, S>(total, k), linalg::Dense<T, S>(total, k), linalg::Dense<T, S>(total, k),
                        linalg::Dense<T, S>(total, k)};
-  if (total == 0 || k == 0) return out;
-
-  // The tricubic cells among `cells` (all of them: their grids are written in place; some: each
-  // written by its place), their nets as B-spline volumes, summed by the patch module a direction
-  // at a time: w (slowest), v, u, as the nets' entries run.
-  linalg::Array<index_t, S> place(n + 1);
-  index_t* at_place = place.data();
-  exec.for_each(n, [=] SPMESH_HD(index_t j) { at_place[j] = is_tricubic_net(kinds[cell[j]]) ? 1 : 0; });
-  exec.exclusive_scan(at_place, at_place, n, at_place + n);
-  const index_t tricubic = exec.read(at_place + n);
-  if (tricubic > 0) {
-    linalg::Array<index_t, S> which(tricubic);
-    index_t* tricubic_cells = which.data();
-    exec.for_each(n, [=] SPMESH_HD(index_t j) {
-      if (at_place[j + 1] > at_place[j]) tricubic_cells[at_place[j]] = cell[j];
-    });
-    linalg::Dense<T, S> volumes(checked_index(std::int64_t(tricubic) * tricubic_net_points, "limit_on_grids: nets"), k);
-    exec.for_each(volumes.rows, detail::ReflectedNets<T>{nets.offsets.data(), nets.points.data(), tricubic_cells, kinds,
-                                                         P.data.data(), k, volumes.data.data()});
-    linalg::Array<T, S> t(K);
-    T* ts = t.data();
-    const double* from = at.data();
-    exec.for_each(K, [=] SPMESH_HD(index_t i) { ts[i] = T(from[i]); });
-    const auto basis = patches::sample_basis(exec, patches::Basis::bspline, 3, linalg::Array<double, S>(), t);
-    linalg::Dense<T, S>* outputs[4] = {&out.position, &out.du, &out.dv, &out.dw};
-    const patches::SampleBasis<T, S>* directions[3] = {&basis, &basis, &basis};
-    const std::array<int, 3> orders[4] = {{0, 0, 0}, {0, 0, 1}, {0, 1, 0}, {1, 0, 0}};  // (w, v, u)
-    for (int m = 0; m < 4; ++m) {
-      const auto tiles = patches::detail::tiles_of(std::span<const patches::SampleBasis<T, S>* const>(directions),
-                                                   tricubic, volumes, orders[m]);
-      if (tricubic == n) {
-        patches::detail::evaluate_groups(exec, tiles, 0, tiles.groups(), outputs[m]->data.data());
-        continue;
-      }
-      linalg::Dense<T, S> grids(tiles.total, k);
-      patches::detail::evaluate_groups(exec, tiles, 0, tiles.groups(), grids.data.data());
-      const T* grid = grids.data.data();
-      T* to = outputs[m]->data.data();
-      exec.for_each(total, [=] SPMESH_HD(index_t s) {
-        const index_t j = s / per_cell;
-        if (at_place[j + 1] == at_place[j]) return;
-        const std::int64_t from_row = std::int64_t(at_place[j]) * per_cell + s % per_cell;
-        for (index_t col = 0; col < k; ++col) to[std::int64_t(s) * k + col] = grid[from_row * k + col];
+  const detail::Outputs<T> to{out.position.data.data(), out.du.data.data(), out.dv.data.data(), out.dw.data.data(), k};
+  // The tricubic cells' places in `cells`, then the others'.
+  linalg::Array<index_t, S> order(n);
+  index_t* places = order.data();
+  {
+    linalg::Array<index_t, S> rank(n + 1);
+    index_t* r = rank.data();
+    exec.for_each(n, [=] SPMESH_HD(index_t j) { r[j] = is_tricubic_net(kinds[cell[j]]) ? 1 : 0; });
+    exec.exclusive_scan(r, r, n, r + n);
+    exec.for_each(n, [=] SPMESH_HD(index_t j) { places[r[j + 1] > r[j] ? r[j] : tricubic + (j - r[j])] = j; });
+  }
+  linalg::Array<T, S> table(4 * K * 8);
+  T* functions = table.data();
+  exec.for_each(4 * K, [=] SPMESH_HD(index_t item) {
+    T values[4], slopes[4];
+    const int folded = int(item / K);
+    detail::TricubicBasis<T>::along(t[item % K], folded & 1, folded & 2, values, slopes);
+    for (int x = 0; x < 4; ++x) functions[item * 8 + x] = values[x], functions[item * 8 + 4 + x] = slopes[x];
+  });
+  const detail::GridBasis<T> basis{table.data(), K};
+  auto run = [&exec, tricubic](auto kernel) {
+    exec.template for_each_tile<decltype(kernel)::threads>(tricubic, kernel.phases(), kernel.bytes(), kernel);
+  };
+  if (k == 3)
+    run(detail::GridTricubic<T, 3>{nets.offsets.data(), nets.points.data(), cell, places, kinds, basis, P.data.data(),
+                                   to});
+  else
+    run(detail::GridTricubic<T, 4>{nets.offsets.data(), nets.points.data(), cell, places, kinds, basis, P.data.data(),
+                                   to});
+  // The others' samples, put in their places.
+  if (const index_t others = n - tricubic; others > 0) {
+    const index_t* listed = places + tricubic;
+    const auto limits = at_samples(listed, others);
+    const T* from[4] = {limits.position.data.data(), limits.du.data.data(), limits.dv.data.data(),
+                        limits.dw.data.data()};
+    T* into[4] = {to.position, to.du, to.dv, to.dw};
+    for (int o = 0; o < 4; ++o) {
+      const T* source = from[o];
+      T* target = into[o];
+      exec.for_each(index_t(std::int64_t(others) * per_cell), [=] SPMESH_HD(index_t s) {
+        const std::int64_t row = std::int64_t(listed[s / per_cell]) * per_cell + s % per_cell;
+        for (index_t col = 0; col < k; ++col) target[row * k + col] = source[std::int64_t(s) * k + col];
       });
     }
-  }
-  if (tricubic < n) {
-    const linalg::Array<index_t, S> none;
-    const linalg::Array<double, S> nothing;
-    const detail::Outputs<T> to{out.position.data.data(), out.du.data.data(), out.dv.data.data(), out.dw.data.data(),
-                                k};
-    exec.for_each(total, detail::GridNetPoints<T>{cell_samples(nets, none, nothing, nothing, nothing), cell, at.data(),
-                                                  K, P.data.data(), to});
   }
   return out;
 }

@@ -68,4 +68,13 @@ inline constexpr std::int64_t gathered_net_samples = 32;
 // the H200 this made sphere_allhex's irregular cells at 8^3 samples 12x faster (18.8 -> 1.53 ms).
 inline constexpr int irregular_child_depths = 5;
 
+// The share of a grid list's cells that must be tricubic for limit_on_grids to sum their grids
+// a block a cell (the others then evaluated by limit_at_cells at their samples and put in their
+// places); below it every cell goes to limit_at_cells, whose rows are then the grids' own. On the
+// H200 (float, 8^3 and 4^3 samples a cell): the 47^3 grid (every listed cell tricubic) 0.97 ms
+// against 4.20 at 8^3, 0.38 against 0.62 at 4^3; sphere_allhex level 1 (29% tricubic: 992 inside,
+// 1,244 at the boundary, 12,080 layered, 2,785 irregular) 4.61 against 4.23 at 8^3 and 1.30
+// against 1.08 at 4^3. Not swept between. bench/RESULTS.md, Tuning choices: grid_tricubic_share
+inline constexpr double grid_tricubic_share = 0.5;
+
 }  // namespace spmesh::solids::tuning

@@ -651,9 +651,11 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit on grids of samples equals the l
     CHECK(evaluated == 24);
     CHECK(grids_against_samples<B, float>(mesh, Q, t, &sharp, evaluated) <= 2e-5);
 
-    // The layered shell refined once: each layered cell's children are one layered and seven
-    // tricubic cells, in the list among each other.
+    // The layered shell (its cells with nets all layered), and refined once: each layered cell's
+    // children are one layered and seven tricubic cells, in the list among each other.
     const LayeredShell shell = layered_shell(5, 4);
+    CHECK(grids_against_samples<B, double>(shell.mesh, shell.P, t, nullptr, evaluated) <= 1e-12);
+    CHECK(evaluated == 3 * shell.surface.M.faces);  // the middle three layers
     const auto level = solids::refine(cpu, shell.mesh, solids::boundary_operators(cpu, shell.mesh), shell.P);
     CHECK(grids_against_samples<B, double>(level.cells, level.positions, t, nullptr, evaluated) <= 1e-12);
     CHECK(evaluated > 0);
