@@ -144,10 +144,10 @@ struct SolidSampleLimits {
 
 // The limit of a solid (with its sharp features where given) refined `levels` levels
 // (solids::build_and_eval; none: the input) at the samples `choose` picks on that level, on
-// `exec` (solids::cell_nets, then limit_at_cells), on the host; schemes::SampleError names the
-// first sample not evaluated (its index in the samples, a grid's samples counted cell after
-// cell). Stages: upload, build_and_eval (the
-// levels), build (the refined level's operators and nets), eval, download.
+// `exec` (solids::cell_nets, then limit_at_cells or limit_on_grids), on the host;
+// schemes::SampleError names the first sample not evaluated (its index in the samples, a grid's
+// samples counted cell after cell). Stages: upload, build_and_eval (the levels), build (the
+// refined level's operators and nets), eval, download.
 template <class T, class Exec>
 SolidSampleLimits<T> solid_limit_at(Exec& exec, const solids::CellMesh<>& mesh, const linalg::Dense<T>& P0,
                                     const std::optional<solids::SolidSharpness<>>& sharpness, int levels,

@@ -10,9 +10,8 @@
 // (seed 000, section 3.2), and the self-similar irregular cells at an extraordinary vertex, by the
 // child away from the vertex that holds the sample (irregular_cells.hpp, seed 000, 3.3). A sample
 // in any other cell (at a smooth or semi-sharp boundary edge, where an extraordinary edge reaches
-// the boundary, at an
-// extraordinary vertex whose neighbourhood is not self-similar) is refused, naming it: those
-// classes are not built yet.
+// the boundary, at an extraordinary vertex whose neighbourhood is not self-similar) is refused,
+// naming it: those classes are not built yet. limit_on_grids.hpp takes grids of samples a cell.
 #pragma once
 
 #include "linalg/formats.hpp"
