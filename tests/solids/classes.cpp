@@ -40,7 +40,7 @@ TEST_CASE("cell classes: a 3 x 3 x 3 grid has its middle regular inside, its fac
 }
 
 TEST_CASE("cell classes: with its box edges infinitely sharp, a 3 x 3 x 3 grid is regular everywhere (sharp rims "
-          "are no extraordinary edges), its 20 cells at the rims named; semi-sharp rims stay extraordinary") {
+          "are no extraordinary edges), its 20 cells at the rims named, and semi-sharp rims stay extraordinary") {
   linalg::cpu::Executor cpu;
   const CellMesh<> grid = grid_cells(3);
   const auto ops = solids::boundary_operators(cpu, grid);
