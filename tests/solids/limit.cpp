@@ -129,6 +129,18 @@ bool evaluable(const double X[3]) {
   return near <= 1;
 }
 
+// The nets of `mesh` (with `sharpness`, host tags, where given) in B's memory.
+template <class B>
+solids::CellNets<typename B::Exec::space> nets_of(typename B::Exec& exec, const CellMesh<>& mesh,
+                                                  const solids::SolidSharpness<>* sharpness) {
+  using S = typename B::Exec::space;
+  const auto on = upload_cells<B>(mesh);
+  const auto ops = solids::boundary_operators(exec, on);
+  std::optional<solids::SolidSharpness<S>> sharp;
+  if (sharpness) sharp = solids::SolidSharpness<S>{B::upload(sharpness->edges), B::upload(sharpness->vertices)};
+  return solids::cell_nets(exec, on, ops, sharp ? &*sharp : nullptr);
+}
+
 template <class B, class T>
 solids::CellLimits<T> evaluate(const CellMesh<>& mesh, const linalg::Dense<double>& P, const std::vector<index_t>& cells,
                                const std::vector<std::array<double, 3>>& at, index_t* with_nets = nullptr,
@@ -136,12 +148,7 @@ solids::CellLimits<T> evaluate(const CellMesh<>& mesh, const linalg::Dense<doubl
                                const solids::SolidSharpness<>* sharpness = nullptr,
                                std::vector<std::uint8_t>* kinds = nullptr) {
   typename B::Exec exec;
-  using S = typename B::Exec::space;
-  const auto on = upload_cells<B>(mesh);
-  const auto ops = solids::boundary_operators(exec, on);
-  std::optional<solids::SolidSharpness<S>> sharp;
-  if (sharpness) sharp = solids::SolidSharpness<S>{B::upload(sharpness->edges), B::upload(sharpness->vertices)};
-  const auto nets = solids::cell_nets(exec, on, ops, sharp ? &*sharp : nullptr);
+  const auto nets = nets_of<B>(exec, mesh, sharpness);
   if (with_nets) *with_nets = nets.cells;
   if (kinds) {
     const auto host = B::download(nets.kinds);
@@ -590,11 +597,7 @@ double grids_against_samples(const CellMesh<>& mesh, const linalg::Dense<double>
                              const solids::SolidSharpness<>* sharpness, index_t& evaluated) {
   typename B::Exec exec;
   using S = typename B::Exec::space;
-  const auto on = upload_cells<B>(mesh);
-  const auto ops = solids::boundary_operators(exec, on);
-  std::optional<solids::SolidSharpness<S>> sharp;
-  if (sharpness) sharp = solids::SolidSharpness<S>{B::upload(sharpness->edges), B::upload(sharpness->vertices)};
-  const auto nets = solids::cell_nets(exec, on, ops, sharp ? &*sharp : nullptr);
+  const auto nets = nets_of<B>(exec, mesh, sharpness);
   const auto kinds = B::download(nets.kinds);
   std::vector<index_t> cells;
   for (index_t c = mesh.cells() - 1; c >= 0; --c)  // (descending: the grids follow the list, not the ids)
