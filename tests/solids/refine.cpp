@@ -444,6 +444,54 @@ TEST_CASE_TEMPLATE("a crease line inside the volume refines along itself by the 
   CHECK(moved > 1e-3);  // the crease does move points at the second level
 }
 
+TEST_CASE_TEMPLATE("a crease line inside the volume that reaches the boundary keeps the boundary's rules at its end "
+                   "(the refined boundary as without the crease) and its own rule up to it (1e-12)",
+                   B, SPMESH_TEST_BACKENDS) {
+  const int n = 6;
+  const CellMesh<> mesh = grid_cells(n);  // vertex (i, j, k) = i + 7 (j + 7 k)
+  const auto P = perturbed_grid(n, 37);
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  std::vector<std::array<index_t, 2>> line;  // (0, 3, 3), on the face x = 0, to (4, 3, 3) inside
+  auto at = [](index_t i) { return i + 7 * (3 + 7 * 3); };
+  for (index_t i = 0; i < 4; ++i) line.push_back({at(i), at(i + 1)});
+  const auto sharp = solids::tagged_sharpness(ops, line, {}, "line");
+  const auto smooth1 = refined_with<B>(mesh, P, 1, nullptr), sharp1 = refined_with<B>(mesh, P, 1, &sharp);
+  const auto flags = solids::boundary_flags(cpu, ops, solids::transposes(cpu, ops));
+  const index_t V = ops.vertices(), E = ops.edges();
+  double worst = 0;
+  auto near = [&](index_t row, const std::array<double, 3>& expected) {
+    for (int x = 0; x < 3; ++x) worst = std::max(worst, std::abs(sharp1(row, x) - expected[std::size_t(x)]));
+  };
+  auto of = [&](const linalg::Dense<double>& A, index_t row) { return std::array<double, 3>{A(row, 0), A(row, 1), A(row, 2)}; };
+  auto combine = [&](std::initializer_list<std::pair<index_t, double>> terms) {
+    std::array<double, 3> out{0, 0, 0};
+    for (const auto& [v, w] : terms)
+      for (int x = 0; x < 3; ++x) out[std::size_t(x)] += w * P(v, x);
+    return out;
+  };
+  // Along the line: the crease rule, the vertex next to the boundary reading the boundary end's
+  // old point; the edge points midpoints, the one reaching the boundary too.
+  for (index_t i = 1; i <= 3; ++i) near(at(i), combine({{at(i - 1), 0.125}, {at(i), 0.75}, {at(i + 1), 0.125}}));
+  for (index_t i = 0; i < 4; ++i)
+    near(V + solids::find_edge(ops.d1.view(), at(i), at(i + 1)), combine({{at(i), 0.5}, {at(i + 1), 0.5}}));
+  near(at(4), of(smooth1, at(4)));  // the inside end, a dart: smooth
+  // Every point of the boundary (vertex, edge and face points) as without the crease: the
+  // boundary's rules read the boundary surface only.
+  index_t on_boundary = 0;
+  for (index_t v = 0; v < V; ++v)
+    if (flags.vertices[v]) near(v, of(smooth1, v)), ++on_boundary;
+  for (index_t e = 0; e < E; ++e)
+    if (flags.edges[e]) near(V + e, of(smooth1, V + e)), ++on_boundary;
+  for (index_t f = 0; f < ops.faces(); ++f)
+    if (flags.faces[f]) near(V + E + f, of(smooth1, V + E + f)), ++on_boundary;
+  CHECK(on_boundary > 0);
+  CHECK(flags.vertices[at(0)] != 0);
+  CHECK(worst <= 1e-12);
+  // The crease does change the refinement inside (a check that the tags were read).
+  CHECK(std::abs(sharp1(at(2), 0) - smooth1(at(2), 0)) + std::abs(sharp1(at(2), 1) - smooth1(at(2), 1)) > 1e-6);
+}
+
 TEST_CASE_TEMPLATE("a perturbed grid whose box edges are sharp refines as the tensor product of the "
                    "cubic B-spline with interpolated ends everywhere, boundary included (1e-12, 1 level)",
                    B, SPMESH_TEST_BACKENDS) {
