@@ -389,18 +389,31 @@ linalg::Dense<double> refined_with(const CellMesh<>& mesh, const linalg::Dense<d
                          .positions);
 }
 
+// Vertex (i, 3, 3) of grid_cells(6) (vertex (i, j, k) = i + 7 (j + 7 k)), the edges of the
+// line through those vertices from i = first to i = last, and a weighted sum of rows of P.
+index_t line_vertex(index_t i) { return i + 7 * (3 + 7 * 3); }
+std::vector<std::array<index_t, 2>> line_edges(index_t first, index_t last) {
+  std::vector<std::array<index_t, 2>> line;
+  for (index_t i = first; i < last; ++i) line.push_back({line_vertex(i), line_vertex(i + 1)});
+  return line;
+}
+std::array<double, 3> combination(const linalg::Dense<double>& P, std::initializer_list<std::pair<index_t, double>> terms) {
+  std::array<double, 3> out{0, 0, 0};
+  for (const auto& [v, w] : terms)
+    for (int x = 0; x < 3; ++x) out[std::size_t(x)] += w * P(v, x);
+  return out;
+}
+
 TEST_CASE_TEMPLATE("a crease line inside the volume refines along itself by the crease rule (edge points its "
                    "midpoints, its vertices (u + 6 V + w) / 8, its ends smooth, 1e-12), and a semi-sharp one (1.5) "
                    "is the sharp one after a level and halfway to the smooth rule after two",
                    B, SPMESH_TEST_BACKENDS) {
-  const int n = 6;
-  const CellMesh<> mesh = grid_cells(n);  // vertex (i, j, k) = i + 7 (j + 7 k)
-  const auto P = perturbed_grid(n, 31);
+  const CellMesh<> mesh = grid_cells(6);
+  const auto P = perturbed_grid(6, 31);
   linalg::cpu::Executor cpu;
   const auto ops = solids::boundary_operators(cpu, mesh);
-  std::vector<std::array<index_t, 2>> line;
-  auto at = [](index_t i) { return i + 7 * (3 + 7 * 3); };  // (i, 3, 3)
-  for (index_t i = 1; i < 5; ++i) line.push_back({at(i), at(i + 1)});
+  const auto line = line_edges(1, 5);
+  const auto at = line_vertex;
   const auto sharp = solids::tagged_sharpness(ops, line, {}, "line");
   const auto semi = solids::tagged_sharpness(ops, line, {}, "line", std::vector<float>(4, 1.5f));
   const auto smooth1 = refined_with<B>(mesh, P, 1, nullptr), sharp1 = refined_with<B>(mesh, P, 1, &sharp),
@@ -410,12 +423,7 @@ TEST_CASE_TEMPLATE("a crease line inside the volume refines along itself by the 
   auto near = [&](const linalg::Dense<double>& A, index_t row, const std::array<double, 3>& expected) {
     for (int x = 0; x < 3; ++x) worst = std::max(worst, std::abs(A(row, x) - expected[std::size_t(x)]));
   };
-  auto combine = [&](std::initializer_list<std::pair<index_t, double>> terms) {
-    std::array<double, 3> out{0, 0, 0};
-    for (const auto& [v, w] : terms)
-      for (int x = 0; x < 3; ++x) out[std::size_t(x)] += w * P(v, x);
-    return out;
-  };
+  auto combine = [&](std::initializer_list<std::pair<index_t, double>> terms) { return combination(P, terms); };
   for (index_t i = 1; i <= 5; ++i) {
     if (i >= 2 && i <= 4) near(sharp1, at(i), combine({{at(i - 1), 0.125}, {at(i), 0.75}, {at(i + 1), 0.125}}));
     if (i < 5) near(sharp1, V + solids::find_edge(ops.d1.view(), at(i), at(i + 1)), combine({{at(i), 0.5}, {at(i + 1), 0.5}}));
@@ -447,14 +455,12 @@ TEST_CASE_TEMPLATE("a crease line inside the volume refines along itself by the 
 TEST_CASE_TEMPLATE("a crease line inside the volume that reaches the boundary keeps the boundary's rules at its end "
                    "(the refined boundary as without the crease) and its own rule up to it (1e-12)",
                    B, SPMESH_TEST_BACKENDS) {
-  const int n = 6;
-  const CellMesh<> mesh = grid_cells(n);  // vertex (i, j, k) = i + 7 (j + 7 k)
-  const auto P = perturbed_grid(n, 37);
+  const CellMesh<> mesh = grid_cells(6);
+  const auto P = perturbed_grid(6, 37);
   linalg::cpu::Executor cpu;
   const auto ops = solids::boundary_operators(cpu, mesh);
-  std::vector<std::array<index_t, 2>> line;  // (0, 3, 3), on the face x = 0, to (4, 3, 3) inside
-  auto at = [](index_t i) { return i + 7 * (3 + 7 * 3); };
-  for (index_t i = 0; i < 4; ++i) line.push_back({at(i), at(i + 1)});
+  const auto line = line_edges(0, 4);  // (0, 3, 3), on the face x = 0, to (4, 3, 3) inside
+  const auto at = line_vertex;
   const auto sharp = solids::tagged_sharpness(ops, line, {}, "line");
   const auto smooth1 = refined_with<B>(mesh, P, 1, nullptr), sharp1 = refined_with<B>(mesh, P, 1, &sharp);
   const auto flags = solids::boundary_flags(cpu, ops, solids::transposes(cpu, ops));
@@ -464,12 +470,7 @@ TEST_CASE_TEMPLATE("a crease line inside the volume that reaches the boundary ke
     for (int x = 0; x < 3; ++x) worst = std::max(worst, std::abs(sharp1(row, x) - expected[std::size_t(x)]));
   };
   auto of = [&](const linalg::Dense<double>& A, index_t row) { return std::array<double, 3>{A(row, 0), A(row, 1), A(row, 2)}; };
-  auto combine = [&](std::initializer_list<std::pair<index_t, double>> terms) {
-    std::array<double, 3> out{0, 0, 0};
-    for (const auto& [v, w] : terms)
-      for (int x = 0; x < 3; ++x) out[std::size_t(x)] += w * P(v, x);
-    return out;
-  };
+  auto combine = [&](std::initializer_list<std::pair<index_t, double>> terms) { return combination(P, terms); };
   // Along the line: the crease rule, the vertex next to the boundary reading the boundary end's
   // old point; the edge points midpoints, the one reaching the boundary too.
   for (index_t i = 1; i <= 3; ++i) near(at(i), combine({{at(i - 1), 0.125}, {at(i), 0.75}, {at(i + 1), 0.125}}));
