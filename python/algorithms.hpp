@@ -33,13 +33,13 @@ void bind_algorithms(nb::module_& module, const std::string& suffix) {
   // f(exec, M, P) of a mesh (P: the positions given, or the mesh's own), its result handed out.
   auto on_mesh = [](const char* what, auto f) {
     return [what, f](const Mesh& mesh, const std::optional<AnyPoints>& positions) {
-      Exec exec;
+      Exec& exec = thread_executor<Exec>();
       return X::with_positions(mesh, positions, what, [&](const auto& P) { return out<Exec>(f(exec, X::topology(mesh), P)); });
     };
   };
   auto components = [](auto f) {
     return [f](const Mesh& mesh) {
-      Exec exec;
+      Exec& exec = thread_executor<Exec>();
       auto c = f(exec, X::topology(mesh));
       return nb::make_tuple(c.count, out<Exec>(std::move(c.component)));
     };
@@ -52,18 +52,18 @@ void bind_algorithms(nb::module_& module, const std::string& suffix) {
   def("_mass_matrix", [](const Mesh& mesh, const std::string& kind, const std::optional<AnyPoints>& positions) {
     if (kind != "barycentric" && kind != "full")
       throw InputError("mass_matrix: kind '" + kind + "' (barycentric or full)");
-    Exec exec;
+    Exec& exec = thread_executor<Exec>();
     return X::with_positions(mesh, positions, "mass_matrix", [&](const auto& P) {
       return out<Exec>(meshops::mass_matrix(exec, X::topology(mesh), P,
                                             kind == "full" ? meshops::MassMatrix::full : meshops::MassMatrix::barycentric));
     });
   }, "mesh"_a, "kind"_a, positions_arg);
   def("_uniform_laplacian", [](const Mesh& mesh) {
-    Exec exec;
+    Exec& exec = thread_executor<Exec>();
     return out<Exec>(meshops::uniform_laplacian(exec, X::topology(mesh)));
   });
   def("_face_adjacency", [](const Mesh& mesh) {
-    Exec exec;
+    Exec& exec = thread_executor<Exec>();
     return out<Exec>(linalg::cast_values<double>(exec, meshops::face_adjacency(exec, X::topology(mesh))));
   });
   def("_vertex_normals", on_mesh("vertex_normals", [](Exec& e, const auto& M, const auto& P) {
@@ -80,7 +80,7 @@ void bind_algorithms(nb::module_& module, const std::string& suffix) {
       }), "mesh"_a, positions_arg);
   def("_heat_geodesic", [](const Mesh& mesh, const Indices& sources, double time_factor,
                            const std::optional<AnyPoints>& positions) {
-    Exec exec;
+    Exec& exec = thread_executor<Exec>();
     meshops::HeatGeodesicOptions options;
     options.time_factor = time_factor;
     return X::with_positions(mesh, positions, "heat_geodesic", [&](const auto& P) {
@@ -88,7 +88,7 @@ void bind_algorithms(nb::module_& module, const std::string& suffix) {
     });
   }, "mesh"_a, "sources"_a, "time_factor"_a, positions_arg);
   def("_implicit_smoothing", [](const Mesh& mesh, double t, const std::optional<AnyPoints>& positions) {
-    Exec exec;
+    Exec& exec = thread_executor<Exec>();
     return X::with_positions(mesh, positions, "implicit_smoothing", [&](const auto& P) {
       auto result = meshops::implicit_smoothing(exec, X::topology(mesh), P, t);
       if (!result.solve.converged)

@@ -5,11 +5,13 @@
 // copied down.
 // Ordering, without a host wait: the executor's stream is a blocking one, so it runs after the
 // work queued before on the legacy default stream, where DLPack producers (stream None) make
-// their arrays ready and CuPy and PyTorch work by default. A result is handed out while its work
-// may still run: each DeviceArray holds an event recorded on the legacy default stream after
-// that work (which the legacy stream waits for), and its __dlpack__(stream=s) makes the
-// consumer's stream s wait for the event (DLPack's rule: the producer orders its data before
-// the stream the consumer names).
+// their arrays ready and CuPy and PyTorch work by default, and work queued on the legacy stream
+// after it waits for it. A result is handed out while its work may still run: its
+// __dlpack__(stream=s) orders the consumer's stream s after that work (DLPack's rule: the
+// producer orders its data before the stream the consumer names). For the legacy stream (CuPy's
+// and PyTorch's default, s = 1 or None) CUDA's own rule does so and nothing is queued; another
+// stream waits for an event recorded then on the legacy stream, which follows every blocking
+// stream's earlier work, spmesh's included.
 #pragma once
 
 #include "linalg/cuda/executor.cuh"
@@ -23,20 +25,10 @@
 
 namespace spmesh::python {
 
-// A GPU result for Python: nanobind's DLPack tensor over spmesh's buffer, and the event after
-// the work that writes it.
+// A GPU result for Python: nanobind's DLPack tensor over spmesh's buffer.
 class DeviceArray {
 public:
-  explicit DeviceArray(nb::object tensor) : tensor_(std::move(tensor)) {
-    linalg::cuda::check(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
-    linalg::cuda::check(cudaEventRecord(ready_, cudaStreamLegacy), "cudaEventRecord");
-  }
-  DeviceArray(DeviceArray&& other) noexcept
-      : tensor_(std::move(other.tensor_)), ready_(std::exchange(other.ready_, nullptr)) {}
-  DeviceArray& operator=(DeviceArray&&) = delete;
-  ~DeviceArray() {
-    if (ready_) cudaEventDestroy(ready_);
-  }
+  explicit DeviceArray(nb::object tensor) : tensor_(std::move(tensor)) {}
 
   // DLPack's __dlpack__(stream=...): `stream` says where the consumer reads, as an integer: 1
   // (or None) the legacy default stream, 2 the per-thread default stream, -1 no ordering asked
@@ -46,11 +38,14 @@ public:
     const std::intptr_t stream = kwargs.contains("stream") && !kwargs["stream"].is_none()
                                      ? nb::cast<std::intptr_t>(kwargs["stream"])
                                      : 1;
-    if (stream != -1) {
-      const cudaStream_t consumer = stream == 1   ? cudaStreamLegacy
-                                    : stream == 2 ? cudaStreamPerThread
-                                                  : reinterpret_cast<cudaStream_t>(stream);
-      linalg::cuda::check(cudaStreamWaitEvent(consumer, ready_, 0), "cudaStreamWaitEvent (__dlpack__)");
+    if (stream != -1 && stream != 1) {
+      const cudaStream_t consumer = stream == 2 ? cudaStreamPerThread : reinterpret_cast<cudaStream_t>(stream);
+      cudaEvent_t ready = nullptr;
+      linalg::cuda::check(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+      cudaError_t status = cudaEventRecord(ready, cudaStreamLegacy);
+      if (status == cudaSuccess) status = cudaStreamWaitEvent(consumer, ready, 0);
+      cudaEventDestroy(ready);  // released once the wait has passed it
+      linalg::cuda::check(status, "cudaStreamWaitEvent (__dlpack__)");
     }
     nb::dict rest;
     for (auto [key, value] : kwargs)
@@ -61,7 +56,6 @@ public:
 
 private:
   nb::object tensor_;
-  cudaEvent_t ready_ = nullptr;
 };
 
 struct DeviceTopology {

@@ -26,7 +26,7 @@ void bind_spmv(nb::module_& module, const std::string& suffix) {
       throw DimensionError("spmv: x has shape (" + std::to_string(x.ndim() ? x.shape(0) : 0) + (x.ndim() > 1 ? ", ..." : "") +
                            "); A has " + std::to_string(cols) + " columns (a vector or a block of that many rows)");
     const index_t k = x.ndim() == 1 ? 1 : index_t(x.shape(1));
-    Exec exec;
+    Exec& exec = thread_executor<Exec>();
     const auto A = csr_ref<S>(values, indices, offsets, rows, cols);
     X::validate(exec, A);
     const linalg::DenseRows<const double, S> in{x.data(), cols, k};

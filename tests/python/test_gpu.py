@@ -104,26 +104,27 @@ def test_pytorch_tensors_go_in_and_come_back_as_tensors():
 
 
 def test_results_are_ordered_before_the_stream_that_reads_them():
-    """A GPU call returns while its work may still run; a result read on another stream (here a
-    non-blocking one, which nothing orders with spmesh's implicitly) still sees it written: the
-    DeviceArray makes the reader's stream wait (DLPack's stream argument). A large matrix product
-    queued first keeps the GPU busy for milliseconds, so a read that did not wait would see the
-    buffer before it is written."""
+    """A GPU call returns while its work may still run; a result read on another stream still
+    sees it written: on CuPy's default (the legacy default stream) by CUDA's own ordering, on a
+    non-blocking stream (which nothing orders with spmesh's implicitly) because the DeviceArray
+    makes the reader's stream wait (DLPack's stream argument). A large matrix product queued
+    first keeps the GPU busy for milliseconds, so a read that did not wait would see the buffer
+    before it is written."""
     cube = spmesh.read_mesh(data("cube.obj"))
     plan, cpu = spmesh.build(cube, 4, device="cuda"), spmesh.build(cube, 4)
     busy = cupy.ones((6000, 6000))
-    reader = cupy.cuda.Stream(non_blocking=True)
-    for scale in (2.0, 3.0, 5.0):
-        pose = cupy.asarray(cube.positions * scale)
-        busy @ busy  # on the legacy default stream, which spmesh's work follows
-        with reader:
-            got = plan.replay(pose).get()  # copied down on `reader`
-        np.testing.assert_allclose(got, cpu.replay(cube.positions * scale), rtol=0, atol=1e-12)
-        busy @ busy
-        with reader:
-            L = spmesh.uniform_laplacian(cube, device="cuda")
-            got = L.get()
-        assert abs(got - spmesh.uniform_laplacian(cube)).max() == 0
+    for reader in (cupy.cuda.Stream.null, cupy.cuda.Stream(non_blocking=True)):
+        for scale in (2.0, 3.0, 5.0):
+            pose = cupy.asarray(cube.positions * scale)
+            busy @ busy  # on the legacy default stream, which spmesh's work follows
+            with reader:
+                got = plan.replay(pose).get()  # copied down on `reader`
+            np.testing.assert_allclose(got, cpu.replay(cube.positions * scale), rtol=0, atol=1e-12)
+            busy @ busy
+            with reader:
+                L = spmesh.uniform_laplacian(cube, device="cuda")
+                got = L.get()
+            assert abs(got - spmesh.uniform_laplacian(cube)).max() == 0
 
 
 def test_limits_on_the_gpu_equal_the_cpus():
