@@ -1,6 +1,6 @@
 // spmesh_bench_algebra: the mesh algebra of docs/algebra.md on large meshes, side by side with a
 // peer in one run (issue 27's benchmark):
-//   - the cotangent Laplacian: spmesh's implicit M M^T on the CPU (OpenMP) and, compiled by nvcc
+//   - the cotangent Laplacian: spmesh's implicit M M^T on the CPU (OpenMP) and, in a CUDA build
 //     (cuda/algebra.cu), the GPU; the peer is libigl's cotmatrix algorithm (12 triplets a triangle,
 //     Eigen's setFromTriplets), written out here in C++;
 //   - 100 iterations of conjugate gradients on implicit smoothing's (M - t L) X = M P, three
@@ -15,9 +15,14 @@
 // is above that floor. Times are medians of --repeats runs (default 5) after one warm-up.
 //
 //   spmesh_bench_algebra MESH:LEVELS... [--repeats N] [--bandwidth-gbs B] [--json FILE]
+// This file, the CPU's rows and the peers, is compiled by the host compiler in every build, as a
+// CPU user's program is: compiled by nvcc, the library's CPU loops run through its __host__
+// __device__ lambdas' wrappers, and its CPU conjugate gradients took 1.33x as long (ArmorGuy L2,
+// implicit smoothing, the same source either way). cuda/algebra.cu holds the GPU's rows.
 // Each mesh is refined LEVELS times by Catmull-Clark (LEVELS 0: as read) and cut into triangles
 // (quads along a diagonal) first. Without arguments: ArmorGuy at levels 4 and 5 from the shared
 // folder (4.4M and 17.7M triangles).
+#include "bench/algebra.hpp"
 #include "linalg/cg.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "meshops/io.hpp"
@@ -25,16 +30,12 @@
 #include "meshops/triangulate.hpp"
 #include "schemes/schemes.hpp"
 #include "schemes/tags.hpp"
-#if defined(__CUDACC__)
-#include "linalg/cuda/executor.cuh"
-#endif
 
 #include <Eigen/Geometry>
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/Sparse>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -42,24 +43,6 @@
 #include <vector>
 
 namespace spmesh::bench {
-
-double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// The median of `repeats` timed calls after one warm-up.
-template <class F>
-double median_ms(int repeats, F&& f) {
-  f();
-  std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) {
-    const double t = now_ms();
-    f();
-    times.push_back(now_ms() - t);
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 
 // libigl's cotmatrix: for each triangle and each corner, half the cotangent of its angle on the
 // opposite edge's two off-diagonal entries and minus it on the edge's two diagonal entries.
@@ -123,14 +106,8 @@ void run_replay(const std::string& name, const meshops::PolyMesh& base, int leve
   char note[96];
   std::snprintf(note, sizeof note, "R %d x %d, %lld entries", R.rows, R.cols, static_cast<long long>(R.nnz()));
   print({name, "replay R P0", "spmesh CPU", cpu_ms, note});
-#if defined(__CUDACC__)
-  linalg::cuda::Executor gpu;
-  const auto dR = linalg::cuda::to_device(R);
-  const auto dP = linalg::cuda::to_device(base.positions);
-  const double gpu_ms = median_ms(repeats, [&] {
-    linalg::spmm(gpu, dR, dP);
-    gpu.synchronize();
-  });
+#if defined(SPMESH_BENCH_ALGEBRA_GPU)
+  const double gpu_ms = gpu_replay_ms(R, base.positions, repeats);
   std::snprintf(note, sizeof note, "%.1fx spmesh CPU", cpu_ms / gpu_ms);
   print({name, "replay R P0", "spmesh GPU", gpu_ms, note});
 #endif
@@ -182,37 +159,21 @@ void run(const std::string& name, const meshops::PolyMesh& mesh, int repeats, do
   print({name, "CG 100 iterations x 3", "spmesh CPU", cpu_cg, note});
   print({name, "CG 100 iterations x 3", "Eigen CG", eigen_time, ""});
 
-#if defined(__CUDACC__)
-  linalg::cuda::Executor gpu;
-  const auto dM = linalg::cuda::to_device(M);
-  const auto dP = linalg::cuda::to_device(P);
-  const double gpu_L = median_ms(repeats, [&] {
-    meshops::cotangent_laplacian(gpu, dM, dP);
-    gpu.synchronize();
-  });
+#if defined(SPMESH_BENCH_ALGEBRA_GPU)
+  const double gpu_L = gpu_laplacian_ms(M, P, repeats);
   std::snprintf(note, sizeof note, "%.1fx spmesh CPU, %.1fx Eigen", cpu_L / gpu_L, eigen_L / gpu_L);
   print({name, "cotangent Laplacian", "spmesh GPU", gpu_L, note});
-  const auto dA = linalg::cuda::to_device(A);
-  const auto dB = linalg::cuda::to_device(B);
-  linalg::Dense<double, linalg::Device> dX(n, 3);
-  const double gpu_cg = median_ms(repeats, [&] {
-    gpu.copy(dP.data.data(), dP.data.size(), dX.data.data());
-    linalg::conjugate_gradient(gpu, dA, dB, dX, options);
-    gpu.synchronize();
-  });
+  const auto gpu_cg = gpu_conjugate_gradient(A, B, P, options, repeats);
   const double floor_ms = 100 * (12.0 * A.nnz() + 4.0 * n + 48.0 * n) / (bandwidth_gbs * 1e6);
   std::snprintf(note, sizeof note, "%.1fx spmesh CPU, %.1fx Eigen, %.1fx the SpMM bytes floor (%.3f ms)",
-                cpu_cg / gpu_cg, eigen_time / gpu_cg, gpu_cg / floor_ms, floor_ms);
-  print({name, "CG 100 iterations x 3", "spmesh GPU", gpu_cg, note});
+                cpu_cg / gpu_cg.ms, eigen_time / gpu_cg.ms, gpu_cg.ms / floor_ms, floor_ms);
+  print({name, "CG 100 iterations x 3", "spmesh GPU", gpu_cg.ms, note});
   // The GPU's and the CPU's results agree (fixed-order sums; the GPU's SpMM sums long rows in
   // several lanes, so to rounding).
   std::copy(P.data.data(), P.data.data() + P.data.size(), X.data.data());
   linalg::conjugate_gradient(cpu, A, B, X, options);
-  gpu.copy(dP.data.data(), dP.data.size(), dX.data.data());
-  linalg::conjugate_gradient(gpu, dA, dB, dX, options);
-  const auto back = linalg::cuda::to_host(dX);
   double worst = 0;
-  for (index_t p = 0; p < X.data.size(); ++p) worst = std::max(worst, std::abs(back.data[p] - X.data[p]));
+  for (index_t p = 0; p < X.data.size(); ++p) worst = std::max(worst, std::abs(gpu_cg.X.data[p] - X.data[p]));
   std::printf("%s: GPU and CPU CG results differ by at most %.2e\n", name.c_str(), worst);
 #else
   (void)bandwidth_gbs;

@@ -37,10 +37,11 @@
 #   SKIP_E2E         set to 1 to skip scripts/device-e2e.sh (the command line end to end;
 #                    E2E_LEVEL, default 6)
 #   SKIP_PYTHON_BENCH set to 1 to skip bench/python_overhead.py (the Python binding's cost over the
-#                    C++ calls, SciPy and libigl as the peers, ArmorGuy L3; needs the Python
-#                    package: the build includes it where python3 has nanobind, and ctest then runs
-#                    its pytest suite, GPU half included where CuPy is; libigl from the wheels of
-#                    device-deps.sh, installed under build/device/site)
+#                    C++ calls in the same process, SciPy and libigl as the peers, ArmorGuy at the
+#                    levels PYTHON_BENCH_LEVELS, default "3 4 5": 1.1M, 4.4M and 17.6M triangles;
+#                    needs the Python package: the build includes it where python3 has nanobind,
+#                    and ctest then runs its pytest suite, GPU half included where CuPy is; libigl
+#                    from the wheels of device-deps.sh, installed under build/device/site)
 #   TESTS_REGEX      run only the tests whose names match (ctest -R); default: every test
 #   SKIP_TESTS       set to 1 to run no test
 #   BUILD_TARGETS    build only these targets (e.g. spmesh_bench_subdivision, for a profile)
@@ -147,9 +148,14 @@ if compgen -G "$deps/wheels/*.whl" > /dev/null; then
     echo "== the wheels in $deps/wheels did not install: no libigl row"
 fi
 [[ ${SKIP_PYTHON_BENCH:-0} == 1 || ! -d build/device/python/spmesh ]] ||
-  step python_overhead env PYTHONPATH="build/device/python:$site" python3 bench/python_overhead.py \
-    --cxx build/device/bench/spmesh_bench_algebra --mesh $shared/meshes/characters/ArmorGuy.obj --levels 3 \
-    --json "$out/python_overhead.json"
+  step python_overhead bash -c "for level in ${PYTHON_BENCH_LEVELS:-3 4 5}; do
+    # The binding's target is at 1M faces (L3); L4 and L5 are the peers' sizes, with fewer
+    # repeats and no smoothing rows (CG to 1e-10 needs more than its 1,000 iterations there).
+    more=(--repeats 11); ((level < 4)) || more=(--repeats \$((level < 5 ? 5 : 1)) --no-smoothing)
+    PYTHONPATH=build/device/python:$site python3 bench/python_overhead.py \
+      --calls build/device/bench/libspmesh_bench_calls.so --mesh $shared/meshes/characters/ArmorGuy.obj \
+      --levels \$level \${more[@]} --json $out/python_overhead_L\$level.json || exit 1
+  done"
 [[ ${SKIP_CPU_BENCH:-0} == 1 ]] || step bench build/device/bench/spmesh_bench --json "$out/bench.json" ${BENCH_ARGS:-}
 [[ ${SKIP_TESTS:-0} == 1 ]] || echo "== summary: tests $(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -1)"
 exit $status
