@@ -30,7 +30,6 @@ import argparse
 import ctypes
 import json
 import os
-import sys
 import time
 
 import numpy as np
@@ -87,21 +86,33 @@ class CxxCalls:
 
     def open(self, what, mesh_path, levels, gpu, result_size):
         """The call `what` on the mesh as the package's call sees it; its result must have
-        `result_size` entries (the same matrix or block as the package's). Returns a function
-        that makes one call and returns its time in ms."""
+        `result_size` entries (the same matrix or block as the package's)."""
         call = self.lib.spmesh_calls_open(what.encode(), mesh_path.encode(), levels, int(gpu))
         if not call:
             raise RuntimeError(self.lib.spmesh_calls_error().decode())
+        opened = CxxCall(self.lib, call)
         size = self.lib.spmesh_calls_result_size(call)
         if size != result_size:
+            opened.close()
             raise RuntimeError(f"C++ {what}: a result of {size} entries, the package's has {result_size}")
+        return opened
 
-        def once():
-            ms = self.lib.spmesh_calls_time_ms(call)
-            if ms < 0:
-                raise RuntimeError(self.lib.spmesh_calls_error().decode())
-            return ms
-        return once
+
+class CxxCall:
+    """An opened call: calling it makes one call and returns its time in ms (timed in C++);
+    close() frees its inputs."""
+
+    def __init__(self, lib, call):
+        self.lib, self.call = lib, call
+
+    def __call__(self):
+        ms = self.lib.spmesh_calls_time_ms(self.call)
+        if ms < 0:
+            raise RuntimeError(self.lib.spmesh_calls_error().decode())
+        return ms
+
+    def close(self):
+        self.lib.spmesh_calls_close(self.call)
 
 
 def timed(f):
@@ -164,9 +175,14 @@ def main():
         """The package's call, the module's and (with --calls) the C++ call, in turn; `more`:
         other calls timed in the same rounds, printed below the row."""
         timed_calls = {"package": package_call, "module": module_call, **more}
-        if calls is not None:
-            timed_calls["C++"] = cxx_call()
-        ms = interleaved_ms(args.repeats, timed_calls)
+        cxx = cxx_call() if calls is not None else None
+        if cxx is not None:
+            timed_calls["C++"] = cxx
+        try:
+            ms = interleaved_ms(args.repeats, timed_calls)
+        finally:
+            if cxx is not None:
+                cxx.close()
         row(what, target, ms["package"], ms.get("C++"), ms["module"])
         for part in more:
             print(f"  {part:<56} {ms[part]:10.3f}", flush=True)
