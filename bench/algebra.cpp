@@ -17,8 +17,8 @@
 //   spmesh_bench_algebra MESH:LEVELS... [--repeats N] [--bandwidth-gbs B] [--json FILE]
 // This file, the CPU's rows and the peers, is compiled by the host compiler in every build, as a
 // CPU user's program is: compiled by nvcc, the library's CPU loops run through its __host__
-// __device__ lambdas' wrappers, and its CPU conjugate gradients took 1.33x as long (ArmorGuy L2,
-// implicit smoothing, the same source either way). cuda/algebra.cu holds the GPU's rows.
+// __device__ lambdas' wrappers, and its CPU conjugate gradients take longer (bench/RESULTS.md,
+// "Machines and commands"). cuda/algebra.cu holds the GPU's rows.
 // Each mesh is refined LEVELS times by Catmull-Clark (LEVELS 0: as read) and cut into triangles
 // (quads along a diagonal) first. Without arguments: ArmorGuy at levels 4 and 5 from the shared
 // folder (4.4M and 17.7M triangles).

@@ -1,9 +1,9 @@
 // What the two halves of libspmesh_bench_calls (bench/python_calls.cpp) share: a call, its
 // inputs on the host, and the calls on any executor. The CPU's calls are compiled by the host
 // compiler (python_calls.cpp), as the Python module's CPU functions are (bindings.cpp): under
-// nvcc the library's CPU loops run slower (their __host__ __device__ lambdas), which made an
-// nvcc-compiled C++ side's CPU conjugate gradients 2.8 s against the module's 2.1 s. The GPU's
-// are compiled by nvcc (cuda/python_calls.cu), as the module's (bindings_cuda.cu).
+// nvcc the library's CPU loops run slower, through its __host__ __device__ lambdas' wrappers
+// (bench/RESULTS.md, "Machines and commands"). The GPU's are compiled by nvcc
+// (cuda/python_calls.cu), as the module's (bindings_cuda.cu).
 #pragma once
 
 #include "linalg/formats.hpp"

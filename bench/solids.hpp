@@ -1,8 +1,9 @@
 // What spmesh_bench_solids' two translation units share: bench/solids.cpp (the command line and
-// the CPU's rows, compiled by the host compiler, as a CPU user's program is: compiled by nvcc the
-// library's CPU loops run through its __host__ __device__ lambdas' wrappers, a solid's eval about
-// 1.1x slower) and cuda/solids.cu (the GPU's rows, nvcc, in a CUDA build with
-// SPMESH_BENCH_SOLIDS_GPU defined). The measurements are written once, for any executor.
+// the CPU's rows, compiled by the host compiler as a CPU user's program is; compiled by nvcc the
+// library's CPU loops run slower, through its __host__ __device__ lambdas' wrappers:
+// bench/RESULTS.md, "Machines and commands") and cuda/solids.cu (the GPU's rows, nvcc, in a CUDA
+// build with SPMESH_BENCH_SOLIDS_GPU defined). The measurements are written once, for any
+// executor.
 #pragma once
 
 #include "schemes/refinement_file.hpp"

@@ -21,9 +21,8 @@ struct Side;
 
 // The executor of this thread for the calls that hold none of their own (the mesh algorithms,
 // SpMV): made at the first call and kept, as a C++ program keeps its executor. A GPU executor
-// made per call cost each call a new stream, whose first work is slower: ArmorGuy L3's GPU
-// cotangent Laplacian took 0.97 ms from Python against 0.79 ms in C++ with a kept executor, in
-// one process (bench/python_overhead.py).
+// made per call cost each call a new stream, whose first work is slower (bench/RESULTS.md,
+// "From Python").
 template <class Exec>
 Exec& thread_executor() {
   thread_local Exec exec;
