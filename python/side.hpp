@@ -22,7 +22,7 @@ struct Side;
 // The executor of this thread for the calls that hold none of their own (the mesh algorithms,
 // SpMV): made at the first call and kept, as a C++ program keeps its executor. A GPU executor
 // made per call cost each call a new stream, whose first work is slower (bench/RESULTS.md,
-// "From Python").
+// "From Python: the binding's cost, SciPy and libigl").
 template <class Exec>
 Exec& thread_executor() {
   thread_local Exec exec;
