@@ -3,18 +3,14 @@
 // by nvcc, in a CUDA build with SPMESH_BENCH_ALGEBRA_GPU defined).
 #pragma once
 
+#include "bench/timing.hpp"
 #include "linalg/cg.hpp"
 #include "linalg/formats.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
 namespace spmesh::bench {
-
-inline double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // The median of `repeats` timed calls after one warm-up.
 template <class F>
