@@ -3,7 +3,8 @@
 // (default): ArmorGuy (levels 1-6) and Bigguy (1-7); --scheme loop: ArmorGuyT and bigguyT
 // (1-5); --scheme sqrt3: ArmorGuyT and bigguyT (1-6, without their crease tags: sqrt(3) has no
 // crease rules), all from ../shared/meshes/characters. For each level:
-//   spmesh, on the CPU (and the GPU when compiled by nvcc as cuda/subdivision.cu):
+//   spmesh, on the CPU (this file, compiled by the host compiler) and, in a CUDA build, the GPU
+//   (cuda/subdivision.cu; bench/subdivision.hpp has the measurements both share):
 //     dynamic = build_and_eval (topology changes every frame: build and eval in one pass, no plan
 //     kept; its peak memory, GPU or host, is the one reported), build alone, eval alone (static
 //     topology; Catmull-Clark's last levels by patches, and also level by level and, at a
@@ -23,37 +24,22 @@
 // table and writes JSON (--json FILE). Vertex data: xyz floats, as OpenSubdiv's evaluators use.
 #include "bench/peers/opensubdiv.hpp"
 #include "bench/peers/sqrt3.hpp"
+#include "bench/subdivision.hpp"
 #include "linalg/cpu/executor.hpp"
-#include "linalg/spmv.hpp"
-#include "meshops/info.hpp"
 #include "meshops/io.hpp"
 #include "meshops/reorder.hpp"
-#include "schemes/schemes.hpp"
-#include "schemes/tags.hpp"
-#include "linalg/stencil_csr.hpp"
-#if defined(__CUDACC__)
-#include "bench/cuda/cusparse_peer.hpp"
-#include "linalg/cuda/executor.cuh"
-#endif
 
 #include <opensubdiv/far/stencilTable.h>
 #include <opensubdiv/far/stencilTableFactory.h>
 #include <opensubdiv/osd/bufferDescriptor.h>
 #include <opensubdiv/osd/ompEvaluator.h>
 
-#include <algorithm>
-#include <bit>
 #include <chrono>
-#include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <numeric>
 #include <random>
-#include <string>
-#include <vector>
 
 namespace spmesh::bench {
 
@@ -92,61 +78,10 @@ double time_ms(const std::function<void()>& f) {
   return ms[ms.size() / 2];
 }
 
-// Order-free sums of a point set: sum of coordinates and of squared coordinates.
-struct Sums {
-  double sum = 0, squares = 0;
-  template <class T>
-  static Sums of(const T* p, std::size_t n) {
-    Sums s;
-    for (std::size_t i = 0; i < n; ++i) s.sum += p[i], s.squares += double(p[i]) * p[i];
-    return s;
-  }
-  double rel_diff(const Sums& o) const {
-    return std::max(std::abs(sum - o.sum) / std::max(1.0, std::abs(o.sum)),
-                    std::abs(squares - o.squares) / std::max(1.0, o.squares));
-  }
-};
-
-struct Row {
-  std::string mesh, device;
-  int level = 0;
-  long long faces = 0, vertices = 0, r_nnz = 0;
-  double dynamic = 0, build = 0, eval = 0, compose = 0, replay = 0;  // ms; < 0: not run
-  double osd_build = -1, osd_eval_serial = -1, osd_eval_omp = -1;   // same level; < 0: not run
-  double cgal = -1, openmesh = -1;  // sqrt3 peers, whole refinement of the level; < 0: not run
-  double peak_mib = 0, replay_vs_eval = 0, vs_peer = 0;              // checks
-  double estimate_mib = 0;  // Scheme::estimate_size's one_pass bytes: the peak must not exceed it
-  double replay_bytes = 0, replay_of_copy = 0;  // replay's bytes floor; its rate over copy's
-  // The stencil table (linalg/stencil_csr.hpp): encoding time, replay on it, its bytes floor,
-  // its rate over copy's, its distinct weight lists, and its difference to the plain replay.
-  double encode = -1, replay_stencils = -1, stencil_bytes = 0, stencil_of_copy = 0;
-  double stencils = 0, stencils_vs_replay = 0;
-  double cusparse_replay = -1;  // cuSPARSE's fastest route on the same R (GPU)
-  // Catmull-Clark: eval level by level (no patches); the patches' depth and the share of the
-  // patch level's faces refined level by level; eval with patches 1 .. 4 levels deep (the
-  // deepest level of a mesh only).
-  double eval_levels = -1, region_share = -1;
-  int patch_depth = 0;
-  double eval_depth[5] = {-1, -1, -1, -1, -1};
-  // The eval recorded once (Executor::record; on the GPU one graph) and replayed; whether the
-  // replay gives the eval's bits.
-  double eval_recorded = -1;
-  bool recorded_same = false;
-};
-
 // OpenSubdiv's name for a scheme.
 template <class Scheme>
 constexpr auto osd_scheme =
     Scheme::triangles_only ? OpenSubdiv::Sdc::SCHEME_LOOP : OpenSubdiv::Sdc::SCHEME_CATMARK;
-
-struct Case {
-  std::string name;
-  meshops::PolyMesh mesh;
-  meshops::MeshInfo info;
-  schemes::TagSettings tags;
-  schemes::Options options;
-  linalg::Dense<float> P0;
-};
 
 // OpenSubdiv: refine + stencil table, then its evaluators; fills the osd_* fields.
 template <class Scheme>
@@ -217,161 +152,6 @@ Sums run_peers(const Case& c, int level, Row& row) {
   else return run_opensubdiv<Scheme>(c, level, row);
 }
 
-#if defined(__CUDACC__)
-// cuSPARSE's fastest route to P = R P0 (xyz): SpMM (ALG1, ALG3) on row-major data, or on the
-// data split into x, y and z (the split not timed) three SpMVs (ALG1) or one column-major SpMM.
-double cusparse_replay(cuda::Executor& exec, const linalg::Csr<float, linalg::Device>& R,
-                       const linalg::Dense<float, linalg::Device>& P0) {
-  namespace cs = bench::cusparse;
-  cs::Handle handle(exec.stream());
-  linalg::Dense<float, linalg::Device> Y(R.rows, 3), X_soa(3, R.cols), Y_soa(3, R.rows);
-  {
-    const float* in = P0.data.data();
-    float* out = X_soa.data.data();
-    const index_t n = R.cols;
-    exec.for_each(n, [=] __device__(index_t i) {
-      for (int c = 0; c < 3; ++c) out[std::int64_t(c) * n + i] = in[3 * std::int64_t(i) + c];
-    });
-  }
-  cs::SpMM<float> row_major(handle, R, 3, P0.data.data(), Y.data.data(), CUSPARSE_ORDER_ROW,
-                            CUSPARSE_SPMM_CSR_ALG1);
-  cs::SpMM<float> row_major3(handle, R, 3, P0.data.data(), Y.data.data(), CUSPARSE_ORDER_ROW,
-                             CUSPARSE_SPMM_CSR_ALG3);
-  cs::SpMM<float> col_major(handle, R, 3, X_soa.data.data(), Y_soa.data.data(),
-                            CUSPARSE_ORDER_COL, CUSPARSE_SPMM_CSR_ALG1);
-  std::vector<std::unique_ptr<cs::SpMV<float>>> spmv;
-  for (int c = 0; c < 3; ++c)
-    spmv.push_back(std::make_unique<cs::SpMV<float>>(
-        handle, R, X_soa.data.data() + std::int64_t(c) * R.cols,
-        Y_soa.data.data() + std::int64_t(c) * R.rows, CUSPARSE_SPMV_CSR_ALG1));
-  auto timed = [&](auto&& f) {
-    return time_ms([&] {
-      f();
-      exec.synchronize();
-    });
-  };
-  return std::min({timed([&] { row_major.run(); }), timed([&] { row_major3.run(); }),
-                   timed([&] { col_major.run(); }),
-                   timed([&] { for (auto& s : spmv) s->run(); })});
-}
-#endif
-
-// spmesh on one executor (up/down move host data to its memory and back); returns the eval.
-template <class Scheme, class Exec, class Up, class Down>
-linalg::Dense<float> run_spmesh(Exec& exec, const Case& c, int level, bool compose, bool deepest,
-                                Row& row, Up up, Down down) {
-  using S = typename Exec::space;
-  const auto P0 = up(c.P0);
-  auto inputs = [&] {  // fresh copies: build consumes its mesh and sharpness
-    return std::make_pair(up(c.mesh.M), schemes::Sharpness<S>{up(c.tags.sharpness.edges),
-                                                              up(c.tags.sharpness.vertices)});
-  };
-  S::reset_peak();
-  linalg::Dense<float, S> P;
-  row.dynamic = time_ms([&] {
-    P = {};  // the last run's result is not part of this run's peak
-    auto [m, C] = inputs();
-    P = schemes::build_and_eval<Scheme>(exec, std::move(m), std::move(C), level, P0, c.options)
-            .data;
-    exec.synchronize();
-  });
-  row.peak_mib = S::peak_bytes() / 1048576.0;
-  schemes::Plan<Scheme, S> plan;
-  row.build = time_ms([&] {
-    auto [m, C] = inputs();
-    plan = schemes::build<Scheme>(exec, std::move(m), std::move(C), level, c.options);
-    exec.synchronize();
-  });
-  row.eval = time_ms([&] {
-    P = schemes::eval(exec, plan, P0);
-    exec.synchronize();
-  });
-  if constexpr (std::is_same_v<Scheme, schemes::CatmullClark>) {
-    namespace cc = schemes::catmull_clark;
-    row.eval_levels = time_ms([&] {
-      P = schemes::eval_by_levels(exec, plan, P0);
-      exec.synchronize();
-    });
-    const auto& p = plan.patches;
-    row.patch_depth = p.depth;
-    if (p) row.region_share = double(p.region_count) / std::get<cc::QuadLevel<S>>(plan.levels[p.level]).faces;
-    for (int d = 1; deepest && d <= cc::max_patch_depth; ++d) {
-      plan.patches = cc::find_patches(exec, plan, d);
-      row.eval_depth[d] = time_ms([&] {
-        P = schemes::eval(exec, plan, P0);
-        exec.synchronize();
-      });
-    }
-    plan.patches = cc::choose_patches(exec, plan);
-    P = schemes::eval(exec, plan, P0);
-  }
-  linalg::Dense<float> eval_host = down(P);
-  {
-    auto recording = exec.record([&] { return schemes::eval(exec, plan, P0); });
-    row.eval_recorded = time_ms([&] {
-      recording.replay();
-      exec.synchronize();
-    });
-    const linalg::Dense<float> replayed = down(recording.replay());
-    row.recorded_same = replayed.data.size() == eval_host.data.size() &&
-                        std::equal(replayed.data.data(), replayed.data.data() + replayed.data.size(),
-                                   eval_host.data.data(), [](float a, float b) {
-                                     return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
-                                   });
-  }
-  row.vertices = eval_host.rows;
-  row.faces = plan.refined.faces;
-  row.compose = row.replay = -1;
-  if (!compose) return eval_host;
-  linalg::Csr<float, S> R;
-  row.compose = time_ms([&] {
-    R = schemes::refinement_matrix<float>(exec, plan);
-    exec.synchronize();
-  });
-  row.r_nnz = R.nnz();
-  linalg::Dense<float, S> Q(R.rows, 3);
-  row.replay = time_ms([&] {
-    linalg::spmm(exec, R, P0, Q);
-    exec.synchronize();
-  });
-  const linalg::Dense<float> replay_host = down(Q);
-  double diff = 0, scale = 0;
-  for (index_t p = 0; p < eval_host.data.size(); ++p) {
-    diff = std::max(diff, double(std::abs(eval_host.data[p] - replay_host.data[p])));
-    scale = std::max(scale, double(std::abs(eval_host.data[p])));
-  }
-  row.replay_vs_eval = diff / scale;
-  // Fewest bytes P = R P0 moves (design.md "Performance model"), float weights and xyz data.
-  row.replay_bytes = 8.0 * R.nnz() + 16.0 * R.rows + 12.0 * R.cols;
-
-  // The same replay on R's stencil table: 16-bit columns where R has at most 65536.
-  auto stencil_replay = [&]<class Column>() {
-    linalg::StencilCsr<float, Column, S> table;
-    row.encode = time_ms([&] {
-      table = linalg::encode_stencils<Column>(exec, R);
-      exec.synchronize();
-    });
-    row.stencils = table.stencils;
-    row.replay_stencils = time_ms([&] {
-      linalg::spmm(exec, table, P0, Q);
-      exec.synchronize();
-    });
-    const linalg::Dense<float> coded = down(Q);
-    double d = 0;
-    for (index_t p = 0; p < coded.data.size(); ++p)
-      d = std::max(d, double(std::abs(coded.data[p] - replay_host.data[p])));
-    row.stencils_vs_replay = d / scale;
-    row.stencil_bytes = double(sizeof(Column)) * R.nnz() + 20.0 * R.rows +
-                        4.0 * table.table.size() + 12.0 * R.cols;
-  };
-  if (R.cols <= 65536) stencil_replay.template operator()<std::uint16_t>();
-  else stencil_replay.template operator()<index_t>();
-#if defined(__CUDACC__)
-  if constexpr (std::is_same_v<S, linalg::Device>) row.cusparse_replay = cusparse_replay(exec, R, P0);
-#endif
-  return eval_host;
-}
-
 template <class X>
 X host_copy(const X& x) {
   if constexpr (requires { x.clone(); }) return x.clone();
@@ -430,23 +210,11 @@ template <class Scheme>
 int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json, int cpu_max,
         int compose_max) {
   std::vector<Row> rows;
-  cpu::Executor host;
-#if defined(__CUDACC__)
-  cudaDeviceProp prop;
-  cuda::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  double copy_gbs = 0;  // device-to-device copy of 1 GiB, bytes read + written per second
-  {
-    const index_t n = 1 << 28;
-    linalg::DeviceArray<float> a(n), b(n);
-    cuda::check(cudaMemset(a.data(), 0, sizeof(float) * n), "cudaMemset");
-    const double ms = time_ms([&] {  // a device-to-device cudaMemcpy returns before it ends
-      cuda::check(cudaMemcpy(b.data(), a.data(), sizeof(float) * n, cudaMemcpyDeviceToDevice),
-                  "cudaMemcpy");
-      cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    });
-    copy_gbs = 2.0 * sizeof(float) * n / (ms * 1e6);
-  }
-  std::printf("GPU %s, device-to-device copy %.0f GB/s; CPU threads %d\n", prop.name, copy_gbs,
+  linalg::cpu::Executor host;
+#if defined(SPMESH_BENCH_SUBDIVISION_GPU)
+  const GpuInfo gpu = gpu_info();
+  const double copy_gbs = gpu.copy_gbs;
+  std::printf("GPU %s, device-to-device copy %.0f GB/s; CPU threads %d\n", gpu.name.c_str(), copy_gbs,
               host.threads());
 #else
   std::printf("CPU threads %d (no GPU in this build)\n", host.threads());
@@ -489,19 +257,10 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
                          1048576.0;
         level_rows.push_back(r);
       };
-#if defined(__CUDACC__)
+#if defined(SPMESH_BENCH_SUBDIVISION_GPU)
       {
-        // A fresh executor per level: an executor keeps its largest temporary storage, which
-        // would count in the next level's peak memory.
-        cuda::Executor gpu;
-        Row r;
-        const auto P = run_spmesh<Scheme>(
-            gpu, c, l, l <= compose_max, l == levels, r,
-            [](const auto& x) { return cuda::to_device(x); },
-            [](const auto& x) { return cuda::to_host(x); });
-        if (r.replay > 0) r.replay_of_copy = r.replay_bytes / (r.replay * 1e6) / copy_gbs;
-        if (r.replay_stencils > 0)
-          r.stencil_of_copy = r.stencil_bytes / (r.replay_stencils * 1e6) / copy_gbs;
+        linalg::Dense<float> P;
+        const Row r = gpu_row<Scheme>(c, l, l <= compose_max, l == levels, copy_gbs, P);
         add(r, "gpu", Sums::of(P.data.data(), P.data.size()));
       }
 #endif
