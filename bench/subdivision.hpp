@@ -24,8 +24,6 @@
 
 namespace spmesh::bench {
 
-extern double budget_ms;  // --budget-ms
-
 // Median of runs of f (at least 3 unless one run takes more than --budget-ms's third).
 double time_ms(const std::function<void()>& f);
 
