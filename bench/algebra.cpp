@@ -106,7 +106,7 @@ void run_replay(const std::string& name, const meshops::PolyMesh& base, int leve
   char note[96];
   std::snprintf(note, sizeof note, "R %d x %d, %lld entries", R.rows, R.cols, static_cast<long long>(R.nnz()));
   print({name, "replay R P0", "spmesh CPU", cpu_ms, note});
-#if defined(SPMESH_BENCH_ALGEBRA_GPU)
+#if defined(SPMESH_BENCH_GPU)
   const double gpu_ms = gpu_replay_ms(R, base.positions, repeats);
   std::snprintf(note, sizeof note, "%.1fx spmesh CPU", cpu_ms / gpu_ms);
   print({name, "replay R P0", "spmesh GPU", gpu_ms, note});
@@ -159,7 +159,7 @@ void run(const std::string& name, const meshops::PolyMesh& mesh, int repeats, do
   print({name, "CG 100 iterations x 3", "spmesh CPU", cpu_cg, note});
   print({name, "CG 100 iterations x 3", "Eigen CG", eigen_time, ""});
 
-#if defined(SPMESH_BENCH_ALGEBRA_GPU)
+#if defined(SPMESH_BENCH_GPU)
   const double gpu_L = gpu_laplacian_ms(M, P, repeats);
   std::snprintf(note, sizeof note, "%.1fx spmesh CPU, %.1fx Eigen", cpu_L / gpu_L, eigen_L / gpu_L);
   print({name, "cotangent Laplacian", "spmesh GPU", gpu_L, note});

@@ -1,6 +1,6 @@
 // What spmesh_bench_algebra's two translation units share: bench/algebra.cpp (the CPU's rows
 // and the peers, compiled by the host compiler) and cuda/algebra.cu (the GPU's rows, compiled
-// by nvcc, in a CUDA build with SPMESH_BENCH_ALGEBRA_GPU defined).
+// by nvcc, in a CUDA build with SPMESH_BENCH_GPU defined).
 #pragma once
 
 #include "bench/timing.hpp"

@@ -73,7 +73,7 @@ std::unique_ptr<Call> call_on_cpu(CallInputs in) {
 
 }  // namespace
 
-#if !defined(SPMESH_BENCH_CALLS_CUDA)
+#if !defined(SPMESH_BENCH_GPU)
 std::unique_ptr<Call> call_on_gpu(CallInputs) {
   throw Error("libspmesh_bench_calls: built without CUDA (no GPU calls)");
 }

@@ -82,21 +82,21 @@ int run(int argc, char** argv) {
   if (profile_only || phases_only) {
     for (const auto& [path, level] : meshes) {
       const auto mesh = solids::read_medit(path);
-#if defined(SPMESH_BENCH_SOLIDS_GPU)
+#if defined(SPMESH_BENCH_GPU)
       if (phases_only) std::printf("%s to level %d, GPU\n", path.c_str(), level), phases_on_gpu(mesh, level);
       else profile_on_gpu(mesh, level);
 #endif
       auto copy = [](const auto& x) { return x.clone(); };
       if (phases_only && level <= cpu_max)
         std::printf("%s to level %d, CPU\n", path.c_str(), level), phases(cpu, copy, mesh, level);
-#if !defined(SPMESH_BENCH_SOLIDS_GPU)
+#if !defined(SPMESH_BENCH_GPU)
       else profile(cpu, copy, mesh, level);
 #endif
     }
     return 0;
   }
   double copy_gbs = 0;
-#if defined(SPMESH_BENCH_SOLIDS_GPU)
+#if defined(SPMESH_BENCH_GPU)
   copy_gbs = gpu_copy_gbs();
   std::printf("device-to-device copy %.0f GB/s; ", copy_gbs);
 #endif
@@ -113,7 +113,7 @@ int run(int argc, char** argv) {
     const std::string name = path.substr(path.find_last_of('/') + 1);
     const auto counts = solids::solid_levels(solids::boundary_operators(cpu, mesh.cells), mesh.cells.indices.size(), levels);
     for (int level = 1; level <= levels; ++level) {
-#if defined(SPMESH_BENCH_SOLIDS_GPU)
+#if defined(SPMESH_BENCH_GPU)
       rows.push_back(measure_on_gpu(mesh, counts, level, copy_gbs));
       rows.back().mesh = name, rows.back().device = "cuda";
       print(rows.back());

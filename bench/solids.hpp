@@ -2,7 +2,7 @@
 // the CPU's rows, compiled by the host compiler as a CPU user's program is; compiled by nvcc the
 // library's CPU loops run slower, through its __host__ __device__ lambdas' wrappers:
 // bench/RESULTS.md, "Machines and commands") and cuda/solids.cu (the GPU's rows, nvcc, in a CUDA
-// build with SPMESH_BENCH_SOLIDS_GPU defined). The measurements are written once, for any
+// build with SPMESH_BENCH_GPU defined). The measurements are written once, for any
 // executor.
 #pragma once
 

@@ -211,7 +211,7 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
         int compose_max) {
   std::vector<Row> rows;
   linalg::cpu::Executor host;
-#if defined(SPMESH_BENCH_SUBDIVISION_GPU)
+#if defined(SPMESH_BENCH_GPU)
   const GpuInfo gpu = gpu_info();
   const double copy_gbs = gpu.copy_gbs;
   std::printf("GPU %s, device-to-device copy %.0f GB/s; CPU threads %d\n", gpu.name.c_str(), copy_gbs,
@@ -257,7 +257,7 @@ int run(std::vector<std::pair<std::string, int>> meshes, const std::string& json
                          1048576.0;
         level_rows.push_back(r);
       };
-#if defined(SPMESH_BENCH_SUBDIVISION_GPU)
+#if defined(SPMESH_BENCH_GPU)
       {
         linalg::Dense<float> P;
         const Row r = gpu_row<Scheme>(c, l, l <= compose_max, l == levels, copy_gbs, P);

@@ -2,7 +2,7 @@
 // command line, the peers and the CPU's rows, compiled by the host compiler as a CPU user's
 // program is; compiled by nvcc the library's CPU loops run slower, through its __host__ __device__
 // lambdas' wrappers: bench/RESULTS.md, "Machines and commands") and cuda/subdivision.cu (the
-// GPU's rows and cuSPARSE, nvcc, in a CUDA build with SPMESH_BENCH_SUBDIVISION_GPU defined).
+// GPU's rows and cuSPARSE, nvcc, in a CUDA build with SPMESH_BENCH_GPU defined).
 // spmesh's measurements are run_spmesh, written once for any executor.
 #pragma once
 
