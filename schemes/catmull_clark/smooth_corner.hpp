@@ -1,0 +1,79 @@
+// Catmull-Clark's limit near a smooth (unpinned) corner: a boundary vertex of one quad whose two
+// boundary edges keep the smooth boundary rule, so that its vertex point is the cubic B-spline
+// curve's round the corner, (P_s + 6 P_0 + P_t) / 8 over its two boundary neighbours
+// (Boundary::edge_only leaves a surface's corners so; a Catmull-Clark solid's cross-section at a
+// smooth rim, a boundary edge of two faces, is the same configuration: solids/cell_nets.hpp).
+//
+// The quad with that corner at (s, t) = (0, 0), s along its edge to corner 1 and t to corner 3,
+// its other corners regular (inside of 4 edges, or on the boundary of 3), has the 3 x 3 points C
+// of the quads round it (ring point i + 3 j at grid place (i, j), i along s). They subdivide into
+// the child at the corner's 3 x 3, C' = A C, and the 4 x 4 bicubic nets of the three other
+// children, G_r C (r as in Stam's evaluation, stam.hpp: 1 along s, 2 diagonal, 3 along t; a child
+// along the boundary with its layer beyond the boundary reflected, 2 P_0 - P_1, as at any smooth
+// boundary). A is not diagonalisable (eigenvalues 1, 1/2, 1/4 twice, 1/8 twice, 1/16 twice and
+// 1/64, with Jordan chains), so instead of Stam's eigenstructure its powers are tabled, as for a
+// solid's irregular cells (solids/irregular_cells.hpp): a sample whose larger parameter is 2^-(k+1)
+// to 2^-k lies in child r of the quad k levels down, whose net is G_r A^k C. The rows kept are
+// D_k = G_r A^k - 1 l^T, l^T the limit at the corner's weights (A's left eigenvector of 1), so that a
+// derivative's weights, 2^(k+1) times D_k's, keep their precision (D_k shrinks as 2^-k). Nearer
+// the corner than 2^-(smooth_corner_depth + 1) a sample is taken at that distance. A and G_r are
+// read off spmesh's own refinement of a quadrant of quads (smooth_corner.cpp).
+//
+// At the corner the limit surface's two derivatives are both along the boundary curve's tangent
+// (A's only eigenvalue 1/2 is the curve's): the parameterisation is singular there, its
+// Jacobian's rank 1, as the limit of a smooth boundary turning a corner is.
+#pragma once
+
+#include "linalg/base.hpp"
+#include "schemes/patches/basis.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace spmesh::schemes::catmull_clark {
+
+inline constexpr int smooth_corner_ring = 9;
+// The deepest level a sample is carried to toward the corner (the tables hold depths 0 to it).
+inline constexpr int smooth_corner_depth = 48;
+// The tables' values: l (the ring's limit weights at the corner), then per depth k and child r
+// (1 to 3), per ring point its 16 entries of D_k (net entry x + 4 y, x along s).
+inline constexpr std::int64_t smooth_corner_values =
+    smooth_corner_ring + std::int64_t(smooth_corner_depth + 1) * 3 * smooth_corner_ring * 16;
+
+// The tables, made on first use and kept (thread-safe).
+const std::vector<double>& smooth_corner_tables();
+
+// The tables as kernels read them.
+struct SmoothCornerView {
+  const double* values = nullptr;
+
+  // The limit at (s, t) in [0, 1]^2: visit(j, weight, s derivative's, t derivative's) on ring
+  // point j.
+  template <class Visit>
+  SPMESH_HD void weights(double s, double t, Visit&& visit) const {
+    const double nearest = std::ldexp(1.0, -(smooth_corner_depth + 1));
+    if (s < nearest && t < nearest) s = nearest, t = nearest;
+    int k = 0;  // levels down to the quad whose child away from the corner holds the sample
+    while (s < 0.5 && t < 0.5) s *= 2, t *= 2, ++k;
+    const int i = s >= 0.5, j = t >= 0.5, r = j ? (i ? 2 : 3) : 1;
+    s = 2 * s - i, t = 2 * t - j;
+    double bs[4], dbs[4], bt[4], dbt[4];
+    patches::cubic_bspline(s, bs, dbs);
+    patches::cubic_bspline(t, bt, dbt);
+    const double growth = std::ldexp(1.0, k + 1);  // the child's side is 2^-(k+1)
+    const double* rows = values + smooth_corner_ring + std::int64_t(3 * k + r - 1) * smooth_corner_ring * 16;
+    for (int q = 0; q < smooth_corner_ring; ++q) {
+      const double* g = rows + 16 * q;
+      double w = 0, ws = 0, wt = 0;
+      for (int row = 0; row < 4; ++row) {
+        double along = 0, along_ds = 0;
+        for (int col = 0; col < 4; ++col) along += bs[col] * g[4 * row + col], along_ds += dbs[col] * g[4 * row + col];
+        w += bt[row] * along, ws += bt[row] * along_ds, wt += dbt[row] * along;
+      }
+      visit(q, w + values[q], growth * ws, growth * wt);
+    }
+  }
+};
+
+}  // namespace spmesh::schemes::catmull_clark
