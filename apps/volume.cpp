@@ -803,11 +803,12 @@ int info_volume(const std::string& path) {
   const auto nets = solids::cell_nets(exec, mesh.cells, ops, sharpness ? &*sharpness : nullptr);
   const auto& k = nets.kinds;
   fmt::print("limit     {} cells with nets: {} tricubic inside, {} tricubic at the boundary ({} of them at sharp "
-             "rims and corners or across a slab), {} layered, {} irregular (`spmesh limit` evaluates these so "
-             "far; --refine 1 makes most irregular cells self-similar)\n",
+             "rims and corners or across a slab), {} at smooth rims, {} layered, {} irregular (`spmesh limit` "
+             "evaluates these so far; --refine 1 makes most irregular cells self-similar)\n",
              nets.cells, std::count(k.begin(), k.end(), solids::inside_net),
              std::count_if(k.begin(), k.end(), solids::is_boundary_net),
              std::count_if(k.begin(), k.end(), solids::is_folded_net),
+             std::count_if(k.begin(), k.end(), solids::is_rim_net),
              std::count_if(k.begin(), k.end(), solids::is_layered_net),
              std::count_if(k.begin(), k.end(), solids::is_irregular_net));
   std::map<std::string, std::vector<index_t>> unevaluable;

@@ -11,6 +11,11 @@
 //                        corner's (3 edges in 2 quads each, all infinitely sharp; one hexahedron).
 //                        So one face on the boundary, or two or three at a box's sharp edges and
 //                        corners, or two across from each other in a slab one cell thick;
+//   rim:                 a hexahedron with two faces on the boundary that meet at a smooth rim
+//                        (a boundary edge of two faces, not sharp), whose two corners there have
+//                        a smooth rim's star (4 edges: the rim's two, in 2 faces each, and 2 on
+//                        the boundary in 3 quads; 2 hexahedra round it) and the others the star
+//                        of the cell's boundary faces there (the grid's, the boundary grid's);
 //   layered:             a hexahedron with one extraordinary edge, of n faces (3 to
 //                        catmull_clark::max_stam_valence), both of whose ends are inside on one
 //                        extraordinary edge line (docs/rules.md: the line's two edges of n faces
@@ -30,7 +35,12 @@
 // cross-section and the cubic B-spline's along the line: the tensor-product vertex rule on the
 // line, and the edge, face and cell rules wherever edges have 4 faces, and the line edges' rule;
 // so its limit is the product of Stam's surface basis at valence n and the cubic B-spline across
-// 4 layers of the cross-section's 2n + 8 points (seed 000, section 3.2).
+// 4 layers of the cross-section's 2n + 8 points (seed 000, section 3.2). Round a rim cell the rules
+// are the same product, of the cross-section's (a quad's corner on a smooth boundary: the
+// boundary rules are Catmull-Clark's surface rules, on the boundary surface regular at the rim,
+// whose cross-section is the boundary curve's cubic B-spline round the corner) and the cubic
+// B-spline's along the rim, so its limit is the smooth corner's (catmull_clark/smooth_corner.hpp)
+// times the cubic B-spline across 4 layers of the cross-section's 3 x 3 points.
 //
 // A tricubic net: point (i, j, k), i, j, k in 0..3, at entry i + 4 j + 16 k; the cell's corner of
 // VTK coordinates (a, b, c) (cells.hpp; u along corner 0 to 1, v 0 to 3, w 0 to 4) is point
@@ -46,8 +56,13 @@
 // 2n + 8 points at entries l K + j, j in catmull_clark::stam_ring's order: the line's vertex, the
 // other end of its i-th edge and the far corner of its i-th quad from the cell (edge 0 along s,
 // edge 1 along t) round the line, then the 7 points beyond the quad's other three corners.
+//
+// A rim net: the rim runs along axis L (the frame as a layered net's, the rim for the line); layer
+// l as above, its 9 points at entries 9 l + i + 3 j, (i, j) the cross-section's grid place from the
+// rim, i along s and j along t (smooth_corner.hpp's ring).
 #pragma once
 
+#include "schemes/catmull_clark/smooth_corner.hpp"
 #include "schemes/catmull_clark/stam.hpp"
 #include "schemes/creasing.hpp"
 #include "solids/cells.hpp"
@@ -63,13 +78,17 @@ inline constexpr int tricubic_net_points = 64;
 // A cell's kind of net: none; tricubic, tricubic_net(folds) with `folds` the cell's faces on the
 // boundary, bit 2 a + s for the face across axis a (0 u, 1 v, 2 w) at its coordinate s (0 or 1)
 // (inside_net: none); layered, layered_net(L, s_side, t_side) (above); irregular, its
-// extraordinary corner l: irregular_net(l) (irregular_cells.hpp).
+// extraordinary corner l: irregular_net(l) (irregular_cells.hpp); rim, rim_net(L, s_side, t_side).
 inline constexpr std::uint8_t no_net = 0;
 SPMESH_HD constexpr std::uint8_t tricubic_net(int folds) { return std::uint8_t(1 + folds); }
 inline constexpr std::uint8_t inside_net = tricubic_net(0);
-inline constexpr std::uint8_t first_layered_net = tricubic_net(64), first_irregular_net = first_layered_net + 12;
+inline constexpr std::uint8_t first_layered_net = tricubic_net(64), first_rim_net = first_layered_net + 12,
+                              first_irregular_net = first_rim_net + 12;
 SPMESH_HD constexpr std::uint8_t layered_net(int axis, int s_side, int t_side) {
   return std::uint8_t(first_layered_net + 4 * axis + 2 * s_side + t_side);
+}
+SPMESH_HD constexpr std::uint8_t rim_net(int axis, int s_side, int t_side) {
+  return std::uint8_t(first_rim_net + 4 * axis + 2 * s_side + t_side);
 }
 SPMESH_HD constexpr std::uint8_t irregular_net(int corner) { return std::uint8_t(first_irregular_net + corner); }
 // A net of 4 x 4 x 4 points whose limit is the tricubic B-spline, and its faces on the boundary.
@@ -81,7 +100,11 @@ SPMESH_HD constexpr bool is_boundary_net(std::uint8_t kind) { return is_tricubic
 SPMESH_HD constexpr bool is_folded_net(std::uint8_t kind) {
   return is_boundary_net(kind) && (tricubic_folds(kind) & (tricubic_folds(kind) - 1)) != 0;
 }
-SPMESH_HD constexpr bool is_layered_net(std::uint8_t kind) { return kind >= first_layered_net && kind < first_irregular_net; }
+SPMESH_HD constexpr bool is_layered_net(std::uint8_t kind) { return kind >= first_layered_net && kind < first_rim_net; }
+SPMESH_HD constexpr bool is_rim_net(std::uint8_t kind) { return kind >= first_rim_net && kind < first_irregular_net; }
+// A net of 4 layers along a line (layered or rim), each the same cross-section's points.
+SPMESH_HD constexpr bool is_line_net(std::uint8_t kind) { return is_layered_net(kind) || is_rim_net(kind); }
+inline constexpr index_t rim_net_entries = 4 * schemes::catmull_clark::smooth_corner_ring;
 SPMESH_HD constexpr bool is_irregular_net(std::uint8_t kind) { return kind >= first_irregular_net; }
 // The points a tricubic net has (beyond a boundary face it has none): 64 less a layer of 16 a face.
 SPMESH_HD constexpr index_t tricubic_net_entries(std::uint8_t kind) {
@@ -89,13 +112,14 @@ SPMESH_HD constexpr index_t tricubic_net_entries(std::uint8_t kind) {
   for (int axis = 0; axis < 3; ++axis) entries *= 4 - (tricubic_folds(kind) >> 2 * axis & 1) - (tricubic_folds(kind) >> (2 * axis + 1) & 1);
   return entries;
 }
-// A layered net's frame: the line's axis L, the cross-section's axes P < Q, and the line's corner's
-// coordinates along them.
+// A layered or rim net's frame: the line's axis L, the cross-section's axes P < Q, and the line's
+// corner's coordinates along them.
 struct LayeredFrame {
   int line, s_axis, t_axis, s_side, t_side;
   SPMESH_HD explicit LayeredFrame(std::uint8_t kind)
-      : line((kind - first_layered_net) / 4), s_axis(line == 0 ? 1 : 0), t_axis(line == 2 ? 1 : 2),
-        s_side((kind - first_layered_net) >> 1 & 1), t_side((kind - first_layered_net) & 1) {}
+      : line(code(kind) / 4), s_axis(line == 0 ? 1 : 0), t_axis(line == 2 ? 1 : 2), s_side(code(kind) >> 1 & 1),
+        t_side(code(kind) & 1) {}
+  SPMESH_HD static int code(std::uint8_t kind) { return kind - (is_rim_net(kind) ? first_rim_net : first_layered_net); }
 };
 // A layered net's points a layer (K = 2n + 8) from its entries (4 K).
 SPMESH_HD constexpr int layered_valence(index_t entries) { return int(entries / 4 - 8) / 2; }
@@ -159,7 +183,7 @@ struct NetWalk {
     return edge_sharpness && edge_sharpness[e] >= schemes::creasing::infinite;
   }
   // Vertex v's star (above), as 1 + the boundary faces its cells have there: 1 the grid's, 2 the
-  // boundary grid's, 3 a sharp rim's, 4 a sharp corner's; 0 none of these.
+  // boundary grid's, 3 a sharp rim's, 4 a sharp corner's; 5 a smooth rim's; 0 none of these.
   SPMESH_HD int star(index_t v) const {
     const index_t edges = t1.end(v) - t1.begin(v);
     if (!vertex_on_boundary[v]) {
@@ -171,20 +195,24 @@ struct NetWalk {
       return 1;
     }
     // On the boundary: its edges of 3 quads (smooth: on the boundary, or one inside of 4), of 2
-    // (the rims, infinitely sharp) and inside (4 quads, smooth).
-    int in_three = 0, rims = 0, inside = 0;
+    // (the rims, infinitely sharp or smooth) and inside (4 quads, smooth).
+    int in_three = 0, rims = 0, smooth_rims = 0, inside = 0;
+    index_t rim[2] = {-1, -1};
     for (index_t p = t1.begin(v); p < t1.end(v); ++p) {
       const index_t e = t1.index(p);
       if (!quads_in_hexahedra(e)) return 0;
       const index_t faces = faces_at(e);
       if (faces == 2 && edge_on_boundary[e] && infinitely_sharp(e)) ++rims;
       else if (sharp_edge(e)) return 0;
+      else if (faces == 2 && edge_on_boundary[e]) rim[smooth_rims < 2 ? smooth_rims : 1] = e, ++smooth_rims;
       else if (faces == 3 && edge_on_boundary[e]) ++in_three;
       else if (faces == 4 && !edge_on_boundary[e]) ++inside;
       else return 0;
     }
     if (edges == 5 && in_three == 4 && inside == 1 && !sharp_vertex(v)) return 2;
     if (edges == 4 && in_three == 2 && rims == 2 && !sharp_vertex(v)) return 3;
+    if (edges == 4 && in_three == 2 && smooth_rims == 2 && !sharp_vertex(v) && common_face(rim[0], rim[1]) < 0)
+      return 5;
     return edges == 3 && rims == 3 ? 4 : 0;  // three sharp edges: a corner, tagged or not
   }
   // n when v is inside on one extraordinary edge line of valence n (3 to max_stam_valence; above),
@@ -242,7 +270,9 @@ struct NetWalk {
     // Tricubic: each corner the star of the cell's boundary faces there (and at a rim, the cell's
     // edge between its two faces one of the rim's). Layered: no face on the boundary, two corners
     // on one line of valence n, joined by an edge of the cell of n faces, the others the grid's.
-    int lines = 0, line_corner[2] = {0, 0}, valence = 0;
+    // Rim: two faces on the boundary, the two corners at both a smooth rim's star, joined by the
+    // cell's edge between the faces; the others as for tricubic.
+    int lines = 0, line_corner[2] = {0, 0}, valence = 0, rims = 0, rim_corner[2] = {0, 0};
     for (int corner = 0; corner < 8; ++corner) {
       const index_t v = cells.vertex(c, corner);
       const int kind = star(v), faces = folds_at(folds, corner);
@@ -250,6 +280,9 @@ struct NetWalk {
         const int n = line_star(v);
         if (n == 0 || lines == 2 || (valence != 0 && n != valence)) return no_net;
         valence = n, line_corner[lines++] = corner;
+      } else if (kind == 5 && faces == 2) {
+        if (rims == 2) return no_net;
+        rim_corner[rims++] = corner;
       } else if (kind != 1 + faces) {
         return no_net;
       } else if (faces == 2) {
@@ -258,6 +291,17 @@ struct NetWalk {
           if (!(folds >> (2 * axis + hexahedron_coordinate(corner, axis)) & 1)) along = axis;
         if (faces_at(edge_between(v, cells.vertex(c, flipped(corner, along)))) != 2) return no_net;
       }
+    }
+    if (rims != 0) {
+      // Two faces, across the cross-section's two axes at the rim's corner: the rim along the third.
+      const int line = axis_between(rim_corner[0], rim_corner[1]);
+      if (rims != 2 || line < 0) return no_net;
+      const LayeredFrame frame(rim_net(line, 0, 0));
+      const int s_side = hexahedron_coordinate(rim_corner[0], frame.s_axis),
+                t_side = hexahedron_coordinate(rim_corner[0], frame.t_axis);
+      if (folds != (1 << (2 * frame.s_axis + s_side) | 1 << (2 * frame.t_axis + t_side))) return no_net;
+      entries = rim_net_entries;
+      return rim_net(line, s_side, t_side);
     }
     if (lines != 0) {
       const int line = axis_between(line_corner[0], line_corner[1]);
@@ -329,6 +373,21 @@ struct NetWalk {
       return true;
     }
     const LayeredFrame frame(kind);
+    if (is_rim_net(kind)) {
+      // The tricubic places (x, y, z) inside the two boundary faces: layer z along the rim, (x - 1,
+      // y - 1) from the rim across it (turned where the rim is at the far side).
+      const int folds = 1 << (2 * frame.s_axis + frame.s_side) | 1 << (2 * frame.t_axis + frame.t_side);
+      for (int corner = 0; corner < 8; ++corner)
+        if (!octant(c, corner, folds, [&](const int (&ijk)[3], index_t point) {
+              const int i = frame.s_side ? 2 - ijk[frame.s_axis] : ijk[frame.s_axis] - 1;
+              const int j = frame.t_side ? 2 - ijk[frame.t_axis] : ijk[frame.t_axis] - 1;
+              if (i >= 0 && j >= 0) net[9 * ijk[frame.line] + i + 3 * j] = point;
+            }))
+          return false;
+      for (index_t p = 0; p < entries; ++p)
+        if (net[p] < 0) return false;
+      return true;
+    }
     const int K = int(entries / 4), n = (K - 8) / 2;
     // The 7 beyond the cross-section's other corners, from the six grid corners' octants: (s, t)
     // places in the cross-section's 4 x 4 grid (the line at (1, 1)) in stam_ring's order.
@@ -492,11 +551,25 @@ struct CellNets {
   linalg::Array<index_t, S> offsets, points;
   linalg::Array<std::uint8_t, S> kinds;
   schemes::StamTables<S> stam;
+  linalg::Array<double, S> smooth_corner;  // the rim nets' cross-section (none where no net needs it)
   index_t cells = 0, tricubic_cells = 0;  // the cells with a net; those whose net is tricubic
   IrregularTables<S> irregular{};
 };
 
-// The nets the walk finds: tricubic inside and at the boundary, layered (cell_nets,
+namespace detail {
+
+// The smooth corner's tables (rim nets' cross-sections) in the executor's memory.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<double, S> smooth_corner_tables(Exec& exec) {
+  const std::vector<double>& tables = schemes::catmull_clark::smooth_corner_tables();
+  linalg::Array<double, S> out(index_t(tables.size()));
+  exec.write(out.data(), tables.data(), index_t(tables.size()));
+  return out;
+}
+
+}  // namespace detail
+
+// The nets the walk finds: tricubic inside and at the boundary, layered, rim (cell_nets,
 // irregular_cells.hpp, adds the irregular cells').
 template <class Exec, class S = typename Exec::space>
 CellNets<S> walked_nets(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
@@ -510,7 +583,7 @@ CellNets<S> walked_nets(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpera
                              flags.faces.data(), flags.edges.data(), flags.vertices.data(),
                              sharpness ? sharpness->edges.data() : nullptr,
                              sharpness ? sharpness->vertices.data() : nullptr};
-  CellNets<S> out{linalg::Array<index_t, S>(C + 1), {}, linalg::Array<std::uint8_t, S>(C), {}};
+  CellNets<S> out{linalg::Array<index_t, S>(C + 1), {}, linalg::Array<std::uint8_t, S>(C), {}, {}};
   // Kinds and sizes, the offsets (one wait for their total), the points.
   index_t* offsets = out.offsets.data();
   std::uint8_t* kinds = out.kinds.data();
@@ -541,6 +614,8 @@ CellNets<S> walked_nets(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpera
     if (is_layered_net(kinds[c])) linalg::atomic_max(valence + layered_valence(offsets[c + 1] - offsets[c]), index_t(1));
   });
   out.stam = cc::stam_tables(exec, present);
+  if (exec.count_if(C, [=] SPMESH_HD(index_t c) { return is_rim_net(kinds[c]); }) > 0)
+    out.smooth_corner = detail::smooth_corner_tables(exec);
   return out;
 }
 

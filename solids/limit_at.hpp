@@ -7,11 +7,14 @@
 // limit is the tricubic B-spline of their 4 x 4 x 4 net (seed 000, Eq. 1), inside, with one face
 // on the boundary, and at sharp rims and corners (infinitely sharp edges of two faces) or across a
 // slab one cell thick, the layered cells inside, Stam's surface basis times the cubic B-spline
-// (seed 000, section 3.2), and the self-similar irregular cells at an extraordinary vertex, by the
-// child away from the vertex that holds the sample (irregular_cells.hpp, seed 000, 3.3). A sample
-// in any other cell (at a smooth or semi-sharp boundary edge, where an extraordinary edge reaches
-// the boundary, at an extraordinary vertex whose neighbourhood is not self-similar) is refused,
-// naming it: those classes are not built yet. limit_on_grids.hpp takes grids of samples a cell.
+// (seed 000, section 3.2), the rim cells at a smooth boundary edge of two faces, the smooth
+// corner's basis (catmull_clark/smooth_corner.hpp) times the cubic B-spline, and the
+// self-similar irregular cells at an extraordinary vertex, by the child away from the vertex that
+// holds the sample (irregular_cells.hpp, seed 000, 3.3). A sample in any other cell (at a
+// semi-sharp boundary edge, at a smooth corner where three rims meet, where an extraordinary edge
+// reaches the boundary, at an extraordinary vertex whose neighbourhood is not self-similar) is
+// refused, naming it: those classes are not built yet. limit_on_grids.hpp takes grids of samples
+// a cell.
 #pragma once
 
 #include "linalg/formats.hpp"
@@ -226,13 +229,27 @@ SPMESH_HD T on_axis(const LayeredFrame& frame, int axis, T along_s, T along_t, T
                                 : along_line;
 }
 
-// The layered basis at a sample of a net of `kind` (cell_nets.hpp): Stam's weights of the
-// cross-section's points at (s, t) times the cubic B-spline's over the 4 layers at z, the
-// derivatives along s, t and z put on u, v and w by the frame.
+// What a line net's cross-section is evaluated by: a layered net's Stam's surface basis of its
+// valence, a rim net's the smooth corner's.
+struct CrossSections {
+  schemes::catmull_clark::StamView stam;
+  schemes::catmull_clark::SmoothCornerView corner;
+  // visit(j, weight, s derivative's, t derivative's) on the cross-section's point j at (s, t).
+  template <class Visit>
+  SPMESH_HD void weights(std::uint8_t kind, index_t entries, double s, double t, Visit&& visit) const {
+    if (is_rim_net(kind)) corner.weights(s, t, visit);
+    else stam.ring_weights(layered_valence(entries), 0, s, t, 1.0, visit);
+  }
+};
+
+// The basis at a sample of a line net of `kind` (layered or rim, cell_nets.hpp): the
+// cross-section's weights of its points at (s, t) times the cubic B-spline's over the 4 layers at
+// z, the derivatives along s, t and z put on u, v and w by the frame.
 struct LayeredBasis {
   LayeredFrame frame;
   double s, t, z, b[4], db[4];
-  SPMESH_HD LayeredBasis(const double at[3], std::uint8_t kind) : frame(kind) {
+  std::uint8_t kind;
+  SPMESH_HD LayeredBasis(const double at[3], std::uint8_t kind_) : frame(kind_), kind(kind_) {
     s = frame.s_side ? 1 - at[frame.s_axis] : at[frame.s_axis];
     t = frame.t_side ? 1 - at[frame.t_axis] : at[frame.t_axis];
     z = at[frame.line];
@@ -240,9 +257,9 @@ struct LayeredBasis {
   }
   // visit(entry, weights[4]) on the net's 4 K entries.
   template <class Visit>
-  SPMESH_HD void for_each(const schemes::catmull_clark::StamView& stam, index_t entries, Visit&& visit) const {
+  SPMESH_HD void for_each(const CrossSections& sections, index_t entries, Visit&& visit) const {
     const int K = int(entries / 4);
-    stam.ring_weights(layered_valence(entries), 0, s, t, 1.0, [&](int j, double w, double ws, double wt) {
+    sections.weights(kind, entries, s, t, [&](int j, double w, double ws, double wt) {
       for (int layer = 0; layer < 4; ++layer) {
         double weights[4] = {b[layer] * w};
         for (int axis = 0; axis < 3; ++axis)
@@ -254,14 +271,13 @@ struct LayeredBasis {
   // The sums of the net's points: each cross-section point's 4 layers by the B-spline and its
   // slope, then Stam's weights of the cross-section on those.
   template <class T, int Width, class Points>
-  SPMESH_HD void sum(const schemes::catmull_clark::StamView& stam, const Points& points, index_t entries,
+  SPMESH_HD void sum(const CrossSections& sections, const Points& points, index_t entries,
                      Sums<T, Width>& out) const {
     const int K = int(entries / 4);
     T basis[4], slope[4];
     for (int layer = 0; layer < 4; ++layer) basis[layer] = T(b[layer]), slope[layer] = T(db[layer]);
     T along[3][Width] = {};  // the derivatives along s, t and the line
-    const int valence = layered_valence(entries);
-    stam.ring_weights(valence, 0, s, t, 1.0, [&](int j, double w, double ws, double wt) {
+    sections.weights(kind, entries, s, t, [&](int j, double w, double ws, double wt) {
       // Over the layers: by the functions and by the slopes.
       T across[Width] = {}, up[Width] = {};
       for (int layer = 0; layer < 4; ++layer) {
@@ -339,7 +355,7 @@ struct IrregularSample {
   // visit(entry, weights[4]) on the child's net entries, the derivatives' weights along the
   // cell's axes, then on the limit at V's row (entry `entries`), the position's alone.
   template <class Visit>
-  SPMESH_HD void for_each(const schemes::catmull_clark::StamView& stam, Visit&& visit) const {
+  SPMESH_HD void for_each(const CrossSections& sections, Visit&& visit) const {
     const double at_v[4] = {1, 0, 0, 0};
     visit(entries, at_v);
     auto turned = [&](index_t entry, const double (&child)[4]) {
@@ -348,7 +364,7 @@ struct IrregularSample {
                                  factor2 * along(source2)};
       visit(entry, weights);
     };
-    if (is_layered_net(kind)) return LayeredBasis(at, kind).for_each(stam, entries, turned);
+    if (is_line_net(kind)) return LayeredBasis(at, kind).for_each(sections, entries, turned);
     const TricubicBasis<double> basis(at, kind);
     for (int p = 0; p < tricubic_net_points; ++p) {  // a boundary layer's rows are zero
       double weights[4];
@@ -383,7 +399,7 @@ struct ChildNetsView {
 struct CellSamples {
   const index_t *offsets, *nets;
   const std::uint8_t* kinds;
-  schemes::catmull_clark::StamView stam;
+  CrossSections sections;
   const index_t* cell;
   index_t cells;
   const double *u, *v, *w;
@@ -411,7 +427,7 @@ struct CellSamples {
       const IrregularSample sample(irregular, c, kinds[c], at);
       for (index_t i = 0; i < sample.ring; ++i) {
         double weights[4] = {0, 0, 0, 0};
-        sample.for_each(stam, [&](index_t entry, const double (&child)[4]) {
+        sample.for_each(sections, [&](index_t entry, const double (&child)[4]) {
           const double row = sample.rows[std::int64_t(entry) * sample.ring + i];
           for (int m = 0; m < 4; ++m) weights[m] += child[m] * row;
         });
@@ -419,9 +435,9 @@ struct CellSamples {
       }
       return;
     }
-    if (is_layered_net(kinds[c])) {
+    if (is_line_net(kinds[c])) {
       LayeredBasis(at, kinds[c])
-          .for_each(stam, offsets[c + 1] - offsets[c],
+          .for_each(sections, offsets[c + 1] - offsets[c],
                     [&](index_t entry, const double(&weights)[4]) { visit(net[entry], weights); });
       return;
     }
@@ -448,14 +464,14 @@ struct CellSamples {
         return irregular_sum(sample, Columns<T, Width>{stored, columns.k, columns.c0, columns.n}, out);
       return irregular_sum(sample, RingPoints<T, Width>{sample.rows, sample.ring, net, columns}, out);
     }
-    LayeredBasis(at, kinds[c]).sum(stam, IndexedPoints<T, Width>{net, columns}, offsets[c + 1] - offsets[c], out);
+    LayeredBasis(at, kinds[c]).sum(sections, IndexedPoints<T, Width>{net, columns}, offsets[c + 1] - offsets[c], out);
   }
   // An irregular cell's sums: the child's sums over its net (`points`, by entry), the limit at V
   // (entry `entries`) added to the position, the derivatives turned onto the cell's axes.
   template <class T, int Width, class Points>
   SPMESH_HD void irregular_sum(const IrregularSample& sample, const Points& points, Sums<T, Width>& out) const {
     Sums<T, Width> child = {};
-    if (is_layered_net(sample.kind)) LayeredBasis(sample.at, sample.kind).sum(stam, points, sample.entries, child);
+    if (is_line_net(sample.kind)) LayeredBasis(sample.at, sample.kind).sum(sections, points, sample.entries, child);
     else TricubicBasis<T>(sample.at, sample.kind).sum(PointRows<T, Width, Points>{points}, child);
     T at_v[Width];
     points.load(sample.entries, at_v);
@@ -691,7 +707,9 @@ void checked_samples(Exec& exec, index_t C, const linalg::Array<index_t, S>& cel
                                             "faces on the boundary and the boundary grid's star at its corners "
                                             "there (5 edges, 4 of them on the boundary) or, where two or three of "
                                             "its faces meet, infinitely sharp edges of two faces (sharp rims and "
-                                            "corners), nor one inside with one extraordinary edge, both of whose "
+                                            "corners) or a smooth rim (its two faces' edge, of two faces, and "
+                                            "that edge's ends with 4 edges), nor one inside with one "
+                                            "extraordinary edge, both of whose "
                                             "ends are on one extraordinary edge line, and the grid's star at its "
                                             "other corners, nor one with one extraordinary corner whose "
                                             "neighbourhood is its child's there (irregular: refining once usually "
@@ -710,7 +728,8 @@ detail::CellSamples cell_samples(const CellNets<S>& nets, const linalg::Array<in
                                  const linalg::Array<double, S>& w) {
   const auto& irregular = nets.irregular;
   return {nets.offsets.data(), nets.points.data(), nets.kinds.data(),
-          schemes::stam_view<schemes::catmull_clark::StamView>(nets.stam), cells.data(), nets.kinds.size(),
+          {schemes::stam_view<schemes::catmull_clark::StamView>(nets.stam), {nets.smooth_corner.data()}},
+          cells.data(), nets.kinds.size(),
           u.data(), v.data(), w.data(),
           {irregular.configuration.data(), irregular.ring.data(), irregular.child_kinds.data(),
            irregular.child_entries.data(), irregular.child_rows.data(), irregular.rows.data()}};

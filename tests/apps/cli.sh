@@ -762,7 +762,8 @@ PY
 # limit --samples K on a volume: the block refined 2 levels by --refine, K^3 points and (K - 1)^3
 # hexahedra in each cell with a net (as many as info counts on the refined file, which subdivide
 # numbers as --refine does), the points the limit --at gives at those cells' (i, j, k) / (K - 1)
-# on that file, a positive Jacobian at every point (det [du dv dw]: the cells keep their turn),
+# on that file, a positive Jacobian at every point (det [du dv dw]: the cells keep their turn) but
+# on the smooth rims, where it is 0 to rounding (the limit's parameterisation is singular there),
 # and the other cells skipped as --evaluable-only asks.
 "$spmesh" limit "$block" --samples 3 --refine 2 --evaluable-only --jacobian -o "$tmp/vgrid.vtu" --precision double \
   >"$tmp/vgrid.txt" || fail "limit --samples on a volume: $(cat "$tmp/vgrid.txt")"
@@ -778,7 +779,7 @@ sys.path.insert(0, sys.argv[2].rsplit("/", 1)[0])
 from vtu import array
 jacobian, cells, points = (array(sys.argv[1], name) for name in ("jacobian", "cell", "Points"))
 print(f"jacobian at {len(jacobian)} points: {min(jacobian):.3g} to {max(jacobian):.3g}; {len(cells)} hexahedra")
-assert len(jacobian) * 3 == len(points) and min(jacobian) > 0
+assert len(jacobian) * 3 == len(points) and min(jacobian) > -1e-12 * max(jacobian)
 evaluated = cells[::8]  # each cell's 8 hexahedra together, in the order of its points
 assert all(cells[8 * i:8 * i + 8] == (c,) * 8 for i, c in enumerate(evaluated)) and min(cells) >= 0 and max(cells) < 4352
 with open(sys.argv[2], "w") as out:  # every 50th cell's samples, with its points
@@ -803,7 +804,7 @@ import random, sys
 sys.path.insert(0, sys.argv[2].rsplit("/", 1)[0])
 from vtu import array
 cells = sorted(set(array(sys.argv[1], "cell")))
-assert len(cells) == 18, cells
+assert len(cells) == 32, cells
 random.seed(5)
 with open(sys.argv[2], "w") as out:
     for c in cells:
@@ -815,7 +816,7 @@ for levels in 0 1 2; do
     >/dev/null || fail "limit --at --refine $levels"
 done
 for levels in 1 2; do
-  same_lines "$tmp/vrefine0.txt" "$tmp/vrefine$levels.txt" 12 126 ||
+  same_lines "$tmp/vrefine0.txt" "$tmp/vrefine$levels.txt" 12 224 ||
     fail "limit --at --refine $levels differs from the input's limit"
 done
 # The block refined twice has irregular cells (info counts them); at two samples in each of its
@@ -838,7 +839,7 @@ for levels in 0 1; do
   "$spmesh" limit "$tmp/block2.mesh" --at "$tmp/virregular_at.txt" --refine $levels -o "$tmp/virregular$levels.txt" \
     --precision double >/dev/null || fail "limit --at --refine $levels on the block refined twice"
 done
-same_lines "$tmp/virregular0.txt" "$tmp/virregular1.txt" 12 7700 ||
+same_lines "$tmp/virregular0.txt" "$tmp/virregular1.txt" 12 8028 ||
   fail "limit in irregular cells differs from the limit a level down"
 # A 2 x 2 x 2 box of hexahedra whose box edges are Medit Ridges (infinitely sharp): every cell has
 # a net (info counts them all at sharp rims and corners), and the limit at the box's corners is
@@ -920,7 +921,7 @@ expect_error "limit on a volume: --at and --samples" "$tmp/vg.vtu" limit "$block
 grep -q -- "--at SAMPLES.txt or on --samples K a cell: one of them, not both" "$tmp/stderr" || fail "--at and --samples: $(cat "$tmp/stderr")"
 expect_error "limit on a volume: neither --at nor --samples" "$tmp/vg.vtu" limit "$block" -o "$tmp/vg.vtu"
 expect_error "limit --samples: cells with no net" "$tmp/vg.vtu" limit "$block" --samples 2 -o "$tmp/vg.vtu"
-grep -q "block.mesh: 58 of the 76 cells have no net spmesh's limit evaluates yet, the first cell 0 " "$tmp/stderr" ||
+grep -q "block.mesh: 44 of the 76 cells have no net spmesh's limit evaluates yet, the first cell 0 " "$tmp/stderr" ||
   fail "limit --samples, cells with no net: $(cat "$tmp/stderr")"
 expect_error "limit --samples: no cell with a net" "$tmp/vg.vtu" limit "$data/meshes/honeycomb.vtk" --samples 2 \
   --evaluable-only -o "$tmp/vg.vtu"

@@ -240,7 +240,7 @@ void check_grid(solids::LimitKernel kernel) {
   REQUIRE(expected_cells == (n - 2) * (n - 2) * (n - 2) + 6 * (n - 2) * (n - 2));  // inside, at the faces
   index_t with_nets = 0;
   const auto limits = evaluate<B, T>(mesh, P, cells, at, &with_nets, kernel);
-  CHECK(with_nets == expected_cells);
+  CHECK(with_nets == expected_cells + 12 * (n - 2));  // and the cells at the grid's edges: rim nets, below
   const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
   CHECK(largest_error(cube, mesh, P, cells, at, limits) <= tolerance * n);
 }
@@ -323,8 +323,8 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit at a box's sharp rims and corner
     }
 }
 
-TEST_CASE_TEMPLATE("Catmull-Clark solids' limit has no net at a box's rims where they are smooth or semi-sharp "
-                   "or at a rim vertex tagged a corner",
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit has rim nets at a box's smooth rims, no net at its semi-sharp "
+                   "rims, its smooth corners or a rim vertex tagged a corner",
                    B, SPMESH_TEST_BACKENDS) {
   const Box box{{3, 3, 3}};
   const CellMesh<> mesh = box_cells(3, 3, 3);
@@ -338,8 +338,9 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit has no net at a box's rims where
     evaluate<B, double>(mesh, P, {13}, {{0.5, 0.5, 0.5}}, &with_nets, solids::LimitKernel::automatic, sharpness);
     return with_nets;
   };
-  // 27 cells: the middle one and the 6 at the box's faces have nets whatever the rims are.
-  CHECK(nets_with(nullptr) == 7);
+  // 27 cells: the middle one and the 6 at the box's faces have nets whatever the rims are; where
+  // the rims are smooth, the 12 at the rims too (rim nets), not the 8 at the box's corners.
+  CHECK(nets_with(nullptr) == 19);
   const auto semi = solids::tagged_sharpness(ops, rims, {}, "box", std::vector<float>(rims.size(), 2.0f));
   CHECK(nets_with(&semi) == 7);
   const auto sharp = solids::tagged_sharpness(ops, rims, {}, "box");
@@ -476,7 +477,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit as matrices: W P is limit_at_cel
   for (index_t c = 0; c < plan.refined.cells(); ++c)
     for (int r = 0; r < 2 && kinds[c] != solids::no_net; ++r)
       cells.push_back(c), us.push_back(unit(random)), vs.push_back(unit(random)), ws.push_back(unit(random));
-  REQUIRE(nets.cells == 10 * 10 * 10 + 6 * 10 * 10);  // level 1's 12^3 cells but those at its edges
+  REQUIRE(nets.cells == 10 * 10 * 10 + 6 * 10 * 10 + 12 * 10);  // level 1's 12^3 cells but its corners'
   const auto on_cells = B::upload(linalg::Array<index_t>(cells));
   const auto u = B::upload(linalg::Array<double>(us)), v = B::upload(linalg::Array<double>(vs)),
              w = B::upload(linalg::Array<double>(ws));
@@ -488,7 +489,8 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit as matrices: W P is limit_at_cel
   index_t boundary_rows = 0;
   for (index_t s = 0; s < host_W.rows; ++s) {
     const index_t length = host_W.offsets[s + 1] - host_W.offsets[s];
-    ascending &= length == solids::tricubic_net_entries(kinds[cells[std::size_t(s)]]);
+    const std::uint8_t kind = kinds[cells[std::size_t(s)]];
+    ascending &= length == (solids::is_rim_net(kind) ? solids::rim_net_entries : solids::tricubic_net_entries(kind));
     boundary_rows += length == 48;
     for (index_t p = host_W.offsets[s] + 1; p < host_W.offsets[s + 1]; ++p) ascending &= host_W.indices[p - 1] < host_W.indices[p];
   }
@@ -571,11 +573,11 @@ LayeredShell layered_shell(int valence, unsigned seed) {
 // Samples in every layered cell (by its net's kind): its corners, centre, random points, and
 // points near and on its extraordinary edge.
 void layered_samples(const std::vector<std::uint8_t>& kinds, std::vector<index_t>& cells,
-                     std::vector<std::array<double, 3>>& at) {
+                     std::vector<std::array<double, 3>>& at, bool (*of_kind)(std::uint8_t) = solids::is_layered_net) {
   std::mt19937 random(11);
   std::uniform_real_distribution<double> unit(0, 1);
   for (index_t c = 0; c < index_t(kinds.size()); ++c) {
-    if (!solids::is_layered_net(kinds[std::size_t(c)])) continue;
+    if (!of_kind(kinds[std::size_t(c)])) continue;
     const solids::LayeredFrame frame(kinds[std::size_t(c)]);
     std::vector<std::array<double, 3>> mine = {{0, 0, 0}, {1, 1, 1}, {1, 0, 0.25}, {0.5, 0.5, 0.5}};
     for (int r = 0; r < 3; ++r) mine.push_back({unit(random), unit(random), unit(random)});
@@ -641,7 +643,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit on grids of samples equals the l
     index_t evaluated = 0;
     const linalg::Dense<double> P = perturbed_grid(n, 5);
     CHECK(grids_against_samples<B, double>(turned_grid(), P, t, nullptr, evaluated) <= 1e-12);
-    CHECK(evaluated == (n - 2) * (n - 2) * (n - 2) + 6 * (n - 2) * (n - 2));
+    CHECK(evaluated == (n - 2) * (n - 2) * (n - 2) + 6 * (n - 2) * (n - 2) + 12 * (n - 2));  // but the corners
     CHECK(grids_against_samples<B, float>(turned_grid(), P, t, nullptr, evaluated) <= 2e-5);
 
     const Box box{{4, 3, 2}};
@@ -831,30 +833,26 @@ InChild in_child(const CellMesh<>& mesh, const solids::BoundaryOperators<>& ops,
   return out;
 }
 
-TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in layered cells is the limit of their cells three levels down "
-                   "(deep subdivision by spmesh's refinement, regular cells there but by the line)",
-                   B, SPMESH_TEST_BACKENDS) {
-  const LayeredShell shell = layered_shell(5, 3);
+// The largest difference of the limit at samples in line-net cells (`kinds` of the mesh) from the
+// limit of the mesh refined `levels` times at the same points (deep subdivision: spmesh's
+// refinement, the samples in the cells there that hold them), positions and derivatives on the
+// base's scale; `regular`: how many of those cells have tricubic nets inside or at the boundary.
+// On the line the derivatives across it are a layered net's directions (Stam's corner) and a rim
+// net's the boundary curve's (smooth_corner.hpp): only the one along it is compared there.
+template <class B>
+double deep_difference(const CellMesh<>& mesh, const linalg::Dense<double>& P0, const std::vector<std::uint8_t>& kinds,
+                       const std::vector<index_t>& cells, const std::vector<std::array<double, 3>>& at, int levels,
+                       index_t& regular) {
   linalg::cpu::Executor cpu;
   std::vector<CellMesh<>> meshes;
-  meshes.push_back(shell.mesh.clone());
+  meshes.push_back(mesh.clone());
   std::vector<solids::BoundaryOperators<>> ops;
-  linalg::Dense<double> P = shell.P.clone();
-  constexpr int levels = 3;
+  linalg::Dense<double> P = P0.clone();
   for (int level = 0; level < levels; ++level) {
     ops.push_back(solids::boundary_operators(cpu, meshes.back()));
     auto fine = solids::refine(cpu, meshes.back(), ops.back(), P);
     meshes.push_back(std::move(fine.cells)), P = std::move(fine.positions);
   }
-  // Samples in the middle layer's layered cells.
-  const auto kinds = solids::cell_nets(cpu, shell.mesh, ops[0]).kinds;
-  std::vector<std::uint8_t> middle(std::size_t(kinds.size()), solids::no_net);
-  const index_t F = shell.surface.M.faces;
-  for (index_t c = 2 * F; c < 3 * F; ++c) middle[std::size_t(c)] = kinds[c];
-  std::vector<index_t> cells;
-  std::vector<std::array<double, 3>> at;
-  layered_samples(middle, cells, at);
-  REQUIRE(cells.size() == std::size_t(11 * F));
   std::vector<index_t> deep_cells;
   std::vector<std::array<double, 3>> deep_at;
   std::vector<std::array<std::array<double, 3>, 3>> deep_axes;  // the deep cell's axes in the base cell's
@@ -875,16 +873,14 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in layered cells is the limit of
     deep_axes.push_back({{{axes[0][0], axes[0][1], axes[0][2]}, {axes[1][0], axes[1][1], axes[1][2]}, {axes[2][0], axes[2][1], axes[2][2]}}});
   }
   const auto deep_kinds = solids::cell_nets(cpu, meshes.back(), solids::boundary_operators(cpu, meshes.back())).kinds;
-  index_t regular = 0;
-  for (index_t c : deep_cells) regular += deep_kinds[c] == solids::inside_net;
-  CHECK(regular >= index_t(6 * F));  // all but those by the line (near it, on it, and some corners)
-  const auto base = evaluate<B, double>(shell.mesh, shell.P, cells, at);
+  regular = 0;
+  for (index_t c : deep_cells) regular += solids::is_tricubic_net(deep_kinds[c]);
+  const auto base = evaluate<B, double>(mesh, P0, cells, at);
   const auto deep = evaluate<B, double>(meshes.back(), P, deep_cells, deep_at);
+  const double scale = std::ldexp(1.0, levels);
   double worst = 0;
   for (std::size_t s = 0; s < cells.size(); ++s) {
-    // On the extraordinary edge the derivatives across it are directions, scaled as at a regular
-    // vertex at each level (Stam's corner): only the one along it is compared there.
-    const solids::LayeredFrame frame(kinds[cells[s]]);
+    const solids::LayeredFrame frame(kinds[std::size_t(cells[s])]);
     const bool on_line = at[s][std::size_t(frame.s_axis)] == frame.s_side && at[s][std::size_t(frame.t_axis)] == frame.t_side;
     for (int x = 0; x < 3; ++x) {
       const index_t row = index_t(s);
@@ -894,10 +890,54 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in layered cells is the limit of
       for (int d = 0; d < 3; ++d) {
         double along = 0;  // the deep cell's derivative from the base cell's gradient
         for (int a = 0; a < 3; ++a) along += deep_axes[s][std::size_t(d)][std::size_t(a)] * gradient[a];
-        if (!on_line || d == frame.line) worst = std::max(worst, std::abs(got[d] - along) * 8);  // on the base's scale
+        if (!on_line || d == frame.line) worst = std::max(worst, std::abs(got[d] - along) * scale);
       }
     }
   }
+  return worst;
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in layered cells is the limit of their cells three levels down "
+                   "(deep subdivision by spmesh's refinement, regular cells there but by the line)",
+                   B, SPMESH_TEST_BACKENDS) {
+  const LayeredShell shell = layered_shell(5, 3);
+  linalg::cpu::Executor cpu;
+  // Samples in the middle layer's layered cells.
+  const auto kinds = solids::cell_nets(cpu, shell.mesh, solids::boundary_operators(cpu, shell.mesh)).kinds;
+  std::vector<std::uint8_t> middle(std::size_t(kinds.size()), solids::no_net);
+  const index_t F = shell.surface.M.faces;
+  for (index_t c = 2 * F; c < 3 * F; ++c) middle[std::size_t(c)] = kinds[c];
+  std::vector<index_t> cells;
+  std::vector<std::array<double, 3>> at;
+  layered_samples(middle, cells, at);
+  REQUIRE(cells.size() == std::size_t(11 * F));
+  index_t regular = 0;
+  const double worst = deep_difference<B>(shell.mesh, shell.P, middle, cells, at, 3, regular);
+  CHECK(regular >= index_t(6 * F));  // all but those by the line (near it, on it, and some corners)
+  CHECK(worst <= 1e-12);
+}
+
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in rim cells (a box's smooth edges) is the limit of their cells "
+                   "three levels down (deep subdivision by spmesh's refinement, regular cells there but by the rim)",
+                   B, SPMESH_TEST_BACKENDS) {
+  const Box box{{4, 3, 5}};
+  const CellMesh<> mesh = turned(box_cells(box.n[0], box.n[1], box.n[2]));
+  const linalg::Dense<double> P = perturbed_box(box.n[0], box.n[1], box.n[2], 13);
+  linalg::cpu::Executor cpu;
+  const auto nets = solids::cell_nets(cpu, mesh, solids::boundary_operators(cpu, mesh));
+  const std::vector<std::uint8_t> kinds(nets.kinds.begin(), nets.kinds.end());
+  // The cells at the box's edges but its corners: 4 (n_a - 2) along each axis.
+  index_t rim_cells = 0;
+  for (index_t c = 0; c < mesh.cells(); ++c) rim_cells += boundary_faces(box, mesh, c) == 2;
+  CHECK(std::count_if(kinds.begin(), kinds.end(), solids::is_rim_net) == rim_cells);
+  CHECK(rim_cells == 4 * (2 + 1 + 3));
+  std::vector<index_t> cells;
+  std::vector<std::array<double, 3>> at;
+  layered_samples(kinds, cells, at, solids::is_rim_net);
+  REQUIRE(cells.size() == std::size_t(11 * rim_cells));
+  index_t regular = 0;
+  const double worst = deep_difference<B>(mesh, P, kinds, cells, at, 3, regular);
+  CHECK(regular >= index_t(6 * rim_cells));  // all but those by the rim (near it, on it)
   CHECK(worst <= 1e-12);
 }
 
@@ -907,7 +947,11 @@ TEST_CASE("Cells with tricubic nets are classify_cells' regular cells in a grid,
   linalg::cpu::Executor cpu;
   const auto ops = solids::boundary_operators(cpu, mesh);
   const auto classes = solids::classify_cells(mesh, ops);
-  CHECK(solids::cell_nets(cpu, mesh, ops).cells == classes.regular_interior + classes.regular_boundary);
+  // And the cells at the grid's smooth edges, layered of valence 2 (an edge of two faces on the
+  // boundary), with rim nets.
+  CHECK(solids::cell_nets(cpu, mesh, ops).cells ==
+        classes.regular_interior + classes.regular_boundary + classes.layered.at(2));
+  CHECK(classes.layered.at(2) == 12 * (n - 2));
   CHECK(classes.regular_boundary == 6 * (n - 2) * (n - 2));
   const auto sharp = solids::tagged_sharpness(ops, box_rims(cube, ops), {}, "grid");
   const auto nets = solids::cell_nets(cpu, mesh, ops, &sharp);
