@@ -539,7 +539,8 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit refuses, naming the sample, a ce
         "whose corners all have the grid's star (6 edges, each in 4 quads, 8 hexahedra round it), nor one with "
         "faces on the boundary and the boundary grid's star at its corners there (5 edges, 4 of them on the "
         "boundary) or, where two or three of its faces meet, infinitely sharp edges of two faces (sharp rims "
-        "and corners), nor one inside with one extraordinary edge, both of whose ends are on one extraordinary "
+        "and corners) or a smooth rim (its two faces' edge, of two faces, and that edge's ends with 4 edges), "
+        "nor one inside with one extraordinary edge, both of whose ends are on one extraordinary "
         "edge line, and the grid's star at its other corners, nor one with one extraordinary corner whose "
         "neighbourhood is its child's there (irregular: refining once usually makes it so); spmesh evaluates "
         "the limit only in such cells so far");
