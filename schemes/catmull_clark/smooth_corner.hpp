@@ -25,7 +25,7 @@
 #pragma once
 
 #include "linalg/base.hpp"
-#include "schemes/patches/basis.hpp"
+#include "schemes/catmull_clark/stam.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -54,25 +54,14 @@ struct SmoothCornerView {
   SPMESH_HD void weights(double s, double t, Visit&& visit) const {
     const double nearest = std::ldexp(1.0, -(smooth_corner_depth + 1));
     if (s < nearest && t < nearest) s = nearest, t = nearest;
-    int k = 0;  // levels down to the quad whose child away from the corner holds the sample
-    while (s < 0.5 && t < 0.5) s *= 2, t *= 2, ++k;
-    const int i = s >= 0.5, j = t >= 0.5, r = j ? (i ? 2 : 3) : 1;
-    s = 2 * s - i, t = 2 * t - j;
-    double bs[4], dbs[4], bt[4], dbt[4];
-    patches::cubic_bspline(s, bs, dbs);
-    patches::cubic_bspline(t, bt, dbt);
-    const double growth = std::ldexp(1.0, k + 1);  // the child's side is 2^-(k+1)
-    const double* rows = values + smooth_corner_ring + std::int64_t(3 * k + r - 1) * smooth_corner_ring * 16;
-    for (int q = 0; q < smooth_corner_ring; ++q) {
-      const double* g = rows + 16 * q;
-      double w = 0, ws = 0, wt = 0;
-      for (int row = 0; row < 4; ++row) {
-        double along = 0, along_ds = 0;
-        for (int col = 0; col < 4; ++col) along += bs[col] * g[4 * row + col], along_ds += dbs[col] * g[4 * row + col];
-        w += bt[row] * along, ws += bt[row] * along_ds, wt += dbt[row] * along;
-      }
-      visit(q, w + values[q], growth * ws, growth * wt);
-    }
+    // The child holding the sample, m = k + 1 levels down, and its bicubic basis: Stam's (stam.hpp).
+    const StamView::Turn turn(0, s, t);
+    const StamView::Child child(turn, smooth_corner_depth);
+    const StamView::Tabled tabled(turn, child, 1.0);
+    const double* rows =
+        values + smooth_corner_ring + std::int64_t(3 * (child.m - 1) + child.r - 1) * smooth_corner_ring * 16;
+    auto plus_limit = [&](int q, double w, double ws, double wt) { visit(q, w + values[q], ws, wt); };
+    for (int q = 0; q < smooth_corner_ring; ++q) tabled.weights(rows + 16 * q, q, plus_limit);
   }
 };
 
