@@ -204,7 +204,8 @@ struct NetWalk {
       const index_t faces = faces_at(e);
       if (faces == 2 && edge_on_boundary[e] && infinitely_sharp(e)) ++rims;
       else if (sharp_edge(e)) return 0;
-      else if (faces == 2 && edge_on_boundary[e]) rim[smooth_rims < 2 ? smooth_rims : 1] = e, ++smooth_rims;
+      else if (faces == 2 && edge_on_boundary[e] && smooth_rims < 2) rim[smooth_rims++] = e;
+      else if (faces == 2 && edge_on_boundary[e]) return 0;  // a third rim
       else if (faces == 3 && edge_on_boundary[e]) ++in_three;
       else if (faces == 4 && !edge_on_boundary[e]) ++inside;
       else return 0;
