@@ -1,5 +1,6 @@
 // spmesh_bench_solids' GPU rows (bench/solids.hpp), compiled by nvcc: the measurements on one
 // GPU executor kept for the run.
+#include "bench/cuda/copy_rate.cuh"
 #include "bench/solids.hpp"
 #include "linalg/cuda/executor.cuh"
 
@@ -18,14 +19,7 @@ auto up = [](const auto& x) { return linalg::cuda::to_device(x); };
 
 double gpu_copy_gbs() {
   gpu();  // the context first, outside the timing
-  const index_t n = 1 << 28;
-  linalg::DeviceArray<float> a(n), b(n);
-  linalg::cuda::check(cudaMemset(a.data(), 0, sizeof(float) * n), "cudaMemset");
-  const double ms = time_ms([&] {
-    linalg::cuda::check(cudaMemcpy(b.data(), a.data(), sizeof(float) * n, cudaMemcpyDeviceToDevice), "cudaMemcpy");
-    linalg::cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  });
-  return 2.0 * sizeof(float) * n / (ms * 1e6);
+  return device_copy_gbs(time_ms);
 }
 
 Row measure_on_gpu(const solids::VolumeMesh& mesh, const std::vector<solids::SolidCounts>& counts, int level,

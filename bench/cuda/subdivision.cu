@@ -1,5 +1,6 @@
 // spmesh_bench_subdivision's GPU rows (bench/subdivision.hpp), compiled by nvcc: run_spmesh on
 // the GPU and cuSPARSE's replay of the same R.
+#include "bench/cuda/copy_rate.cuh"
 #include "bench/cuda/cusparse_peer.hpp"
 #include "bench/subdivision.hpp"
 #include "linalg/cuda/executor.cuh"
@@ -55,14 +56,7 @@ double cusparse_replay(cuda::Executor& exec, const linalg::Csr<float, linalg::De
 GpuInfo gpu_info() {
   cudaDeviceProp prop;
   cuda::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  const index_t n = 1 << 28;  // a device-to-device copy of 1 GiB, bytes read + written per second
-  DeviceArray<float> a(n), b(n);
-  cuda::check(cudaMemset(a.data(), 0, sizeof(float) * n), "cudaMemset");
-  const double ms = time_ms([&] {  // a device-to-device cudaMemcpy returns before it ends
-    cuda::check(cudaMemcpy(b.data(), a.data(), sizeof(float) * n, cudaMemcpyDeviceToDevice), "cudaMemcpy");
-    cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  });
-  return {prop.name, 2.0 * sizeof(float) * n / (ms * 1e6)};
+  return {prop.name, device_copy_gbs(time_ms)};
 }
 
 template <class Scheme>
