@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -154,16 +155,13 @@ View stam_view(const StamTables<S>& tables) {
   return view;
 }
 
-// The structures (structure(n), made once a process) of the valences flagged in `present` (an
-// array of max_valence + 1 on the executor: a scheme's StamValences over every level a sample may
-// stop at), uploaded to the executor's memory.
+// The structures (structure(n), made once a process) of the valences flagged in `present` (host;
+// valences 0 .. its size - 1), uploaded to the executor's memory.
 template <class Exec, class Structure, class S = typename Exec::space>
-StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present_on_exec, int max_valence,
-                          Structure&& structure) {
-  std::vector<index_t> present(static_cast<std::size_t>(max_valence + 1));
-  exec.read(present_on_exec.data(), max_valence + 1, present.data());
+StamTables<S> stam_tables(Exec& exec, std::span<const index_t> present, Structure&& structure) {
+  const int max_valence = int(present.size()) - 1;
   std::vector<double> values;
-  std::vector<std::int64_t> start(static_cast<std::size_t>(max_valence + 1), -1);
+  std::vector<std::int64_t> start(present.size(), -1);
   for (int n = 3; n <= max_valence; ++n) {
     if (!present[std::size_t(n)]) continue;
     const StamStructure& made = structure(n);
@@ -177,6 +175,16 @@ StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present_o
     return to;
   };
   return {upload(values), upload(start)};
+}
+
+// The same with `present` an array of max_valence + 1 on the executor: a scheme's StamValences
+// over every level a sample may stop at.
+template <class Exec, class Structure, class S = typename Exec::space>
+StamTables<S> stam_tables(Exec& exec, const linalg::Array<index_t, S>& present_on_exec, int max_valence,
+                          Structure&& structure) {
+  std::vector<index_t> present(static_cast<std::size_t>(max_valence + 1));
+  exec.read(present_on_exec.data(), max_valence + 1, present.data());
+  return stam_tables(exec, std::span<const index_t>(present), structure);
 }
 
 }  // namespace spmesh::schemes

@@ -557,19 +557,6 @@ struct CellNets {
   IrregularTables<S> irregular{};
 };
 
-namespace detail {
-
-// The smooth corner's tables (rim nets' cross-sections) in the executor's memory.
-template <class Exec, class S = typename Exec::space>
-linalg::Array<double, S> smooth_corner_tables(Exec& exec) {
-  const std::vector<double>& tables = schemes::catmull_clark::smooth_corner_tables();
-  linalg::Array<double, S> out(index_t(tables.size()));
-  exec.write(out.data(), tables.data(), index_t(tables.size()));
-  return out;
-}
-
-}  // namespace detail
-
 // The nets the walk finds: tricubic inside and at the boundary, layered, rim (cell_nets,
 // irregular_cells.hpp, adds the irregular cells').
 template <class Exec, class S = typename Exec::space>
@@ -616,7 +603,7 @@ CellNets<S> walked_nets(Exec& exec, const CellMesh<S>& mesh, const BoundaryOpera
   });
   out.stam = cc::stam_tables(exec, present);
   if (exec.count_if(C, [=] SPMESH_HD(index_t c) { return is_rim_net(kinds[c]); }) > 0)
-    out.smooth_corner = detail::smooth_corner_tables(exec);
+    out.smooth_corner = schemes::catmull_clark::smooth_corner_tables(exec);
   return out;
 }
 

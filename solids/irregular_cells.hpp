@@ -417,7 +417,7 @@ void add_irregular_cells(Exec& exec, const CellMesh<S>& mesh, CellNets<S>& nets)
   nets.stam = cc::stam_tables(exec, up(present));
   const bool rims = std::any_of(child_kinds.begin(), child_kinds.end(), is_rim_net) ||
                     std::any_of(kinds.begin(), kinds.end(), is_rim_net);
-  if (rims && nets.smooth_corner.size() == 0) nets.smooth_corner = detail::smooth_corner_tables(exec);
+  if (rims && nets.smooth_corner.size() == 0) nets.smooth_corner = schemes::catmull_clark::smooth_corner_tables(exec);
 }
 
 // Every cell's net (cell_nets.hpp's walk, then the irregular cells where there is no sharpness).

@@ -237,7 +237,7 @@ struct CrossSections {
   // visit(j, weight, s derivative's, t derivative's) on the cross-section's point j at (s, t).
   template <class Visit>
   SPMESH_HD void weights(std::uint8_t kind, index_t entries, double s, double t, Visit&& visit) const {
-    if (is_rim_net(kind)) corner.weights(s, t, visit);
+    if (is_rim_net(kind)) corner.weights(0, s, t, 1.0, visit);
     else stam.ring_weights(layered_valence(entries), 0, s, t, 1.0, visit);
   }
 };

@@ -10,14 +10,16 @@
 // rule, pinned corners of 2, or inner vertices of 4 edges on a straight infinitely sharp crease
 // (two opposite sharp edges), the same with the points beyond the boundary or the crease reflected
 // (boundary_patch). A face with one smooth inner corner of 3 to max_stam_valence edges and three
-// regular ones is Stam's (stam.hpp): exact in constant time at any distance from that corner.
+// regular ones is Stam's (stam.hpp): exact in constant time at any distance from that corner; a
+// face with one smooth (unpinned, edge-only) corner of 2 edges, boundary vertices of 3 edges
+// beside it and a regular corner opposite is the smooth corner's (smooth_corner.hpp), the same.
 // Elsewhere the sample goes down the levels, to the child quad that holds it (child a of a quad
 // lies at its corner a, turned as its parent: (u, v) -> (2u - i, 2v - j)), until that child is one
 // of those; a derivative in the base face's parameters is the child's times 2^level (a semi-sharp
 // crease decays on the way down, and the faces at it become regular). Samples that reach neither
 // within the levels asked (at a semi-sharp crease not yet decayed, a crease vertex that is not
-// such a straight one, a dart, a corner that is not pinned, a boundary vertex of more than 3
-// edges, an inner vertex of 2 or more than max_stam_valence edges) are refused, or on request
+// such a straight one, a dart, a boundary vertex of more than 3 edges, an inner vertex of 2 or
+// more than max_stam_valence edges) are refused, or on request
 // approximated between the limit points of the last level's quad (bilinear): their exact patches
 // are limit evaluation's next steps.
 #pragma once
@@ -26,6 +28,7 @@
 #include "schemes/catmull_clark/parameterization.hpp"
 #include "schemes/catmull_clark/patch_eval.hpp"
 #include "schemes/catmull_clark/scheme.hpp"
+#include "schemes/catmull_clark/smooth_corner.hpp"
 #include "schemes/catmull_clark/stam.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/patches/basis.hpp"
@@ -33,6 +36,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -71,6 +75,7 @@ struct SampleTerms {
   const double *u, *v;
   StamView stam;
   StamNets stam_nets;  // where sample_points made them
+  SmoothCornerView smooth_corner;  // where a level has a smooth corner
   bool approximate = false;
   LimitTerms<QuadView, LimitMask> last;  // the last level's limit masks, where approximate
 
@@ -120,6 +125,11 @@ struct SampleTerms {
         stam.limit(L.q, at, a, n, x, y, scale, on_level);
         return 0;
       }
+      const int corner = c.extraordinary < 0 && c.others == 1 ? smooth_corner_at(L.q, L.irregular, at) : -1;
+      if (corner >= 0) {
+        smooth_corner.limit(L.q, at, corner, x, y, scale, on_level);
+        return 0;
+      }
       if (l + 1 == levels) {
         if (!approximate) return 1;
         bilinear(L.q, at, x, y, scale, on_level);
@@ -135,7 +145,7 @@ struct SampleTerms {
   // The bilinear interpolation at (x, y) of the limit points of quad f's corners (f of the last
   // level): g(vertex, weights) for the terms of their limit masks, derivatives times `scale`.
   // Continuous across the quads' sides (a side's points are its two ends' limits) but not
-  // smooth; its error shrinks by about 4 a level (docs/rules.md).
+  // smooth; its error shrinks a level (docs/rules.md says by how much).
   template <class G>
   SPMESH_HD void bilinear(const QuadView& q, index_t f, double x, double y, double scale, G&& g) const {
     const double weight[4] = {(1 - x) * (1 - y), x * (1 - y), x * y, (1 - x) * y};
@@ -247,14 +257,27 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
     irregular.push_back(irregular_vertices(exec, L, near, &sharp_sides.back()));
     terms.level[l] = {view(L), irregular.back().data(), sharp_sides.back().data()};
   }
-  linalg::Array<index_t, S> valences(max_stam_valence + 1);
-  const std::vector<index_t> none(max_stam_valence + 1, 0);
-  exec.write(valences.data(), none.data(), max_stam_valence + 1);
-  for (int l = first; l <= depth; ++l)
-    exec.for_each(terms.level[l].q.vertices, StamValences<QuadView>{terms.level[l].q, terms.level[l].irregular,
-                                                                     valences.data(), max_stam_valence});
-  const auto stam = stam_tables(exec, valences);
+  // What the levels hold: per valence 0 .. max_stam_valence whether a Stam vertex of it, then
+  // whether a smooth corner (one read for both).
+  const index_t present_size = max_stam_valence + 2;
+  linalg::Array<index_t, S> present(present_size);
+  const std::vector<index_t> none(static_cast<std::size_t>(present_size), 0);
+  exec.write(present.data(), none.data(), present_size);
+  index_t* smooth_corners = present.data() + max_stam_valence + 1;
+  for (int l = first; l <= depth; ++l) {
+    const index_t* kind = terms.level[l].irregular;
+    const StamValences<QuadView> valences{terms.level[l].q, kind, present.data(), max_stam_valence};
+    exec.for_each(terms.level[l].q.vertices, [=] SPMESH_HD(index_t w) {
+      valences(w);
+      if (kind[w] == vertex_kind::smooth_corner) linalg::atomic_max(smooth_corners, index_t(1));
+    });
+  }
+  std::vector<index_t> found(static_cast<std::size_t>(present_size));
+  exec.read(present.data(), present_size, found.data());
+  const auto stam = schemes::stam_tables(exec, std::span(found).first(max_stam_valence + 1), stam_structure);
   terms.stam = stam_view<StamView>(stam);
+  linalg::Array<double, S> smooth_corner;
+  if (found.back()) smooth_corner = smooth_corner_tables(exec), terms.smooth_corner.values = smooth_corner.data();
   // The last level's limit masks, for the samples that no patch holds.
   linalg::Array<std::uint8_t, S> turned;
   linalg::Array<float, S> vertex_sharpness;
@@ -270,8 +293,8 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
       exec, status, faces, u, v, base_faces, approximate,
       "a quad's is [0, 1] x [0, 1], a polygon's the squares of its sub-faces, docs/rules.md",
       "no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
-          " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a corner "
-          "that is not pinned, a boundary vertex of more than 3 edges or an inner one of 2 or more than " +
+          " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a boundary "
+          "vertex of more than 3 edges or an inner one of 2 or more than " +
           std::to_string(max_stam_valence) + " edges is near, whose exact patches are not built yet; approximate "
           "evaluates it between the last level's limit points)");
 }

@@ -24,7 +24,9 @@
 // Jacobian's rank 1, as the limit of a smooth boundary turning a corner is.
 #pragma once
 
+#include "linalg/array.hpp"
 #include "linalg/base.hpp"
+#include "linalg/intrinsics.hpp"
 #include "schemes/catmull_clark/stam.hpp"
 
 #include <cmath>
@@ -44,24 +46,70 @@ inline constexpr std::int64_t smooth_corner_values =
 // The tables, made on first use and kept (thread-safe).
 const std::vector<double>& smooth_corner_tables();
 
+// The same in the executor's memory.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<double, S> smooth_corner_tables(Exec& exec) {
+  const std::vector<double>& tables = smooth_corner_tables();
+  linalg::Array<double, S> out(index_t(tables.size()));
+  exec.write(out.data(), tables.data(), index_t(tables.size()));
+  return out;
+}
+
+// The corner of quad f at which the smooth corner's evaluation holds it (-1: none): a corner a
+// of vertex_kind::smooth_corner whose neighbours a + 1 and a + 3 are boundary vertices of 3 edges
+// under the crease rule (vertex_kind::boundary) and whose opposite corner a + 2 is regular.
+SPMESH_HD inline int smooth_corner_at(const QuadView& q, const index_t* kinds, index_t f) {
+  index_t kind[4];
+  for (int a = 0; a < 4; ++a) kind[a] = kinds[linalg::ldg(q.corners + 4 * f + a)];
+  for (int a = 0; a < 4; ++a)
+    if (kind[a] == vertex_kind::smooth_corner && kind[(a + 1) & 3] == vertex_kind::boundary &&
+        kind[(a + 3) & 3] == vertex_kind::boundary && kind[(a + 2) & 3] == vertex_kind::regular)
+      return a;
+  return -1;
+}
+
+// The 9 points round quad f's smooth corner a (smooth_corner_at), smooth_corner_ring of them: visit(i + 3 j, vertex) at grid
+// place (i, j), i along the edge to corner a + 1, j along the edge to corner a + 3; the quads
+// beside f across its edges a + 1 -> a + 2 and a + 2 -> a + 3 and the one diagonal to it at a + 2.
+template <class Visit>
+SPMESH_HD void smooth_corner_points(const QuadView& q, index_t f, int a, Visit&& visit) {
+  auto at = [&](index_t h) { return linalg::ldg(q.corners + h); };
+  auto twin = [&](index_t h) { return linalg::ldg(q.twin + h); };
+  const index_t h00 = 4 * f + a;                         // (0, 0) -> (1, 0)
+  const index_t h10 = next_half(twin(next_half(h00)));   // (1, 0) -> (2, 0), the quad along s
+  const index_t h01 = twin(next_half(next_half(h00)));   // (0, 1) -> (1, 1), the quad along t
+  const index_t h11 = twin(next_half(next_half(h10)));   // (1, 1) -> (2, 1), the diagonal quad
+  visit(0, at(h00)), visit(1, at(next_half(h00))), visit(2, at(next_half(h10)));
+  visit(3, at(prev_half(h00))), visit(4, at(next_half(next_half(h00)))), visit(5, at(next_half(next_half(h10))));
+  visit(6, at(prev_half(h01))), visit(7, at(next_half(next_half(h01)))), visit(8, at(next_half(next_half(h11))));
+}
+
 // The tables as kernels read them.
 struct SmoothCornerView {
   const double* values = nullptr;
 
-  // The limit at (s, t) in [0, 1]^2: visit(j, weight, s derivative's, t derivative's) on ring
-  // point j.
+  // The limit at (x, y) of a quad whose corner a is the smooth corner: visit(j, weight, x
+  // derivative's, y derivative's) on smooth_corner_points's point j, derivatives times `scale`.
   template <class Visit>
-  SPMESH_HD void weights(double s, double t, Visit&& visit) const {
+  SPMESH_HD void weights(int a, double x, double y, double scale, Visit&& visit) const {
+    StamView::Turn turn(a, x, y);
     const double nearest = std::ldexp(1.0, -(smooth_corner_depth + 1));
-    if (s < nearest && t < nearest) s = nearest, t = nearest;
+    if (turn.s < nearest && turn.t < nearest) turn.s = nearest, turn.t = nearest;
     // The child holding the sample, m = k + 1 levels down, and its bicubic basis: Stam's (stam.hpp).
-    const StamView::Turn turn(0, s, t);
     const StamView::Child child(turn, smooth_corner_depth);
-    const StamView::Tabled tabled(turn, child, 1.0);
+    const StamView::Tabled tabled(turn, child, scale);
     const double* rows =
         values + smooth_corner_ring + std::int64_t(3 * (child.m - 1) + child.r - 1) * smooth_corner_ring * 16;
-    auto plus_limit = [&](int q, double w, double ws, double wt) { visit(q, w + values[q], ws, wt); };
+    auto plus_limit = [&](int q, double w, double wx, double wy) { visit(q, w + values[q], wx, wy); };
     for (int q = 0; q < smooth_corner_ring; ++q) tabled.weights(rows + 16 * q, q, plus_limit);
+  }
+
+  // The same on quad f of a level: visit(vertex, weight, x derivative's, y derivative's).
+  template <class Visit>
+  SPMESH_HD void limit(const QuadView& q, index_t f, int a, double x, double y, double scale, Visit&& visit) const {
+    index_t ring[smooth_corner_ring];
+    smooth_corner_points(q, f, a, [&](int j, index_t vertex) { ring[j] = vertex; });
+    weights(a, x, y, scale, [&](int j, double w, double wx, double wy) { visit(ring[j], w, wx, wy); });
   }
 };
 

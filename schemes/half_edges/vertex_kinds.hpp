@@ -2,8 +2,9 @@
 // limit_at.hpp), by its ring and its rules: a face whose corners are all `regular` is the
 // scheme's regular patch (bicubic B-spline, quartic box spline); `boundary`, `corner` and
 // `crease` corners take the same patch with the points beyond the boundary or an infinitely sharp
-// crease reflected; a face with one `stam` corner and the others regular is Stam's. The edge
-// counts are the faces': RegularCounts.
+// crease reflected; a face with one `stam` corner and the others regular is Stam's; a quad with
+// one `smooth_corner` is the smooth corner's (catmull_clark/smooth_corner.hpp) where its other
+// corners are boundary and regular ones. The edge counts are the faces': RegularCounts.
 #pragma once
 
 #include "linalg/atomics.hpp"
@@ -23,7 +24,8 @@ inline constexpr index_t stam = 1;      // inside, another edge count, the smoot
 inline constexpr index_t boundary = 2;  // on the boundary, the regular boundary's edges, the crease rule along it
 inline constexpr index_t corner = 3;    // on the boundary, 2 edges (quads), pinned (the corner rule)
 inline constexpr index_t crease = 4;    // inside, regular, two opposite infinitely sharp edges: the crease rule
-inline constexpr index_t other = 5;     // anything else: a semi-sharp crease, a dart, a blend of rules, ...
+inline constexpr index_t smooth_corner = 5;  // on the boundary, 2 edges (quads), the crease rule round it (unpinned)
+inline constexpr index_t other = 6;     // anything else: a semi-sharp crease, a dart, a blend of rules, ...
 }  // namespace vertex_kind
 
 // A regular vertex's edges inside (4 among quads, 6 among triangles) and on the boundary (3, 4);
@@ -82,7 +84,8 @@ struct IrregularVertices {
 };
 // ... then `other` for a special vertex whose mask is not the smooth one, unless it is a boundary
 // vertex whose mask is exactly the crease rule along the boundary (3/4, 1/8, 1/8: its inner edge
-// and the vertex smooth, so it stays so) or a corner whose mask is the corner rule, and for the
+// and the vertex smooth, so it stays so) or a corner whose mask is the corner rule (a corner
+// whose mask is the crease rule round it, edge-only's, is `smooth_corner`), and for the
 // ends of an inner edge of sharpness above 0 (integer maxima: the same whatever order they land
 // in; a special vertex's ring is walked again rather than its kind read, which other threads
 // may be raising). With `sharp_sides` (set by InfiniteSides first), an infinitely sharp inner
@@ -116,7 +119,8 @@ struct CreaseVertices {
         return;
       }
       const bool kept = (kind == vertex_kind::boundary && crease_rule) || (kind == vertex_kind::corner && corner_rule);
-      if ((!smooth[i] && !kept) || marked > 0) linalg::atomic_max(irregular + v, vertex_kind::other);
+      if (kind == vertex_kind::corner && crease_rule) linalg::atomic_max(irregular + v, vertex_kind::smooth_corner);
+      else if ((!smooth[i] && !kept) || marked > 0) linalg::atomic_max(irregular + v, vertex_kind::other);
       return;
     }
     const float s = sharpness[i - specials];

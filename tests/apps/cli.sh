@@ -337,34 +337,45 @@ PY
 grep -q "2048 points, 2048 facets" "$tmp/stdout" || fail "limit --tessellate (creases): $(cat "$tmp/stdout")"
 # A 3 x 3 grid of quads (a boundary all round): under edge-and-corner its faces are boundary
 # patches, the corners pinned: (3 * N + 1)^2 points, the corner vertices where they were; under
-# edge-only the corners take the crease rule and their samples are refused, by point.
-python3 - "$tmp/grid.obj" <<'PY'
+# edge-only the corners take the crease rule round them (smooth corners, exact too): each corner's
+# point the limit of the boundary curve there, (P_s + 4 P_0 + P_t) / 6.
+python3 - "$tmp/grid.obj" "$tmp/l_shape.obj" <<'PY'
 import sys
-with open(sys.argv[1], 'w') as out:
-    for j in range(4):
-        for i in range(4):
+def write(path, quads):
+    used = sorted({(i + di, j + dj) for i, j in quads for di, dj in ((0, 0), (1, 0), (1, 1), (0, 1))},
+                  key=lambda p: (p[1], p[0]))
+    number = {p: k + 1 for k, p in enumerate(used)}
+    with open(path, 'w') as out:
+        for i, j in used:
             out.write('v %d %d %g\n' % (i, j, 0.1 * ((i * 7 + j * 3) % 5)))
-    for j in range(3):
-        for i in range(3):
-            a = 4 * j + i + 1
-            out.write('f %d %d %d %d\n' % (a, a + 1, a + 5, a + 4))
+        for i, j in quads:
+            out.write('f %d %d %d %d\n' % (number[i, j], number[i + 1, j], number[i + 1, j + 1], number[i, j + 1]))
+grid = [(i, j) for j in range(3) for i in range(3)]
+write(sys.argv[1], grid)
+write(sys.argv[2], [q for q in grid if q != (2, 2)])  # an L: its corner (2, 2) a boundary vertex of 4 edges
 PY
 "$spmesh" limit "$tmp/grid.obj" --tessellate 2 --boundary edge-and-corner -o "$tmp/grid_tess.obj" \
   --precision double >/dev/null || fail "limit --tessellate of a mesh with a boundary"
-python3 - "$tmp/grid.obj" "$tmp/grid_tess.obj" <<'PY' || fail "limit --tessellate of a grid: points or corners"
+"$spmesh" limit "$tmp/grid.obj" --tessellate 2 -o "$tmp/grid_smooth.obj" --precision double >"$tmp/stdout" ||
+  fail "limit --tessellate of a mesh with smooth corners"
+grep -q "approximated" "$tmp/stdout" && fail "limit --tessellate of smooth corners: $(cat "$tmp/stdout")"
+python3 - "$tmp/grid.obj" "$tmp/grid_tess.obj" "$tmp/grid_smooth.obj" <<'PY' || fail "limit --tessellate of a grid: points or corners"
 import sys
 v0 = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[1]) if l.startswith('v ')]
-v = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
-assert len(v) == 49, len(v)
-for corner in (0, 3, 12, 15):
-    assert max(abs(a - b) for a, b in zip(v[corner], v0[corner])) < 1e-12, (corner, v[corner], v0[corner])
+pinned = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
+smooth = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[3]) if l.startswith('v ')]
+assert len(pinned) == 49 and len(smooth) == 49, (len(pinned), len(smooth))
+for corner, s, t in ((0, 1, 4), (3, 2, 7), (12, 8, 13), (15, 11, 14)):
+    assert max(abs(a - b) for a, b in zip(pinned[corner], v0[corner])) < 1e-12, (corner, pinned[corner], v0[corner])
+    curve = [(v0[s][c] + 4 * v0[corner][c] + v0[t][c]) / 6 for c in range(3)]
+    assert max(abs(a - b) for a, b in zip(smooth[corner], curve)) < 1e-12, (corner, smooth[corner], curve)
 PY
-expect_error "limit --tessellate: corners under edge-only" "$tmp/grid_bad.obj" limit "$tmp/grid.obj" \
-  --tessellate 2 -o "$tmp/grid_bad.obj"
-grep -q "corner that is not pinned" "$tmp/stderr" || fail "limit --tessellate: $(cat "$tmp/stderr")"
-# ... and with --approximate the points near those corners are evaluated between the limit
-# points of level 3 (the corners' own points exact), and the command says how many.
-"$spmesh" limit "$tmp/grid.obj" --tessellate 2 --approximate -o "$tmp/grid_approx.obj" >"$tmp/stdout" ||
+expect_error "limit --tessellate: a boundary vertex of 4 edges" "$tmp/l_bad.obj" limit "$tmp/l_shape.obj" \
+  --tessellate 2 -o "$tmp/l_bad.obj"
+grep -q "a boundary vertex of more than 3 edges" "$tmp/stderr" || fail "limit --tessellate: $(cat "$tmp/stderr")"
+# ... and with --approximate the points near that corner are evaluated between the limit points
+# of level 3 (the corner's own point exact), and the command says how many.
+"$spmesh" limit "$tmp/l_shape.obj" --tessellate 2 --approximate -o "$tmp/l_approx.obj" >"$tmp/stdout" ||
   fail "limit --tessellate --approximate"
 grep -q "approximated between the limit points of level 3" "$tmp/stdout" || fail "limit --approximate: $(cat "$tmp/stdout")"
 expect_error "limit: --approximate is for --at and --tessellate" "$tmp/limit_approx.obj" limit \

@@ -406,7 +406,7 @@ void check_same_as_bfr(const Tessellation& ours, const test::BfrTessellation& bf
 // triangles), on quads, polygons at even and odd rates and both sides of a crease.
 TEST_CASE("Catmull-Clark's tessellation is Bfr's: the same points and the same facets, polygons and odd rates "
           "included") {
-  for (const char* file : {"lantern.obj", "cube.obj", "creased_torus.obj"})
+  for (const char* file : {"lantern.obj", "cube.obj", "creased_torus.obj", "tent.obj"})
     for (int N = 1; N <= (std::string(file) == "creased_torus.obj" ? 3 : 6); ++N) {
       CAPTURE(file);
       CAPTURE(N);
@@ -485,7 +485,8 @@ void bfr_differences(const OpenSubdiv::Far::TopologyRefiner& refiner, const std:
 TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's and Far's on regular faces, within "
           "their approximation at extraordinary vertices, and theirs at level 10") {
   std::vector<std::string> paths = {SPMESH_DATA_DIR "/meshes/torus.obj", SPMESH_DATA_DIR "/meshes/cube.obj",
-                                    SPMESH_DATA_DIR "/meshes/lantern.obj", SPMESH_DATA_DIR "/meshes/creased_torus.obj"};
+                                    SPMESH_DATA_DIR "/meshes/lantern.obj", SPMESH_DATA_DIR "/meshes/creased_torus.obj",
+                                    SPMESH_DATA_DIR "/meshes/tent.obj"};
   if (std::filesystem::exists(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj"))
     paths.push_back(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj");
   for (const auto& path : paths) {
@@ -541,9 +542,12 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
                  << far_difference[1]);
     // Far's patch table (PatchTableFactory's defaults, without infinitely sharp patches)
     // isolates an infinitely sharp crease as it does an irregular feature, Gregory patches at the
-    // last level: closer a level, not exact, where Bfr's crease patches and spmesh's are.
+    // last level: closer a level, not exact, where Bfr's crease patches and spmesh's are. At the
+    // tent's smooth corner (vertex 14, in its pentagon alone, edge-only) Far's last-level patch is
+    // not the limit at the vertex itself (4.0e-8 of the diagonal at isolation 10, at no other
+    // sample), where Bfr and spmesh agree to rounding and spmesh's is the limit mask's.
     const bool creased = sharpness.edges.nnz() > 0;
-    if (creased) CHECK(far_difference[1] < far_difference[0] / 8);
+    if (creased || path.ends_with("tent.obj")) CHECK(far_difference[1] < far_difference[0] / 8);
     else CHECK(far_difference[1] <= 1e-14);
     // Bfr's tessellation (the benchmark's peer) at rate 4: spmesh's point count, quad count and,
     // at the vertices (where both are exact), its points.

@@ -58,7 +58,7 @@ struct Limit {
 Limit corner_limit(const linalg::Dense<double>& P, double s, double t) {
   const cc::SmoothCornerView view{cc::smooth_corner_tables().data()};
   Limit out;
-  view.weights(s, t, [&](int q, double w, double ws, double wt) {
+  view.weights(0, s, t, 1.0, [&](int q, double w, double ws, double wt) {
     const index_t v = index_t(q % 3) + (side + 1) * index_t(q / 3);
     for (int x = 0; x < 3; ++x)
       out.position[x] += w * P(v, x), out.ds[x] += ws * P(v, x), out.dt[x] += wt * P(v, x);
