@@ -224,6 +224,17 @@ struct SampleTerms {
   }
 };
 
+// Per vertex of a level the samples read: StamValences' flag of its valence, and whether any is a
+// smooth corner. (A functor, not a lambda: with_sample_terms is instantiated with local types.)
+struct SampleLevelKinds {
+  StamValences<QuadView> valences;
+  index_t* smooth_corners;
+  SPMESH_HD void operator()(index_t v) const {
+    valences(v);
+    if (valences.irregular[v] == vertex_kind::smooth_corner) linalg::atomic_max(smooth_corners, index_t(1));
+  }
+};
+
 // Every level to `depth` (1 at least for polygons) of mesh M with its topology and rules
 // (plan.levels and last), the samples' terms on them, and f(plan, terms, statuses); then the
 // first sample not evaluated is refused by name. Returns how many were approximated.
@@ -265,12 +276,8 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   exec.write(present.data(), none.data(), present_size);
   index_t* smooth_corners = present.data() + max_stam_valence + 1;
   for (int l = first; l <= depth; ++l) {
-    const index_t* kind = terms.level[l].irregular;
-    const StamValences<QuadView> valences{terms.level[l].q, kind, present.data(), max_stam_valence};
-    exec.for_each(terms.level[l].q.vertices, [=] SPMESH_HD(index_t w) {
-      valences(w);
-      if (kind[w] == vertex_kind::smooth_corner) linalg::atomic_max(smooth_corners, index_t(1));
-    });
+    const StamValences<QuadView> valences{terms.level[l].q, terms.level[l].irregular, present.data(), max_stam_valence};
+    exec.for_each(terms.level[l].q.vertices, SampleLevelKinds{valences, smooth_corners});
   }
   std::vector<index_t> found(static_cast<std::size_t>(present_size));
   exec.read(present.data(), present_size, found.data());
