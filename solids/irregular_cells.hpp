@@ -304,11 +304,32 @@ inline bool grid_star(const HostCells& mesh, index_t v) {
   return true;
 }
 
+// Whether vertex v has the boundary grid's star (a face point on a flat boundary): 4 hexahedra
+// round it and 5 edges, 4 of them on the boundary in 2 of those cells, 1 inward in all 4.
+inline bool boundary_grid_star(const HostCells& mesh, index_t v) {
+  const index_t begin = mesh.vertex_offsets[std::size_t(v)], end = mesh.vertex_offsets[std::size_t(v) + 1];
+  if (end - begin != 4) return false;
+  std::map<index_t, int> edges;  // the other end: the cells round the edge
+  for (index_t i = begin; i < end; ++i) {
+    const index_t c = mesh.vertex_cells[std::size_t(i)];
+    if (!mesh.hexahedron(c)) return false;
+    int k = 0;
+    while (mesh.corner(c, k) != v) ++k;
+    for (int axis = 0; axis < 3; ++axis) ++edges[mesh.corner(c, flipped(k, axis))];
+  }
+  if (edges.size() != 5) return false;
+  int in_two = 0, in_four = 0;
+  for (const auto& [other, count] : edges) in_two += count == 2, in_four += count == 4;
+  return in_two == 4 && in_four == 1;
+}
+
 }  // namespace detail
 
 // Adds the irregular cells to `nets` (walked_nets of `mesh`): each hexahedron without a net is
 // tried from each corner whose star is not the grid's while its corners off its edges at that
-// corner have the grid's star (a refined level's face and cell points). The configurations are
+// corner have the grid's star or the boundary grid's (a refined level's face and cell points,
+// inside or on a flat boundary: so a box's smooth corners and the boundary ends of extraordinary
+// edges are tried too). The configurations are
 // made in order of the cells they would serve, while their tables fit tuning::irregular_table_bytes
 // (cells of configurations past it stay without a net); a cell takes the first corner whose
 // configuration is evaluable.
@@ -333,7 +354,8 @@ void add_irregular_cells(Exec& exec, const CellMesh<S>& mesh, CellNets<S>& nets)
       if (detail::grid_star(host, host.corner(c, l))) continue;
       bool others_grid = true;  // the corners two or three steps from l
       for (int k = 0; k < 8; ++k)
-        if (k != l && detail::axis_between(k, l) < 0) others_grid &= detail::grid_star(host, host.corner(c, k));
+        if (k != l && detail::axis_between(k, l) < 0)
+          others_grid &= detail::grid_star(host, host.corner(c, k)) || detail::boundary_grid_star(host, host.corner(c, k));
       if (!others_grid) continue;
       auto around = detail::neighbourhood(host, c, l);
       if (around.complete) by_key[std::move(around.key)].push_back({c, l, std::move(around.ring)});

@@ -9,11 +9,11 @@
 // slab one cell thick, the layered cells inside, Stam's surface basis times the cubic B-spline
 // (seed 000, section 3.2), the rim cells at a smooth boundary edge of two faces, the smooth
 // corner's basis (catmull_clark/smooth_corner.hpp) times the cubic B-spline, and the
-// self-similar irregular cells at an extraordinary vertex, by the child away from the vertex that
-// holds the sample (irregular_cells.hpp, seed 000, 3.3). A sample in any other cell (at a
-// semi-sharp boundary edge, at a smooth corner where three rims meet, where an extraordinary edge
-// reaches the boundary, at an extraordinary vertex whose neighbourhood is not self-similar) is
-// refused, naming it: those classes are not built yet. limit_on_grids.hpp takes grids of samples
+// self-similar irregular cells at an extraordinary vertex (inside, at a smooth corner where three
+// rims meet, where an extraordinary edge reaches the boundary), by the child away from the vertex
+// that holds the sample (irregular_cells.hpp, seed 000, 3.3). A sample in any other cell (at a
+// semi-sharp boundary edge, at an extraordinary vertex whose neighbourhood is not self-similar)
+// is refused, naming it: those classes are not built yet. limit_on_grids.hpp takes grids of samples
 // a cell.
 #pragma once
 
@@ -332,9 +332,11 @@ struct IrregularSample {
     for (int d = 0; d < 3; ++d) {
       axis[d] = detail::axis_between(l, toward[d]);
       far_side[d] = detail::hexahedron_coordinate(l, axis[d]) == 1;
-      const double x = far_side[d] ? 1 - cell_at[axis[d]] : cell_at[axis[d]];
-      p[d] = x > nearest ? x : nearest;
+      p[d] = far_side[d] ? 1 - cell_at[axis[d]] : cell_at[axis[d]];
     }
+    // Nearer V than that in every parameter: taken at that distance (only then: a sample on a face
+    // through V keeps its 0 there).
+    if (p[0] < nearest && p[1] < nearest && p[2] < nearest) p[0] = p[1] = p[2] = nearest;
     int k = 0;  // the levels down to the cell whose child away from V holds the sample
     while (p[0] < 0.5 && p[1] < 0.5 && p[2] < 0.5) p[0] *= 2, p[1] *= 2, p[2] *= 2, ++k;
     const ChildSample child = corner_child(p);

@@ -240,7 +240,8 @@ void check_grid(solids::LimitKernel kernel) {
   REQUIRE(expected_cells == (n - 2) * (n - 2) * (n - 2) + 6 * (n - 2) * (n - 2));  // inside, at the faces
   index_t with_nets = 0;
   const auto limits = evaluate<B, T>(mesh, P, cells, at, &with_nets, kernel);
-  CHECK(with_nets == expected_cells + 12 * (n - 2));  // and the cells at the grid's edges: rim nets, below
+  // ... and the cells at the grid's edges (rim nets, below) and at its corners (irregular cells).
+  CHECK(with_nets == expected_cells + 12 * (n - 2) + 8);
   const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
   CHECK(largest_error(cube, mesh, P, cells, at, limits) <= tolerance * n);
 }
@@ -323,8 +324,8 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit at a box's sharp rims and corner
     }
 }
 
-TEST_CASE_TEMPLATE("Catmull-Clark solids' limit has rim nets at a box's smooth rims, no net at its semi-sharp "
-                   "rims, its smooth corners or a rim vertex tagged a corner",
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit has rim nets at a box's smooth rims, irregular nets at its smooth "
+                   "corners, no net at its semi-sharp rims or a rim vertex tagged a corner",
                    B, SPMESH_TEST_BACKENDS) {
   const Box box{{3, 3, 3}};
   const CellMesh<> mesh = box_cells(3, 3, 3);
@@ -339,8 +340,9 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit has rim nets at a box's smooth r
     return with_nets;
   };
   // 27 cells: the middle one and the 6 at the box's faces have nets whatever the rims are; where
-  // the rims are smooth, the 12 at the rims too (rim nets), not the 8 at the box's corners.
-  CHECK(nets_with(nullptr) == 19);
+  // the rims are smooth, the 12 at the rims too (rim nets) and the 8 at the box's corners
+  // (irregular nets, irregular_cells.hpp: not tried where the mesh has sharp features).
+  CHECK(nets_with(nullptr) == 27);
   const auto semi = solids::tagged_sharpness(ops, rims, {}, "box", std::vector<float>(rims.size(), 2.0f));
   CHECK(nets_with(&semi) == 7);
   const auto sharp = solids::tagged_sharpness(ops, rims, {}, "box");
@@ -470,6 +472,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit as matrices: W P is limit_at_cel
   const auto nets = solids::cell_nets(exec, plan.refined, ops);
   // Two random samples in every level-1 cell that has a net.
   const auto kinds = B::download(nets.kinds);
+  const auto net_offsets = B::download(nets.offsets);
   std::mt19937 random(7);
   std::uniform_real_distribution<double> unit(0, 1);
   std::vector<index_t> cells;
@@ -477,7 +480,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit as matrices: W P is limit_at_cel
   for (index_t c = 0; c < plan.refined.cells(); ++c)
     for (int r = 0; r < 2 && kinds[c] != solids::no_net; ++r)
       cells.push_back(c), us.push_back(unit(random)), vs.push_back(unit(random)), ws.push_back(unit(random));
-  REQUIRE(nets.cells == 10 * 10 * 10 + 6 * 10 * 10 + 12 * 10);  // level 1's 12^3 cells but its corners'
+  REQUIRE(nets.cells == 12 * 12 * 12);  // every cell of level 1, its corners' irregular
   const auto on_cells = B::upload(linalg::Array<index_t>(cells));
   const auto u = B::upload(linalg::Array<double>(us)), v = B::upload(linalg::Array<double>(vs)),
              w = B::upload(linalg::Array<double>(ws));
@@ -490,7 +493,10 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit as matrices: W P is limit_at_cel
   for (index_t s = 0; s < host_W.rows; ++s) {
     const index_t length = host_W.offsets[s + 1] - host_W.offsets[s];
     const std::uint8_t kind = kinds[cells[std::size_t(s)]];
-    ascending &= length == (solids::is_rim_net(kind) ? solids::rim_net_entries : solids::tricubic_net_entries(kind));
+    const index_t net = net_offsets[cells[std::size_t(s)] + 1] - net_offsets[cells[std::size_t(s)]];
+    ascending &= length == (solids::is_rim_net(kind)         ? solids::rim_net_entries
+                            : solids::is_irregular_net(kind) ? net  // the ring
+                                                             : solids::tricubic_net_entries(kind));
     boundary_rows += length == 48;
     for (index_t p = host_W.offsets[s] + 1; p < host_W.offsets[s + 1]; ++p) ascending &= host_W.indices[p - 1] < host_W.indices[p];
   }
@@ -521,13 +527,19 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit refuses, naming the sample, a ce
   }
   CHECK(message.find("sample 0 (cell 0, u 0.500000") != std::string::npos);
   CHECK(with_nets == 0);
-  // In the grid, cell 0 (a corner cell) has no net; the sample before it is evaluated.
+  // In the grid with semi-sharp rims, cell 0 (a corner cell) has no net; the sample before it is
+  // evaluated.
   const CellMesh<> grid = turned_grid();
   const linalg::Dense<double> P = perturbed_grid(n, 1);
+  linalg::cpu::Executor cpu;
+  const auto grid_ops = solids::boundary_operators(cpu, grid);
+  const auto rims = box_rims(cube, grid_ops);
+  const auto semi = solids::tagged_sharpness(grid_ops, rims, {}, "grid", std::vector<float>(rims.size(), 2.0f));
   const index_t middle = 1 + n * (1 + n * 1);  // cell (1, 1, 1): its net lies in the grid
   auto in_grid = [&](index_t cell, std::array<double, 3> uvw) {
     try {
-      evaluate<B, double>(grid, P, {middle, cell}, {{0.5, 0.5, 0.5}, uvw});
+      evaluate<B, double>(grid, P, {middle, cell}, {{0.5, 0.5, 0.5}, uvw}, nullptr, solids::LimitKernel::automatic,
+                          &semi);
     } catch (const schemes::SampleError& e) {
       CHECK(e.sample == 1);
       return std::string(e.what());
@@ -644,7 +656,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit on grids of samples equals the l
     index_t evaluated = 0;
     const linalg::Dense<double> P = perturbed_grid(n, 5);
     CHECK(grids_against_samples<B, double>(turned_grid(), P, t, nullptr, evaluated) <= 1e-12);
-    CHECK(evaluated == (n - 2) * (n - 2) * (n - 2) + 6 * (n - 2) * (n - 2) + 12 * (n - 2));  // but the corners
+    CHECK(evaluated == n * n * n);
     CHECK(grids_against_samples<B, float>(turned_grid(), P, t, nullptr, evaluated) <= 2e-5);
 
     const Box box{{4, 3, 2}};
@@ -661,7 +673,9 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit on grids of samples equals the l
     // children are one layered and seven tricubic cells, in the list among each other.
     const LayeredShell shell = layered_shell(5, 4);
     CHECK(grids_against_samples<B, double>(shell.mesh, shell.P, t, nullptr, evaluated) <= 1e-12);
-    CHECK(evaluated == 3 * shell.surface.M.faces);  // the middle three layers
+    // The middle three layers layered, the inner and outer ones irregular where their
+    // extraordinary edges reach the boundary.
+    CHECK(evaluated == 5 * shell.surface.M.faces);
     const auto level = solids::refine(cpu, shell.mesh, solids::boundary_operators(cpu, shell.mesh), shell.P);
     CHECK(grids_against_samples<B, double>(level.cells, level.positions, t, nullptr, evaluated) <= 1e-12);
     CHECK(evaluated > 0);
@@ -675,7 +689,12 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit on grids refuses, naming it, a c
   typename B::Exec exec;
   const CellMesh<> mesh = grid_cells(n);
   const auto on = upload_cells<B>(mesh);
-  const auto nets = solids::cell_nets(exec, on, solids::boundary_operators(exec, on));
+  // Semi-sharp rims: the cells at them without a net, cell 0 among them.
+  linalg::cpu::Executor cpu;
+  const auto ops = solids::boundary_operators(cpu, mesh);
+  const auto rims = box_rims(cube, ops);
+  const auto semi = solids::tagged_sharpness(ops, rims, {}, "grid", std::vector<float>(rims.size(), 2.0f));
+  const auto nets = nets_of<B>(exec, mesh, &semi);
   const auto P = B::upload(perturbed_grid(n, 1));
   const index_t middle = 1 + n * (1 + n * 1);
   auto refusal = [&](std::vector<index_t> cells, std::vector<double> t) {
@@ -706,7 +725,7 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit in layered cells is the surface'
     const auto nets = solids::cell_nets(exec, on, solids::boundary_operators(exec, on));
     const auto kinds = B::download(nets.kinds);
     const auto offsets = B::download(nets.offsets);
-    CHECK(nets.cells == 3 * F);
+    CHECK(nets.cells == 5 * F);  // the inner and outer layers' irregular (irregular.cpp)
     CHECK(std::count_if(kinds.begin(), kinds.end(), solids::is_layered_net) == 3 * F);
     std::vector<index_t> cells;
     std::vector<std::array<double, 3>> at;
@@ -949,9 +968,10 @@ TEST_CASE("Cells with tricubic nets are classify_cells' regular cells in a grid,
   const auto ops = solids::boundary_operators(cpu, mesh);
   const auto classes = solids::classify_cells(mesh, ops);
   // And the cells at the grid's smooth edges, layered of valence 2 (an edge of two faces on the
-  // boundary), with rim nets.
+  // boundary), with rim nets, and at its corners, irregular (irregular_cells.hpp).
   CHECK(solids::cell_nets(cpu, mesh, ops).cells ==
-        classes.regular_interior + classes.regular_boundary + classes.layered.at(2));
+        classes.regular_interior + classes.regular_boundary + classes.layered.at(2) + classes.irregular);
+  CHECK(classes.irregular == 8);
   CHECK(classes.layered.at(2) == 12 * (n - 2));
   CHECK(classes.regular_boundary == 6 * (n - 2) * (n - 2));
   const auto sharp = solids::tagged_sharpness(ops, box_rims(cube, ops), {}, "grid");

@@ -55,7 +55,7 @@ void samples_of(const std::vector<index_t>& cells, std::vector<index_t>& at_cell
 }
 
 // The cells with a net: inside the grid, with one face on the grid's face, or at the grid's
-// edges (rim nets; none at its corners); `tricubic`: the first two only.
+// edges (rim nets) or at its corners (irregular nets); `tricubic`: the first two only.
 std::vector<index_t> cells_with_nets(const CellMesh<>& mesh, bool tricubic = false) {
   linalg::cpu::Executor exec;
   const auto kinds = solids::cell_nets(exec, mesh, solids::boundary_operators(exec, mesh)).kinds;
@@ -129,8 +129,19 @@ TEST_CASE("the limit at samples carried 1 and 2 levels down, derivatives turned 
                                   linalg::Array<double>(v), linalg::Array<double>(w), X);
   };
   const std::vector<index_t> with_nets = cells_with_nets(mesh);
+  const auto kinds = solids::cell_nets(exec, mesh, solids::boundary_operators(exec, mesh)).kinds;
+  // At an irregular cell's extraordinary corner (the grid's corners here) the derivatives have no
+  // limit (at a box's corner they grow with the levels toward it): positions only there.
+  auto at_extraordinary_corner = [](std::uint8_t kind, double a, double b, double c) {
+    if (!solids::is_irregular_net(kind)) return false;
+    const int l = kind - solids::irregular_net(0);
+    const double at[3] = {a, b, c};
+    for (int d = 0; d < 3; ++d)
+      if (at[d] != solids::detail::hexahedron_coordinate(l, d)) return false;
+    return true;
+  };
   std::vector<index_t> cells;
-  REQUIRE(with_nets.size() == std::size_t((n - 2) * (n - 2) * (n - 2) + 6 * (n - 2) * (n - 2) + 12 * (n - 2)));
+  REQUIRE(with_nets.size() == std::size_t(n * n * n));  // every cell: rim and irregular nets at the edges, corners
   std::vector<double> u, v, w;
   samples_of(with_nets, cells, u, v, w);
   const auto base = limits(mesh, P, cells, u, v, w);
@@ -148,6 +159,8 @@ TEST_CASE("the limit at samples carried 1 and 2 levels down, derivatives turned 
     for (index_t s = 0; s < index_t(cells.size()); ++s)
       for (int x = 0; x < 3; ++x) {
         worst = std::max(worst, std::abs(deep.position(s, x) - base.position(s, x)));
+        if (at_extraordinary_corner(kinds[cells[std::size_t(s)]], u[std::size_t(s)], v[std::size_t(s)], w[std::size_t(s)]))
+          continue;
         worst = std::max(worst, std::abs(deep.du(s, x) - base.du(s, x)));
         worst = std::max(worst, std::abs(deep.dv(s, x) - base.dv(s, x)));
         worst = std::max(worst, std::abs(deep.dw(s, x) - base.dw(s, x)));
