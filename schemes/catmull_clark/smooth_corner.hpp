@@ -1,8 +1,9 @@
 // Catmull-Clark's limit near a smooth (unpinned) corner: a boundary vertex of one quad whose two
 // boundary edges keep the smooth boundary rule, so that its vertex point is the cubic B-spline
 // curve's round the corner, (P_s + 6 P_0 + P_t) / 8 over its two boundary neighbours
-// (Boundary::edge_only leaves a surface's corners so; a Catmull-Clark solid's cross-section at a
-// smooth rim, a boundary edge of two faces, is the same configuration: solids/cell_nets.hpp).
+// (Boundary::edge_only leaves a surface's corners so: limit_at.hpp's samples there; a Catmull-Clark
+// solid's cross-section at a smooth rim, a boundary edge of two faces, is the same configuration:
+// solids/cell_nets.hpp).
 //
 // The quad with that corner at (s, t) = (0, 0), s along its edge to corner 1 and t to corner 3,
 // its other corners regular (inside of 4 edges, or on the boundary of 3), has the 3 x 3 points C
@@ -68,9 +69,10 @@ SPMESH_HD inline int smooth_corner_at(const QuadView& q, const index_t* kinds, i
   return -1;
 }
 
-// The 9 points round quad f's smooth corner a (smooth_corner_at), smooth_corner_ring of them: visit(i + 3 j, vertex) at grid
-// place (i, j), i along the edge to corner a + 1, j along the edge to corner a + 3; the quads
-// beside f across its edges a + 1 -> a + 2 and a + 2 -> a + 3 and the one diagonal to it at a + 2.
+// The smooth_corner_ring points round quad f's smooth corner a (smooth_corner_at): visit(i + 3 j,
+// vertex) at grid place (i, j), i along the edge to corner a + 1, j along the edge to corner
+// a + 3; the quads beside f across its edges a + 1 -> a + 2 and a + 2 -> a + 3 and the one
+// diagonal to it at a + 2.
 template <class Visit>
 SPMESH_HD void smooth_corner_points(const QuadView& q, index_t f, int a, Visit&& visit) {
   auto at = [&](index_t h) { return linalg::ldg(q.corners + h); };
