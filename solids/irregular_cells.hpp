@@ -286,41 +286,36 @@ inline Configuration configuration(const HostCells& mesh, const Neighbourhood& a
   return out;
 }
 
-// Whether vertex v has the grid's star: 8 hexahedra round it and 6 edges, each in 4 of them.
-inline bool grid_star(const HostCells& mesh, index_t v) {
+// Vertex v's edges, as the other end and how many of v's cells hold the edge, where v's cells are
+// `cells` hexahedra (else none).
+inline std::map<index_t, int> hexahedral_star(const HostCells& mesh, index_t v, index_t cells) {
   const index_t begin = mesh.vertex_offsets[std::size_t(v)], end = mesh.vertex_offsets[std::size_t(v) + 1];
-  if (end - begin != 8) return false;
-  std::map<index_t, int> edges;  // the other end: the cells round the edge
+  std::map<index_t, int> edges;
+  if (end - begin != cells) return edges;
   for (index_t i = begin; i < end; ++i) {
     const index_t c = mesh.vertex_cells[std::size_t(i)];
-    if (!mesh.hexahedron(c)) return false;
+    if (!mesh.hexahedron(c)) return {};
     int k = 0;
     while (mesh.corner(c, k) != v) ++k;
     for (int axis = 0; axis < 3; ++axis) ++edges[mesh.corner(c, flipped(k, axis))];
   }
-  if (edges.size() != 6) return false;
-  for (const auto& [other, count] : edges)
-    if (count != 4) return false;
-  return true;
+  return edges;
+}
+
+// Whether vertex v has the grid's star: 8 hexahedra round it and 6 edges, each in 4 of them.
+inline bool grid_star(const HostCells& mesh, index_t v) {
+  const auto edges = hexahedral_star(mesh, v, 8);
+  return edges.size() == 6 && std::all_of(edges.begin(), edges.end(), [](const auto& e) { return e.second == 4; });
 }
 
 // Whether vertex v has the boundary grid's star (a face point on a flat boundary): 4 hexahedra
 // round it and 5 edges, 4 of them on the boundary in 2 of those cells, 1 inward in all 4.
 inline bool boundary_grid_star(const HostCells& mesh, index_t v) {
-  const index_t begin = mesh.vertex_offsets[std::size_t(v)], end = mesh.vertex_offsets[std::size_t(v) + 1];
-  if (end - begin != 4) return false;
-  std::map<index_t, int> edges;  // the other end: the cells round the edge
-  for (index_t i = begin; i < end; ++i) {
-    const index_t c = mesh.vertex_cells[std::size_t(i)];
-    if (!mesh.hexahedron(c)) return false;
-    int k = 0;
-    while (mesh.corner(c, k) != v) ++k;
-    for (int axis = 0; axis < 3; ++axis) ++edges[mesh.corner(c, flipped(k, axis))];
-  }
-  if (edges.size() != 5) return false;
-  int in_two = 0, in_four = 0;
-  for (const auto& [other, count] : edges) in_two += count == 2, in_four += count == 4;
-  return in_two == 4 && in_four == 1;
+  const auto edges = hexahedral_star(mesh, v, 4);
+  const auto in = [&](int cells) {
+    return std::count_if(edges.begin(), edges.end(), [&](const auto& e) { return e.second == cells; });
+  };
+  return edges.size() == 5 && in(2) == 4 && in(4) == 1;
 }
 
 }  // namespace detail
