@@ -139,4 +139,34 @@ StamStructure stam_structure(const Eigen::MatrixXd& A, const Eigen::MatrixXd& G,
   return out;
 }
 
+std::vector<double> tabled_powers(const Eigen::MatrixXd& A, const std::vector<Eigen::MatrixXd>& nets, int depths,
+                                  int powers, const std::string& what) {
+  const int K = int(A.rows());
+  // l^T: A^4096's rows (an eigenvalue of 0.9 is 1e-187 there, a Jordan chain's k lambda^k too).
+  Eigen::MatrixXd power = A;
+  for (int squaring = 0; squaring < 12; ++squaring) power = (power * power).eval();
+  const Eigen::RowVectorXd limit = power.row(0);
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(K);
+  const double apart = (power - ones * limit).cwiseAbs().maxCoeff();
+  if (!(apart <= 1e-12) || !(std::abs(limit.sum() - 1) <= 1e-12))
+    throw Error(what + ": the subdivision matrix's powers do not converge to one limit point (rows " +
+                std::to_string(apart) + " apart, weights summing to " + std::to_string(limit.sum()) + ")");
+  const Eigen::MatrixXd E = A - ones * limit;
+  std::vector<double> values(limit.data(), limit.data() + K);
+  Eigen::MatrixXd Ek = Eigen::MatrixXd::Identity(K, K) - ones * limit;  // E^0 as I - 1 l^T
+  for (int k = 0; k < depths; ++k, Ek = (E * Ek).eval())
+    for (const Eigen::MatrixXd& G : nets) {
+      const Eigen::MatrixXd D = G * Ek;
+      for (int q = 0; q < K; ++q)
+        for (int p = 0; p < int(G.rows()); ++p) values.push_back(D(p, q));
+    }
+  Eigen::MatrixXd step = Eigen::MatrixXd::Identity(K, K);  // E^depths
+  for (int k = 0; k < depths; ++k) step = (E * step).eval();
+  Eigen::MatrixXd Eq = step;
+  for (int q = 1; q <= powers; ++q, Eq = (Eq * step).eval())
+    for (int row = 0; row < K; ++row)
+      for (int col = 0; col < K; ++col) values.push_back(Eq(row, col));
+  return values;
+}
+
 }  // namespace spmesh::schemes

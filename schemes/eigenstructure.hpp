@@ -43,6 +43,20 @@ Eigenstructure decompose(const Eigen::MatrixXd& A, const std::string& what);
 // transposed (a control point's P weights together).
 StamStructure stam_structure(const Eigen::MatrixXd& A, const Eigen::MatrixXd& G, int valence, const std::string& what);
 
+// Where A is not diagonalisable (a boundary vertex's rules, whose Jordan chains are longer than
+// Stam's: catmull_clark/smooth_corner.hpp, boundary_fan.hpp), its powers are tabled instead. With
+// l^T the limit of A^k's rows (A's left eigenvector of 1, every other eigenvalue at most
+// below 0.9 in size) and E = A - 1 l^T, so that E^k = A^k - 1 l^T for k >= 1 and E^0 reads
+// I - 1 l^T: l^T (K values); then per depth k = 0 .. depths - 1 and per net G (P x K, in the
+// order given) the rows of G E^k, point-major (point q's P entries together: K x P); then
+// E^(depths q) for q = 1 .. powers (K x K, row-major), with which a deeper depth d is
+// G E^(d mod depths) times E^(depths floor(d / depths)) (l^T E = 0 keeps the first factor's
+// I - 1 l^T out). The rows of G E^k shrink with k, so a derivative's, 2^k times them, keep their
+// precision.
+// Error naming `what` if A's powers do not converge to 1 l^T.
+std::vector<double> tabled_powers(const Eigen::MatrixXd& A, const std::vector<Eigen::MatrixXd>& nets, int depths,
+                                  int powers, const std::string& what);
+
 // Valence n's StamStructure read off Scheme's refinement of `fan` (a smooth mesh around vertex
 // 0 whose face 0 has it at corner 0, with rings enough that the rules its points take are whole):
 // ring(view, visit) visits (j, vertex) for the K control points of face 0 of a level in its

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -155,19 +156,17 @@ View stam_view(const StamTables<S>& tables) {
   return view;
 }
 
-// The structures (structure(n), made once a process) of the valences flagged in `present` (host;
-// valences 0 .. its size - 1), uploaded to the executor's memory.
-template <class Exec, class Structure, class S = typename Exec::space>
-StamTables<S> stam_tables(Exec& exec, std::span<const index_t> present, Structure&& structure) {
-  const int max_valence = int(present.size()) - 1;
+// Tables per count n (a valence, a fan's quads) for the n flagged in `present` (host; n from 0 to
+// its size - 1), append(n, values) appending n's, uploaded to the executor's memory as one array
+// with where each n's starts (-1: none).
+template <class Exec, class Append, class S = typename Exec::space>
+StamTables<S> tables_by_count(Exec& exec, std::span<const index_t> present, Append&& append) {
   std::vector<double> values;
   std::vector<std::int64_t> start(present.size(), -1);
-  for (int n = 3; n <= max_valence; ++n) {
-    if (!present[std::size_t(n)]) continue;
-    const StamStructure& made = structure(n);
-    start[std::size_t(n)] = std::int64_t(values.size());
-    for (const auto* part : {&made.eigenvalues, &made.superdiagonal, &made.children, &made.inverse, &made.powers})
-      values.insert(values.end(), part->begin(), part->end());
+  for (std::size_t n = 0; n < present.size(); ++n) {
+    if (!present[n]) continue;
+    start[n] = std::int64_t(values.size());
+    append(int(n), values);
   }
   auto upload = [&](const auto& host) {
     linalg::Array<typename std::remove_cvref_t<decltype(host)>::value_type, S> to(index_t(host.size()));
@@ -175,6 +174,18 @@ StamTables<S> stam_tables(Exec& exec, std::span<const index_t> present, Structur
     return to;
   };
   return {upload(values), upload(start)};
+}
+
+// The structures (structure(n), made once a process) of the valences flagged in `present` (host;
+// valences 3 .. its size - 1), uploaded to the executor's memory.
+template <class Exec, class Structure, class S = typename Exec::space>
+StamTables<S> stam_tables(Exec& exec, std::span<const index_t> present, Structure&& structure) {
+  return tables_by_count(exec, present, [&](int n, std::vector<double>& values) {
+    if (n < 3) throw Error("stam_tables: valence " + std::to_string(n) + " has no eigenstructure");
+    const StamStructure& made = structure(n);
+    for (const auto* part : {&made.eigenvalues, &made.superdiagonal, &made.children, &made.inverse, &made.powers})
+      values.insert(values.end(), part->begin(), part->end());
+  });
 }
 
 // The same with `present` an array of max_valence + 1 on the executor: a scheme's StamValences

@@ -9,6 +9,9 @@ creased_cube.obj : the cube with OpenSubdiv crease tags: infinitely sharp top ed
             (1.5) vertical edges, a semi-sharp corner (3) at the origin: the README's main job.
 tent.obj  : open mixed mesh with boundary: a hexagonal fan of 6 triangles around a raised apex,
             ringed by 6 quads and a pentagon (mixed orders, boundary, valence 3..6).
+holed_plate.obj : open quad mesh: a 6 x 6 grid less its middle 2 x 2 (a square hole) on a wavy
+            surface; the hole's corners are boundary vertices of 4 edges (3 quads), the outer
+            corners of 2, the rest of the boundary of 3 (chi 0).
 lantern.obj : closed mixed mesh: a hexagonal prism under a roof of triangles, one side a pentagon
             (faces of 3 to 6 sides, vertices of 3 to 7 edges, chi 2).
 block.mesh : a volume (Medit): 4 x 4 x 3 hexahedra, a layer of 24 prisms beside them and 4
@@ -67,6 +70,20 @@ def tent():
         a, b = 1 + k, 1 + (k + 1) % 6
         A, B = 7 + k, 7 + (k + 1) % 6
         faces.append((a, A, 13, B, b) if k == 0 else (a, A, B, b))
+    return verts, faces
+
+
+def holed_plate(n=6):
+    inside = lambda i, j: 2 <= i < 4 and 2 <= j < 4  # the hole's quads
+    number, verts = {}, []
+    for j in range(n + 1):
+        for i in range(n + 1):
+            if 2 < i < 4 and 2 < j < 4:
+                continue  # the hole's middle vertex (3, 3)
+            number[i, j] = len(verts)
+            verts.append((i / n, j / n, 0.15 * math.sin(2.1 * i / n + 1.3 * j / n) + 0.1 * math.cos(3.0 * i * j / n / n)))
+    faces = [(number[i, j], number[i + 1, j], number[i + 1, j + 1], number[i, j + 1])
+             for j in range(n) for i in range(n) if not inside(i, j)]
     return verts, faces
 
 
@@ -172,6 +189,8 @@ if __name__ == "__main__":
     write("creased_cube.obj", "Unit cube with creases: sharp top edges, semi-sharp sides, a corner",
           *cube(), creases())
     write("tent.obj", "Open tent (a disk): V 14, E 25, F 12 (6 triangles, 5 quads, 1 pentagon), 7 boundary edges, chi 1", *tent())
+    write("holed_plate.obj", "Quad plate 6 x 6 with a 2 x 2 hole: V 48, E 80, F 32, 2 boundaries of 24 and 8 edges, chi 0",
+          *holed_plate())
     write("lantern.obj", "Closed mixed mesh: V 14, E 26, F 14 (7 triangles, 5 quads, 1 pentagon, 1 hexagon), chi 2",
           *lantern())
     block()

@@ -12,18 +12,21 @@
 // (boundary_patch). A face with one smooth inner corner of 3 to max_stam_valence edges and three
 // regular ones is Stam's (stam.hpp): exact in constant time at any distance from that corner; a
 // face with one smooth (unpinned, edge-only) corner of 2 edges, boundary vertices of 3 edges
-// beside it and a regular corner opposite is the smooth corner's (smooth_corner.hpp), the same.
+// beside it and a regular corner opposite is the smooth corner's (smooth_corner.hpp), the same; so
+// is a face at a boundary vertex of 3 to max_fan_faces quads under the crease rule whose fan's other
+// vertices are regular (boundary_fan.hpp).
 // Elsewhere the sample goes down the levels, to the child quad that holds it (child a of a quad
 // lies at its corner a, turned as its parent: (u, v) -> (2u - i, 2v - j)), until that child is one
 // of those; a derivative in the base face's parameters is the child's times 2^level (a semi-sharp
 // crease decays on the way down, and the faces at it become regular). Samples that reach neither
 // within the levels asked (at a semi-sharp crease not yet decayed, a crease vertex that is not
-// such a straight one, a dart, a boundary vertex of more than 3 edges, an inner vertex of 2 or
-// more than max_stam_valence edges) are refused, or on request
-// approximated between the limit points of the last level's quad (bilinear): their exact patches
-// are limit evaluation's next steps.
+// such a straight one, a dart, a boundary vertex of more than max_fan_faces + 1 edges or under
+// another rule, an inner vertex of 2 or more than max_stam_valence edges) are refused, or on
+// request approximated between the limit points of the last level's quad (bilinear): their exact
+// patches are limit evaluation's next steps.
 #pragma once
 
+#include "schemes/catmull_clark/boundary_fan.hpp"
 #include "schemes/catmull_clark/patch_build.hpp"
 #include "schemes/catmull_clark/parameterization.hpp"
 #include "schemes/catmull_clark/patch_eval.hpp"
@@ -34,6 +37,7 @@
 #include "schemes/patches/basis.hpp"
 #include "schemes/samples.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -76,6 +80,7 @@ struct SampleTerms {
   StamView stam;
   StamNets stam_nets;  // where sample_points made them
   SmoothCornerView smooth_corner;  // where a level has a smooth corner
+  BoundaryFanView boundary_fan;    // where a level has a boundary fan, per quad count
   bool approximate = false;
   LimitTerms<QuadView, LimitMask> last;  // the last level's limit masks, where approximate
 
@@ -125,10 +130,17 @@ struct SampleTerms {
         stam.limit(L.q, at, a, n, x, y, scale, on_level);
         return 0;
       }
-      const int corner = c.extraordinary < 0 && c.others == 1 ? smooth_corner_at(L.q, L.irregular, at) : -1;
-      if (corner >= 0) {
-        smooth_corner.limit(L.q, at, corner, x, y, scale, on_level);
-        return 0;
+      if (c.extraordinary < 0 && c.others == 1) {
+        const int corner = smooth_corner_at(L.q, L.irregular, at);
+        if (corner >= 0) {
+          smooth_corner.limit(L.q, at, corner, x, y, scale, on_level);
+          return 0;
+        }
+        const FanPlace fan = boundary_fan_at(L.q, L.irregular, at);
+        if (fan.corner >= 0) {
+          boundary_fan.limit(L.q, fan, x, y, scale, on_level);
+          return 0;
+        }
       }
       if (l + 1 == levels) {
         if (!approximate) return 1;
@@ -224,14 +236,26 @@ struct SampleTerms {
   }
 };
 
-// Per vertex of a level the samples read: StamValences' flag of its valence, and whether any is a
-// smooth corner. (A functor, not a lambda: with_sample_terms is instantiated with local types.)
+// What the levels a sample may stop at hold, in one array: per valence 0 .. max_stam_valence
+// whether a Stam vertex of it, then whether a smooth corner, then per quad count 0 ..
+// max_fan_faces whether a boundary fan of it.
+inline constexpr index_t kinds_present_smooth_corner = max_stam_valence + 1;
+inline constexpr index_t kinds_present_fans = kinds_present_smooth_corner + 1;
+inline constexpr index_t kinds_present_size = kinds_present_fans + max_fan_faces + 1;
+
+// Per vertex of a level the samples read: StamValences' flag of its valence, and its smooth
+// corner's or boundary fan's. (A functor, not a lambda: with_sample_terms is instantiated with
+// local types.)
 struct SampleLevelKinds {
   StamValences<QuadView> valences;
-  index_t* smooth_corners;
   SPMESH_HD void operator()(index_t v) const {
     valences(v);
-    if (valences.irregular[v] == vertex_kind::smooth_corner) linalg::atomic_max(smooth_corners, index_t(1));
+    const index_t kind = valences.irregular[v];
+    if (kind == vertex_kind::smooth_corner) linalg::atomic_max(valences.present + kinds_present_smooth_corner, index_t(1));
+    if (kind != vertex_kind::boundary_fan) return;
+    index_t edges = 0;
+    valences.q.for_each_edge(v, [&](index_t, index_t, index_t) { ++edges; });
+    if (edges - 1 <= max_fan_faces) linalg::atomic_max(valences.present + kinds_present_fans + edges - 1, index_t(1));
   }
 };
 
@@ -268,23 +292,26 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
     irregular.push_back(irregular_vertices(exec, L, near, &sharp_sides.back()));
     terms.level[l] = {view(L), irregular.back().data(), sharp_sides.back().data()};
   }
-  // What the levels hold: per valence 0 .. max_stam_valence whether a Stam vertex of it, then
-  // whether a smooth corner (one read for both).
-  const index_t present_size = max_stam_valence + 2;
-  linalg::Array<index_t, S> present(present_size);
-  const std::vector<index_t> none(static_cast<std::size_t>(present_size), 0);
-  exec.write(present.data(), none.data(), present_size);
-  index_t* smooth_corners = present.data() + max_stam_valence + 1;
+  // What the levels hold (kinds_present_*), read once.
+  linalg::Array<index_t, S> present(kinds_present_size);
+  const std::vector<index_t> none(static_cast<std::size_t>(kinds_present_size), 0);
+  exec.write(present.data(), none.data(), kinds_present_size);
   for (int l = first; l <= depth; ++l) {
     const StamValences<QuadView> valences{terms.level[l].q, terms.level[l].irregular, present.data(), max_stam_valence};
-    exec.for_each(terms.level[l].q.vertices, SampleLevelKinds{valences, smooth_corners});
+    exec.for_each(terms.level[l].q.vertices, SampleLevelKinds{valences});
   }
-  std::vector<index_t> found(static_cast<std::size_t>(present_size));
-  exec.read(present.data(), present_size, found.data());
-  const auto stam = schemes::stam_tables(exec, std::span(found).first(max_stam_valence + 1), stam_structure);
+  std::vector<index_t> found(static_cast<std::size_t>(kinds_present_size));
+  exec.read(present.data(), kinds_present_size, found.data());
+  const std::span<const index_t> flags(found);
+  const auto stam = schemes::stam_tables(exec, flags.first(max_stam_valence + 1), stam_structure);
   terms.stam = stam_view<StamView>(stam);
   linalg::Array<double, S> smooth_corner;
-  if (found.back()) smooth_corner = smooth_corner_tables(exec), terms.smooth_corner.values = smooth_corner.data();
+  if (found[kinds_present_smooth_corner])
+    smooth_corner = smooth_corner_tables(exec), terms.smooth_corner.values = smooth_corner.data();
+  const std::span<const index_t> fan_flags = flags.subspan(kinds_present_fans);
+  StamTables<S> fans;
+  if (std::any_of(fan_flags.begin(), fan_flags.end(), [](index_t flag) { return flag != 0; }))
+    fans = boundary_fan_tables(exec, fan_flags), terms.boundary_fan = stam_view<BoundaryFanView>(fans);
   // The last level's limit masks, for the samples that no patch holds.
   linalg::Array<std::uint8_t, S> turned;
   linalg::Array<float, S> vertex_sharpness;
@@ -300,8 +327,9 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
       exec, status, faces, u, v, base_faces, approximate,
       "a quad's is [0, 1] x [0, 1], a polygon's the squares of its sub-faces, docs/rules.md",
       "no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
-          " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a boundary "
-          "vertex of more than 3 edges or an inner one of 2 or more than " +
+          " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a corner tag "
+          "on a boundary vertex of more than 2 edges, a boundary vertex of more than " +
+          std::to_string(max_fan_faces + 1) + " edges or an inner one of 2 or more than " +
           std::to_string(max_stam_valence) + " edges is near, whose exact patches are not built yet; approximate "
           "evaluates it between the last level's limit points)");
 }

@@ -13,12 +13,13 @@
 // along the boundary with its layer beyond the boundary reflected, 2 P_0 - P_1, as at any smooth
 // boundary). A is not diagonalisable (eigenvalues 1, 1/2, 1/4 twice, 1/8 twice, 1/16 twice and
 // 1/64, with Jordan chains), so instead of Stam's eigenstructure its powers are tabled, as for a
-// solid's irregular cells (solids/irregular_cells.hpp): a sample whose larger parameter is 2^-(k+1)
+// solid's irregular cells (solids/irregular_cells.hpp) and a boundary fan's (boundary_fan.hpp,
+// whose table maker makes these as the fan of one quad): a sample whose larger parameter is 2^-(k+1)
 // to 2^-k lies in child r of the quad k levels down, whose net is G_r A^k C. The rows kept are
 // D_k = G_r A^k - 1 l^T, l^T the limit at the corner's weights (A's left eigenvector of 1), so that a
 // derivative's weights, 2^(k+1) times D_k's, keep their precision (D_k shrinks as 2^-k). Nearer
 // the corner than 2^-(smooth_corner_depth + 1) a sample is taken at that distance. A and G_r are
-// read off spmesh's own refinement of a quadrant of quads (smooth_corner.cpp).
+// read off spmesh's own refinement of a quadrant of quads (boundary_fan.cpp).
 //
 // At the corner the limit surface's two derivatives are both along the boundary curve's tangent
 // (A's only eigenvalue 1/2 is the curve's): the parameterisation is singular there, its
@@ -69,21 +70,27 @@ SPMESH_HD inline int smooth_corner_at(const QuadView& q, const index_t* kinds, i
   return -1;
 }
 
-// The smooth_corner_ring points round quad f's smooth corner a (smooth_corner_at): visit(i + 3 j,
-// vertex) at grid place (i, j), i along the edge to corner a + 1, j along the edge to corner
-// a + 3; the quads beside f across its edges a + 1 -> a + 2 and a + 2 -> a + 3 and the one
-// diagonal to it at a + 2.
+// The 3 x 3 points of the quads at the start of half-edge h: visit(i, j, vertex) at grid place
+// (i, j), i along h, j along h's previous edge (reversed): h's quad, the ones beside it across its
+// next two edges and the one diagonal to it (each vertex of those rings is then regular: 4 edges
+// inside, 3 on the boundary).
 template <class Visit>
-SPMESH_HD void smooth_corner_points(const QuadView& q, index_t f, int a, Visit&& visit) {
+SPMESH_HD void quadrant_points(const QuadView& q, index_t h00, Visit&& visit) {
   auto at = [&](index_t h) { return linalg::ldg(q.corners + h); };
   auto twin = [&](index_t h) { return linalg::ldg(q.twin + h); };
-  const index_t h00 = 4 * f + a;                         // (0, 0) -> (1, 0)
-  const index_t h10 = next_half(twin(next_half(h00)));   // (1, 0) -> (2, 0), the quad along s
-  const index_t h01 = twin(next_half(next_half(h00)));   // (0, 1) -> (1, 1), the quad along t
+  const index_t h10 = next_half(twin(next_half(h00)));   // (1, 0) -> (2, 0), the quad along i
+  const index_t h01 = twin(next_half(next_half(h00)));   // (0, 1) -> (1, 1), the quad along j
   const index_t h11 = twin(next_half(next_half(h10)));   // (1, 1) -> (2, 1), the diagonal quad
-  visit(0, at(h00)), visit(1, at(next_half(h00))), visit(2, at(next_half(h10)));
-  visit(3, at(prev_half(h00))), visit(4, at(next_half(next_half(h00)))), visit(5, at(next_half(next_half(h10))));
-  visit(6, at(prev_half(h01))), visit(7, at(next_half(next_half(h01)))), visit(8, at(next_half(next_half(h11))));
+  visit(0, 0, at(h00)), visit(1, 0, at(next_half(h00))), visit(2, 0, at(next_half(h10)));
+  visit(0, 1, at(prev_half(h00))), visit(1, 1, at(next_half(next_half(h00)))), visit(2, 1, at(next_half(next_half(h10))));
+  visit(0, 2, at(prev_half(h01))), visit(1, 2, at(next_half(next_half(h01)))), visit(2, 2, at(next_half(next_half(h11))));
+}
+
+// The smooth_corner_ring points round quad f's smooth corner a (smooth_corner_at): visit(i + 3 j,
+// vertex) at grid place (i, j), i along the edge to corner a + 1, j along the edge to corner a + 3.
+template <class Visit>
+SPMESH_HD void smooth_corner_points(const QuadView& q, index_t f, int a, Visit&& visit) {
+  quadrant_points(q, 4 * f + a, [&](int i, int j, index_t vertex) { visit(i + 3 * j, vertex); });
 }
 
 // The tables as kernels read them.

@@ -28,12 +28,12 @@ StamStructure make_structure(int n) {
 
 }  // namespace
 
-linalg::MeshMatrix<> fan_mesh(int n) {
-  const index_t spokes = 1, inner = 1 + 3 * index_t(n);
+linalg::MeshMatrix<> fan_mesh(int n, bool closed) {
+  const index_t spokes = 1, inner = 1 + 3 * index_t(closed ? n : n + 1);
   auto point = [&](index_t k, index_t i, index_t j) -> index_t {
     if (i == 0 && j == 0) return 0;
     if (j == 0) return spokes + 3 * k + i - 1;
-    if (i == 0) return spokes + 3 * ((k + 1) % n) + j - 1;
+    if (i == 0) return spokes + 3 * (closed ? (k + 1) % n : k + 1) + j - 1;
     return inner + 9 * k + 3 * (i - 1) + j - 1;
   };
   linalg::Array<index_t> offsets(9 * n + 1), indices(36 * n);

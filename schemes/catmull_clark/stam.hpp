@@ -68,10 +68,12 @@ SPMESH_HD void stam_ring(const QuadView& q, index_t f, int a, int n, Visit&& vis
 
 // n sectors of 3 x 3 quads around vertex 0, sector k between spokes k and k + 1: sector k's point
 // (i, j), i steps along spoke k and j along spoke k + 1, is vertex 1 + 3k + i - 1 on a spoke (j =
-// 0), else 1 + 3n + 9k + 3(i - 1) + j - 1; face 9k + 3i + j has it at its corner 0. Face 0 has
-// vertex 0 at its corner 0 and spoke 0 at corner 1. The points whose rules A and G_r use (vertex 0
-// and face 0's other corners) have whole rings of inner faces; the boundary is two steps beyond.
-linalg::MeshMatrix<> fan_mesh(int valence);
+// 0), else 1 + 3s + 9k + 3(i - 1) + j - 1, s the spokes (n closed, spoke n being spoke 0; n + 1
+// open, vertex 0 then on the boundary, along spokes 0 and n); face 9k + 3i + j has it at its
+// corner 0. Face 0 has vertex 0 at its corner 0 and spoke 0 at corner 1. The points whose rules A
+// and G_r use (vertex 0 and face 0's other corners) have whole rings of faces; the outer boundary
+// is two steps beyond.
+linalg::MeshMatrix<> fan_mesh(int valence, bool closed = true);
 
 // Valence n's structure (stam_tables.hpp; P = 16 points a child), made on first use and kept
 // (thread-safe). Error if A is not diagonalisable in double to 1e-12 (it has been for every

@@ -4,7 +4,9 @@
 // `crease` corners take the same patch with the points beyond the boundary or an infinitely sharp
 // crease reflected; a face with one `stam` corner and the others regular is Stam's; a quad with
 // one `smooth_corner` is the smooth corner's (catmull_clark/smooth_corner.hpp) where its other
-// corners are boundary and regular ones. The edge counts are the faces': RegularCounts.
+// corners are boundary and regular ones, and one with a `boundary_fan` corner the boundary fan's
+// (catmull_clark/boundary_fan.hpp) where the fan's other vertices are regular ones. The edge
+// counts are the faces': RegularCounts.
 #pragma once
 
 #include "linalg/atomics.hpp"
@@ -25,7 +27,8 @@ inline constexpr index_t boundary = 2;  // on the boundary, the regular boundary
 inline constexpr index_t corner = 3;    // on the boundary, 2 edges (quads), pinned (the corner rule)
 inline constexpr index_t crease = 4;    // inside, regular, two opposite infinitely sharp edges: the crease rule
 inline constexpr index_t smooth_corner = 5;  // on the boundary, 2 edges (quads), the crease rule round it (unpinned)
-inline constexpr index_t other = 6;     // anything else: a semi-sharp crease, a dart, a blend of rules, ...
+inline constexpr index_t boundary_fan = 6;   // on the boundary, 4 edges or more (quads), the crease rule along it
+inline constexpr index_t other = 7;     // anything else: a semi-sharp crease, a dart, a blend of rules, ...
 }  // namespace vertex_kind
 
 // A regular vertex's edges inside (4 among quads, 6 among triangles) and on the boundary (3, 4);
@@ -57,17 +60,18 @@ SPMESH_HD FaceCorners face_corners(const View& view, const index_t* irregular, i
 
 namespace detail {
 
-// A vertex's kind by its ring alone (a walk): regular, stam, boundary, corner or other (a
-// boundary vertex of another edge count).
+// A vertex's kind by its ring alone (a walk): regular, stam, boundary, corner, boundary_fan (quads)
+// or other (a boundary vertex of other edge counts).
 template <class View>
 SPMESH_HD index_t ring_kind(const View& q, index_t v) {
   using Counts = RegularCounts<View>;
   index_t edges = 0;
   bool boundary = false;
   q.for_each_edge(v, [&](index_t, index_t, index_t face) { ++edges, boundary |= face < 0; });
-  return boundary ? (edges == Counts::boundary ? vertex_kind::boundary
-                     : edges == Counts::corner ? vertex_kind::corner
-                                               : vertex_kind::other)
+  return boundary ? (edges == Counts::boundary                ? vertex_kind::boundary
+                     : edges == Counts::corner                ? vertex_kind::corner
+                     : Counts::quads && edges > Counts::boundary ? vertex_kind::boundary_fan
+                                                                 : vertex_kind::other)
                   : edges != Counts::inner ? vertex_kind::stam
                                            : vertex_kind::regular;
 }
@@ -83,8 +87,8 @@ struct IrregularVertices {
   }
 };
 // ... then `other` for a special vertex whose mask is not the smooth one, unless it is a boundary
-// vertex whose mask is exactly the crease rule along the boundary (3/4, 1/8, 1/8: its inner edge
-// and the vertex smooth, so it stays so) or a corner whose mask is the corner rule (a corner
+// vertex (or a boundary fan's) whose mask is exactly the crease rule along the boundary (3/4, 1/8,
+// 1/8: its inner edges and the vertex smooth, so it stays so) or a corner whose mask is the corner rule (a corner
 // whose mask is the crease rule round it, edge-only's, is `smooth_corner`), and for the
 // ends of an inner edge of sharpness above 0 (integer maxima: the same whatever order they land
 // in; a special vertex's ring is walked again rather than its kind read, which other threads
@@ -118,7 +122,8 @@ struct CreaseVertices {
         linalg::atomic_max(irregular + v, vertex_kind::crease);
         return;
       }
-      const bool kept = (kind == vertex_kind::boundary && crease_rule) || (kind == vertex_kind::corner && corner_rule);
+      const bool kept = ((kind == vertex_kind::boundary || kind == vertex_kind::boundary_fan) && crease_rule) ||
+                        (kind == vertex_kind::corner && corner_rule);
       if (kind == vertex_kind::corner && crease_rule) linalg::atomic_max(irregular + v, vertex_kind::smooth_corner);
       else if ((!smooth[i] && !kept) || marked > 0) linalg::atomic_max(irregular + v, vertex_kind::other);
       return;

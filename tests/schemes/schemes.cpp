@@ -887,31 +887,36 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
   }
 }
 
-// cc::fan_mesh(n) with points on a wavy surface: sector k's point (i, j) at i d_k + j d_(k+1)
-// (d_k at angle 2 pi k / n), lifted by a smooth function of its place and its vertex number.
-meshops::PolyMesh wavy_fan(int n) {
+// cc::fan_mesh(n, closed) with points on a wavy surface: sector k's point (i, j) at i d_k + j
+// d_(k+1) (d_k at angle 2 pi k / n; open, 3 pi k / (2 n): the fan's vertex on the boundary, its n
+// quads round three quarters of a turn), lifted by a smooth function of its place and its vertex
+// number.
+meshops::PolyMesh wavy_fan(int n, bool closed = true) {
   meshops::PolyMesh mesh;
-  mesh.M = cc::fan_mesh(n);
-  mesh.source = "fan of valence " + std::to_string(n);
+  mesh.M = cc::fan_mesh(n, closed);
+  mesh.source = (closed ? "fan of valence " : "open fan of quads ") + std::to_string(n);
   mesh.positions = Dense<double>(mesh.M.vertices, 3);
   auto place = [&](index_t v, double x, double y) {
     mesh.positions(v, 0) = x, mesh.positions(v, 1) = y;
     mesh.positions(v, 2) = 0.3 * std::sin(1.3 * x + 0.7 * y) + 0.05 * std::cos(double(v));
   };
-  const double turn = 2 * std::numbers::pi / n;
+  const double turn = (closed ? 2 : 1.5) * std::numbers::pi / n;
+  const index_t spokes = closed ? n : n + 1;
   place(0, 0, 0);
-  for (int k = 0; k < n; ++k)
-    for (int i = 1; i <= 3; ++i)  // (0, j) is sector k + 1's (j, 0)
+  for (int k = 0; k < spokes; ++k)
+    for (int i = 1; i <= 3; ++i)
       for (int j = 0; j <= 3; ++j) {
-        const index_t v = j == 0 ? 1 + 3 * k + i - 1 : 1 + 3 * n + 9 * k + 3 * (i - 1) + j - 1;
+        if (j > 0 && k == n) continue;  // (0, j) is sector k + 1's (j, 0); an open fan's last spoke has no sector
+        const index_t v = j == 0 ? 1 + 3 * k + i - 1 : 1 + 3 * spokes + 9 * k + 3 * (i - 1) + j - 1;
         place(v, i * std::cos(turn * k) + j * std::cos(turn * (k + 1)), i * std::sin(turn * k) + j * std::sin(turn * (k + 1)));
       }
   return mesh;
 }
 
 // A 4 x 4 grid of quads less its 2 x 2 quarter at x, y > 2, points lifted as wavy_fan's: its
-// concave corner (2, 2) is a boundary vertex of 4 edges, at corner 2 of quad (1, 1), face 5.
-meshops::PolyMesh wavy_l_shape() {
+// concave corner (2, 2), vertex 12, is a boundary vertex of 4 edges, at corner 2 of quad (1, 1),
+// face 5; `tags` (OBJ lines) added.
+meshops::PolyMesh wavy_l_shape(const std::string& tags = "") {
   std::string obj;
   std::map<std::pair<int, int>, int> number;
   for (int j = 0; j <= 4; ++j)
@@ -927,7 +932,7 @@ meshops::PolyMesh wavy_l_shape() {
       obj += "f " + std::to_string(number[{i, j}]) + " " + std::to_string(number[{i + 1, j}]) + " " +
              std::to_string(number[{i + 1, j + 1}]) + " " + std::to_string(number[{i, j + 1}]) + "\n";
     }
-  return meshops::parse_obj(obj, "L-shaped grid");
+  return meshops::parse_obj(obj + tags, "L-shaped grid");
 }
 
 // A closed mesh of other polygons than quads: an n-sided prism (two n-gons, n quads) of points
@@ -994,20 +999,26 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at (face, u, v) on regular patches and
   // sub-face there has the pentagon's centre (5 edges) opposite, so the smooth corner holds it a
   // level down.
   check_samples<B, T>(meshops::read_obj(SPMESH_DATA_DIR "/meshes/tent.obj"), {}, 4);
+  // Boundary vertices of 4 to 12 edges (3 to 11 quads), the crease rule along the boundary in
+  // either mode: boundary_fan.hpp's, exact; every face of open fans, and the L-shaped grid's
+  // concave corner.
+  for (int n : {3, 4, 5, 8, 11}) check_samples<B, T>(wavy_fan(n, false), {}, 4);
+  check_samples<B, T>(wavy_fan(4, false), {}, 4, {schemes::Boundary::edge_and_corner});
+  check_samples<B, T>(wavy_l_shape(), {}, 4);
 }
 
 // Samples that no patch holds within the levels (at the concave corner of an L-shaped grid, a
-// boundary vertex of 4 edges) approximated between the limit points of the last level's quad:
-// exact at its corners, and closer a level elsewhere, against the limit masks at level 7 (by
-// about 1.8 a level here: 2.4e-2, 1.3e-2, 7.5e-3, 4.2e-3 at levels 2 to 5, the surface bending
-// ever faster towards that corner); the same through W.
+// boundary vertex of 4 edges pinned by a corner tag: the corner rule, not the crease rule of a
+// boundary fan) approximated between the limit points of the last level's quad: exact at its
+// corners, and closer a level elsewhere, against the limit masks at level 7; the same through W.
 TEST_CASE_TEMPLATE("Catmull-Clark's limit at samples no patch holds, approximated between the last level's limit "
                    "points: exact at their corners and closer a level",
                    V, SPMESH_TEST_REALS) {
   using B = typename V::Backend;
   using T = typename V::type;
-  const auto mesh = wavy_l_shape();
+  const auto mesh = wavy_l_shape("t corner 1/1/0 12 10\n");
   const index_t Vs = mesh.vertex_count(), f = 5;  // quad (1, 1): the concave corner at (1, 1)
+  auto pinned = [&] { return schemes::read_tags(mesh).sharpness; };
   constexpr int reference = 7, side = 1 << reference;
   std::vector<index_t> faces, vertex;
   std::vector<double> us, vs;
@@ -1019,15 +1030,15 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at samples no patch holds, approximate
   Dense<T> P0(Vs, 3);
   for (index_t p = 0; p < P0.data.size(); ++p) P0.data[p] = T(mesh.positions.data[p]);
   cpu::Executor host;
-  const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), smooth(Vs), reference);
-  const auto limits = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), smooth(Vs), reference, mesh.positions);
+  const auto plan = schemes::build<CatmullClark>(host, mesh.M.clone(), pinned(), reference);
+  const auto limits = schemes::limit_at_vertices<CatmullClark>(host, mesh.M.clone(), pinned(), reference, mesh.positions);
   const auto refined = plan.refined.mesh();
   std::vector<double> error;
   for (int depth = 2; depth <= 5; ++depth) {
     CAPTURE(depth);
     SampleLimitsOf<T> of{depth, {}, true};
     const auto [position, du, dv, by_W, du_by_W, dv_by_W] =
-        run<B>("approximated samples", of, mesh.M, smooth(Vs).edges, smooth(Vs).vertices, HostArray<index_t>(faces),
+        run<B>("approximated samples", of, mesh.M, pinned().edges, pinned().vertices, HostArray<index_t>(faces),
                HostArray<double>(us), HostArray<double>(vs), P0);
     CHECK(largest_difference(by_W, position) <= (std::is_same_v<T, float> ? 1e-4 : 1e-11));
     double worst = 0;
@@ -1046,12 +1057,12 @@ TEST_CASE_TEMPLATE("Catmull-Clark's limit at samples no patch holds, approximate
   }
   for (std::size_t k = 1; k < error.size(); ++k) CHECK(error[k] < error[k - 1] / 1.6);
   // Without approximate the same samples are refused.
-  CHECK_THROWS_AS(cc::limit_at_samples(host, mesh.M.clone(), smooth(Vs), HostArray<index_t>(faces), HostArray<double>(us),
+  CHECK_THROWS_AS(cc::limit_at_samples(host, mesh.M.clone(), pinned(), HostArray<index_t>(faces), HostArray<double>(us),
                                        HostArray<double>(vs), mesh.positions, 5),
                   cc::SampleError);
 }
 
-TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a boundary vertex of 4 edges, a face out of range "
+TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a pinned boundary vertex of 4 edges, a face out of range "
           "and (u, v) outside the face, a quad's or a polygon's") {
   const auto cube = meshops::read_obj(SPMESH_DATA_DIR "/meshes/cube.obj");
   auto refusal = [&](const meshops::PolyMesh& mesh, index_t face, double u, double v) {
@@ -1068,12 +1079,17 @@ TEST_CASE("Catmull-Clark's limit at samples refuses, naming the sample, one at a
     return std::string("no error");
   };
   const auto fan = wavy_fan(5);
-  // The L's concave corner, a boundary vertex of 4 edges: no patch.
-  CHECK(refusal(wavy_l_shape(), 5, 1.0, 1.0) ==
+  // The L's concave corner, a boundary vertex of 4 edges: a boundary fan's, unless a corner tag
+  // pins it; a boundary vertex of 13 edges (an open fan of 12 quads) is beyond the fans' tables.
+  CHECK(refusal(wavy_l_shape(), 5, 1.0, 1.0) == "no error");
+  CHECK(refusal(wavy_l_shape("t corner 1/1/0 12 10\n"), 5, 1.0, 1.0) ==
         "limit_at_samples: sample 0 (face 5, u 1.000000, v 1.000000): no regular quad nor one of Stam's holds it "
         "within 4 levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a "
-        "boundary vertex of more than 3 edges or an inner one of 2 or more than 32 edges is near, whose exact "
+        "corner tag on a boundary vertex of more than 2 edges, a boundary vertex of more than 12 edges or an inner "
+        "one of 2 or more than 32 edges is near, whose exact "
         "patches are not built yet; approximate evaluates it between the last level's limit points)");
+  CHECK(refusal(wavy_fan(12, false), 0, 0.0, 0.0).find("no regular quad nor one of Stam's") != std::string::npos);
+  CHECK(refusal(wavy_fan(11, false), 0, 0.0, 0.0) == "no error");
   CHECK(refusal(fan, 8, 1.0, 1.0) == "no error");  // a sector's outer corner under edge-only: the smooth corner
   CHECK(refusal(fan, 2, 1.0, 1.0) == "no error");  // a boundary vertex of 3 edges: a boundary patch
   CHECK(refusal(cube, 2, 0.0, 0.0) == "no error");  // Stam's, at an extraordinary vertex
