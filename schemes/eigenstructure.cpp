@@ -160,12 +160,12 @@ std::vector<double> tabled_powers(const Eigen::MatrixXd& A, const std::vector<Ei
       for (int q = 0; q < K; ++q)
         for (int p = 0; p < int(G.rows()); ++p) values.push_back(D(p, q));
     }
-  Eigen::MatrixXd step = Eigen::MatrixXd::Identity(K, K);  // E^depths
+  Eigen::MatrixXd step = Eigen::MatrixXd::Identity(K, K);  // E^depths, then squared
   for (int k = 0; k < depths; ++k) step = (E * step).eval();
-  Eigen::MatrixXd Eq = step;
-  for (int q = 1; q <= powers; ++q, Eq = (Eq * step).eval())
+  for (int b = 0; b < powers; ++b, step = (step * step).eval())
     for (int row = 0; row < K; ++row)
-      for (int col = 0; col < K; ++col) values.push_back(Eq(row, col));
+      for (int col = 0; col < K; ++col) values.push_back(step(row, col));
+  if (powers > 0) values.push_back(1 / (2 * Eigen::EigenSolver<Eigen::MatrixXd>(E, false).eigenvalues().cwiseAbs().maxCoeff()));
   return values;
 }
 

@@ -45,15 +45,16 @@ StamStructure stam_structure(const Eigen::MatrixXd& A, const Eigen::MatrixXd& G,
 
 // Where A is not diagonalisable (a boundary vertex's rules, whose Jordan chains are longer than
 // Stam's: catmull_clark/smooth_corner.hpp, boundary_fan.hpp), its powers are tabled instead. With
-// l^T the limit of A^k's rows (A's left eigenvector of 1, every other eigenvalue at most
-// below 0.9 in size) and E = A - 1 l^T, so that E^k = A^k - 1 l^T for k >= 1 and E^0 reads
-// I - 1 l^T: l^T (K values); then per depth k = 0 .. depths - 1 and per net G (P x K, in the
-// order given) the rows of G E^k, point-major (point q's P entries together: K x P); then
-// E^(depths q) for q = 1 .. powers (K x K, row-major), with which a deeper depth d is
-// G E^(d mod depths) times E^(depths floor(d / depths)) (l^T E = 0 keeps the first factor's
-// I - 1 l^T out). The rows of G E^k shrink with k, so a derivative's, 2^k times them, keep their
-// precision.
-// Error naming `what` if A's powers do not converge to 1 l^T.
+// l^T the limit of A^k's rows (A's left eigenvector of 1, every other eigenvalue below 0.9 in
+// size) and E = A - 1 l^T, so that E^k = A^k - 1 l^T for k >= 1 and E^0 reads I - 1 l^T: l^T (K
+// values); then per depth k = 0 .. depths - 1 and per net G (P x K, in the order given) the rows
+// of G E^k, point-major (point q's P entries together: K x P); then E^(depths 2^b) for b = 0 ..
+// powers - 1 (K x K, row-major), with which a deeper depth d is G E^(d mod depths) times the
+// powers of the bits of floor(d / depths) (l^T E = 0 keeps the first factor's I - 1 l^T out);
+// then, where powers > 0, 1 / (2 lambda), lambda E's largest eigenvalue in size (how fast the
+// derivatives' weights, 2^k times G E^k's, grow or shrink a level). The rows of G E^k shrink
+// with k, so a derivative's keep their precision. Error naming `what` if A's powers do not
+// converge to 1 l^T.
 std::vector<double> tabled_powers(const Eigen::MatrixXd& A, const std::vector<Eigen::MatrixXd>& nets, int depths,
                                   int powers, const std::string& what);
 

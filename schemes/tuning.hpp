@@ -64,15 +64,16 @@ inline constexpr int stam_net_samples_per_face = 16;
 static_assert(stam_net_levels <= stam_tabled_levels, "Stam's nets are made from the tabled G_r A^(m-1)");
 
 // A boundary fan's tables (catmull_clark/boundary_fan.hpp) keep G_r E^d, child r's 16 x K
-// weights d levels from the vertex, for d below boundary_fan_tabled_levels (T), and E^(T q) for q
-// up to boundary_fan_powers: a sample d >= T levels down is one of the former times one of the
-// latter (3 x K x K more, and there are few: 4^-T of uniform samples); below T (q + 1) levels it
-// is taken at that depth. T q + T keeps a fan of up to 12 edges within rounding of its limit
-// point (its subdominant eigenvalue below 0.65^104 ~ 4e-20); T trades the tables' size (3 T k x 16
-// x K for k quads, uploaded with the samples) against how many samples take the product (not
-// swept).
-inline constexpr int boundary_fan_tabled_levels = 8;
-inline constexpr int boundary_fan_powers = 12;
+// weights d levels from the vertex, for d below boundary_fan_tabled_levels (T), and E^(T 2^b)
+// for b below boundary_fan_powers (B): a sample d >= T levels down (4^-T of uniform samples) is
+// one of the former times the latter of the bits of floor(d / T), 3 x K x K more a bit; below
+// T 2^B levels it is taken at that depth (2^-128: a fan of up to 12 edges is then within
+// rounding of its limit point, its subdominant eigenvalue below 0.65, 0.65^127 ~ 1e-24). The
+// tables (3 T k x 16 x K + B K^2 for k quads) are uploaded with the samples, every call: T = 8 (with
+// E^(8 q) for q up to 12) took 1.5 MB for ArmorGuy's fans of 3, 4 and 6 quads, T = 2 0.44 MB (not
+// swept further).
+inline constexpr int boundary_fan_tabled_levels = 2;
+inline constexpr int boundary_fan_powers = 6;
 
 // Blocks per SM asked of the kernel that evaluates samples (limit_at.hpp's SamplePoints): its
 // walks down the levels are bound by load latency, and uncapped it took 164 registers, one block

@@ -15,10 +15,11 @@
 // larger parameter is 2^-(d+1) to 2^-d lies in child r of sector j's quad d levels down, whose net
 // is G_(j,r) A^d C = G_(j,r) E^d C + 1 l^T C, l^T the limit at the vertex's weights. The rows of
 // G_(j,r) E^d are kept for d below tuning::boundary_fan_tabled_levels (T), deeper ones are those
-// times E^(T q), kept for q up to tuning::boundary_fan_powers; nearer the vertex than that a
-// sample is taken at that depth, and at the vertex itself its position is l^T C (its derivatives
-// those at that depth: the tangents' directions, scaled by how fast the surface leaves the
-// vertex, (2 lambda)^d, lambda the subdominant eigenvalue). A and G_(j,r) are read off spmesh's
+// times E^(T 2^b) for the bits b of floor(d / T), kept for b below tuning::boundary_fan_powers;
+// nearer the vertex than that a sample is taken at that depth, and at the vertex itself its
+// position is l^T C, its derivatives those at that depth (the tangents' directions) divided by
+// (2 lambda)^depth, lambda E's largest eigenvalue: scaled as a regular vertex's, as Stam's are
+// (stam.hpp). A and G_(j,r) are read off spmesh's
 // own refinement of an open fan (boundary_fan.cpp), per k, made on first use and kept.
 #pragma once
 
@@ -43,7 +44,7 @@ inline constexpr int max_fan_faces = 11;
 SPMESH_HD constexpr int fan_ring_size(int faces) { return 6 * faces + 3; }
 inline constexpr int max_fan_ring = fan_ring_size(max_fan_faces);
 // The deepest level a sample is carried to toward the vertex.
-inline constexpr int fan_depth = tuning::boundary_fan_tabled_levels * (tuning::boundary_fan_powers + 1) - 1;
+inline constexpr int fan_depth = (tuning::boundary_fan_tabled_levels << tuning::boundary_fan_powers) - 1;
 
 // Sector j's grid place (i, t), 0 to 2 each, in the fan's ring: the vertex first, then per sector
 // spoke j's two points and the sector's inner four, then spoke k's two.
@@ -55,14 +56,15 @@ SPMESH_HD constexpr int fan_place(int sector, int i, int t) {
 }
 
 // The values of k quads' tables: l^T (K), then per depth d below T, sector j and child r (1 to 3)
-// the K x 16 entries of G_(j,r) E^d (point-major), then E^(T q) (K x K) for q = 1 to the powers.
+// the K x 16 entries of G_(j,r) E^d (point-major), then E^(T 2^b) (K x K) for b below the
+// powers, then 1 / (2 lambda) (eigenstructure.hpp's tabled_powers).
 SPMESH_HD constexpr std::int64_t fan_net_values(int faces) {
   return std::int64_t(tuning::boundary_fan_tabled_levels) * 3 * faces * 16 * fan_ring_size(faces);
 }
 
 // k quads' tables (above), made on first use and kept (thread-safe); InputError for k outside
-// [1, max_fan_faces]. Depths 0 to `depths - 1` and `powers` powers of E for k = 1 are the smooth
-// corner's (its ring order i + 3 t, smooth_corner.hpp).
+// [1, max_fan_faces]. (The smooth corner's are those of k = 1 to depth 48 with no powers, its
+// ring order i + 3 t: smooth_corner.hpp.)
 const std::vector<double>& boundary_fan_tables(int faces);
 
 // Where the boundary fan holds quad f: its corner at the fan's vertex (-1: none), the fan's quads,
@@ -141,23 +143,38 @@ struct BoundaryFanView {
     const StamView::Tabled tabled(turn, child, scale);
     const int depth = child.m - 1, q = depth / T;
     const double* rows = limit + K + (std::int64_t(depth % T) * 3 * faces + 3 * sector + child.r - 1) * 16 * K;
-    const double keep = at_vertex ? 0.0 : 1.0;  // the vertex's position is l^T's alone
     if (q == 0) {
       auto plus_limit = [&](int p, double w, double wx, double wy) { visit(p, limit[p] + w, wx, wy); };
       for (int p = 0; p < K; ++p) tabled.weights(rows + 16 * p, p, plus_limit);
       return;
     }
-    double near_[3][max_fan_ring];  // the weights of G_(j,r) E^(d mod T), then times E^(T q)
-    auto keep_near = [&](int p, double w, double wx, double wy) { near_[0][p] = w, near_[1][p] = wx, near_[2][p] = wy; };
-    for (int p = 0; p < K; ++p) tabled.weights(rows + 16 * p, p, keep_near);
-    const double* power = limit + K + fan_net_values(faces) + std::int64_t(q - 1) * K * K;
-    for (int c = 0; c < K; ++c) {
-      double w[3] = {0, 0, 0};
-      for (int p = 0; p < K; ++p) {
-        const double e = power[std::int64_t(p) * K + c];
-        w[0] += near_[0][p] * e, w[1] += near_[1][p] * e, w[2] += near_[2][p] * e;
+    // The weights of G_(j,r) E^(d mod T), then times E^(T 2^b) for each bit b of q, the last
+    // product's column by column into visit.
+    double weights[2][3][max_fan_ring];
+    auto keep = [&](int p, double w, double wx, double wy) { weights[0][0][p] = w, weights[0][1][p] = wx, weights[0][2][p] = wy; };
+    for (int p = 0; p < K; ++p) tabled.weights(rows + 16 * p, p, keep);
+    const double* powers = limit + K + fan_net_values(faces);
+    const double to_vertex = at_vertex ? integer_power(powers[std::int64_t(tuning::boundary_fan_powers) * K * K], depth) : 1.0;
+    int from = 0;
+    for (int bit = 0; (q >> bit) != 0; ++bit) {
+      if (!((q >> bit) & 1)) continue;
+      const double* power = powers + std::int64_t(bit) * K * K;
+      const bool last = (q >> (bit + 1)) == 0;
+      for (int c = 0; c < K; ++c) {
+        double w[3] = {0, 0, 0};
+        for (int p = 0; p < K; ++p) {
+          const double e = power[std::int64_t(p) * K + c];
+          w[0] += weights[from][0][p] * e, w[1] += weights[from][1][p] * e, w[2] += weights[from][2][p] * e;
+        }
+        if (!last) {
+          for (int d = 0; d < 3; ++d) weights[1 - from][d][c] = w[d];
+        } else if (at_vertex) {  // the position l^T's alone, the derivatives scaled
+          visit(c, limit[c], to_vertex * w[1], to_vertex * w[2]);
+        } else {
+          visit(c, limit[c] + w[0], w[1], w[2]);
+        }
       }
-      visit(c, limit[c] + keep * w[0], w[1], w[2]);
+      from = 1 - from;
     }
   }
 
