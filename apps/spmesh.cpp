@@ -41,8 +41,8 @@ constexpr const char* usage = R"(usage:
       the limit at each line 'face u v' of SAMPLES in OpenSubdiv Bfr's parameterization (a
       quad's [0, 1]^2, corner 0 at (0, 0), 1 at (1, 0); a triangle's u, v >= 0, u + v <= 1;
       other polygons' sub-faces), exact on regular faces, at smooth extraordinary
-      vertices (Stam), at edge-only's smooth corners and at boundary vertices of 4 to 12
-      edges under the crease rule, going down at most L levels
+      vertices (Stam), at edge-only's smooth corners and at boundary vertices of up to 12
+      edges, going down at most L levels
       (default 3): a line
       'x y z dux duy duz dvx dvy dvz' a sample; catmark and loop
   spmesh limit VOLUME --at SAMPLES.txt -o OUT.txt [--refine L] [--device D] [--precision P]

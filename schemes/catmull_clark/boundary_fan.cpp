@@ -25,10 +25,12 @@ index_t grid_vertex(const QuadView& q, index_t h, int i, int j) {
   return q.corners[h];
 }
 
-// The tables of a fan of `faces` quads (boundary_fan.hpp's layout) for `depths` depths and
-// `powers` powers, its points in the order ring_index(sector, i, t).
+// The tables of a fan of `faces` quads, its vertex pinned (a corner tag) or not (boundary_fan.hpp's
+// layout), for `depths` depths and `powers` powers, its points in the order ring_index(sector, i,
+// t).
 template <class RingIndex>
-std::vector<double> fan_tables(int faces, int depths, int powers, RingIndex&& ring_index, const std::string& what) {
+std::vector<double> fan_tables(int faces, bool pinned, int depths, int powers, RingIndex&& ring_index,
+                               const std::string& what) {
   linalg::cpu::Executor exec;
   using Host = linalg::Host;
   linalg::MeshMatrix<> mesh = fan_mesh(faces, false);
@@ -39,10 +41,11 @@ std::vector<double> fan_tables(int faces, int depths, int powers, RingIndex&& ri
   std::optional<SharpTable<Host>> table;
   schemes::detail::KeepLevelsAndLast<linalg::cpu::Executor, schemes::Plan<Scheme, Host>, Scheme::Level<Host>> sink{
       {plan}, exec, last, table};
-  const Sharpness<> smooth{linalg::Coo<float>{V, V, {}, {}, {}}, linalg::Array<float>(V, 0.0f)};
+  Sharpness<> sharpness{linalg::Coo<float>{V, V, {}, {}, {}}, linalg::Array<float>(V, 0.0f)};
+  if (pinned) sharpness.vertices[0] = creasing::infinite;
   Options options;
   options.boundary = Boundary::edge_only;
-  schemes::detail::build_half_edges<Scheme>(exec, std::move(mesh), smooth, 1, options, sink);
+  schemes::detail::build_half_edges<Scheme>(exec, std::move(mesh), sharpness, 1, options, sink);
   const auto& parent = std::get<QuadLevel<Host>>(plan.levels[0]);
   const auto& child = std::get<QuadLevel<Host>>(*last);
   const auto S = level_matrix(exec, parent);
@@ -92,24 +95,25 @@ std::vector<double> fan_tables(int faces, int depths, int powers, RingIndex&& ri
 
 }  // namespace
 
-const std::vector<double>& boundary_fan_tables(int faces) {
+const std::vector<double>& boundary_fan_tables(int faces, bool pinned) {
   if (faces < 1 || faces > max_fan_faces)
     throw InputError("catmull_clark boundary fan: " + std::to_string(faces) + " quads is not in [1, " +
                      std::to_string(max_fan_faces) + "]");
   static std::mutex lock;
   static std::map<int, std::unique_ptr<const std::vector<double>>> made;
   const std::lock_guard<std::mutex> hold(lock);
-  auto& slot = made[faces];
+  auto& slot = made[fan_table(faces, pinned)];
   if (!slot)
     slot = std::make_unique<const std::vector<double>>(fan_tables(
-        faces, tuning::boundary_fan_tabled_levels, tuning::boundary_fan_powers, fan_place,
-        "catmull_clark boundary fan of " + std::to_string(faces) + " quads"));
+        faces, pinned, tuning::boundary_fan_tabled_levels, tuning::boundary_fan_powers, fan_place,
+        "catmull_clark boundary fan of " + std::to_string(faces) + (pinned ? " quads, pinned" : " quads")));
   return *slot;
 }
 
 const std::vector<double>& smooth_corner_tables() {
   static const std::vector<double> tables =  // (C++ makes a local static once, thread-safe)
-      fan_tables(1, smooth_corner_depth + 1, 0, [](int, int i, int t) { return i + 3 * t; }, "catmull_clark smooth corner");
+      fan_tables(1, false, smooth_corner_depth + 1, 0, [](int, int i, int t) { return i + 3 * t; },
+                 "catmull_clark smooth corner");
   return tables;
 }
 

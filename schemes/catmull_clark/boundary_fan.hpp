@@ -1,7 +1,11 @@
 // Catmull-Clark's limit near a boundary vertex of k >= 3 quads (k + 1 edges) whose mask is the
 // crease rule along the boundary, (P_prev + 6 P + P_next) / 8 (vertex_kind::boundary_fan; either
-// boundary mode gives it: corners are vertices of one quad). A boundary vertex of 2 quads is a
-// bicubic boundary patch's (limit_at.hpp), one of 1 quad the smooth corner's (smooth_corner.hpp).
+// boundary mode gives it: corners are vertices of one quad), or of k >= 2 quads pinned by a
+// corner tag, the corner rule (vertex_kind::pinned_fan). An unpinned boundary vertex of 2 quads is
+// a bicubic boundary patch's (limit_at.hpp), one of 1 quad the smooth corner's (smooth_corner.hpp),
+// a pinned one of 1 quad a boundary patch's again. Pinned, the vertex keeps its place and A its
+// row; the children's nets are the same (a child's boundary side next to the vertex is the
+// boundary curve's B-spline either way: its refinement reads the vertex's point, not its rule).
 //
 // The fan: spokes 0 to k, the vertex's edges in order from one boundary edge (spoke 0) to the
 // other (spoke k), sector j the quad between spokes j and j + 1, s along spoke j and t along spoke
@@ -19,8 +23,8 @@
 // nearer the vertex than that a sample is taken at that depth, and at the vertex itself its
 // position is l^T C, its derivatives those at that depth (the tangents' directions) divided by
 // (2 lambda)^depth, lambda E's largest eigenvalue: scaled as a regular vertex's, as Stam's are
-// (stam.hpp). A and G_(j,r) are read off spmesh's
-// own refinement of an open fan (boundary_fan.cpp), per k, made on first use and kept.
+// (stam.hpp). A and G_(j,r) are read off spmesh's own refinement of an open fan
+// (boundary_fan.cpp), per k and pinned or not, made on first use and kept.
 #pragma once
 
 #include "linalg/array.hpp"
@@ -39,8 +43,13 @@
 
 namespace spmesh::schemes::catmull_clark {
 
-// The quads a fan takes: 3 to this (a boundary vertex of more edges is approximated, or refused).
+// The quads a fan takes: 3 (2 pinned) to this (a boundary vertex of more edges is approximated,
+// or refused).
 inline constexpr int max_fan_faces = 11;
+// Where a fan's tables start in the tables of every fan (tables_by_count's counts): per quad
+// count, the crease rule's, then the pinned ones'.
+SPMESH_HD constexpr int fan_table(int faces, bool pinned) { return faces + (pinned ? max_fan_faces + 1 : 0); }
+inline constexpr int fan_tables_count = 2 * (max_fan_faces + 1);
 SPMESH_HD constexpr int fan_ring_size(int faces) { return 6 * faces + 3; }
 inline constexpr int max_fan_ring = fan_ring_size(max_fan_faces);
 // The deepest level a sample is carried to toward the vertex.
@@ -62,26 +71,30 @@ SPMESH_HD constexpr std::int64_t fan_net_values(int faces) {
   return std::int64_t(tuning::boundary_fan_tabled_levels) * 3 * faces * 16 * fan_ring_size(faces);
 }
 
-// k quads' tables (above), made on first use and kept (thread-safe); InputError for k outside
-// [1, max_fan_faces]. (The smooth corner's are those of k = 1 to depth 48 with no powers, its
-// ring order i + 3 t: smooth_corner.hpp.)
-const std::vector<double>& boundary_fan_tables(int faces);
+// k quads' tables (above), pinned or not, made on first use and kept (thread-safe); InputError for
+// k outside [1, max_fan_faces]. (The smooth corner's are those of k = 1 unpinned to depth 48 with
+// no powers, its ring order i + 3 t: smooth_corner.hpp.)
+const std::vector<double>& boundary_fan_tables(int faces, bool pinned = false);
 
 // Where the boundary fan holds quad f: its corner at the fan's vertex (-1: none), the fan's quads,
-// f's sector and the half-edge leaving the vertex along spoke 0 (in sector 0).
+// f's sector, the half-edge leaving the vertex along spoke 0 (in sector 0) and whether the vertex
+// is pinned.
 struct FanPlace {
   int corner = -1, faces = 0, sector = 0;
   index_t first = -1;
+  bool pinned = false;
 };
 
-// Quad f's FanPlace: a corner of vertex_kind::boundary_fan whose fan has 3 to max_fan_faces quads
-// and whose other vertices in them are regular (spokes 0's and k's ends vertex_kind::boundary).
+// Quad f's FanPlace: a corner of vertex_kind::boundary_fan (pinned_fan) whose fan has 3 (2) to
+// max_fan_faces quads and whose other vertices in them are regular (spokes 0's and k's ends
+// vertex_kind::boundary).
 SPMESH_HD inline FanPlace boundary_fan_at(const QuadView& q, const index_t* kinds, index_t f) {
   auto kind = [&](index_t h) { return kinds[linalg::ldg(q.corners + h)]; };
   auto twin = [&](index_t h) { return linalg::ldg(q.twin + h); };
   FanPlace place;
   for (int a = 0; a < 4; ++a) {
-    if (kind(4 * f + a) != vertex_kind::boundary_fan) continue;
+    const bool pinned = kind(4 * f + a) == vertex_kind::pinned_fan;
+    if (kind(4 * f + a) != vertex_kind::boundary_fan && !pinned) continue;
     index_t h = 4 * f + a;  // back to spoke 0: across the quad's spoke j to sector j - 1's
     int sector = 0;
     for (; twin(h) >= 0 && sector < max_fan_faces; ++sector) h = next_half(twin(h));
@@ -92,8 +105,8 @@ SPMESH_HD inline FanPlace boundary_fan_at(const QuadView& q, const index_t* kind
       if (!spoke || kind(next_half(next_half(h))) != vertex_kind::regular || j + 1 > max_fan_faces) return place;
       const index_t next = twin(prev_half(h));
       if (next < 0) {
-        if (kind(prev_half(h)) != vertex_kind::boundary || j + 1 < 3) return place;
-        return {a, j + 1, sector, first};
+        if (kind(prev_half(h)) != vertex_kind::boundary || j + 1 < (pinned ? 2 : 3)) return place;
+        return {a, j + 1, sector, first, pinned};
       }
       h = next;
     }
@@ -112,12 +125,12 @@ SPMESH_HD void boundary_fan_points(const QuadView& q, index_t first, int faces, 
     });
 }
 
-// The tables of the quad counts flagged in `present` (host, 0 to max_fan_faces) in the executor's
-// memory (tables_by_count's layout).
+// The tables of the fans flagged in `present` (host, fan_tables_count: by fan_table) in the
+// executor's memory (tables_by_count's layout).
 template <class Exec, class S = typename Exec::space>
 StamTables<S> boundary_fan_tables(Exec& exec, std::span<const index_t> present) {
-  return tables_by_count(exec, present, [](int faces, std::vector<double>& values) {
-    const std::vector<double>& tables = boundary_fan_tables(faces);
+  return tables_by_count(exec, present, [](int table, std::vector<double>& values) {
+    const std::vector<double>& tables = boundary_fan_tables(table % (max_fan_faces + 1), table > max_fan_faces);
     values.insert(values.end(), tables.begin(), tables.end());
   });
 }
@@ -127,14 +140,15 @@ struct BoundaryFanView {
   const double* values = nullptr;
   const std::int64_t* start = nullptr;
 
-  // The limit at (x, y) of sector `sector`'s quad of a fan of `faces` quads, whose corner a is the
-  // fan's vertex: visit(j, weight, x derivative's, y derivative's) on fan_place's point j,
-  // derivatives times `scale`.
+  // The limit at (x, y) of sector `sector`'s quad of a fan of `faces` quads, pinned or not, whose
+  // corner a is the fan's vertex: visit(j, weight, x derivative's, y derivative's) on fan_place's
+  // point j, derivatives times `scale`.
   template <class Visit>
-  SPMESH_HD void weights(int faces, int sector, int a, double x, double y, double scale, Visit&& visit) const {
+  SPMESH_HD void weights(int faces, bool pinned, int sector, int a, double x, double y, double scale,
+                         Visit&& visit) const {
     constexpr int T = tuning::boundary_fan_tabled_levels;
     const int K = fan_ring_size(faces);
-    const double* limit = values + start[faces];
+    const double* limit = values + start[fan_table(faces, pinned)];
     StamView::Turn turn(a, x, y);
     const bool at_vertex = turn.s == 0 && turn.t == 0;
     const double nearest = std::ldexp(1.0, -(fan_depth + 1));
@@ -185,7 +199,7 @@ struct BoundaryFanView {
                        Visit&& visit) const {
     index_t ring[max_fan_ring];
     boundary_fan_points(q, place.first, place.faces, [&](int j, index_t vertex) { ring[j] = vertex; });
-    weights(place.faces, place.sector, place.corner, x, y, scale,
+    weights(place.faces, place.pinned, place.sector, place.corner, x, y, scale,
             [&](int j, double w, double wx, double wy) { visit(ring[j], w, wx, wy); });
   }
 };

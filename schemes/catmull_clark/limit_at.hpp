@@ -13,15 +13,15 @@
 // regular ones is Stam's (stam.hpp): exact in constant time at any distance from that corner; a
 // face with one smooth (unpinned, edge-only) corner of 2 edges, boundary vertices of 3 edges
 // beside it and a regular corner opposite is the smooth corner's (smooth_corner.hpp), the same; so
-// is a face at a boundary vertex of 3 to max_fan_faces quads under the crease rule whose fan's other
-// vertices are regular (boundary_fan.hpp).
+// is a face at a boundary vertex of 3 to max_fan_faces quads under the crease rule, or of 2 to
+// max_fan_faces pinned by a corner tag, whose fan's other vertices are regular (boundary_fan.hpp).
 // Elsewhere the sample goes down the levels, to the child quad that holds it (child a of a quad
 // lies at its corner a, turned as its parent: (u, v) -> (2u - i, 2v - j)), until that child is one
 // of those; a derivative in the base face's parameters is the child's times 2^level (a semi-sharp
 // crease decays on the way down, and the faces at it become regular). Samples that reach neither
 // within the levels asked (at a semi-sharp crease not yet decayed, a crease vertex that is not
 // such a straight one, a dart, a boundary vertex of more than max_fan_faces + 1 edges or under
-// another rule, an inner vertex of 2 or more than max_stam_valence edges) are refused, or on
+// a semi-sharp corner, an inner vertex of 2 or more than max_stam_valence edges) are refused, or on
 // request approximated between the limit points of the last level's quad (bilinear): their exact
 // patches are limit evaluation's next steps.
 #pragma once
@@ -237,11 +237,11 @@ struct SampleTerms {
 };
 
 // What the levels a sample may stop at hold, in one array: per valence 0 .. max_stam_valence
-// whether a Stam vertex of it, then whether a smooth corner, then per quad count 0 ..
-// max_fan_faces whether a boundary fan of it.
+// whether a Stam vertex of it, then whether a smooth corner, then per boundary fan table
+// (fan_table: quad count, pinned) whether a fan of it.
 inline constexpr index_t kinds_present_smooth_corner = max_stam_valence + 1;
 inline constexpr index_t kinds_present_fans = kinds_present_smooth_corner + 1;
-inline constexpr index_t kinds_present_size = kinds_present_fans + max_fan_faces + 1;
+inline constexpr index_t kinds_present_size = kinds_present_fans + fan_tables_count;
 
 // Per vertex of a level the samples read: StamValences' flag of its valence, and its smooth
 // corner's or boundary fan's. (A functor, not a lambda: with_sample_terms is instantiated with
@@ -252,10 +252,13 @@ struct SampleLevelKinds {
     valences(v);
     const index_t kind = valences.irregular[v];
     if (kind == vertex_kind::smooth_corner) linalg::atomic_max(valences.present + kinds_present_smooth_corner, index_t(1));
-    if (kind != vertex_kind::boundary_fan) return;
+    if (kind != vertex_kind::boundary_fan && kind != vertex_kind::pinned_fan) return;
     index_t edges = 0;
     valences.q.for_each_edge(v, [&](index_t, index_t, index_t) { ++edges; });
-    if (edges - 1 <= max_fan_faces) linalg::atomic_max(valences.present + kinds_present_fans + edges - 1, index_t(1));
+    if (edges - 1 <= max_fan_faces)
+      linalg::atomic_max(valences.present + kinds_present_fans +
+                             fan_table(int(edges - 1), kind == vertex_kind::pinned_fan),
+                         index_t(1));
   }
 };
 
@@ -327,9 +330,8 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
       exec, status, faces, u, v, base_faces, approximate,
       "a quad's is [0, 1] x [0, 1], a polygon's the squares of its sub-faces, docs/rules.md",
       "no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
-          " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a corner tag "
-          "on a boundary vertex of more than 2 edges, a boundary vertex of more than " +
-          std::to_string(max_fan_faces + 1) + " edges or an inner one of 2 or more than " +
+          " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a boundary "
+          "vertex of more than " + std::to_string(max_fan_faces + 1) + " edges or an inner one of 2 or more than " +
           std::to_string(max_stam_valence) + " edges is near, whose exact patches are not built yet; approximate "
           "evaluates it between the last level's limit points)");
 }

@@ -4,9 +4,9 @@
 // `crease` corners take the same patch with the points beyond the boundary or an infinitely sharp
 // crease reflected; a face with one `stam` corner and the others regular is Stam's; a quad with
 // one `smooth_corner` is the smooth corner's (catmull_clark/smooth_corner.hpp) where its other
-// corners are boundary and regular ones, and one with a `boundary_fan` corner the boundary fan's
-// (catmull_clark/boundary_fan.hpp) where the fan's other vertices are regular ones. The edge
-// counts are the faces': RegularCounts.
+// corners are boundary and regular ones, and one with a `boundary_fan` or `pinned_fan` corner
+// the boundary fan's (catmull_clark/boundary_fan.hpp) where the fan's other vertices are regular
+// ones. The edge counts are the faces': RegularCounts.
 #pragma once
 
 #include "linalg/atomics.hpp"
@@ -28,7 +28,8 @@ inline constexpr index_t corner = 3;    // on the boundary, 2 edges (quads), pin
 inline constexpr index_t crease = 4;    // inside, regular, two opposite infinitely sharp edges: the crease rule
 inline constexpr index_t smooth_corner = 5;  // on the boundary, 2 edges (quads), the crease rule round it (unpinned)
 inline constexpr index_t boundary_fan = 6;   // on the boundary, 4 edges or more (quads), the crease rule along it
-inline constexpr index_t other = 7;     // anything else: a semi-sharp crease, a dart, a blend of rules, ...
+inline constexpr index_t pinned_fan = 7;     // on the boundary, 3 edges or more (quads), pinned (the corner rule)
+inline constexpr index_t other = 8;     // anything else: a semi-sharp crease, a dart, a blend of rules, ...
 }  // namespace vertex_kind
 
 // A regular vertex's edges inside (4 among quads, 6 among triangles) and on the boundary (3, 4);
@@ -122,9 +123,11 @@ struct CreaseVertices {
         linalg::atomic_max(irregular + v, vertex_kind::crease);
         return;
       }
-      const bool kept = ((kind == vertex_kind::boundary || kind == vertex_kind::boundary_fan) && crease_rule) ||
-                        (kind == vertex_kind::corner && corner_rule);
+      const bool on_boundary = kind == vertex_kind::boundary || kind == vertex_kind::boundary_fan;
+      const bool kept = (on_boundary && crease_rule) || (kind == vertex_kind::corner && corner_rule);
       if (kind == vertex_kind::corner && crease_rule) linalg::atomic_max(irregular + v, vertex_kind::smooth_corner);
+      else if (on_boundary && corner_rule && RegularCounts<View>::quads && marked == 0)
+        linalg::atomic_max(irregular + v, vertex_kind::pinned_fan);
       else if ((!smooth[i] && !kept) || marked > 0) linalg::atomic_max(irregular + v, vertex_kind::other);
       return;
     }

@@ -383,14 +383,25 @@ corner, s, t = 10, 11, 14  # (2, 2) between (3, 2) and (2, 3)
 curve = [(v0[s][c] + 4 * v0[corner][c] + v0[t][c]) / 6 for c in range(3)]
 assert max(abs(a - b) for a, b in zip(ours[corner], curve)) < 1e-12, (ours[corner], curve)
 PY
-# Pinned by a corner tag, that corner is no patch's: refused by name...
+# Pinned by a corner tag it is a boundary fan too, its point the corner itself.
 { cat "$tmp/l_shape.obj"; echo "t corner 1/1/0 10 10"; } >"$tmp/l_pinned.obj"
-expect_error "limit --tessellate: a pinned boundary vertex of 4 edges" "$tmp/l_bad.obj" limit "$tmp/l_pinned.obj" \
-  --tessellate 2 -o "$tmp/l_bad.obj"
-grep -q "a corner tag on a boundary vertex of more than 2 edges" "$tmp/stderr" || fail "limit --tessellate: $(cat "$tmp/stderr")"
-# ... and with --approximate the points near that corner are evaluated between the limit points
-# of level 3 (the corner's own point exact), and the command says how many.
-"$spmesh" limit "$tmp/l_pinned.obj" --tessellate 2 --approximate -o "$tmp/l_approx.obj" >"$tmp/stdout" ||
+"$spmesh" limit "$tmp/l_pinned.obj" --tessellate 2 -o "$tmp/l_pinned_tess.obj" --precision double >"$tmp/stdout" ||
+  fail "limit --tessellate of a pinned boundary fan"
+grep -q "approximated" "$tmp/stdout" && fail "limit --tessellate of a pinned boundary fan: $(cat "$tmp/stdout")"
+python3 - "$tmp/l_shape.obj" "$tmp/l_pinned_tess.obj" <<'PY' || fail "limit --tessellate of a pinned boundary fan: its corner"
+import sys
+v0 = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[1]) if l.startswith('v ')]
+ours = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
+assert max(abs(a - b) for a, b in zip(ours[10], v0[10])) < 1e-12, (ours[10], v0[10])
+PY
+# A dart (an inner edge of the grid infinitely sharp, its ends of 4 edges) is no patch's: refused
+# by name...
+{ cat "$tmp/grid.obj"; echo "t crease 2/1/0 5 6 10"; } >"$tmp/dart.obj"
+expect_error "limit --tessellate: a dart" "$tmp/dart_bad.obj" limit "$tmp/dart.obj" --tessellate 2 -o "$tmp/dart_bad.obj"
+grep -q "a dart" "$tmp/stderr" || fail "limit --tessellate: $(cat "$tmp/stderr")"
+# ... and with --approximate the points near it are evaluated between the limit points of level
+# 3, and the command says how many.
+"$spmesh" limit "$tmp/dart.obj" --tessellate 2 --approximate -o "$tmp/dart_approx.obj" >"$tmp/stdout" ||
   fail "limit --tessellate --approximate"
 grep -q "approximated between the limit points of level 3" "$tmp/stdout" || fail "limit --approximate: $(cat "$tmp/stdout")"
 expect_error "limit: --approximate is for --at and --tessellate" "$tmp/limit_approx.obj" limit \

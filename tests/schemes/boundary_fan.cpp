@@ -170,10 +170,10 @@ TEST_CASE("Catmull-Clark's limit near a smooth corner is the limit of the refine
 // A fan's limit at (s, t) of sector j's quad, its points P[fan_place].
 Limit fan_limit(int faces, const std::vector<Point>& P, int sector, double s, double t) {
   const std::vector<double>& tables = cc::boundary_fan_tables(faces);
-  const std::vector<std::int64_t> starts(cc::max_fan_faces + 1, 0);  // one fan's tables alone, from 0
+  const std::vector<std::int64_t> starts(cc::fan_tables_count, 0);  // one fan's tables alone, from 0
   const cc::BoundaryFanView view{tables.data(), starts.data()};
   Limit out;
-  view.weights(faces, sector, 0, s, t, 1.0, [&](int q, double w, double ws, double wt) {
+  view.weights(faces, false, sector, 0, s, t, 1.0, [&](int q, double w, double ws, double wt) {
     for (int x = 0; x < 3; ++x)
       out.position[x] += w * P[std::size_t(q)][x], out.ds[x] += ws * P[std::size_t(q)][x], out.dt[x] += wt * P[std::size_t(q)][x];
   });

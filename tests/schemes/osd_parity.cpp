@@ -25,6 +25,7 @@
 #include "linalg/cpu/executor.hpp"
 #include "linalg/spmv.hpp"
 #include "meshops/checks.hpp"
+#include "meshops/io.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/triangulate.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
@@ -501,7 +502,7 @@ meshops::PolyMesh open_fan(int n) {
 // torus, and on both sides of an infinitely sharp crease round it: crease patches) all are exact,
 // and agree to rounding (Far but at the crease, which it isolates); at extraordinary vertices
 // spmesh is exact (Stam; at boundary vertices of 4 or more edges, the holed plate's and the open
-// fan's, boundary_fan.hpp) and they approximate the irregular region within 2^-level of the vertex
+// fan's, and at pinned ones, boundary_fan.hpp) and they approximate the irregular region within 2^-level of the vertex
 // by patches of their approximation or isolation level, so the difference shrinks as the level
 // grows, and at level 10 (their deepest) none of these samples but the vertices is in that
 // region: exact, equal to rounding (the differences are printed for Bfr's levels 2, its default,
@@ -512,6 +513,11 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
   for (const char* name : {"torus.obj", "cube.obj", "lantern.obj", "creased_torus.obj", "tent.obj", "holed_plate.obj"})
     meshes.push_back(meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + name));
   meshes.push_back(open_fan(5));
+  // The plate pinned by corner tags at a boundary vertex of 3 edges (vertex 3: 2 quads) and at a
+  // hole's corner (vertex 16: 3 quads): pinned boundary fans.
+  meshes.push_back(meshops::parse_obj(meshops::read_file(SPMESH_DATA_DIR "/meshes/holed_plate.obj") +
+                                          "t corner 1/1/0 3 10\nt corner 1/1/0 16 10\n",
+                                      "holed plate, pinned"));
   if (std::filesystem::exists(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj"))
     meshes.push_back(meshops::read_obj(SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj"));
   for (const auto& mesh : meshes) {
@@ -573,7 +579,8 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
     // limit at the vertex itself (4.0e-8, 1.8e-8 and 9.1e-9 of the diagonal at isolation 10, at no
     // other sample), where Bfr and spmesh agree to rounding and spmesh's is the limit mask's.
     const bool creased = sharpness.edges.nnz() > 0;
-    const bool open = path.ends_with("tent.obj") || path.ends_with("holed_plate.obj") || path.starts_with("open fan");
+    const bool open = path.ends_with("tent.obj") || path.ends_with("holed_plate.obj") || path.starts_with("open fan") ||
+                      path.starts_with("holed plate");
     if (creased || open) CHECK(far_difference[1] < far_difference[0] / 8);
     else CHECK(far_difference[1] <= 1e-14);
     // Bfr's tessellation (the benchmark's peer) at rate 4: spmesh's point count, quad count and,
