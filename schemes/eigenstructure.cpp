@@ -165,7 +165,10 @@ std::vector<double> tabled_powers(const Eigen::MatrixXd& A, const std::vector<Ei
   for (int b = 0; b < powers; ++b, step = (step * step).eval())
     for (int row = 0; row < K; ++row)
       for (int col = 0; col < K; ++col) values.push_back(step(row, col));
-  if (powers > 0) values.push_back(1 / (2 * Eigen::EigenSolver<Eigen::MatrixXd>(E, false).eigenvalues().cwiseAbs().maxCoeff()));
+  if (powers > 0) {
+    const double lambda = Eigen::EigenSolver<Eigen::MatrixXd>(E, false).eigenvalues().cwiseAbs().maxCoeff();
+    values.push_back(1 / (2 * lambda));
+  }
   return values;
 }
 

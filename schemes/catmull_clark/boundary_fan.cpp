@@ -75,6 +75,9 @@ std::vector<double> fan_tables(int faces, bool pinned, int depths, int powers, R
   // Sector j's child r net entry (x, y): child grid place (i, t) = (x + origin_s - 1, y +
   // origin_t - 1); a place at i = -1 is sector j + 1's (t, 1), at t = -1 sector j - 1's (1, i),
   // and beyond the boundary (no such sector) the reflection 2 P_0 - P_1 across it.
+  auto reflected = [&](int sector, int i0, int t0, int i1, int t1) {  // 2 P_0 - P_1
+    return (2 * child_row(sector, i0, t0) - child_row(sector, i1, t1)).eval();
+  };
   std::vector<Eigen::MatrixXd> nets;
   for (int j = 0; j < faces; ++j)
     for (int r = 1; r <= 3; ++r) {
@@ -83,9 +86,8 @@ std::vector<double> fan_tables(int faces, bool pinned, int depths, int powers, R
       for (int y = 0; y < 4; ++y)
         for (int x = 0; x < 4; ++x) {
           const int i = x + origin_s - 1, t = y + origin_t - 1;
-          G.row(x + 4 * y) = i < 0   ? (j + 1 < faces ? child_row(j + 1, t, 1)
-                                                      : (2 * child_row(j, 0, t) - child_row(j, 1, t)).eval())
-                             : t < 0 ? (j > 0 ? child_row(j - 1, 1, i) : (2 * child_row(j, i, 0) - child_row(j, i, 1)).eval())
+          G.row(x + 4 * y) = i < 0   ? (j + 1 < faces ? child_row(j + 1, t, 1) : reflected(j, 0, t, 1, t))
+                             : t < 0 ? (j > 0 ? child_row(j - 1, 1, i) : reflected(j, i, 0, i, 1))
                                      : child_row(j, i, t);
         }
       nets.push_back(std::move(G));

@@ -165,10 +165,13 @@ struct BoundaryFanView {
     // The weights of G_(j,r) E^(d mod T), then times E^(T 2^b) for each bit b of q, the last
     // product's column by column into visit.
     double weights[2][3][max_fan_ring];
-    auto keep = [&](int p, double w, double wx, double wy) { weights[0][0][p] = w, weights[0][1][p] = wx, weights[0][2][p] = wy; };
+    auto keep = [&](int p, double w, double wx, double wy) {
+      weights[0][0][p] = w, weights[0][1][p] = wx, weights[0][2][p] = wy;
+    };
     for (int p = 0; p < K; ++p) tabled.weights(rows + 16 * p, p, keep);
     const double* powers = limit + K + fan_net_values(faces);
-    const double to_vertex = at_vertex ? integer_power(powers[std::int64_t(tuning::boundary_fan_powers) * K * K], depth) : 1.0;
+    const double growth = powers[std::int64_t(tuning::boundary_fan_powers) * K * K];  // 1 / (2 lambda)
+    const double to_vertex = at_vertex ? integer_power(growth, depth) : 1.0;
     int from = 0;
     for (int bit = 0; (q >> bit) != 0; ++bit) {
       if (!((q >> bit) & 1)) continue;

@@ -251,7 +251,8 @@ struct SampleLevelKinds {
   SPMESH_HD void operator()(index_t v) const {
     valences(v);
     const index_t kind = valences.irregular[v];
-    if (kind == vertex_kind::smooth_corner) linalg::atomic_max(valences.present + kinds_present_smooth_corner, index_t(1));
+    if (kind == vertex_kind::smooth_corner)
+      linalg::atomic_max(valences.present + kinds_present_smooth_corner, index_t(1));
     if (kind != vertex_kind::boundary_fan && kind != vertex_kind::pinned_fan) return;
     index_t edges = 0;
     valences.q.for_each_edge(v, [&](index_t, index_t, index_t) { ++edges; });
