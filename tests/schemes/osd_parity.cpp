@@ -34,6 +34,7 @@
 #include "schemes/loop/limit_at.hpp"
 #include "schemes/loop/tessellation.hpp"
 #include "schemes/schemes.hpp"
+#include "wavy_fan.hpp"
 
 #include <doctest/doctest.h>
 #include <opensubdiv/bfr/parameterization.h>
@@ -43,7 +44,6 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <numbers>
 #include <set>
 #include <string>
 #include <variant>
@@ -474,28 +474,6 @@ void bfr_differences(const OpenSubdiv::Far::TopologyRefiner& refiner, const std:
   }
 }
 
-// cc::fan_mesh(n, open): a boundary vertex of n quads (n + 1 edges), the quads round three
-// quarters of a turn, lifted off the plane by a smooth function of place and vertex number.
-meshops::PolyMesh open_fan(int n) {
-  meshops::PolyMesh mesh;
-  mesh.M = cc::fan_mesh(n, false);
-  mesh.source = "open fan of " + std::to_string(n) + " quads";
-  mesh.positions = linalg::Dense<double>(mesh.M.vertices, 3);
-  const double turn = 1.5 * std::numbers::pi / n;
-  auto place = [&](index_t v, double x, double y) {
-    mesh.positions(v, 0) = x, mesh.positions(v, 1) = y;
-    mesh.positions(v, 2) = 0.3 * std::sin(1.3 * x + 0.7 * y) + 0.05 * std::cos(double(v));
-  };
-  place(0, 0, 0);
-  for (int k = 0; k <= n; ++k)
-    for (int i = 1; i <= 3; ++i)
-      for (int j = 0; j <= (k < n ? 3 : 0); ++j) {  // (0, j) is sector k + 1's (j, 0)
-        const index_t v = j == 0 ? 1 + 3 * k + i - 1 : 1 + 3 * (n + 1) + 9 * k + 3 * (i - 1) + j - 1;
-        place(v, i * std::cos(turn * k) + j * std::cos(turn * (k + 1)), i * std::sin(turn * k) + j * std::sin(turn * (k + 1)));
-      }
-  return mesh;
-}
-
 // Catmull-Clark's limit at (face, u, v) against OpenSubdiv's Bfr::Surface and Far's
 // LimitStencilTable (Far::PatchTable's patches) at the same samples, quads and polygons (Bfr's
 // sub-faces, Far's Ptex faces): where their surface is a regular bicubic patch (every face of the
@@ -512,7 +490,7 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
   std::vector<meshops::PolyMesh> meshes;
   for (const char* name : {"torus.obj", "cube.obj", "lantern.obj", "creased_torus.obj", "tent.obj", "holed_plate.obj"})
     meshes.push_back(meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + name));
-  meshes.push_back(open_fan(5));
+  meshes.push_back(test::wavy_fan(5, false));  // a boundary vertex of 5 quads
   // The plate pinned by corner tags at a boundary vertex of 3 edges (vertex 3: 2 quads) and at a
   // hole's corner (vertex 16: 3 quads): pinned boundary fans.
   meshes.push_back(meshops::parse_obj(meshops::read_file(SPMESH_DATA_DIR "/meshes/holed_plate.obj") +
@@ -579,7 +557,7 @@ TEST_CASE("Catmull-Clark's limit at (face, u, v) of quads and polygons is Bfr's 
     // limit at the vertex itself (4.0e-8, 1.8e-8 and 9.1e-9 of the diagonal at isolation 10, at no
     // other sample), where Bfr and spmesh agree to rounding and spmesh's is the limit mask's.
     const bool creased = sharpness.edges.nnz() > 0;
-    const bool open = path.ends_with("tent.obj") || path.ends_with("holed_plate.obj") || path.starts_with("open fan") ||
+    const bool open = path.ends_with("tent.obj") || path.ends_with("holed_plate.obj") || path.starts_with("open fan of quads") ||
                       path.starts_with("holed plate");
     if (creased || open) CHECK(far_difference[1] < far_difference[0] / 8);
     else CHECK(far_difference[1] <= 1e-14);

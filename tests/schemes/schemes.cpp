@@ -15,6 +15,7 @@
 #include "schemes/loop/limit_at.hpp"
 #include "schemes/loop/tessellation.hpp"
 #include "schemes/schemes.hpp"
+#include "wavy_fan.hpp"
 
 #include <array>
 #include <map>
@@ -885,32 +886,6 @@ void check_samples(const meshops::PolyMesh& mesh, std::vector<index_t> candidate
         CHECK(std::abs(at_dv(index_t(n), c) - (moved(r + 3, c) - moved(r + 2, c)) / (2 * h)) <= 1e-6);
       }
   }
-}
-
-// cc::fan_mesh(n, closed) with points on a wavy surface: sector k's point (i, j) at i d_k + j
-// d_(k+1) (d_k at angle 2 pi k / n; open, 3 pi k / (2 n): the fan's vertex on the boundary, its n
-// quads round three quarters of a turn), lifted by a smooth function of its place and its vertex
-// number.
-meshops::PolyMesh wavy_fan(int n, bool closed = true) {
-  meshops::PolyMesh mesh;
-  mesh.M = cc::fan_mesh(n, closed);
-  mesh.source = (closed ? "fan of valence " : "open fan of quads ") + std::to_string(n);
-  mesh.positions = Dense<double>(mesh.M.vertices, 3);
-  auto place = [&](index_t v, double x, double y) {
-    mesh.positions(v, 0) = x, mesh.positions(v, 1) = y;
-    mesh.positions(v, 2) = 0.3 * std::sin(1.3 * x + 0.7 * y) + 0.05 * std::cos(double(v));
-  };
-  const double turn = (closed ? 2 : 1.5) * std::numbers::pi / n;
-  const index_t spokes = closed ? n : n + 1;
-  place(0, 0, 0);
-  for (int k = 0; k < spokes; ++k)
-    for (int i = 1; i <= 3; ++i)
-      for (int j = 0; j <= 3; ++j) {
-        if (j > 0 && k == n) continue;  // (0, j) is sector k + 1's (j, 0); an open fan's last spoke has no sector
-        const index_t v = j == 0 ? 1 + 3 * k + i - 1 : 1 + 3 * spokes + 9 * k + 3 * (i - 1) + j - 1;
-        place(v, i * std::cos(turn * k) + j * std::cos(turn * (k + 1)), i * std::sin(turn * k) + j * std::sin(turn * (k + 1)));
-      }
-  return mesh;
 }
 
 // A 4 x 4 grid of quads less its 2 x 2 quarter at x, y > 2, points lifted as wavy_fan's: its
