@@ -370,30 +370,25 @@ for corner, s, t in ((0, 1, 4), (3, 2, 7), (12, 8, 13), (15, 11, 14)):
     curve = [(v0[s][c] + 4 * v0[corner][c] + v0[t][c]) / 6 for c in range(3)]
     assert max(abs(a - b) for a, b in zip(smooth[corner], curve)) < 1e-12, (corner, smooth[corner], curve)
 PY
-# The L's concave corner, a boundary vertex of 4 edges (3 quads, the crease rule along the
-# boundary) is a boundary fan's, exact: its point is the boundary curve's limit there too.
-"$spmesh" limit "$tmp/l_shape.obj" --tessellate 2 -o "$tmp/l_tess.obj" --precision double >"$tmp/stdout" ||
-  fail "limit --tessellate of a boundary fan"
-grep -q "approximated" "$tmp/stdout" && fail "limit --tessellate of a boundary fan: $(cat "$tmp/stdout")"
-python3 - "$tmp/l_shape.obj" "$tmp/l_tess.obj" <<'PY' || fail "limit --tessellate of a boundary fan: its corner"
+# The L's concave corner, a boundary vertex of 4 edges (3 quads), is a boundary fan's, exact: under
+# the crease rule along the boundary its point is the boundary curve's limit there,
+# (P_s + 4 P_0 + P_t) / 6; pinned by a corner tag, the corner itself.
+{ cat "$tmp/l_shape.obj"; echo "t corner 1/1/0 10 10"; } >"$tmp/l_pinned.obj"
+for l in l_shape l_pinned; do
+  "$spmesh" limit "$tmp/$l.obj" --tessellate 2 -o "$tmp/${l}_tess.obj" --precision double >"$tmp/stdout" ||
+    fail "limit --tessellate of a boundary fan ($l)"
+  grep -q "approximated" "$tmp/stdout" && fail "limit --tessellate of a boundary fan ($l): $(cat "$tmp/stdout")"
+done
+python3 - "$tmp/l_shape.obj" "$tmp/l_shape_tess.obj" "$tmp/l_pinned_tess.obj" <<'PY' ||
 import sys
-v0 = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[1]) if l.startswith('v ')]
-ours = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
+v0, smooth, pinned = ([[float(x) for x in l.split()[1:4]] for l in open(path) if l.startswith('v ')]
+                      for path in sys.argv[1:4])
 corner, s, t = 10, 11, 14  # (2, 2) between (3, 2) and (2, 3)
 curve = [(v0[s][c] + 4 * v0[corner][c] + v0[t][c]) / 6 for c in range(3)]
-assert max(abs(a - b) for a, b in zip(ours[corner], curve)) < 1e-12, (ours[corner], curve)
+assert max(abs(a - b) for a, b in zip(smooth[corner], curve)) < 1e-12, (smooth[corner], curve)
+assert max(abs(a - b) for a, b in zip(pinned[corner], v0[corner])) < 1e-12, (pinned[corner], v0[corner])
 PY
-# Pinned by a corner tag it is a boundary fan too, its point the corner itself.
-{ cat "$tmp/l_shape.obj"; echo "t corner 1/1/0 10 10"; } >"$tmp/l_pinned.obj"
-"$spmesh" limit "$tmp/l_pinned.obj" --tessellate 2 -o "$tmp/l_pinned_tess.obj" --precision double >"$tmp/stdout" ||
-  fail "limit --tessellate of a pinned boundary fan"
-grep -q "approximated" "$tmp/stdout" && fail "limit --tessellate of a pinned boundary fan: $(cat "$tmp/stdout")"
-python3 - "$tmp/l_shape.obj" "$tmp/l_pinned_tess.obj" <<'PY' || fail "limit --tessellate of a pinned boundary fan: its corner"
-import sys
-v0 = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[1]) if l.startswith('v ')]
-ours = [[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith('v ')]
-assert max(abs(a - b) for a, b in zip(ours[10], v0[10])) < 1e-12, (ours[10], v0[10])
-PY
+  fail "limit --tessellate of a boundary fan: its corner"
 # A dart (an inner edge of the grid infinitely sharp, its ends of 4 edges) is no patch's: refused
 # by name...
 { cat "$tmp/grid.obj"; echo "t crease 2/1/0 5 6 10"; } >"$tmp/dart.obj"
