@@ -21,7 +21,8 @@ namespace spmesh::solids {
 VolumeMesh parse_vtk(std::string_view bytes, const std::string& name);
 
 // VTK XML unstructured grids (.vtu) of one Piece: Points and Cells (connectivity, offsets, types,
-// and faces and faceoffsets for polyhedra), each DataArray ASCII, inline base64 ("binary") or in
+// and for polyhedra faces and faceoffsets, or VTK 9.4's face_connectivity, face_offsets,
+// polyhedron_to_faces and polyhedron_offsets), each DataArray ASCII, inline base64 ("binary") or in
 // the AppendedData (raw or base64), with header_type UInt32 or UInt64, either byte order, and
 // zlib-compressed where the file says so (vtkZLibDataCompressor; refused by name in a build
 // without zlib). The cell types are the legacy reader's. PointData and CellData are not used.

@@ -242,6 +242,47 @@ std::vector<N> convert(const std::string& raw, std::string_view type, bool big_e
   return out;
 }
 
+// VTK 9.4's layout of polyhedra (face_connectivity and face_offsets: every face's points and the
+// end of each; polyhedron_to_faces and polyhedron_offsets: each cell's faces and the end of its
+// list, one entry a cell) as the older layout's face streams (faces: per polyhedron its face
+// count, then per face its size and points; faceoffsets: per cell the end of its stream, -1 for
+// other cells), from which the cells are read.
+void polyhedra_as_face_streams(const std::vector<std::int64_t>& face_points, const std::vector<std::int64_t>& face_ends,
+                               const std::vector<std::int64_t>& cell_faces, const std::vector<std::int64_t>& cell_ends,
+                               const std::vector<std::int64_t>& types, std::vector<std::int64_t>& faces,
+                               std::vector<std::int64_t>& face_offsets, const Scanner& scan) {
+  if (cell_ends.size() != types.size())
+    scan.fail("polyhedron_offsets has " + std::to_string(cell_ends.size()) + " entries for " +
+              std::to_string(types.size()) + " cells (one a cell)");
+  faces.clear();
+  face_offsets.assign(types.size(), -1);
+  std::vector<std::uint8_t> uses(face_ends.size(), 0);  // a face bounds two cells at most
+  std::int64_t cell_begin = 0;
+  for (std::size_t c = 0; c < types.size(); ++c) {
+    const std::string item = "cell " + std::to_string(c);
+    const std::int64_t cell_end = cell_ends[c];
+    if (cell_end < cell_begin || cell_end > std::int64_t(cell_faces.size()))
+      scan.fail(item + ": its polyhedron_offsets entry runs outside polyhedron_to_faces");
+    if (types[c] == 42) {
+      faces.push_back(cell_end - cell_begin);
+      for (std::int64_t k = cell_begin; k < cell_end; ++k) {
+        const std::int64_t f = cell_faces[std::size_t(k)];
+        if (f < 0 || f >= std::int64_t(face_ends.size()))
+          scan.fail(item + ": face " + std::to_string(f) + " is not one of face_offsets' " +
+                    std::to_string(face_ends.size()));
+        if (++uses[std::size_t(f)] > 2) scan.fail(item + ": face " + std::to_string(f) + " bounds a third cell");
+        const std::int64_t begin = f == 0 ? 0 : face_ends[std::size_t(f - 1)], end = face_ends[std::size_t(f)];
+        if (begin < 0 || end < begin || end > std::int64_t(face_points.size()))
+          scan.fail(item + ": face " + std::to_string(f) + "'s face_offsets entry runs outside face_connectivity");
+        faces.push_back(end - begin);
+        faces.insert(faces.end(), face_points.begin() + begin, face_points.begin() + end);
+      }
+      face_offsets[c] = std::int64_t(faces.size());
+    }
+    cell_begin = cell_end;
+  }
+}
+
 }  // namespace
 
 VolumeMesh parse_vtu(std::string_view bytes, const std::string& name) {
@@ -386,6 +427,15 @@ VolumeMesh parse_vtu(std::string_view bytes, const std::string& name) {
   if (std::int64_t(offsets.size()) != cell_count || std::int64_t(types.size()) != cell_count)
     scan.fail(types_array->at, std::to_string(cell_count) + " cells, but " + std::to_string(offsets.size()) +
                                    " offsets and " + std::to_string(types.size()) + " types");
+  if (const DataArray* f = find("polyhedron_offsets")) {  // VTK 9.4's polyhedra
+    auto required = [&](const char* wanted) {
+      const DataArray* a = find(wanted);
+      if (!a) scan.fail(std::string("Cells has polyhedron_offsets but no DataArray named ") + wanted);
+      return values(*a, as_int);
+    };
+    polyhedra_as_face_streams(required("face_connectivity"), required("face_offsets"), required("polyhedron_to_faces"),
+                              values(*f, as_int), types, faces, face_offsets, scan);
+  }
 
   vtk::CellLists cells;
   auto fail = [&](const std::string& what) { scan.fail(what); };

@@ -265,6 +265,47 @@ TEST_CASE("VTK polyhedra whose faces make a tetrahedron, prism or hexahedron are
           "turned right-handed (.vtu, and legacy face streams), and refine as the cells do") {
   const auto read = solids::parse_vtu(vtu(false, true), "p.vtu");
   check_same_cells(read);
+  // The same polyhedra in VTK 9.4's layout: every face once in face_connectivity (its end in
+  // face_offsets), each cell's faces in polyhedron_to_faces (its end in polyhedron_offsets, the
+  // triangle's list empty).
+  std::string points_of_faces, face_ends;
+  std::vector<std::vector<std::int64_t>> faces_of(cells.size() + 1);  // the triangle's last, empty
+  std::int64_t face = 0, point_at = 0;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    const auto stream = face_stream(cells[c]);
+    for (std::size_t at = 1; at < stream.size(); at += std::size_t(stream[at]) + 1) {
+      for (std::int64_t k = 1; k <= stream[at]; ++k) points_of_faces += std::to_string(stream[at + std::size_t(k)]) + " ";
+      point_at += stream[at], face_ends += std::to_string(point_at) + " ";
+      faces_of[c].push_back(face++);
+    }
+  }
+  auto layout_94 = [&](const std::vector<std::vector<std::int64_t>>& lists, std::size_t entries) {
+    std::string cell_faces, cell_ends, text = vtu(false, true);
+    std::size_t end = 0;
+    for (std::size_t c = 0; c < entries; ++c) {
+      for (auto f : lists[c]) cell_faces += std::to_string(f) + " ";
+      end += lists[c].size(), cell_ends += std::to_string(end) + " ";
+    }
+    auto array = [](const char* name, const std::string& values) {
+      return std::string("<DataArray type=\"Int64\" Name=\"") + name + "\" format=\"ascii\">" + values + "</DataArray>\n";
+    };
+    const std::size_t from = text.find("<DataArray type=\"Int64\" Name=\"faces\""), to = text.find("</Cells>");
+    return text.replace(from, to - from, array("face_connectivity", points_of_faces) + array("face_offsets", face_ends) +
+                                             array("polyhedron_to_faces", cell_faces) +
+                                             array("polyhedron_offsets", cell_ends));
+  };
+  check_same_cells(solids::parse_vtu(layout_94(faces_of, faces_of.size()), "p94.vtu"));
+  // ... refused by name where a cell's list names a face that is not there or one of two cells'
+  // already, or the offsets are not one a cell.
+  auto bad = faces_of;
+  bad[0][0] = 99;
+  CHECK(refusal(layout_94(bad, bad.size()), "p94.vtu") ==
+        "p94.vtu: cell 0: face 99 is not one of face_offsets' " + std::to_string(face));
+  bad = faces_of;
+  bad[1][0] = bad[2][0] = 0;
+  CHECK(refusal(layout_94(bad, bad.size()), "p94.vtu") == "p94.vtu: cell 2: face 0 bounds a third cell");
+  CHECK(refusal(layout_94(faces_of, faces_of.size() - 1), "p94.vtu") ==
+        "p94.vtu: polyhedron_offsets has 4 entries for 5 cells (one a cell)");
   // A version 2 legacy file's CELLS entry of a polyhedron is its face stream.
   std::string legacy = "# vtk DataFile Version 2.0\npolyhedra\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 13 double\n";
   for (const auto& p : points) legacy += std::to_string(p[0]) + " " + std::to_string(p[1]) + " " + std::to_string(p[2]) + "\n";
