@@ -248,11 +248,8 @@ VolumeMesh parse_vtk(std::string_view bytes, const std::string& name) {
     if (begin < 0 || end < begin || end > std::int64_t(connectivity.size()))
       at.fail_item(item + ": its OFFSETS run outside the CONNECTIVITY");
     const auto ids = all.subspan(std::size_t(begin), std::size_t(end - begin));
-    // A polyhedron's entry in a version 2 to 4 file's CELLS is its face stream; version 5 files
-    // keep faces in sections of their own, not read.
-    if (types[c] == 42 && major >= 5)
-      at.fail_item(item + " is a polyhedron (VTK type 42) in a version 5 legacy file: write it as .vtu or a version 4.2 "
-                   ".vtk to read it");
+    // A polyhedron's entry, in CELLS (versions 2 to 4) as in CONNECTIVITY (version 5, as VTK's
+    // own writer lays it out), is its face stream: its face count, then each face's count and ids.
     vtk::add_cell(cells, types[c], ids, types[c] == 42 ? ids : std::span<const std::int64_t>{}, mesh.positions, item,
                   fail);
   }

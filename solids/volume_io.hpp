@@ -15,7 +15,7 @@ namespace spmesh::solids {
 // OFFSETS and CONNECTIVITY), CELL_TYPES. Cell types 10 (tetrahedron), 12 (hexahedron) and 13
 // (wedge, turned into cells.hpp's order: VTK's base triangle faces away from the top) are read;
 // 1 to 9 (vertices, lines, polygons: a boundary's parts) are skipped; 42 (polyhedron: its entry in
-// CELLS is its face stream, versions 2 to 4) is read as a tetrahedron, prism or hexahedron where
+// CELLS, or in 5.1's CONNECTIVITY as VTK's writer lays it out, is its face stream) is read as a tetrahedron, prism or hexahedron where
 // its faces make one, else as a polyhedron whose corners each join three faces (vtk_cells.hpp); 14 (pyramid) and any other are refused naming the cell. POINT_DATA,
 // CELL_DATA and FIELD end what is read (attributes are not used).
 VolumeMesh parse_vtk(std::string_view bytes, const std::string& name);

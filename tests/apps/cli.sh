@@ -613,6 +613,10 @@ grep -q "^ccsolid 1 levels on cpu: 1 -> 10 cells, 10 -> 33 vertices" "$tmp/p5.tx
 "$spmesh" info "$tmp/prism5.vtk" | grep -q "^kinds     1 polyhedra" || fail "info of a polyhedron"
 "$spmesh" subdivide "$data/meshes/honeycomb.vtk" --levels 1 -o "$tmp/honeycomb1.vtu" >"$tmp/hc.txt" || fail "subdivide the honeycomb"
 grep -q "^ccsolid 1 levels on cpu: 14 -> 168 cells, 72 -> 305 vertices" "$tmp/hc.txt" || fail "subdivide the honeycomb: $(cat "$tmp/hc.txt")"
+# The same honeycomb as VTK 9.1 writes it (version 5.1, binary) refines to the same file.
+"$spmesh" subdivide "$data/../tests/solids/data/honeycomb_vtk51_binary.vtk" --levels 1 -o "$tmp/honeycomb51.vtu" \
+  >/dev/null || fail "subdivide VTK's version 5.1 honeycomb"
+cmp -s "$tmp/honeycomb1.vtu" "$tmp/honeycomb51.vtu" || fail "VTK's version 5.1 honeycomb refines to another file"
 "$spmesh" subdivide "$tmp/prism5.vtk" --levels 0 -o "$tmp/prism5_0.vtu" >/dev/null || fail "a polyhedron at level 0"
 grep -q 'Name="faceoffsets"' "$tmp/prism5_0.vtu" || fail "a polyhedron at level 0: no faceoffsets"
 expect_error "a polyhedron in a .mesh" "$tmp/g.mesh" subdivide "$tmp/prism5.vtk" --levels 0 -o "$tmp/g.mesh"

@@ -319,6 +319,35 @@ TEST_CASE("VTK polyhedra whose faces make a tetrahedron, prism or hexahedron are
   }
   legacy += "CELLS 4 " + std::to_string(size) + "\n" + list + "CELL_TYPES 4\n42\n42\n42\n42\n";
   check_same_cells(solids::parse_vtk(legacy, "p.vtk"));
+  // A version 5.1 file's CONNECTIVITY holds the same face streams, OFFSETS their ends.
+  std::string v51 = legacy.substr(0, legacy.find("CELLS"));
+  v51.replace(v51.find("2.0"), 3, "5.1");
+  std::string offsets = "0", connectivity;
+  std::size_t end = 0;
+  for (const auto& c : cells) {
+    const auto stream = face_stream(c);
+    for (auto v : stream) connectivity.append(std::to_string(v)).append(" ");
+    offsets.append(" ").append(std::to_string(end += stream.size()));
+  }
+  v51.append("CELLS 5 ").append(std::to_string(end)).append("\nOFFSETS vtktypeint64\n").append(offsets);
+  v51.append("\nCONNECTIVITY vtktypeint64\n").append(connectivity).append("\nCELL_TYPES 4\n42\n42\n42\n42\n");
+  check_same_cells(solids::parse_vtk(v51, "p51.vtk"));
+}
+
+TEST_CASE("VTK's own version 5.1 legacy files of polyhedra (ASCII and binary, by VTK 9.1's writer) read as the "
+          "version 4.2 file they were made from") {
+  const std::string folder = SPMESH_DATA_DIR "/../tests/solids/data/";
+  const auto source = solids::read_volume(SPMESH_DATA_DIR "/meshes/honeycomb.vtk");
+  REQUIRE(source.cells.has_polyhedra());
+  for (const char* name : {"honeycomb_vtk51_ascii.vtk", "honeycomb_vtk51_binary.vtk"}) {
+    CAPTURE(name);
+    const auto read = solids::read_volume(folder + name);
+    CHECK(read.positions.data.to_vector() == source.positions.data.to_vector());
+    CHECK(read.cells.offsets.to_vector() == source.cells.offsets.to_vector());
+    CHECK(read.cells.indices.to_vector() == source.cells.indices.to_vector());
+    CHECK(read.cells.face_offsets.to_vector() == source.cells.face_offsets.to_vector());
+    CHECK(read.cells.face_streams.to_vector() == source.cells.face_streams.to_vector());
+  }
 }
 
 // A pentagonal prism (corners 0-4 at z = 0, 5-9 above) as a legacy file's polyhedron, its
