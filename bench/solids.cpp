@@ -15,7 +15,7 @@
 //   spmesh_bench_solids --profile MESH.mesh:LEVEL ...
 // runs one build and one eval of each mesh to its level (on the GPU where compiled for it),
 // untimed: for a profiler such as Nsight Compute, which tells the kernels apart by their names
-// (build's, then eval's four a level).
+// (build's, then eval's five a level).
 //   spmesh_bench_solids --phases MESH.mesh:LEVEL ...
 // times each step of build_and_eval alone (waiting after each) with the GPU launches and host
 // waits it makes, then the whole unbroken: where the dynamic path's time goes at small levels.

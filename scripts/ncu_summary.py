@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarise an Nsight Compute CSV of `spmesh_bench_solids --profile` (as
 scripts/device-profile-solids.sh writes it): each kernel's time and DRAM bytes, summed over its launches, for
-build (every kernel before eval's first) and eval (refine_points' four kernels a level), with
+build (every kernel before eval's first) and eval (refine_points' five kernels a level), with
 eval's deepest level kernel by kernel.
     scripts/ncu_summary.py ncu_solids.csv
 """
@@ -24,6 +24,7 @@ def kernels(path):
     return list(launches.values())
 
 
+KERNELS_A_LEVEL = 5  # refine_points: cells, midpoints, faces, edges, vertices
 FOR_EACH = ("for_each_kernel", "for_each_grouped_kernel", "for_each_bounded_kernel")
 
 
@@ -66,7 +67,7 @@ def main():
     first_eval = next(i for i, k in enumerate(launches) if "refine_points" in k["name"])
     table("build", launches[:first_eval], by_time=True)
     table("eval", launches[first_eval:], by_time=False)
-    table("eval, deepest level", launches[-4:], by_time=False)
+    table("eval, deepest level", launches[-KERNELS_A_LEVEL:], by_time=False)
 
 
 if __name__ == "__main__":

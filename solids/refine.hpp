@@ -64,14 +64,16 @@ SPMESH_HD void in_blocks(index_t width, int block, Body&& body) {
 // of the same options). The products of the rules, fused a kind of point at a time, each kernel
 // summing operator rows with the weights of rules.hpp as their factors and keeping for the next
 // the sums it can reuse:
-//   cells:    P_c = the average of the cell's corners (its vertex list);
-//   faces:    A_f = |d2| |d1| X / (2 k_f), FC_f = |t3| P (the sum of its cells' points), and the
-//             face point from FC_f and A_f;
-//   edges:    EC_e = |t2| FC, EA_e = the sum of A over the faces that count for its vertices,
-//             and the edge point from FC and A over its faces and its midpoint M_e;
-//   vertices: the vertex point from EC, EA and M over its edges, itself, the line's edge points
-//             and the crease ends.
-// So each operator is read about once and only A, FC, EC and EA are written between kernels.
+//   cells:     P_c = the average of the cell's corners (its vertex list);
+//   midpoints: M_e = |d1| X / 2, each edge's;
+//   faces:     A_f = |d2| M / k_f (each corner is in two of its k_f edges), FC_f = |t3| P (the sum
+//              of its cells' points), and the face point from FC_f and A_f;
+//   edges:     EC_e = |t2| FC, EA_e = the sum of A over the faces that count for its vertices,
+//              and the edge point from FC and A over its faces and M_e;
+//   vertices:  the vertex point from EC, EA and M over its edges, itself, the line's edge points
+//              and the crease ends.
+// So each operator is read about once, the old points are gathered through d1 once, and only M,
+// A, FC, EC and EA are written between kernels.
 // DimensionError unless X has a row per vertex.
 template <class Exec, class T, class S = typename Exec::space>
 linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const BoundaryOperators<S>& ops,
@@ -85,12 +87,12 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
   const RuleWeights<T> w = rule_weights<T>(mesh, ops, transposed, level, sharp);
 
   // Each face's row: A_f then FC_f; each edge's: EC_e then EA_e (one cache line for both).
-  Dense<T, S> positions(V + E + F + C, k), face_sums(F, 2 * k), edge_sums(E, 2 * k);
+  Dense<T, S> positions(V + E + F + C, k), midpoints(E, k), face_sums(F, 2 * k), edge_sums(E, 2 * k);
   T* vp = positions.data.data();
   T* ep = vp + std::int64_t(V) * k;
   T* fp = ep + std::int64_t(E) * k;
   T* cp = fp + std::int64_t(F) * k;
-  T *fs = face_sums.data.data(), *es = edge_sums.data.data();
+  T *mp = midpoints.data.data(), *fs = face_sums.data.data(), *es = edge_sums.data.data();
   const T* x = X.data.data();
   const index_t *cell_at = mesh.offsets.data(), *corner = mesh.indices.data();
   const index_t* line = level.line_edges.data();
@@ -98,12 +100,6 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
              t3v = transposed.t3.view();
   // Each kernel sums up to `block` columns of a row in one pass over its operator rows.
   constexpr int block = tuning::point_columns;
-  // The midpoint of edge e, w times, added to columns [first, first + n) of sum.
-  auto add_midpoint = [=] SPMESH_HD(T* sum, index_t e, T weight, index_t first, int n) {
-    const T* a = x + d1v.index(2 * e) * k + first;
-    const T* b = x + d1v.index(2 * e + 1) * k + first;
-    for (int j = 0; j < n; ++j) sum[j] += weight * (T(0.5) * a[j] + T(0.5) * b[j]);
-  };
 
   exec.for_each(C, [=] SPMESH_HD(index_t c) {
     const T each = w.cell_corner(c);
@@ -114,14 +110,17 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
       for (int j = 0; j < n; ++j) cp[c * k + first + j] = sum[j];
     });
   });
+  exec.for_each(E, [=] SPMESH_HD(index_t e) {
+    const T *a = x + d1v.index(2 * e) * k, *b = x + d1v.index(2 * e + 1) * k;
+    for (index_t j = 0; j < k; ++j) mp[e * k + j] = T(0.5) * a[j] + T(0.5) * b[j];
+  });
   exec.for_each(F, [=] SPMESH_HD(index_t f) {
-    const T each = w.centroid_corner(f);  // each corner met twice, through its two edges
+    const T each = w.centroid_edge(f);
     detail::in_blocks(k, block, [&](index_t first, int n) {
       T centroid[block] = {}, cells[block] = {};
       for (index_t q = d2v.begin(f); q < d2v.end(f); ++q) {
-        const index_t e = d2v.index(q);
-        const T *a = x + d1v.index(2 * e) * k + first, *b = x + d1v.index(2 * e + 1) * k + first;
-        for (int j = 0; j < n; ++j) centroid[j] += each * a[j] + each * b[j];
+        const T* midpoint = mp + d2v.index(q) * k + first;
+        for (int j = 0; j < n; ++j) centroid[j] += each * midpoint[j];
       }
       for (index_t q = t3v.begin(f); q < t3v.end(f); ++q)
         for (int j = 0; j < n; ++j) cells[j] += cp[t3v.index(q) * k + first + j];
@@ -145,11 +144,10 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
           counted[j] += counts * row[j];
         }
       }
-      T point[block] = {};
-      add_midpoint(point, e, w.edge_midpoint(e), first, n);
+      const T midpoint_weight = w.edge_midpoint(e);
       for (int j = 0; j < n; ++j) {
         es[e * 2 * k + first + j] = cells[j], es[e * 2 * k + k + first + j] = counted[j];
-        ep[e * k + first + j] = cell_weight * cells[j] + faces[j] + point[j];
+        ep[e * k + first + j] = cell_weight * cells[j] + faces[j] + midpoint_weight * mp[e * k + first + j];
       }
     });
   });
@@ -161,10 +159,12 @@ linalg::Dense<T, S> refine_points(Exec& exec, const CellMesh<S>& mesh, const Bou
       T sum[block] = {};
       for (index_t p = t1v.begin(v); p < t1v.end(v); ++p) {
         const index_t e = t1v.index(p);
-        const T face_weight = w.vertex_face(v, e);
-        const T* row = es + e * 2 * k + first;
-        for (int j = 0; j < n; ++j) sum[j] += cell_weight * row[j] + face_weight * row[k + j];
-        add_midpoint(sum, e, w.vertex_edge(v, e), first, n);
+        const T face_weight = w.vertex_face(v, e), midpoint_weight = w.vertex_edge(v, e);
+        const T *row = es + e * 2 * k + first, *midpoint = mp + e * k + first;
+        for (int j = 0; j < n; ++j) {
+          sum[j] += cell_weight * row[j] + face_weight * row[k + j];
+          sum[j] += midpoint_weight * midpoint[j];
+        }
       }
       for (int j = 0; j < n; ++j) {
         T point = sum[j] + self * x[v * k + first + j];

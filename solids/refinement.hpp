@@ -32,20 +32,17 @@ struct LevelRows {
     const double each = weight * w.cell_corner(c);
     for (index_t p = w.cell_at[c]; p < w.cell_at[c + 1]; ++p) sink(corners[p], each);
   }
-  // A face centroid: each corner met twice, through the face's two edges there.
-  template <class Sink>
-  SPMESH_HD void centroid(index_t f, double weight, Sink& sink) const {
-    if (weight == 0) return;
-    const double each = weight * w.centroid_corner(f);
-    for (index_t q = d2.begin(f); q < d2.end(f); ++q) {
-      const index_t e = d2.index(q);
-      sink(d1.index(2 * e), each), sink(d1.index(2 * e + 1), each);
-    }
-  }
   template <class Sink>
   SPMESH_HD void midpoint(index_t e, double weight, Sink& sink) const {
     if (weight == 0) return;
     sink(d1.index(2 * e), weight / 2), sink(d1.index(2 * e + 1), weight / 2);
+  }
+  // A face centroid: the average of its edges' midpoints.
+  template <class Sink>
+  SPMESH_HD void centroid(index_t f, double weight, Sink& sink) const {
+    if (weight == 0) return;
+    const double each = weight * w.centroid_edge(f);
+    for (index_t q = d2.begin(f); q < d2.end(f); ++q) midpoint(d2.index(q), each, sink);
   }
 
   template <class Sink>

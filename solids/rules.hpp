@@ -121,9 +121,9 @@ struct RuleWeights {
   SPMESH_HD W faces_around(index_t e) const { return W(t2.end(e) - t2.begin(e)); }
 
   // Averages of the old points: a cell point is each corner of the cell's vertex list once; a
-  // face centroid each corner through |d2| |d1| (2 visits).
+  // face centroid the average of its edges' midpoints (|d2| M: each corner is in two of them).
   SPMESH_HD W cell_corner(index_t c) const { return W(1) / W(cell_at[c + 1] - cell_at[c]); }
-  SPMESH_HD W centroid_corner(index_t f) const { return W(1) / W(2 * (d2.end(f) - d2.begin(f))); }
+  SPMESH_HD W centroid_edge(index_t f) const { return W(1) / W(d2.end(f) - d2.begin(f)); }
 
   // Face point: (C0 + C1) / 4 + A / 2 inside, A on the boundary.
   SPMESH_HD W face_cell(index_t f) const { return face_on[f] ? W(0) : W(0.25); }
