@@ -47,36 +47,118 @@ SPMESH_HD inline int cell_faces(index_t corners) {
   return corners == 4 ? 4 : corners == 6 ? 5 : corners == 8 ? 6 : 0;
 }
 
+// The three faces of a cell at its corner `corner`, and the corner's neighbours a, b, c in the
+// right-handed order above: face ab holds edges (corner, a) and (corner, b), and so on. Around
+// the corner each outward face turns from one neighbour to the next: ab takes a to b, bc b to c,
+// ca c to a.
+struct CornerFrame {
+  int a, b, c, ab, bc, ca;
+};
+
+namespace detail {
+
+// The frame at `corner` of a shape that lists its faces (faces(), face_size(k), corner(k, m)),
+// found by walking them.
+template <class Shape>
+SPMESH_HD constexpr CornerFrame find_corner_frame(const Shape& shape, int corner) {
+  // The three faces at the corner, each with the neighbours before and after the corner in it.
+  // Named variables, not an array indexed by a count, so that a GPU thread keeps them in
+  // registers for a polyhedron too.
+  struct Side {
+    int before = 0, after = 0, face = 0;
+  } first, second, third;
+  int found = 0;
+  const int faces = shape.faces();
+  for (int k = 0; k < faces && found < 3; ++k) {
+    const int n = shape.face_size(k);
+    for (int m = 0; m < n; ++m) {
+      if (shape.corner(k, m) != corner) continue;
+      const Side side{shape.corner(k, (m + n - 1) % n), shape.corner(k, (m + 1) % n), k};
+      if (found == 0) first = side;
+      else if (found == 1) second = side;
+      else third = side;
+      ++found;
+    }
+  }
+  // The first face is ab; of the others, the one that takes b on is bc (and gives c), the other ca.
+  CornerFrame f{first.before, first.after, 0, first.face, 0, 0};
+  auto place = [&f](const Side& side) {
+    if (side.before == f.b) f.c = side.after, f.bc = side.face;
+    else f.ca = side.face;
+  };
+  place(second);
+  place(third);
+  return f;
+}
+
+// A kind's place in KindTables: tetrahedron 0, prism 1, hexahedron 2.
+SPMESH_HD constexpr int kind_index(index_t corners) { return corners == 4 ? 0 : corners == 6 ? 1 : 2; }
+
+// The kinds' faces and edges as written, and what follows from them, made once at compile time
+// (the kernels that number refined levels read these in their inner loops: a search there cost
+// more than the memory they move).
+struct KindTables {
+  signed char faces[3][6][4];         // cell-local vertices, -1 past a triangle's third corner
+  signed char edges[3][12][2];        // each edge's ends, the lower first
+  signed char edge_between[3][8][8];  // the edge joining two corners, -1 where none does
+  CornerFrame frames[3][8];           // each corner's frame
+};
+
+// A kind's faces in the tables being made, as find_corner_frame reads a shape.
+struct KindFaces {
+  const KindTables* tables;
+  int kind, count;
+  constexpr int faces() const { return count; }
+  constexpr int face_size(int face) const { return tables->faces[kind][face][3] < 0 ? 3 : 4; }
+  constexpr int corner(int face, int corner) const { return tables->faces[kind][face][corner]; }
+};
+
+constexpr KindTables make_kind_tables() {
+  KindTables t{{{{0, 2, 1, -1}, {0, 1, 3, -1}, {1, 2, 3, -1}, {2, 0, 3, -1}},
+                {{0, 2, 1, -1}, {3, 4, 5, -1}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}},
+                {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}}},
+               {{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}},
+                {{0, 1}, {0, 2}, {1, 2}, {3, 4}, {3, 5}, {4, 5}, {0, 3}, {1, 4}, {2, 5}},
+                {{0, 1}, {1, 2}, {2, 3}, {0, 3}, {4, 5}, {5, 6}, {6, 7}, {4, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}}},
+               {},
+               {}};
+  const int corners[3] = {4, 6, 8}, faces[3] = {4, 5, 6};
+  for (int kind = 0; kind < 3; ++kind) {
+    for (auto& row : t.edge_between[kind])
+      for (auto& edge : row) edge = -1;
+    for (int edge = 0; edge < 3 * corners[kind] / 2; ++edge) {
+      const int low = t.edges[kind][edge][0], high = t.edges[kind][edge][1];
+      t.edge_between[kind][low][high] = t.edge_between[kind][high][low] = static_cast<signed char>(edge);
+    }
+    for (int corner = 0; corner < corners[kind]; ++corner)
+      t.frames[kind][corner] = find_corner_frame(KindFaces{&t, kind, faces[kind]}, corner);
+  }
+  return t;
+}
+
+SPMESH_HD inline const KindTables& kind_tables() {
+  // static: one table in read-only memory, not one built on each GPU thread's stack per call.
+  static constexpr KindTables tables = make_kind_tables();
+  return tables;
+}
+
+}  // namespace detail
+
 // The cell-local vertex at corner `corner` of face `face` of a kind of `corners` vertices, or -1
 // past a triangle's third corner.
 SPMESH_HD inline int face_corner(index_t corners, int face, int corner) {
-  // static: one table in read-only memory, not one built on each GPU thread's stack per call.
-  static constexpr signed char tetrahedron[4][4] = {{0, 2, 1, -1}, {0, 1, 3, -1}, {1, 2, 3, -1}, {2, 0, 3, -1}};
-  static constexpr signed char prism[5][4] = {
-      {0, 2, 1, -1}, {3, 4, 5, -1}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}};
-  static constexpr signed char hexahedron[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
-                                                   {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
-  return corners == 4 ? tetrahedron[face][corner]
-         : corners == 6 ? prism[face][corner]
-                        : hexahedron[face][corner];
+  return detail::kind_tables().faces[detail::kind_index(corners)][face][corner];
 }
 
 // End `end` (0 or 1, the lower first) of edge `edge` of a kind of `corners` vertices, as a
 // cell-local vertex: a fixed numbering of each kind's edges.
 SPMESH_HD inline int cell_edge(index_t corners, int edge, int end) {
-  static constexpr signed char tetrahedron[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-  static constexpr signed char prism[9][2] = {{0, 1}, {0, 2}, {1, 2}, {3, 4}, {3, 5}, {4, 5}, {0, 3}, {1, 4}, {2, 5}};
-  static constexpr signed char hexahedron[12][2] = {{0, 1}, {1, 2}, {2, 3}, {0, 3}, {4, 5}, {5, 6},
-                                                    {6, 7}, {4, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
-  return corners == 4 ? tetrahedron[edge][end] : corners == 6 ? prism[edge][end] : hexahedron[edge][end];
+  return detail::kind_tables().edges[detail::kind_index(corners)][edge][end];
 }
 
 // The number of the edge joining cell-local vertices u and w of a kind (cell_edge), or -1.
 SPMESH_HD inline int cell_edge_between(index_t corners, int u, int w) {
-  const int low = u < w ? u : w, high = u < w ? w : u;
-  for (int edge = 0; edge < 3 * int(corners) / 2; ++edge)
-    if (cell_edge(corners, edge, 0) == low && cell_edge(corners, edge, 1) == high) return edge;
-  return -1;
+  return detail::kind_tables().edge_between[detail::kind_index(corners)][u][w];
 }
 
 // One cell's shape: a kind's tables, or a polyhedron's face stream (CellMesh::face_streams).
@@ -127,43 +209,10 @@ struct CellShape {
   }
 };
 
-// The three faces of a cell at its corner `corner`, and the corner's neighbours a, b, c in the
-// right-handed order above: face ab holds edges (corner, a) and (corner, b), and so on. Around
-// the corner each outward face turns from one neighbour to the next: ab takes a to b, bc b to c,
-// ca c to a.
-struct CornerFrame {
-  int a, b, c, ab, bc, ca;
-};
-
+// The frame at `corner` of a cell: a kind's from the tables, a polyhedron's found in its faces.
 SPMESH_HD inline CornerFrame corner_frame(const CellShape& shape, int corner) {
-  // The three faces at the corner, each with the neighbours before and after the corner in it.
-  // Named variables, not an array indexed by a count, so that a GPU thread keeps them in
-  // registers for a polyhedron too.
-  struct Side {
-    int before = 0, after = 0, face = 0;
-  } first, second, third;
-  int found = 0;
-  const int faces = shape.faces();
-  for (int k = 0; k < faces && found < 3; ++k) {
-    const int n = shape.face_size(k);
-    for (int m = 0; m < n; ++m) {
-      if (shape.corner(k, m) != corner) continue;
-      const Side side{shape.corner(k, (m + n - 1) % n), shape.corner(k, (m + 1) % n), k};
-      if (found == 0) first = side;
-      else if (found == 1) second = side;
-      else third = side;
-      ++found;
-    }
-  }
-  // The first face is ab; of the others, the one that takes b on is bc (and gives c), the other ca.
-  CornerFrame f{first.before, first.after, 0, first.face, 0, 0};
-  auto place = [&f](const Side& side) {
-    if (side.before == f.b) f.c = side.after, f.bc = side.face;
-    else f.ca = side.face;
-  };
-  place(second);
-  place(third);
-  return f;
+  if (!shape.polyhedron()) return detail::kind_tables().frames[detail::kind_index(shape.corners)][corner];
+  return detail::find_corner_frame(shape, corner);
 }
 
 // A kind's frame.
