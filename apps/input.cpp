@@ -36,7 +36,7 @@ std::optional<meshops::Triangulation> triangulation(const Args& args) {
              : meshops::Triangulation::shortest_diagonal;
 }
 
-Input read_input(const Args& args, int levels, bool one_pass) {
+Input read_input(const Args& args, int levels, bool one_pass, bool keep_holes) {
   const std::string& path = args.positional.at(0);
   Input in{args.choice("--scheme", {"catmark", "loop", "sqrt3"}), {}, {}, {}, {}, {}, {}};
   in.mesh = out_of_memory_names(path + ": reading it", [&] { return meshops::read_mesh(path); });
@@ -54,7 +54,12 @@ Input read_input(const Args& args, int levels, bool one_pass) {
                          std::to_string(f) + " has " +
                          std::to_string(in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f]) +
                          " vertices (use --triangulate fan|shortest-diagonal)");
-  in.tags = schemes::read_tags(in.mesh);
+  in.tags = schemes::read_tags(in.mesh, keep_holes);
+  if (!in.tags.holes.empty() && !with_scheme(in.scheme, []<class Scheme>() {
+        return requires(const linalg::MeshMatrix<>& M) { Scheme::base_face(M, 0, 1); };
+      }))
+    throw InputError(in.mesh.source + ": " + in.scheme + " does not keep hole tags (its children are not numbered "
+                     "by their parents); remove the t hole lines or refine by catmark or loop");
   if (!crease_rules) {  // sqrt3: Kobbelt's one boundary rule, no creases
     for (const char* option : {"--boundary", "--crease"})
       if (args.get(option)) throw Error(std::string(option) + " does not apply to " + in.scheme);

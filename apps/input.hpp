@@ -31,8 +31,9 @@ std::optional<meshops::Triangulation> triangulation(const Args& args);
 // The mesh, its tags and options, and the memory estimates: the executor's (build_and_eval's,
 // one_pass, for subdivide; a plan's for build) and the host's (host_estimate.hpp). Throws
 // CapacityError before any work if the levels cannot be indexed or held: on the GPU, or on the
-// host (more than host_available()), unless --dry-run.
-Input read_input(const Args& args, int levels, bool one_pass);
+// host (more than host_available()), unless --dry-run. Hole tags are read where `keep_holes`
+// (subdivide, which leaves their descendants out) and refused by name elsewhere.
+Input read_input(const Args& args, int levels, bool one_pass, bool keep_holes = false);
 
 // --dry-run: every level's size, the bytes needed on the executor (and on the GPU, what is
 // free) and on the host, with what is available.

@@ -9,6 +9,7 @@
 #include "apps/volume.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/io.hpp"
+#include "schemes/holes.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -66,7 +67,7 @@ int subdivide_as(const Args& args) {
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = [&] {
     Progress progress("reading " + input);
-    return read_input(args, levels, true);
+    return read_input(args, levels, true, true);
   }();
   if (args.get("--dry-run")) return dry_run(in, device);
 
@@ -84,6 +85,12 @@ int subdivide_as(const Args& args) {
     }
   }
   check_result(input, r.positions);
+  r.mesh = with_scheme(in.scheme, [&]<class Scheme>() {
+    if constexpr (requires { Scheme::base_face(in.mesh.M, 0, 1); })
+      return schemes::without_holes<Scheme>(std::move(r.mesh), in.mesh.M, in.tags.holes, levels);
+    else
+      return std::move(r.mesh);
+  });
   const auto t = std::chrono::steady_clock::now();
   {
     Progress progress("writing " + *out);

@@ -29,7 +29,7 @@ std::unordered_set<std::uint64_t> mesh_edges(const linalg::MeshMatrix<>& M) {
 
 class Reader {
 public:
-  explicit Reader(const meshops::PolyMesh& mesh) : mesh_(mesh) {}
+  Reader(const meshops::PolyMesh& mesh, bool keep_holes) : mesh_(mesh), keep_holes_(keep_holes) {}
 
   TagSettings read() {
     for (const meshops::Tag& t : mesh_.tags) {
@@ -39,6 +39,7 @@ public:
       else if (t.name == "interpolateboundary") boundary();
       else if (t.name == "creasemethod") crease_method();
       else if (t.name == "smoothtriangles") smooth_triangles();
+      else if (t.name == "hole") hole();
       else if (t.name.starts_with("facevarying"))
         out_.ignored.push_back(where() + "tag '" + t.name + "' (face-varying data only)");
       else fail("tag '" + t.name + "' is not supported");
@@ -120,6 +121,25 @@ private:
       fail("smoothtriangles other than 'catmark' is not supported");
   }
 
+  // t hole N/0/0 f0 f1 ...: faces of the input (before any triangulation) that are holes.
+  void hole() {
+    if (!keep_holes_)
+      fail("tag 'hole' is kept by spmesh subdivide (Catmull-Clark and Loop) only, not yet here");
+    if (tag_->ints.empty()) fail("hole needs at least one face");
+    const auto& input = mesh_.input_faces;
+    const index_t inputs = input.empty() ? mesh_.face_count() : (mesh_.face_count() == 0 ? 0 : input.back() + 1);
+    std::vector<char> named(std::size_t(inputs), 0);
+    for (int f : tag_->ints) {
+      if (f < 0 || f >= inputs)
+        fail("tag 'hole' names face " + std::to_string(f) + ", but the mesh has " + std::to_string(inputs) +
+             " faces (ids are 0-based)");
+      named[std::size_t(f)] = 1;
+    }
+    out_.holes.resize(std::size_t(mesh_.face_count()), 0);
+    for (index_t f = 0; f < mesh_.face_count(); ++f)
+      if (named[std::size_t(input.empty() ? f : input[std::size_t(f)])]) out_.holes[std::size_t(f)] = 1;
+  }
+
   TagSettings finish() {
     std::vector<index_t> rows, cols;
     std::vector<float> values;
@@ -137,6 +157,7 @@ private:
   }
 
   const meshops::PolyMesh& mesh_;
+  const bool keep_holes_;
   const meshops::Tag* tag_ = nullptr;
   std::unordered_set<std::uint64_t> edges_;
   std::map<std::pair<index_t, index_t>, float> creases_;  // ordered: C comes out row-major
@@ -146,7 +167,7 @@ private:
 
 }  // namespace
 
-TagSettings read_tags(const meshops::PolyMesh& mesh) { return Reader(mesh).read(); }
+TagSettings read_tags(const meshops::PolyMesh& mesh, bool keep_holes) { return Reader(mesh, keep_holes).read(); }
 
 Options options_from(const TagSettings& tags, std::optional<Boundary> boundary,
                      std::optional<CreaseMethod> crease) {

@@ -25,14 +25,19 @@ struct TagSettings {
   std::optional<Boundary> boundary;     // from `interpolateboundary`
   std::optional<CreaseMethod> crease;   // from `creasemethod`
   std::vector<std::string> ignored;     // tags that do not affect vertex data, with their line
+  // From `hole`, where the caller keeps holes: per face of the mesh, whether it is a hole (a
+  // triangulated face is one where its input face is); empty without hole tags.
+  std::vector<char> holes;
 };
 
-// Reads `crease`, `corner`, `interpolateboundary`, `creasemethod` and `smoothtriangles catmark`;
+// Reads `crease`, `corner`, `interpolateboundary`, `creasemethod` and `smoothtriangles catmark`,
+// and `hole` where `keep_holes` (a caller that leaves the holes' descendants out of its refined
+// mesh: holes.hpp; others refuse the tag by name);
 // ignores the face-varying tags (they leave vertex data alone) and rejects every other tag by
 // name. Throws InputError naming file:line for a vertex out of range, a crease between vertices
 // that share no edge, a negative or non-finite sharpness, or an unsupported tag. A later tag on
 // the same edge or vertex replaces an earlier one.
-TagSettings read_tags(const meshops::PolyMesh& mesh);
+TagSettings read_tags(const meshops::PolyMesh& mesh, bool keep_holes = false);
 
 // Options from the tags; `boundary` and `crease`, where given (e.g. on the command line), win.
 Options options_from(const TagSettings& tags, std::optional<Boundary> boundary = {},

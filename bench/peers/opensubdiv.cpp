@@ -42,7 +42,8 @@ Sdc::Options sdc_options(const schemes::Options& o, bool boundary_none) {
 std::unique_ptr<Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
                                                   const schemes::Sharpness<>& sharpness,
                                                   const schemes::Options& options,
-                                                  bool boundary_none, Sdc::SchemeType scheme) {
+                                                  bool boundary_none, Sdc::SchemeType scheme,
+                                                  const std::vector<char>& holes) {
   const auto& M = mesh.M;
   std::vector<int> counts(M.faces), verts(M.indices.begin(), M.indices.end());
   for (index_t f = 0; f < M.faces; ++f) counts[f] = M.offsets[f + 1] - M.offsets[f];
@@ -66,6 +67,11 @@ std::unique_ptr<Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
   d.numCorners = static_cast<int>(corners.size());
   d.cornerVertexIndices = corners.data();
   d.cornerWeights = corner_weights.data();
+  std::vector<int> hole_faces;
+  for (std::size_t f = 0; f < holes.size(); ++f)
+    if (holes[f]) hole_faces.push_back(int(f));
+  d.numHoles = int(hole_faces.size());
+  d.holeIndices = hole_faces.data();
 
   using Factory = Far::TopologyRefinerFactory<Far::TopologyDescriptor>;
   return std::unique_ptr<Far::TopologyRefiner>(
@@ -74,9 +80,9 @@ std::unique_ptr<Far::TopologyRefiner> osd_refiner(const meshops::PolyMesh& mesh,
 
 OsdRefinement osd_refine(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
                          const schemes::Options& options, int levels, bool boundary_none,
-                         Sdc::SchemeType scheme) {
+                         Sdc::SchemeType scheme, const std::vector<char>& holes) {
   OsdRefinement r;
-  r.refiner = osd_refiner(mesh, sharpness, options, boundary_none, scheme);
+  r.refiner = osd_refiner(mesh, sharpness, options, boundary_none, scheme, holes);
   Far::TopologyRefiner::UniformOptions uniform(levels);
   uniform.fullTopologyInLastLevel = true;  // for Limit (osd_limit)
   r.refiner->RefineUniform(uniform);

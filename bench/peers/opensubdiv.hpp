@@ -15,11 +15,12 @@ namespace spmesh::test {
 
 // The level-0 refiner of a mesh for `scheme` (SCHEME_CATMARK or SCHEME_LOOP; not yet refined).
 // boundary_none: OpenSubdiv's VTX_BOUNDARY_NONE instead of options.boundary (spmesh refines
-// `interpolateboundary 0` shapes as edge-only; the parity test checks that this agrees).
+// `interpolateboundary 0` shapes as edge-only; the parity test checks that this agrees);
+// holes: a flag per face (TagSettings::holes), its faces tagged as Far's holes.
 std::unique_ptr<OpenSubdiv::Far::TopologyRefiner> osd_refiner(
     const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
     const schemes::Options& options, bool boundary_none = false,
-    OpenSubdiv::Sdc::SchemeType scheme = OpenSubdiv::Sdc::SCHEME_CATMARK);
+    OpenSubdiv::Sdc::SchemeType scheme = OpenSubdiv::Sdc::SCHEME_CATMARK, const std::vector<char>& holes = {});
 
 // Uniform refinement with every level's positions (PrimvarRefinerReal<double>).
 struct OsdRefinement {
@@ -31,7 +32,8 @@ struct OsdRefinement {
 
 OsdRefinement osd_refine(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
                          const schemes::Options& options, int levels, bool boundary_none = false,
-                         OpenSubdiv::Sdc::SchemeType scheme = OpenSubdiv::Sdc::SCHEME_CATMARK);
+                         OpenSubdiv::Sdc::SchemeType scheme = OpenSubdiv::Sdc::SCHEME_CATMARK,
+                         const std::vector<char>& holes = {});
 
 // Far::PrimvarRefiner::Limit on the refinement's last level: the limit positions and both
 // tangents of its vertices, vertices x 3 each.

@@ -11,6 +11,7 @@
 #include "schemes/catmull_clark/refinement.hpp"
 #include "schemes/subdivision.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 
@@ -21,6 +22,13 @@ struct CatmullClark {
   static constexpr const char* title = "Catmull-Clark";  // in messages
   static constexpr bool triangles_only = false;
   static constexpr bool crease_rules = true;  // takes sharpness and Options
+
+  // The base face that face `face` of level `levels` >= 1 descends from: level 1 has a quad at
+  // each corner of the base mesh, in their order, and each quad after four children in a row.
+  static index_t base_face(const linalg::MeshMatrix<>& base, index_t face, int levels) {
+    const index_t corner = face >> (2 * (levels - 1));
+    return index_t(std::upper_bound(base.offsets.begin(), base.offsets.end(), corner) - base.offsets.begin()) - 1;
+  }
 
   // A plan's levels: the general path's, or half-edge levels (a polygon base level, then quad
   // levels); a quad level after a quad level is evaluated through its parent's faces

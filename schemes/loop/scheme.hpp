@@ -21,6 +21,10 @@ struct Loop {
   static constexpr bool triangles_only = true;
   static constexpr bool crease_rules = true;  // takes sharpness and Options
 
+  // The base face that face `face` of level `levels` descends from: each triangle has four
+  // children in a row.
+  static index_t base_face(const linalg::MeshMatrix<>&, index_t face, int levels) { return face >> (2 * levels); }
+
   // A plan's levels: the general path's or half-edge levels; a half-edge level after one is
   // evaluated through its parent's faces (group_eval.hpp).
   template <class S>

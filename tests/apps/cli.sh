@@ -33,6 +33,19 @@ expect_error() {
 "$spmesh" subdivide "$data/meshes/creased_cube.obj" --levels 3 -o "$tmp/cube.obj" \
   --precision double --picture "$tmp/cube.svg" || fail "subdivide"
 [[ $(grep -c '^f ' "$tmp/cube.obj") -eq 384 ]] || fail "subdivide: expected 384 faces"
+# A hole (OpenSubdiv's `t hole`): the same points as without it, its 4^L descendants left out;
+# with --triangulate its triangles are holes too; schemes and commands that keep none refuse it.
+(cat "$data/meshes/cube.obj"; echo "t hole 1/0/0 2") >"$tmp/holed.obj"
+"$spmesh" subdivide "$data/meshes/cube.obj" --levels 2 -o "$tmp/whole.obj" >/dev/null || fail "subdivide the cube"
+"$spmesh" subdivide "$tmp/holed.obj" --levels 2 -o "$tmp/holed2.obj" >/dev/null || fail "subdivide a hole"
+[[ $(grep -c '^f ' "$tmp/holed2.obj") -eq 80 ]] || fail "a hole: expected 96 - 16 faces"
+cmp -s <(grep '^v ' "$tmp/whole.obj") <(grep '^v ' "$tmp/holed2.obj") || fail "a hole moved the points"
+"$spmesh" subdivide "$tmp/holed.obj" --levels 2 --scheme loop --triangulate fan -o "$tmp/holed_loop.obj" >/dev/null ||
+  fail "subdivide a hole by Loop"
+[[ $(grep -c '^f ' "$tmp/holed_loop.obj") -eq 160 ]] || fail "a hole by Loop: expected (12 - 2) * 16 faces"
+expect_error "a hole by sqrt(3)" "$tmp/h3.obj" subdivide "$tmp/holed.obj" --levels 1 --scheme sqrt3 --triangulate fan \
+  -o "$tmp/h3.obj"
+expect_error "a hole in build" "$tmp/h.spr" build "$tmp/holed.obj" --levels 1 -o "$tmp/h.spr"
 grep -q '<polygon' "$tmp/cube.svg" || fail "subdivide: no picture"
 
 # build + replay gives the same points as subdivide (to 1e-12).

@@ -1,5 +1,6 @@
 // OpenSubdiv tags -> level-0 sharpness and options, and every bad tag rejected with file:line.
 #include "meshops/obj.hpp"
+#include "meshops/triangulate.hpp"
 #include "schemes/tags.hpp"
 
 #include <doctest/doctest.h>
@@ -47,11 +48,21 @@ TEST_CASE("bad tags are rejected naming file:line and the problem") {
   fails_with("t crease 2/1/0 0 1 -1\n", "sharpness -1.000000 is not a finite value >= 0");
   fails_with("t crease 2/1/0 0 1 nan\n", "is not a finite value");
   fails_with("t corner 1/1/0 -1 2\n", "names vertex -1");
-  fails_with("t hole 1/0/0 0\n", "two.obj:9: tag 'hole' is not supported");
+  fails_with("t hole 1/0/0 0\n", "two.obj:9: tag 'hole' is kept by spmesh subdivide (Catmull-Clark and Loop) only");
   fails_with("t vertexedit 1/0/0 0\n", "tag 'vertexedit' is not supported");
   fails_with("t interpolateboundary 1/0/0 7\n", "interpolateboundary 7");
   fails_with("t creasemethod 0/0/1 fancy\n", "creasemethod expects");
   fails_with("t crease 3/3/0 0 1 2 1 1 1\n", "has 3 sharpness values for 2 items");
+}
+
+TEST_CASE("hole tags, where kept, flag their faces, a triangulated face's triangles with it, and a face out "
+          "of range is refused") {
+  const auto mesh = meshops::parse_obj(quads + "t hole 1/0/0 1\n", "two.obj");
+  CHECK(schemes::read_tags(mesh, true).holes == std::vector<char>{0, 1});
+  const auto triangles = meshops::triangulate(mesh, meshops::Triangulation::fan);
+  CHECK(schemes::read_tags(triangles, true).holes == std::vector<char>{0, 0, 1, 1});
+  CHECK_THROWS_WITH_AS(schemes::read_tags(meshops::parse_obj(quads + "t hole 1/0/0 2\n", "two.obj"), true),
+                       "two.obj:9: tag 'hole' names face 2, but the mesh has 2 faces (ids are 0-based)", InputError);
 }
 
 }  // namespace spmesh::test::tag_tests
