@@ -25,7 +25,7 @@ int build_as(const Args& args) {
   meshops::OutputFiles outputs({args.positional.empty() ? std::string() : args.positional[0]});
   outputs.add(out);  // checked before any work: never the input, a folder, ...
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
-  const Input in = read_input(args, levels, false);
+  const Input in = read_input(args, levels, false, true);
   Stages stages;
   schemes::Refinement<T> r;
   {
@@ -40,6 +40,7 @@ int build_as(const Args& args) {
       });
     }
   }
+  r.holes = in.tags.holes;  // replay leaves their descendants out, as subdivide does
   {
     Progress progress("writing " + out);
     outputs.write(out, [&](std::ostream& o) { schemes::write_refinement(o, r); });

@@ -4,6 +4,7 @@
 #include "apps/commands.hpp"
 #include "meshops/checks.hpp"
 #include "meshops/info.hpp"
+#include "schemes/holes.hpp"
 
 #include <fmt/format.h>
 
@@ -55,9 +56,7 @@ Input read_input(const Args& args, int levels, bool one_pass, bool keep_holes) {
                          std::to_string(in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f]) +
                          " vertices (use --triangulate fan|shortest-diagonal)");
   in.tags = schemes::read_tags(in.mesh, keep_holes);
-  if (!in.tags.holes.empty() && !with_scheme(in.scheme, []<class Scheme>() {
-        return requires(const linalg::MeshMatrix<>& M) { Scheme::base_face(M, 0, 1); };
-      }))
+  if (!in.tags.holes.empty() && !with_scheme(in.scheme, []<class Scheme>() { return schemes::keeps_holes<Scheme>; }))
     throw InputError(in.mesh.source + ": " + in.scheme + " does not keep hole tags (its children are not numbered "
                      "by their parents); remove the t hole lines or refine by catmark or loop");
   if (!crease_rules) {  // sqrt3: Kobbelt's one boundary rule, no creases

@@ -32,7 +32,8 @@ std::optional<meshops::Triangulation> triangulation(const Args& args);
 // one_pass, for subdivide; a plan's for build) and the host's (host_estimate.hpp). Throws
 // CapacityError before any work if the levels cannot be indexed or held: on the GPU, or on the
 // host (more than host_available()), unless --dry-run. Hole tags are read where `keep_holes`
-// (subdivide, which leaves their descendants out) and refused by name elsewhere.
+// (subdivide, build and limit, whose outputs and replays leave their descendants out) and
+// refused by name elsewhere.
 Input read_input(const Args& args, int levels, bool one_pass, bool keep_holes = false);
 
 // --dry-run: every level's size, the bytes needed on the executor (and on the GPU, what is

@@ -11,9 +11,11 @@
 #include "apps/volume.hpp"
 #include "meshops/io.hpp"
 #include "meshops/samples.hpp"
+#include "schemes/holes.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ostream>
@@ -50,11 +52,12 @@ std::string approximated(index_t count, int depth) {
 }
 
 // The input of --at and --tessellate (Catmull-Clark or Loop): the mesh read for `depth` levels
-// down.
+// down, its holes kept (a hole has no limit surface: --at refuses samples on one, --tessellate
+// does not tessellate holes yet).
 Input sample_input(const Args& args, int depth, const char* option) {
   Input in = [&] {
     Progress progress("reading " + args.positional.at(0));
-    return read_input(args, depth, false);
+    return read_input(args, depth, false, true);
   }();
   if (in.scheme != "catmark" && in.scheme != "loop")
     throw InputError(std::string("spmesh limit ") + option + " evaluates Catmull-Clark and Loop (--scheme catmark, loop); " +
@@ -96,6 +99,11 @@ int limit_at_as(const Args& args) {
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = sample_input(args, depth, "--at");
   const auto samples = meshops::read_samples(samples_path, in.mesh.face_count());
+  if (!in.tags.holes.empty())
+    for (std::size_t s = 0; s < samples.faces.size(); ++s)
+      if (in.tags.holes[std::size_t(samples.faces[s])])
+        throw InputError(fmt::format("{}:{}: face {} is a hole (t hole in {}): it has no limit surface", samples_path,
+                                     samples.lines[s], samples.faces[s], input));
   Stages stages;
   const bool approximate = args.get("--approximate").has_value();
   const auto r = evaluate_samples<T>(device, in, samples_path, samples, depth, approximate, stages);
@@ -119,6 +127,10 @@ int tessellate_as(const Args& args) {
   const MeshOutput out = mesh_output(args, outputs);
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = sample_input(args, depth, "--tessellate");
+  if (const auto hole = std::find(in.tags.holes.begin(), in.tags.holes.end(), 1); hole != in.tags.holes.end())
+    throw InputError(fmt::format("{}: face {} is a hole (t hole): --tessellate does not leave holes out yet; "
+                                 "remove the t hole lines to tessellate every face",
+                                 input, hole - in.tags.holes.begin()));
   Stages stages;
   const auto r = [&] {
     try {
@@ -156,7 +168,7 @@ int limit_as(const Args& args) {
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = [&] {
     Progress progress("reading " + input);
-    return read_input(args, levels, false);
+    return read_input(args, levels, false, true);
   }();
   Stages stages;
   Limits<T> r;
@@ -171,6 +183,7 @@ int limit_as(const Args& args) {
       });
     }
   }
+  r.mesh = schemes::without_holes(in.scheme, std::move(r.mesh), in.mesh.M, in.tags.holes, levels);
   const auto t = std::chrono::steady_clock::now();
   write_limits(outputs, out, input, r);
   fmt::print("{} limit at level {} on {}: {} vertices, {} faces; {}, write {:.2f} ms\n", in.scheme, levels, device,

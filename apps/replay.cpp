@@ -15,6 +15,7 @@
 #include "meshops/checks.hpp"
 #include "meshops/io.hpp"
 #include "meshops/tuning.hpp"
+#include "schemes/holes.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -128,7 +129,10 @@ int replay_as(const Args& args) {
   if (rebuilt.valid()) r.refined = rebuilt.get();
   const double rebuild_ms = elapsed_ms(t);
   t = std::chrono::steady_clock::now();
-  const auto faces = meshops::encode_faces(out_format, refinement_path, r.refined);
+  // What is written leaves the holes' descendants out (the products keep every refined vertex).
+  const auto kept = r.holes.empty() ? linalg::MeshMatrix<>()
+                                    : schemes::without_holes(r.scheme, r.refined.clone(), r.base, r.holes, r.levels);
+  const auto faces = meshops::encode_faces(out_format, refinement_path, r.holes.empty() ? r.refined : kept);
   const double encode_ms = elapsed_ms(t);
 
   // Each product is written as it comes, with every thread, while the next one is computed.

@@ -81,7 +81,8 @@ options:
   --device cpu|cuda                         default cpu
   --precision float|double                  default float
 Crease and corner tags of OpenSubdiv's OBJ shapes (t crease/corner/interpolateboundary/
-creasemethod) are honoured. sqrt3 has Kobbelt's rules: no creases (a mesh with crease or
+creasemethod) are honoured; t hole faces (subdivide, build, replay and limit; catmark and loop)
+take part in the rules and their descendants are left out of the output. sqrt3 has Kobbelt's rules: no creases (a mesh with crease or
 corner tags is refused), and boundary edges cut in three on every second level. Errors: one line on stderr, exit code 1, no partial output file.
 )";
 

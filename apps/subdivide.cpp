@@ -85,12 +85,7 @@ int subdivide_as(const Args& args) {
     }
   }
   check_result(input, r.positions);
-  r.mesh = with_scheme(in.scheme, [&]<class Scheme>() {
-    if constexpr (requires { Scheme::base_face(in.mesh.M, 0, 1); })
-      return schemes::without_holes<Scheme>(std::move(r.mesh), in.mesh.M, in.tags.holes, levels);
-    else
-      return std::move(r.mesh);
-  });
+  r.mesh = schemes::without_holes(in.scheme, std::move(r.mesh), in.mesh.M, in.tags.holes, levels);
   const auto t = std::chrono::steady_clock::now();
   {
     Progress progress("writing " + *out);

@@ -125,10 +125,17 @@ PolyMesh reorder(const PolyMesh& mesh, const std::vector<index_t>& order) {
     offsets[k + 1] = o;
   }
   out.M = linalg::MeshMatrix<>(V, std::move(offsets), std::move(indices));
+  std::vector<index_t> face_renamed(std::size_t(M.faces));  // a hole tag names faces
+  for (index_t k = 0; k < M.faces; ++k) face_renamed[std::size_t(faces[k])] = k;
   for (auto& tag : out.tags)
-    if (tag.name == "crease" || tag.name == "corner")
+    if (tag.name == "crease" || tag.name == "corner") {
       for (auto& v : tag.ints)
         if (v >= 0 && v < V) v = renamed[v];
+    } else if (tag.name == "hole") {
+      if (!mesh.input_faces.empty()) throw InputError(mesh.source + ": reorder: hole tags on a triangulated mesh");
+      for (auto& f : tag.ints)
+        if (f >= 0 && f < M.faces) f = face_renamed[std::size_t(f)];
+    }
   return out;
 }
 

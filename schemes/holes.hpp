@@ -5,7 +5,9 @@
 #pragma once
 
 #include "linalg/mesh_matrix.hpp"
+#include "schemes/schemes.hpp"
 
+#include <string>
 #include <vector>
 
 namespace spmesh::schemes {
@@ -17,14 +19,38 @@ template <class Scheme>
 linalg::MeshMatrix<> without_holes(linalg::MeshMatrix<> refined, const linalg::MeshMatrix<>& base,
                                    const std::vector<char>& holes, int levels) {
   if (holes.empty()) return refined;
-  std::vector<index_t> offsets{0}, indices;
-  for (index_t f = 0; f < refined.faces; ++f) {
-    if (holes[std::size_t(levels == 0 ? f : Scheme::base_face(base, f, levels))]) continue;
-    indices.insert(indices.end(), refined.indices.begin() + refined.offsets[f],
-                   refined.indices.begin() + refined.offsets[f + 1]);
-    offsets.push_back(index_t(indices.size()));
+  auto kept = [&](index_t f) { return !holes[std::size_t(Scheme::base_face(base, f, levels))]; };
+  index_t faces = 0, corners = 0;  // counted first: the kept mesh is made at its size, once
+  for (index_t f = 0; f < refined.faces; ++f)
+    if (kept(f)) ++faces, corners += refined.offsets[f + 1] - refined.offsets[f];
+  linalg::Array<index_t> offsets(faces + 1), indices(corners);
+  offsets[0] = 0;
+  for (index_t f = 0, k = 0; f < refined.faces; ++f) {
+    if (!kept(f)) continue;
+    index_t at = offsets[k];
+    for (index_t p = refined.offsets[f]; p < refined.offsets[f + 1]; ++p) indices[at++] = refined.indices[p];
+    offsets[++k] = at;
   }
-  return {refined.vertices, linalg::Array<index_t>(offsets), linalg::Array<index_t>(indices)};
+  return {refined.vertices, std::move(offsets), std::move(indices)};
+}
+
+// Whether a scheme numbers its children by their parents (Scheme::base_face), so keeps holes.
+template <class Scheme>
+inline constexpr bool keeps_holes = requires(const linalg::MeshMatrix<>& M) { Scheme::base_face(M, 0, 1); };
+
+// The same for the scheme called `scheme` (Scheme::name); InputError for one that keeps none
+// where there are holes.
+inline linalg::MeshMatrix<> without_holes(const std::string& scheme, linalg::MeshMatrix<> refined,
+                                          const linalg::MeshMatrix<>& base, const std::vector<char>& holes,
+                                          int levels) {
+  if (holes.empty()) return refined;
+  return with_scheme(scheme, [&]<class Scheme>() {
+    if constexpr (keeps_holes<Scheme>)
+      return without_holes<Scheme>(std::move(refined), base, holes, levels);
+    else
+      throw InputError(scheme + " keeps no hole tags (its children are not numbered by their parents)");
+    return linalg::MeshMatrix<>{};
+  });
 }
 
 }  // namespace spmesh::schemes

@@ -34,6 +34,9 @@ constexpr std::uint32_t version = 2;
 // A solid whose base has polyhedra: version 2 with the length of the base's face streams after
 // the header, and the face sections after the base indices.
 constexpr std::uint32_t polyhedra_version = 3;
+// A surface with holes: version 3's header with the count of hole flags after it, and a byte a
+// base face (1: a hole) after the base indices.
+constexpr std::uint32_t holes_version = 4;
 
 struct Header {
   char magic[8];
@@ -44,12 +47,20 @@ struct Header {
   std::int64_t base_vertices, base_faces, base_corners, sharp_edges;
   std::uint64_t refined_hash;
   std::int64_t refined_vertices, refined_faces, refined_corners;
-  std::int64_t face_streams;  // version 3 only
+  std::int64_t face_streams;  // versions 3 and 4 (0 there)
+  std::int64_t holes;         // version 4 only: the hole flags, one a base face
 };
-static_assert(sizeof(Header) == 184 && std::is_trivially_copyable_v<Header>);
+static_assert(sizeof(Header) == 192 && std::is_trivially_copyable_v<Header>);
 
-// The header's bytes in the file: version 2 ends before face_streams.
-std::size_t header_bytes(const Header& h) { return h.version == polyhedra_version ? sizeof(Header) : 176; }
+// The version a file of these counts is written as: 2 unless it has polyhedra (3) or holes (4).
+std::uint32_t file_version(std::int64_t face_streams, std::int64_t holes) {
+  return holes > 0 ? holes_version : face_streams > 0 ? polyhedra_version : version;
+}
+
+// The header's bytes in the file: version 2 ends before face_streams, version 3 before holes.
+std::size_t header_bytes(const Header& h) {
+  return h.version == holes_version ? sizeof(Header) : h.version == polyhedra_version ? 184 : 176;
+}
 
 // ---- The checksum: 64-bit words in four independent lanes per chunk, chunks in parallel. ----
 
@@ -177,8 +188,8 @@ void write_as(std::ostream& out, const Refinement<T>& r, const linalg::StencilCs
 
   Header h{};
   std::memcpy(h.magic, magic, sizeof magic);
-  h.face_streams = r.base_face_streams.size();
-  h.version = h.face_streams > 0 ? polyhedra_version : version, h.scalar_bytes = sizeof(T);
+  h.face_streams = r.base_face_streams.size(), h.holes = std::int64_t(r.holes.size());
+  h.version = file_version(h.face_streams, h.holes), h.scalar_bytes = sizeof(T);
   put_name(h.scheme, r.scheme);
   h.levels = static_cast<std::uint32_t>(r.levels);
   h.boundary = static_cast<std::uint32_t>(r.options.boundary);
@@ -194,6 +205,9 @@ void write_as(std::ostream& out, const Refinement<T>& r, const linalg::StencilCs
   h.refined_vertices = r.refined.vertices, h.refined_faces = r.refined.faces;
   h.refined_corners = r.refined.nnz();
 
+  if (h.holes > 0 && (h.holes != r.base.faces || h.face_streams > 0))
+    throw Error("save_refinement: hole flags for " + std::to_string(h.holes) + " faces, the base has " +
+                std::to_string(r.base.faces) + (h.face_streams > 0 ? " cells (a solid keeps no holes)" : ""));
   if (h.face_streams > 0 && r.base_face_offsets.size() != r.base.faces + 1)
     throw Error("save_refinement: face offsets for " + std::to_string(r.base_face_offsets.size() - 1) +
                 " cells, the base has " + std::to_string(r.base.faces));
@@ -208,6 +222,7 @@ void write_as(std::ostream& out, const Refinement<T>& r, const linalg::StencilCs
   if (h.face_streams > 0)
     sections.insert(sections.end(), {section(r.base_face_offsets.data(), r.base_face_offsets.size()),
                                      section(r.base_face_streams.data(), h.face_streams)});
+  if (h.holes > 0) sections.push_back(section(r.holes.data(), h.holes));
   sections.insert(sections.end(), {section(C.edges.row_indices.data(), h.sharp_edges),
                                    section(C.edges.col_indices.data(), h.sharp_edges),
                                    section(C.edges.values.data(), h.sharp_edges),
@@ -295,11 +310,12 @@ void check_counts(const Source& src, const Header& h) {
                                  h.stencils,      h.table,         h.base_vertices,
                                  h.base_faces,    h.base_corners,  h.sharp_edges,
                                  h.refined_vertices, h.refined_faces, h.refined_corners,
-                                 h.face_streams};
+                                 h.face_streams,    h.holes};
   const char* names[] = {"R's rows", "R's columns", "R's non-zeros", "the stencil count",
                          "the table length", "the base vertices", "the base faces",
                          "the base face corners", "the sharp edge count", "the refined vertices",
-                         "the refined faces", "the refined face corners", "the face stream length"};
+                         "the refined faces", "the refined face corners", "the face stream length",
+                         "the hole flags"};
   for (std::size_t i = 0; i < std::size(counts); ++i)
     if (counts[i] < 0 || counts[i] >= std::numeric_limits<index_t>::max())
       src.fail(std::string(names[i]) + " in the header, " + std::to_string(counts[i]) +
@@ -313,6 +329,7 @@ std::vector<std::size_t> section_bytes(const Header& h) {
                                   h.id_bytes * std::size_t(h.rows),  h.column_bytes * std::size_t(h.nnz),
                                   4 * std::size_t(h.base_faces + 1), 4 * std::size_t(h.base_corners)};
   if (h.face_streams > 0) out.insert(out.end(), {4 * std::size_t(h.base_faces + 1), 4 * std::size_t(h.face_streams)});
+  if (h.holes > 0) out.push_back(std::size_t(h.holes));
   out.insert(out.end(), {4 * std::size_t(h.sharp_edges), 4 * std::size_t(h.sharp_edges), 4 * std::size_t(h.sharp_edges),
                          4 * std::size_t(h.base_vertices)});
   return out;
@@ -343,6 +360,9 @@ void check_header(const Source& src, const Header& h) {
       (h.face_streams > 0 && std::string_view(h.scheme) != solid_scheme))
     src.fail("version " + std::to_string(h.version) + " with " + std::to_string(h.face_streams) +
              " face stream entries (version 3 holds a solid's polyhedra, version 2 none)");
+  if ((h.version == holes_version) != (h.holes > 0) || (h.holes > 0 && h.holes != h.base_faces))
+    src.fail("version " + std::to_string(h.version) + " with " + std::to_string(h.holes) + " hole flags for " +
+             std::to_string(h.base_faces) + " base faces (version 4 flags every base face, the others none)");
   if (h.base_vertices != h.cols || h.refined_vertices != h.rows)
     src.fail("R is " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
              " but the meshes have " + std::to_string(h.base_vertices) + " and " +
@@ -382,6 +402,7 @@ struct Stored {
   linalg::Array<Id> id;
   linalg::Array<Column> columns;
   linalg::Array<index_t> offsets, indices, face_offsets, face_streams, edge_rows, edge_cols;
+  linalg::Array<char> holes;
   linalg::Array<float> edge_sharpness, vertex_sharpness;
   std::size_t at_lengths = 0, at_ids = 0, at_columns = 0, at_indices = 0, at_edges = 0;
 };
@@ -399,6 +420,7 @@ Stored<F, Id, Column> read_sections(Loader& in, const Header& h) {
     s.face_offsets = in.array<index_t>(h.base_faces + 1, "the base cells' face offsets");
     s.face_streams = in.array<index_t>(h.face_streams, "the base cells' face streams");
   }
+  if (h.holes > 0) s.holes = in.array<char>(h.holes, "the hole flags");
   s.edge_rows = in.array<index_t>(h.sharp_edges, "the sharp edges", &s.at_edges);
   s.edge_cols = in.array<index_t>(h.sharp_edges, "the sharp edges");
   s.edge_sharpness = in.array<float>(h.sharp_edges, "the edge sharpness");
@@ -508,6 +530,12 @@ void base_mesh(const Source& src, const Header& h, Stored<F, Id, Column>& s, Ref
     if (!ordered) src.fail("the base cells' face offsets do not span their face streams in order");
     r.base_face_offsets = std::move(s.face_offsets), r.base_face_streams = std::move(s.face_streams);
   }
+  if (h.holes > 0) {
+    for (index_t f = 0; f < h.base_faces; ++f)
+      if (s.holes[f] != 0 && s.holes[f] != 1)
+        src.fail("base face " + std::to_string(f) + "'s hole flag is " + std::to_string(int(s.holes[f])) + " (0 or 1)");
+    r.holes = s.holes.to_vector();
+  }
   r.sharpness = {{V, V, std::move(s.edge_rows), std::move(s.edge_cols), std::move(s.edge_sharpness)},
                  std::move(s.vertex_sharpness)};
 }
@@ -542,9 +570,9 @@ Header header(Source& src, std::size_t file_size) {
   if (h.version == 1)
     src.fail("version 1, an earlier spmesh's format (R as CSR); rebuild it with this spmesh's "
              "`spmesh build` (version " + std::to_string(version) + ")");
-  if (h.version != version && h.version != polyhedra_version)
-    src.fail("version " + std::to_string(h.version) + "; this spmesh reads version " +
-             std::to_string(version) + " (and " + std::to_string(polyhedra_version) + " for a solid with polyhedra)");
+  if (h.version != version && h.version != polyhedra_version && h.version != holes_version)
+    src.fail("version " + std::to_string(h.version) + "; this spmesh reads versions " + std::to_string(version) +
+             " to " + std::to_string(holes_version));
   if (file_size < header_bytes(h))
     src.fail("truncated: the header needs " + std::to_string(header_bytes(h)) + " bytes, the file has " +
              std::to_string(file_size));
@@ -646,7 +674,8 @@ std::uint64_t refinement_checksum(std::string_view bytes) {
   if (bytes.size() < 176 + sizeof(std::uint64_t))
     throw InputError("refinement_checksum: " + std::to_string(bytes.size()) + " bytes hold no header");
   std::memcpy(&h, bytes.data(), 176);
-  if (h.version == polyhedra_version && bytes.size() >= sizeof h) std::memcpy(&h, bytes.data(), sizeof h);
+  if (h.version == polyhedra_version || h.version == holes_version)
+    std::memcpy(&h, bytes.data(), std::min(bytes.size(), header_bytes(h)));
   const Source src("refinement_checksum", bytes);
   check_header(src, h);
   if (expected_size(h) != bytes.size())
@@ -703,8 +732,8 @@ std::size_t refinement_file_size(const Refinement<T>& r) {
         h.table = static_cast<std::int64_t>(list.table.size());
         h.base_vertices = r.base.vertices, h.base_faces = r.base.faces;
         h.base_corners = r.base.nnz(), h.sharp_edges = r.sharpness.edges.nnz();
-        h.face_streams = r.base_face_streams.size();
-        h.version = h.face_streams > 0 ? polyhedra_version : version;
+        h.face_streams = r.base_face_streams.size(), h.holes = std::int64_t(r.holes.size());
+        h.version = file_version(h.face_streams, h.holes);
         return expected_size(h);
       },
       r.R);

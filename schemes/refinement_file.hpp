@@ -3,7 +3,7 @@
 // was built with, in a versioned binary file, so an animation pipeline builds once and replays
 // every frame as P_L = R P_0.
 //
-// File layout, versions 2 and 3 (little endian; every section starts at a multiple of 8 bytes, its
+// File layout, versions 2 to 4 (little endian; every section starts at a multiple of 8 bytes, its
 // padding zero):
 //   header, 176 bytes:
 //     magic "SPMESH-R" (8), u32 version (2), u32 scalar bytes (4 float, 8 double),
@@ -14,9 +14,11 @@
 //     i64 R's rows, cols, nnz, stencils, table length,
 //     i64 base vertices, faces, face corners, sharp edges, u64 refined mesh hash,
 //     i64 refined vertices, faces, face corners;
-//     version 3 only (184 bytes): i64 face stream length.
+//     versions 3 and 4 (184 bytes): i64 face stream length; version 4 (192 bytes): i64 hole
+//     flags (the base faces).
 // Version 3 is a Catmull-Clark solid whose base cells include polyhedra given by their faces
-// (solids/cells.hpp's face arrays); every other refinement is written as version 2.
+// (solids/cells.hpp's face arrays), version 4 a surface with holes (schemes/holes.hpp); every
+// other refinement is written as version 2.
 //   sections, in this order:
 //     stencil lengths   i32[stencils]     stencil s is table[start_s, start_s + length_s),
 //                                         start_s the sum of the lengths before it
@@ -25,6 +27,7 @@
 //     columns           u16|u32[nnz]      row o's columns, in its stencil's order
 //     base offsets      i32[faces + 1], base indices i32[face corners]
 //     (version 3 only)  face offsets i32[faces + 1], face streams i32[face stream length]
+//     (version 4 only)  hole flags u8[faces], 1 for a hole
 //     sharp edges       i32 rows[n], i32 cols[n], f32 values[n]; vertex sharpness f32[vertices]
 //   u64 checksum: the header's and each section's 64-bit hash (content_hash) combined in order.
 // Loading reads each section straight into its array; R's row offsets and shifts are one prefix
@@ -49,6 +52,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace spmesh::schemes {
 
@@ -81,6 +85,9 @@ struct Refinement {
   int vertex_rule = 0;           // solid_scheme's solids::VertexRule
   // A solid's polyhedra (solids::CellMesh's face arrays of the base cells); empty without.
   linalg::Array<index_t> base_face_offsets{}, base_face_streams{};
+  // A surface's holes (TagSettings::holes, a flag a base face); empty without. `refined` keeps
+  // the holes' descendants (R's rows are every refined vertex); without_holes leaves them out.
+  std::vector<char> holes{};
 };
 
 // R's shape, whichever its column type.
@@ -101,7 +108,7 @@ index_t nnz(const RefinementMatrix<T, S>& R) {
 // fingerprint in the file.
 std::uint64_t topology_hash(const linalg::MeshMatrix<>& M);
 
-// The checksum a version 2 or 3 file's last 8 bytes must hold, from its header and sections (for
+// The checksum a version 2, 3 or 4 file's last 8 bytes must hold, from its header and sections (for
 // tools and tests that edit a file's bytes). InputError if the header is not a valid one.
 std::uint64_t refinement_checksum(std::string_view bytes);
 

@@ -108,12 +108,12 @@ struct KindTables {
 struct KindFaces {
   const KindTables* tables;
   int kind, count;
-  constexpr int faces() const { return count; }
-  constexpr int face_size(int face) const { return tables->faces[kind][face][3] < 0 ? 3 : 4; }
-  constexpr int corner(int face, int corner) const { return tables->faces[kind][face][corner]; }
+  SPMESH_HD constexpr int faces() const { return count; }
+  SPMESH_HD constexpr int face_size(int face) const { return tables->faces[kind][face][3] < 0 ? 3 : 4; }
+  SPMESH_HD constexpr int corner(int face, int corner) const { return tables->faces[kind][face][corner]; }
 };
 
-constexpr KindTables make_kind_tables() {
+SPMESH_HD constexpr KindTables make_kind_tables() {
   KindTables t{{{{0, 2, 1, -1}, {0, 1, 3, -1}, {1, 2, 3, -1}, {2, 0, 3, -1}},
                 {{0, 2, 1, -1}, {3, 4, 5, -1}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}},
                 {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}}},

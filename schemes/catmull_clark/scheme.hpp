@@ -23,9 +23,10 @@ struct CatmullClark {
   static constexpr bool triangles_only = false;
   static constexpr bool crease_rules = true;  // takes sharpness and Options
 
-  // The base face that face `face` of level `levels` >= 1 descends from: level 1 has a quad at
-  // each corner of the base mesh, in their order, and each quad after four children in a row.
+  // The base face that face `face` of level `levels` descends from: level 1 has a quad at each
+  // corner of the base mesh, in their order, and each quad after four children in a row.
   static index_t base_face(const linalg::MeshMatrix<>& base, index_t face, int levels) {
+    if (levels == 0) return face;
     const index_t corner = face >> (2 * (levels - 1));
     return index_t(std::upper_bound(base.offsets.begin(), base.offsets.end(), corner) - base.offsets.begin()) - 1;
   }

@@ -45,7 +45,17 @@ cmp -s <(grep '^v ' "$tmp/whole.obj") <(grep '^v ' "$tmp/holed2.obj") || fail "a
 [[ $(grep -c '^f ' "$tmp/holed_loop.obj") -eq 160 ]] || fail "a hole by Loop: expected (12 - 2) * 16 faces"
 expect_error "a hole by sqrt(3)" "$tmp/h3.obj" subdivide "$tmp/holed.obj" --levels 1 --scheme sqrt3 --triangulate fan \
   -o "$tmp/h3.obj"
-expect_error "a hole in build" "$tmp/h.spr" build "$tmp/holed.obj" --levels 1 -o "$tmp/h.spr"
+# build keeps the holes (a version 4 file) and replay writes subdivide's faces.
+"$spmesh" build "$tmp/holed.obj" --levels 2 -o "$tmp/holed.spr" >/dev/null || fail "build a hole"
+[[ $(od -An -tu4 -j8 -N4 "$tmp/holed.spr" | tr -d ' ') == 4 ]] || fail "a hole's file is not version 4"
+mkdir -p "$tmp/hole_poses" "$tmp/hole_out"
+cp "$tmp/holed.obj" "$tmp/hole_poses/"
+"$spmesh" replay "$tmp/holed.spr" "$tmp/hole_poses/holed.obj" -o "$tmp/hole_out" >/dev/null || fail "replay a hole"
+cmp -s <(grep '^f ' "$tmp/hole_out/holed.obj") <(grep '^f ' "$tmp/holed2.obj") || fail "replay of a hole: other faces"
+"$spmesh" limit "$tmp/holed.obj" --levels 2 -o "$tmp/holed_limit.obj" >/dev/null || fail "limit of a hole"
+cmp -s <(grep '^f ' "$tmp/holed_limit.obj" | sed 's|//[0-9]*||g') <(grep '^f ' "$tmp/holed2.obj") ||
+  fail "limit of a hole: not subdivide's faces"
+expect_error "a tessellation with a hole" "$tmp/ht.obj" limit "$tmp/holed.obj" --tessellate 2 -o "$tmp/ht.obj"
 grep -q '<polygon' "$tmp/cube.svg" || fail "subdivide: no picture"
 
 # build + replay gives the same points as subdivide (to 1e-12).

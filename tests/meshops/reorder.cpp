@@ -1,5 +1,6 @@
 // Reordering (paper 4.5): reverse Cuthill-McKee shrinks the bandwidth of a randomly permuted
 // mesh, and reorder() keeps the mesh (faces, cycles, positions, crease and corner tags).
+#include "meshops/io.hpp"
 #include "meshops/obj.hpp"
 #include "meshops/reorder.hpp"
 
@@ -97,6 +98,24 @@ TEST_CASE("reorder keeps the faces, their cycles, the positions and the crease a
                                       cube.M.indices.clone()),
                  {}, "loose"};
   CHECK(rcm_order(loose.M).back() == cube.vertex_count());
+}
+
+TEST_CASE("reorder renames the faces a hole tag names with the faces") {
+  const auto cube = parse_obj(read_file(SPMESH_DATA_DIR "/meshes/cube.obj") + "t hole 2/0/0 1 4\n", "holed");
+  const auto order = shuffled(cube.vertex_count());
+  const auto moved = reorder(cube, order);
+  // Each named face of `moved` has the old face's vertices (new vertex i is old order[i]).
+  auto vertices_of = [](const PolyMesh& mesh, index_t f, const std::vector<index_t>* rename) {
+    std::vector<index_t> out;
+    for (index_t p = mesh.M.offsets[f]; p < mesh.M.offsets[f + 1]; ++p)
+      out.push_back(rename ? (*rename)[std::size_t(mesh.M.indices[p])] : mesh.M.indices[p]);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const auto& hole = moved.tags.back();
+  REQUIRE(hole.ints.size() == 2);
+  for (std::size_t k = 0; k < 2; ++k)
+    CHECK(vertices_of(moved, hole.ints[k], &order) == vertices_of(cube, cube.tags.back().ints[k], nullptr));
 }
 
 TEST_CASE("reorder refuses an order that is not a permutation, naming the entry") {

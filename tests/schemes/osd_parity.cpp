@@ -372,6 +372,19 @@ TEST_CASE("Loop matches OpenSubdiv 3.5 on every loop shape, levels 1-4") {
                                              "loop_val2_interior"});
 }
 
+TEST_CASE("holes by Catmull-Clark (the bundled cube, two holes) and Loop (the cube in triangles, a hole a quad "
+          "wide): OpenSubdiv's points, and its holes where base_face says, levels 1-4") {
+  const std::string cube = meshops::read_file(SPMESH_DATA_DIR "/meshes/cube.obj");
+  const auto quads = meshops::parse_obj(cube + "t hole 2/0/0 1 4\n", "holed cube");
+  const auto quad_tags = schemes::read_tags(quads, true);
+  CHECK(compare<CatmullClark>(quads, quad_tags, schemes::options_from(quad_tags), 4, false).max_error <= 1e-12);
+  const auto triangles =
+      meshops::triangulate(meshops::parse_obj(cube + "t hole 1/0/0 3\n", "holed cube"), meshops::Triangulation::fan);
+  const auto triangle_tags = schemes::read_tags(triangles, true);
+  REQUIRE(std::count(triangle_tags.holes.begin(), triangle_tags.holes.end(), 1) == 2);
+  CHECK(compare<Loop>(triangles, triangle_tags, schemes::options_from(triangle_tags), 4, false).max_error <= 1e-12);
+}
+
 // A tessellation (points, facets) against Bfr's of the same mesh at rate N (its approximation
 // level 10, where every tessellation point but the vertices lies outside its approximated
 // regions): the same points, to rounding, and the same facets once spmesh's points are matched to

@@ -179,6 +179,7 @@ TEST_CASE("Loop and sqrt(3) refinements round-trip too") {
 
 // ---- Files edited byte by byte, their checksum fixed: the layout of refinement_file.hpp ----
 
+
 template <class X>
 X field(const std::string& bytes, std::size_t at) {
   X x;
@@ -216,6 +217,35 @@ std::string refused(const std::string& bytes) {
   return thrown_message<InputError>([&] { schemes::parse_refinement<float>(bytes, "edited.spr"); });
 }
 
+TEST_CASE("holes make a version 4 file that keeps their flags, and a flag other than 0 or 1, or flags for "
+          "another face count, are refused") {
+  auto [r, R] = refinement<float, schemes::CatmullClark>(meshops::read_obj(tent_path), tent_sharpness(), 2);
+  const std::size_t v2_size = file_bytes(r).size();
+  r.holes.assign(std::size_t(r.base.faces), 0);
+  r.holes[1] = 1;
+  const std::string bytes = file_bytes(r);
+  CHECK(bytes.size() == v2_size + 16 + pad8(std::size_t(r.base.faces)));  // header fields, flags
+  CHECK(schemes::refinement_file_size(r) == bytes.size());
+  CHECK(field<std::uint32_t>(bytes, 8) == 4);
+  const auto back = schemes::parse_refinement<float>(bytes, "holes.spr");
+  CHECK(back.holes == r.holes);
+  CHECK(rows_of(back.R) == rows_of(R));
+  CHECK(same_bits(back.refined.indices, r.refined.indices));  // every refined face, holes too
+  // The flags follow the base indices: offsets (faces + 1) and indices (corners) from there.
+  const std::size_t flags = bytes.size() - 8 - pad8(4 * std::size_t(r.base.vertices)) -
+                            3 * pad8(4 * std::size_t(r.sharpness.edges.nnz())) - pad8(std::size_t(r.base.faces));
+  std::string two = bytes;
+  two[flags + 1] = 2;
+  fix_checksum(two);
+  CHECK(refused(two) == "edited.spr: base face 1's hole flag is 2 (0 or 1)");
+  std::string fewer = bytes;
+  set_field<std::int64_t>(fewer, 184, r.base.faces - 1);  // refused by the header, before the checksum
+  CHECK(refused(fewer) == "edited.spr: version 4 with 11 hole flags for 12 base faces (version 4 flags every base "
+                          "face, the others none)");
+  r.holes.pop_back();
+  CHECK_THROWS_AS(file_bytes(r), Error);
+}
+
 TEST_CASE("a refinement file edited byte by byte is refused, naming the file and the problem") {
   const auto [r, R] =
       refinement<float, schemes::CatmullClark>(meshops::read_obj(tent_path), tent_sharpness(), 2);
@@ -251,7 +281,7 @@ TEST_CASE("a refinement file edited byte by byte is refused, naming the file and
                          "it with this spmesh's `spmesh build` (version 2)");
     std::string future = good;
     set_field<std::uint32_t>(future, 8, 9);
-    CHECK(refused(future) == "edited.spr: version 9; this spmesh reads version 2 (and 3 for a solid with polyhedra)");
+    CHECK(refused(future) == "edited.spr: version 9; this spmesh reads versions 2 to 4");
   }
   SUBCASE("a NaN or infinite weight, checksum valid: the stencil and its first row") {
     std::string b = good;
