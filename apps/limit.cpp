@@ -11,7 +11,9 @@
 #include "apps/volume.hpp"
 #include "meshops/io.hpp"
 #include "meshops/samples.hpp"
+#include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/holes.hpp"
+#include "schemes/loop/tessellation.hpp"
 
 #include <fmt/format.h>
 
@@ -53,7 +55,7 @@ std::string approximated(index_t count, int depth) {
 
 // The input of --at and --tessellate (Catmull-Clark or Loop): the mesh read for `depth` levels
 // down, its holes kept (a hole has no limit surface: --at refuses samples on one, --tessellate
-// does not tessellate holes yet).
+// leaves its facets out).
 Input sample_input(const Args& args, int depth, const char* option) {
   Input in = [&] {
     Progress progress("reading " + args.positional.at(0));
@@ -127,12 +129,8 @@ int tessellate_as(const Args& args) {
   const MeshOutput out = mesh_output(args, outputs);
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = sample_input(args, depth, "--tessellate");
-  if (const auto hole = std::find(in.tags.holes.begin(), in.tags.holes.end(), 1); hole != in.tags.holes.end())
-    throw InputError(fmt::format("{}: face {} is a hole (t hole): --tessellate does not leave holes out yet; "
-                                 "remove the t hole lines to tessellate every face",
-                                 input, hole - in.tags.holes.begin()));
   Stages stages;
-  const auto r = [&] {
+  auto r = [&] {
     try {
       Progress progress(fmt::format("tessellation at {} on {}", rate, device));
       const bool approximate = args.get("--approximate").has_value();
@@ -145,6 +143,15 @@ int tessellate_as(const Args& args) {
       throw InputError(std::string("the tessellation's points: ") + e.what());
     }
   }();
+  if (!in.tags.holes.empty()) {  // the holes' facets left out (their points in none)
+    const auto& M = in.mesh.M;
+    bool polygons = false;
+    for (index_t f = 0; f < M.faces && !polygons; ++f) polygons = M.offsets[f + 1] - M.offsets[f] != 4;
+    r.mesh = schemes::facets_without_holes(r.mesh, in.mesh.M, in.tags.holes, [&](index_t n) {
+      return in.scheme == "loop" ? schemes::loop::facets_of_face(n, rate, polygons)
+                                 : schemes::catmull_clark::facets_of_face(n, rate, polygons);
+    });
+  }
   const auto t = std::chrono::steady_clock::now();
   write_limits(outputs, out, input, r);
   fmt::print("{} limit tessellated at {} on {}: {} points{}, {} facets; {}, write {:.2f} ms\n", in.scheme, rate, device,

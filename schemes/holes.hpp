@@ -34,6 +34,28 @@ linalg::MeshMatrix<> without_holes(linalg::MeshMatrix<> refined, const linalg::M
   return {refined.vertices, std::move(offsets), std::move(indices)};
 }
 
+// A tessellation's facets (tessellation_samples', face by face) without the holes': face f of n
+// sides has facets_of(n) of them. Its points stay (those inside a hole in no facet).
+template <class FacetsOf>
+linalg::MeshMatrix<> facets_without_holes(const linalg::MeshMatrix<>& facets, const linalg::MeshMatrix<>& base,
+                                          const std::vector<char>& holes, FacetsOf&& facets_of) {
+  std::vector<index_t> offsets{0}, indices;
+  index_t facet = 0;
+  for (index_t f = 0; f < base.faces; ++f) {
+    const index_t count = index_t(facets_of(base.offsets[f + 1] - base.offsets[f]));
+    if (!holes[std::size_t(f)])
+      for (index_t k = facet; k < facet + count; ++k) {
+        indices.insert(indices.end(), facets.indices.begin() + facets.offsets[k], facets.indices.begin() + facets.offsets[k + 1]);
+        offsets.push_back(index_t(indices.size()));
+      }
+    facet += count;
+  }
+  if (facet != facets.faces)
+    throw DimensionError("facets_without_holes: " + std::to_string(facets.faces) + " facets, the layout's counts " +
+                         std::to_string(facet));
+  return {facets.vertices, linalg::Array<index_t>(offsets), linalg::Array<index_t>(indices)};
+}
+
 // Whether a scheme numbers its children by their parents (Scheme::base_face), so keeps holes.
 template <class Scheme>
 inline constexpr bool keeps_holes = requires(const linalg::MeshMatrix<>& M) { Scheme::base_face(M, 0, 1); };

@@ -297,6 +297,14 @@ struct ToBaseFace {
 
 }  // namespace detail
 
+// How many facets face f of n sides has in tessellation_samples' layout at rate N, whose facets
+// come face by face: N^2 in a quad mesh, N^2 / 4 a sub-face of a polygon mesh at an even rate
+// (its level-1 quads), OddPolygonPoints' at an odd one.
+inline std::int64_t facets_of_face(std::int64_t n, int N, bool polygons) {
+  if (!polygons) return std::int64_t(N) * N;
+  return N % 2 ? detail::OddPolygonPoints::facets(n, N) : n * std::int64_t(N / 2) * (N / 2);
+}
+
 // The samples and facets of mesh M at rate N (1 to 1024) on the executor, Bfr's points and
 // facets in another order. A quad mesh in TessellationPoints' order; another polygon mesh at an
 // even rate as its level-1 quads at rate N / 2 (N segments along each edge, N^2 / 4 quads a

@@ -56,6 +56,10 @@ struct TrianglePoints {
 
 }  // namespace detail
 
+// How many facets a triangle has in tessellation_samples' layout at rate N, whose facets come
+// face by face: N^2.
+inline std::int64_t facets_of_face(std::int64_t, int N, bool) { return std::int64_t(N) * N; }
+
 // The samples and triangles of triangle mesh M at rate N (1 to 1024) on the executor, Bfr's
 // points and facets in TrianglePoints' order: triangle (i, j) of a face (i + j < N) has places
 // (i, j), (i + 1, j), (i, j + 1), and (i + j < N - 1) its neighbour (i + 1, j), (i + 1, j + 1),

@@ -55,7 +55,18 @@ cmp -s <(grep '^f ' "$tmp/hole_out/holed.obj") <(grep '^f ' "$tmp/holed2.obj") |
 "$spmesh" limit "$tmp/holed.obj" --levels 2 -o "$tmp/holed_limit.obj" >/dev/null || fail "limit of a hole"
 cmp -s <(grep '^f ' "$tmp/holed_limit.obj" | sed 's|//[0-9]*||g') <(grep '^f ' "$tmp/holed2.obj") ||
   fail "limit of a hole: not subdivide's faces"
-expect_error "a tessellation with a hole" "$tmp/ht.obj" limit "$tmp/holed.obj" --tessellate 2 -o "$tmp/ht.obj"
+# A tessellation leaves the holes' facets out: the cube's 6 - 1 quads at rate 2 (4 each), the
+# tent's triangle 0 at rate 3 (7 of 102 facets, by the odd rate's polygon layout), Loop's
+# triangulated cube (10 triangles, 4 each).
+"$spmesh" limit "$tmp/holed.obj" --tessellate 2 -o "$tmp/ht.obj" >/dev/null || fail "tessellate a hole"
+[[ $(grep -c '^f ' "$tmp/ht.obj") -eq 20 ]] || fail "tessellate a hole: not 20 facets"
+(cat "$data/meshes/tent.obj"; echo "t hole 1/0/0 0") >"$tmp/holed_tent.obj"
+"$spmesh" limit "$tmp/holed_tent.obj" --tessellate 3 --approximate -o "$tmp/htt.obj" >/dev/null || fail "tessellate the tent's hole"
+[[ $(grep -c '^f ' "$tmp/htt.obj") -eq 95 && $(grep -c '^v ' "$tmp/htt.obj") -eq 108 ]] ||
+  fail "tessellate the tent's hole: not 95 facets on 108 points"
+"$spmesh" limit "$tmp/holed.obj" --scheme loop --triangulate fan --tessellate 2 -o "$tmp/htl.obj" >/dev/null ||
+  fail "tessellate a hole by Loop"
+[[ $(grep -c '^f ' "$tmp/htl.obj") -eq 40 ]] || fail "tessellate a hole by Loop: not 40 facets"
 grep -q '<polygon' "$tmp/cube.svg" || fail "subdivide: no picture"
 
 # build + replay gives the same points as subdivide (to 1e-12).
