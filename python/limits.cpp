@@ -5,6 +5,7 @@
 #include "meshops/checks.hpp"
 #include "python/mesh.hpp"
 #include "python/side.hpp"
+#include "schemes/holes.hpp"
 #include "schemes/tags.hpp"
 
 #include <nanobind/stl/string.h>
@@ -23,7 +24,7 @@ using Cpu = linalg::cpu::Executor;
 template <bool on_gpu>
 nb::tuple limit(const Mesh& mesh, int level, const std::string& scheme) {
   meshops::check_mesh(mesh.mesh);
-  const auto tags = schemes::read_tags(mesh.mesh);
+  const auto tags = schemes::read_tags(mesh.mesh, true);
   const auto options = schemes::options_from(tags);
   apps::Stages stages;
   auto r = [&] {
@@ -33,6 +34,7 @@ nb::tuple limit(const Mesh& mesh, int level, const std::string& scheme) {
       return apps::limits<double, Scheme>(exec, mesh.mesh, tags.sharpness, options, level, stages);
     });
   }();
+  r.mesh = schemes::without_holes(scheme, std::move(r.mesh), mesh.mesh.M, tags.holes, level);
   return nb::make_tuple(out<Cpu>(std::move(r.positions)), out<Cpu>(std::move(r.normals)),
                         out<Cpu>(std::move(r.mesh.offsets)), out<Cpu>(std::move(r.mesh.indices)));
 }
@@ -62,7 +64,11 @@ nb::tuple limit_at(const Mesh& mesh, const Indices& faces, const Values& u, cons
                        std::to_string(t) + "); finite and not negative expected");
     samples.faces.push_back(face), samples.u.push_back(s), samples.v.push_back(t);
   }
-  const auto tags = schemes::read_tags(mesh.mesh);
+  const auto tags = schemes::read_tags(mesh.mesh, true);
+  for (std::size_t i = 0; i < samples.faces.size() && !tags.holes.empty(); ++i)
+    if (tags.holes[std::size_t(samples.faces[i])])
+      throw InputError("limit_at: sample " + std::to_string(i) + " is on face " + std::to_string(samples.faces[i]) +
+                       ", a hole (t hole): it has no limit surface");
   const auto options = schemes::options_from(tags);
   apps::Stages stages;
   try {

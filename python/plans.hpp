@@ -7,6 +7,7 @@
 #include "meshops/checks.hpp"
 #include "python/mesh.hpp"
 #include "python/side.hpp"
+#include "schemes/holes.hpp"
 #include "schemes/schemes.hpp"
 #include "schemes/tags.hpp"
 
@@ -28,6 +29,9 @@ struct Plan {
   virtual nb::object refinement_matrix() = 0;  // host CSR arrays
   index_t base_vertices = 0;
   std::string device;
+  // The base mesh and its holes (TagSettings::holes), whose descendants refined_faces leaves out.
+  linalg::MeshMatrix<> base;
+  std::vector<char> holes;
 };
 
 template <class Scheme, class Exec>
@@ -41,7 +45,7 @@ struct PlanOf final : Plan {
   explicit PlanOf(schemes::Plan<Scheme, S> p) : plan(std::move(p)) { device = X::name; }
   index_t vertex_count() const override { return plan.refined.vertices; }
   nb::tuple refined_faces() const override {
-    auto M = X::refined_mesh(plan.refined);
+    auto M = schemes::without_holes(Scheme::name, X::refined_mesh(plan.refined), base, holes, int(plan.levels.size()));
     return nb::make_tuple(out<linalg::cpu::Executor>(std::move(M.offsets)),
                           out<linalg::cpu::Executor>(std::move(M.indices)));
   }
@@ -62,27 +66,34 @@ struct PlanOf final : Plan {
   nb::object refinement_matrix() override { return X::host_csr(matrix(), R); }
 };
 
-// f.template operator()<Scheme>(exec, M, C, options): the mesh's matrix and sharpness (its tags)
-// in Exec's memory, for the scheme called `scheme`.
+// f.template operator()<Scheme>(exec, M, C, options, holes): the mesh's matrix and sharpness (its
+// tags) in Exec's memory, for the scheme called `scheme`, and its holes (schemes/holes.hpp:
+// refused by a scheme that keeps none).
 template <class Exec, class F>
 decltype(auto) with_mesh_on(const Mesh& mesh, const std::string& scheme, F&& f) {
   using X = Side<Exec>;
   meshops::check_mesh(mesh.mesh);
-  auto tags = schemes::read_tags(mesh.mesh);
+  auto tags = schemes::read_tags(mesh.mesh, true);
   const auto options = schemes::options_from(tags);
   return schemes::with_scheme(scheme, [&]<class Scheme>() -> decltype(auto) {
     Exec exec;
     auto sharpness = schemes::Sharpness<typename Exec::space>{X::own(tags.sharpness.edges), X::own(tags.sharpness.vertices)};
-    return f.template operator()<Scheme>(exec, X::own(mesh.mesh.M), std::move(sharpness), options);
+    if constexpr (!schemes::keeps_holes<Scheme>)
+      if (!tags.holes.empty())
+        throw InputError(mesh.mesh.source + ": " + scheme + " keeps no hole tags (its children are not numbered by "
+                         "their parents); remove the t hole lines or refine by catmark or loop");
+    return f.template operator()<Scheme>(exec, X::own(mesh.mesh.M), std::move(sharpness), options, tags.holes);
   });
 }
 
 // A plan of `levels` levels of `scheme` on Exec for the mesh's topology and tags.
 template <class Exec>
 std::shared_ptr<Plan> build_plan(const Mesh& mesh, int levels, const std::string& scheme) {
-  return with_mesh_on<Exec>(mesh, scheme, [&]<class Scheme>(Exec& exec, auto M, auto C, const auto& options) {
+  return with_mesh_on<Exec>(mesh, scheme, [&]<class Scheme>(Exec& exec, auto M, auto C, const auto& options,
+                                                           const std::vector<char>& holes) {
     auto out = std::make_shared<PlanOf<Scheme, Exec>>(schemes::build<Scheme>(exec, std::move(M), std::move(C), levels, options));
     out->base_vertices = mesh.mesh.vertex_count();
+    out->base = mesh.mesh.M.clone(), out->holes = holes;
     return std::shared_ptr<Plan>(std::move(out));
   });
 }
@@ -91,12 +102,13 @@ std::shared_ptr<Plan> build_plan(const Mesh& mesh, int levels, const std::string
 template <class Exec>
 Mesh subdivide_mesh(const Mesh& mesh, int levels, const std::string& scheme) {
   using X = Side<Exec>;
-  return with_mesh_on<Exec>(mesh, scheme, [&]<class Scheme>(Exec& exec, auto M, auto C, const auto& options) {
+  return with_mesh_on<Exec>(mesh, scheme, [&]<class Scheme>(Exec& exec, auto M, auto C, const auto& options,
+                                                           const std::vector<char>& holes) {
     auto refined = schemes::build_and_eval<Scheme>(exec, std::move(M), std::move(C), levels,
                                                    X::up(mesh.mesh.positions), options);
     Mesh out;
     out.mesh.positions = X::down(std::move(refined.data));
-    out.mesh.M = X::refined_mesh(refined.mesh);
+    out.mesh.M = schemes::without_holes(scheme, X::refined_mesh(refined.mesh), mesh.mesh.M, holes, levels);
     out.mesh.source = mesh.mesh.source + " (" + scheme + ", " + std::to_string(levels) + " levels)";
     return out;
   });

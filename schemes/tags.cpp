@@ -124,7 +124,7 @@ private:
   // t hole N/0/0 f0 f1 ...: faces of the input (before any triangulation) that are holes.
   void hole() {
     if (!keep_holes_)
-      fail("tag 'hole' is kept by spmesh subdivide, build and limit (Catmull-Clark and Loop) only, not yet here");
+      fail("tag 'hole' is kept by subdivide, build, replay and limit (Catmull-Clark and Loop) only, not yet here");
     if (tag_->ints.empty()) fail("hole needs at least one face");
     const auto& input = mesh_.input_faces;
     const index_t inputs = input.empty() ? mesh_.face_count() : (mesh_.face_count() == 0 ? 0 : input.back() + 1);

@@ -233,7 +233,8 @@ def build(mesh: Mesh, levels: int, scheme: str = "catmark", device: str = "cpu")
 
 def subdivide(mesh: Mesh, levels: int, scheme: str = "catmark", device: str = "cpu") -> Mesh:
     """The mesh refined `levels` times by `scheme` on `device`: a Mesh whose .positions and
-    .faces are NumPy arrays."""
+    .faces are NumPy arrays. Faces tagged `t hole` take part in the rules; what descends from
+    them is left out of .faces (every refined point stays, as OpenSubdiv's)."""
     return _on_device("subdivide", device, mesh, levels, scheme)
 
 

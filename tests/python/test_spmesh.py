@@ -48,6 +48,25 @@ def test_subdivide_build_and_replay_agree_and_count_as_catmull_clark_does():
     np.testing.assert_allclose(R.sum(axis=1), 1.0, atol=1e-14)  # affine: rows sum to 1
 
 
+def test_holes_keep_every_point_and_leave_their_faces_out(tmp_path):
+    holed = tmp_path / "holed.obj"
+    holed.write_text(open(data("cube.obj")).read() + "t hole 1/0/0 2\n")
+    cube, with_hole = spmesh.read_mesh(data("cube.obj")), spmesh.read_mesh(str(holed))
+    whole, fine = spmesh.subdivide(cube, levels=2), spmesh.subdivide(with_hole, levels=2)
+    np.testing.assert_array_equal(fine.positions, whole.positions)  # a hole takes part in the rules
+    assert fine.faces.shape == (96 - 16, 4)
+    assert {tuple(f) for f in fine.faces} < {tuple(f) for f in whole.faces}
+    plan = spmesh.build(with_hole, levels=2)
+    np.testing.assert_array_equal(plan.faces, fine.faces)
+    np.testing.assert_allclose(plan.replay(with_hole.positions), fine.positions, atol=1e-14)
+    limit, _ = spmesh.limit(with_hole, level=2)
+    np.testing.assert_array_equal(limit.faces, fine.faces)
+    with pytest.raises(spmesh.InputError, match="is on face 2, a hole"):
+        spmesh.limit_at(with_hole, [2], [0.5], [0.5])
+    with pytest.raises(spmesh.InputError, match="sqrt3 keeps no hole tags"):
+        spmesh.subdivide(spmesh.triangulate(with_hole), levels=1, scheme="sqrt3")
+
+
 @pytest.mark.parametrize("scheme,faces", [("loop", 12 * 16), ("sqrt3", 12 * 9)])
 def test_triangle_schemes(scheme, faces):
     triangles = spmesh.triangulate(spmesh.read_mesh(data("cube.obj")))

@@ -48,7 +48,7 @@ TEST_CASE("bad tags are rejected naming file:line and the problem") {
   fails_with("t crease 2/1/0 0 1 -1\n", "sharpness -1.000000 is not a finite value >= 0");
   fails_with("t crease 2/1/0 0 1 nan\n", "is not a finite value");
   fails_with("t corner 1/1/0 -1 2\n", "names vertex -1");
-  fails_with("t hole 1/0/0 0\n", "two.obj:9: tag 'hole' is kept by spmesh subdivide, build and limit (Catmull-Clark and Loop) only");
+  fails_with("t hole 1/0/0 0\n", "two.obj:9: tag 'hole' is kept by subdivide, build, replay and limit (Catmull-Clark and Loop) only");
   fails_with("t vertexedit 1/0/0 0\n", "tag 'vertexedit' is not supported");
   fails_with("t interpolateboundary 1/0/0 7\n", "interpolateboundary 7");
   fails_with("t creasemethod 0/0/1 fancy\n", "creasemethod expects");
