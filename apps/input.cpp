@@ -56,9 +56,7 @@ Input read_input(const Args& args, int levels, bool one_pass, bool keep_holes) {
                          std::to_string(in.mesh.M.offsets[f + 1] - in.mesh.M.offsets[f]) +
                          " vertices (use --triangulate fan|shortest-diagonal)");
   in.tags = schemes::read_tags(in.mesh, keep_holes);
-  if (!in.tags.holes.empty() && !with_scheme(in.scheme, []<class Scheme>() { return schemes::keeps_holes<Scheme>; }))
-    throw InputError(in.mesh.source + ": " + in.scheme + " does not keep hole tags (its children are not numbered "
-                     "by their parents); remove the t hole lines or refine by catmark or loop");
+  schemes::check_holes_kept(in.scheme, in.tags.holes, in.mesh.source);
   if (!crease_rules) {  // sqrt3: Kobbelt's one boundary rule, no creases
     for (const char* option : {"--boundary", "--crease"})
       if (args.get(option)) throw Error(std::string(option) + " does not apply to " + in.scheme);

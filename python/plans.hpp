@@ -78,10 +78,7 @@ decltype(auto) with_mesh_on(const Mesh& mesh, const std::string& scheme, F&& f) 
   return schemes::with_scheme(scheme, [&]<class Scheme>() -> decltype(auto) {
     Exec exec;
     auto sharpness = schemes::Sharpness<typename Exec::space>{X::own(tags.sharpness.edges), X::own(tags.sharpness.vertices)};
-    if constexpr (!schemes::keeps_holes<Scheme>)
-      if (!tags.holes.empty())
-        throw InputError(mesh.mesh.source + ": " + scheme + " keeps no hole tags (its children are not numbered by "
-                         "their parents); remove the t hole lines or refine by catmark or loop");
+    schemes::check_holes_kept(scheme, tags.holes, mesh.mesh.source);
     return f.template operator()<Scheme>(exec, X::own(mesh.mesh.M), std::move(sharpness), options, tags.holes);
   });
 }

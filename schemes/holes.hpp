@@ -60,17 +60,22 @@ linalg::MeshMatrix<> facets_without_holes(const linalg::MeshMatrix<>& facets, co
 template <class Scheme>
 inline constexpr bool keeps_holes = requires(const linalg::MeshMatrix<>& M) { Scheme::base_face(M, 0, 1); };
 
-// The same for the scheme called `scheme` (Scheme::name); InputError for one that keeps none
-// where there are holes.
+// InputError naming `source` where there are holes and the scheme called `scheme` keeps none.
+inline void check_holes_kept(const std::string& scheme, const std::vector<char>& holes, const std::string& source) {
+  if (holes.empty() || with_scheme(scheme, []<class Scheme>() { return keeps_holes<Scheme>; })) return;
+  throw InputError(source + ": " + scheme + " keeps no hole tags (its children are not numbered by their parents); "
+                   "remove the t hole lines or refine by catmark or loop");
+}
+
+// without_holes for the scheme called `scheme` (Scheme::name); check_holes_kept's InputError for
+// one that keeps none where there are holes.
 inline linalg::MeshMatrix<> without_holes(const std::string& scheme, linalg::MeshMatrix<> refined,
                                           const linalg::MeshMatrix<>& base, const std::vector<char>& holes,
                                           int levels) {
   if (holes.empty()) return refined;
+  check_holes_kept(scheme, holes, "without_holes");
   return with_scheme(scheme, [&]<class Scheme>() {
-    if constexpr (keeps_holes<Scheme>)
-      return without_holes<Scheme>(std::move(refined), base, holes, levels);
-    else
-      throw InputError(scheme + " keeps no hole tags (its children are not numbered by their parents)");
+    if constexpr (keeps_holes<Scheme>) return without_holes<Scheme>(std::move(refined), base, holes, levels);
     return linalg::MeshMatrix<>{};
   });
 }
