@@ -101,11 +101,9 @@ int limit_at_as(const Args& args) {
   const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
   const Input in = sample_input(args, depth, "--at");
   const auto samples = meshops::read_samples(samples_path, in.mesh.face_count());
-  if (!in.tags.holes.empty())
-    for (std::size_t s = 0; s < samples.faces.size(); ++s)
-      if (in.tags.holes[std::size_t(samples.faces[s])])
-        throw InputError(fmt::format("{}:{}: face {} is a hole (t hole in {}): it has no limit surface", samples_path,
-                                     samples.lines[s], samples.faces[s], input));
+  if (const auto s = schemes::sample_on_hole(samples.faces, in.tags.holes); s >= 0)
+    throw InputError(fmt::format("{}:{}: face {} is a hole (t hole in {}): it has no limit surface", samples_path,
+                                 samples.lines[std::size_t(s)], samples.faces[std::size_t(s)], input));
   Stages stages;
   const bool approximate = args.get("--approximate").has_value();
   const auto r = evaluate_samples<T>(device, in, samples_path, samples, depth, approximate, stages);
@@ -144,9 +142,8 @@ int tessellate_as(const Args& args) {
     }
   }();
   if (!in.tags.holes.empty()) {  // the holes' facets left out (their points in none)
-    const auto& M = in.mesh.M;
-    bool polygons = false;
-    for (index_t f = 0; f < M.faces && !polygons; ++f) polygons = M.offsets[f + 1] - M.offsets[f] != 4;
+    cpu::Executor exec;
+    const bool polygons = linalg::has_faces_other_than(exec, in.mesh.M, 4);
     r.mesh = schemes::facets_without_holes(r.mesh, in.mesh.M, in.tags.holes, [&](index_t n) {
       return in.scheme == "loop" ? schemes::loop::facets_of_face(n, rate, polygons)
                                  : schemes::catmull_clark::facets_of_face(n, rate, polygons);

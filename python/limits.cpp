@@ -65,10 +65,9 @@ nb::tuple limit_at(const Mesh& mesh, const Indices& faces, const Values& u, cons
     samples.faces.push_back(face), samples.u.push_back(s), samples.v.push_back(t);
   }
   const auto tags = schemes::read_tags(mesh.mesh, true);
-  for (std::size_t i = 0; i < samples.faces.size() && !tags.holes.empty(); ++i)
-    if (tags.holes[std::size_t(samples.faces[i])])
-      throw InputError("limit_at: sample " + std::to_string(i) + " is on face " + std::to_string(samples.faces[i]) +
-                       ", a hole (t hole): it has no limit surface");
+  if (const auto i = schemes::sample_on_hole(samples.faces, tags.holes); i >= 0)
+    throw InputError("limit_at: sample " + std::to_string(i) + " is on face " +
+                     std::to_string(samples.faces[std::size_t(i)]) + ", a hole (t hole): it has no limit surface");
   const auto options = schemes::options_from(tags);
   apps::Stages stages;
   try {

@@ -56,6 +56,14 @@ linalg::MeshMatrix<> facets_without_holes(const linalg::MeshMatrix<>& facets, co
   return {facets.vertices, linalg::Array<index_t>(offsets), linalg::Array<index_t>(indices)};
 }
 
+// The first of the samples on faces `faces` that lies on a hole, or -1.
+inline std::int64_t sample_on_hole(const std::vector<index_t>& faces, const std::vector<char>& holes) {
+  if (holes.empty()) return -1;
+  for (std::size_t s = 0; s < faces.size(); ++s)
+    if (holes[std::size_t(faces[s])]) return std::int64_t(s);
+  return -1;
+}
+
 // Whether a scheme numbers its children by their parents (Scheme::base_face), so keeps holes.
 template <class Scheme>
 inline constexpr bool keeps_holes = requires(const linalg::MeshMatrix<>& M) { Scheme::base_face(M, 0, 1); };
