@@ -127,7 +127,7 @@ private:
       fail("tag 'hole' is kept by subdivide, build, replay and limit (Catmull-Clark and Loop) only, not yet here");
     if (tag_->ints.empty()) fail("hole needs at least one face");
     const auto& input = mesh_.input_faces;
-    const index_t inputs = input.empty() ? mesh_.face_count() : (mesh_.face_count() == 0 ? 0 : input.back() + 1);
+    const index_t inputs = input.empty() ? mesh_.face_count() : input.back() + 1;  // each input face gave one or more
     std::vector<char> named(std::size_t(inputs), 0);
     for (int f : tag_->ints) {
       if (f < 0 || f >= inputs)
