@@ -101,5 +101,15 @@ bool has_faces_other_than(Exec& exec, const MeshMatrix<Space>& M, index_t order)
   if (M.nnz() != std::int64_t(order) * M.faces) return true;
   return exec.count_if(M.faces, FaceOrderOtherThan{M.offsets.data(), order}) > 0;
 }
+// Whether some face of M has `order` corners.
+struct FaceOrderIs {
+  const index_t* offsets;
+  index_t order;
+  SPMESH_HD bool operator()(index_t f) const { return offsets[f + 1] - offsets[f] == order; }
+};
+template <class Exec, class Space>
+bool has_faces_of(Exec& exec, const MeshMatrix<Space>& M, index_t order) {
+  return exec.count_if(M.faces, FaceOrderIs{M.offsets.data(), order}) > 0;
+}
 
 }  // namespace spmesh::linalg

@@ -15,9 +15,15 @@ enum class Boundary { edge_only, edge_and_corner };
 // How semi-sharp edge sharpness decays from level to level.
 enum class CreaseMethod { uniform, chaikin };
 
+// Catmull-Clark's rule at the edges of triangles (OpenSubdiv's Sdc::Options::TriangleSubdivision):
+// its own (TRI_SUB_CATMARK), or OpenSubdiv's "smooth triangle" weights (TRI_SUB_SMOOTH,
+// rules.md), which only level 0 can have (every later face is a quad). Loop ignores it.
+enum class TriangleRule { catmark, smooth };
+
 struct Options {
   Boundary boundary = Boundary::edge_only;
   CreaseMethod crease = CreaseMethod::uniform;
+  TriangleRule triangles = TriangleRule::catmark;
 };
 
 namespace creasing {

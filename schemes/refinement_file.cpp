@@ -42,7 +42,8 @@ struct Header {
   char magic[8];
   std::uint32_t version, scalar_bytes;
   char scheme[32];
-  std::uint32_t levels, boundary, crease, column_bytes, id_bytes, vertex_rule;
+  // rule: a solid's vertex rule (solids::VertexRule), a surface's triangle rule (TriangleRule).
+  std::uint32_t levels, boundary, crease, column_bytes, id_bytes, rule;
   std::int64_t rows, cols, nnz, stencils, table;
   std::int64_t base_vertices, base_faces, base_corners, sharp_edges;
   std::uint64_t refined_hash;
@@ -194,7 +195,7 @@ void write_as(std::ostream& out, const Refinement<T>& r, const linalg::StencilCs
   h.levels = static_cast<std::uint32_t>(r.levels);
   h.boundary = static_cast<std::uint32_t>(r.options.boundary);
   h.crease = static_cast<std::uint32_t>(r.options.crease);
-  h.vertex_rule = static_cast<std::uint32_t>(r.vertex_rule);
+  h.rule = static_cast<std::uint32_t>(r.scheme == solid_scheme ? r.vertex_rule : int(r.options.triangles));
   h.column_bytes = sizeof(Column), h.id_bytes = narrow_ids ? 2 : 4;
   h.rows = R.rows, h.cols = R.cols, h.nnz = R.nnz();
   h.stencils = static_cast<std::int64_t>(list.length.size());
@@ -347,8 +348,8 @@ void check_header(const Source& src, const Header& h) {
     src.fail("scalar size " + std::to_string(h.scalar_bytes) + " in the header (4 or 8)");
   if ((h.column_bytes != 2 && h.column_bytes != 4) || (h.id_bytes != 2 && h.id_bytes != 4))
     src.fail("column or stencil id size in the header is not 2 or 4 bytes");
-  if (h.boundary > 1 || h.crease > 1 || h.vertex_rule > 1)
-    src.fail("unknown boundary mode, crease method or vertex rule");
+  if (h.boundary > 1 || h.crease > 1 || h.rule > 1)
+    src.fail("unknown boundary mode, crease method, vertex rule or triangle rule");
   if (h.levels > 16) src.fail(std::to_string(h.levels) + " levels in the header (at most 16)");
   if (std::memchr(h.scheme, 0, sizeof h.scheme) == nullptr)
     src.fail("the scheme name in the header is not terminated");
@@ -620,7 +621,8 @@ StoredRefinement<T> parse(Source& src, std::size_t file_size) {
   r.scheme = h.scheme;
   r.levels = static_cast<int>(h.levels);
   r.options = {static_cast<Boundary>(h.boundary), static_cast<CreaseMethod>(h.crease)};
-  r.vertex_rule = static_cast<int>(h.vertex_rule);
+  if (r.scheme == solid_scheme) r.vertex_rule = static_cast<int>(h.rule);
+  else r.options.triangles = static_cast<TriangleRule>(h.rule);
   if (h.scalar_bytes == 4)
     read_body<T, float>(in, h, r);
   else

@@ -100,6 +100,17 @@ auto level_rules(Exec& exec, const Level& first, const Options& options) {
     return Scheme::level_rules(exec, first, options);
 }
 
+// Whether M must be built on the general path for `options`: the smooth triangle rule
+// (TriangleRule::smooth, a scheme with triangle_rules) is there only, so a base mesh with
+// triangles under it is built there.
+template <class Scheme, class Exec, class S>
+bool needs_general_path(Exec& exec, const linalg::MeshMatrix<S>& M, const Options& options) {
+  if constexpr (requires { Scheme::triangle_rules; })
+    return options.triangles == TriangleRule::smooth && linalg::has_faces_of(exec, M, 3);
+  else
+    return false;
+}
+
 // The half-edge build of `levels` levels of mesh M with level-0 sharpness C into `sink`: the
 // scheme's first level, then per level its rules (level_rules' step), sink.ready(L),
 // the child (Scheme::refine, with the child's own topology unless it is the last), and
@@ -111,6 +122,9 @@ RefinedMesh<S> build_half_edges(Exec& exec, linalg::MeshMatrix<S> M, const Sharp
                                 int levels, const Options& options, Sink& sink) {
   constexpr bool keep_last = requires { Sink::keeps_last_level; };
   if (levels == 0 && !keep_last) return RefinedMesh<S>(std::move(M));
+  if (needs_general_path<Scheme>(exec, M, options))
+    throw InputError(std::string(Scheme::title) + ": the smooth triangle rule (`t smoothtriangles ... smooth`) is "
+                     "taken by subdivide, build and replay, not yet by limit evaluation or tessellation");
   const std::int64_t corners = M.nnz();
   return visit_level(Scheme::first_level(exec, std::move(M), C), [&](auto&& first) {
     check_capacity<Scheme>(first, corners, levels);
@@ -216,7 +230,7 @@ linalg::Dense<T, S> eval(Exec& exec, const Plan<Scheme, S>& plan, const linalg::
 template <class Scheme, class Exec, class S = typename Exec::space>
 Plan<Scheme, S> build(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C, int levels,
                       Options options = {}, Path path = Path::half_edges) {
-  const bool general = path == Path::general;
+  const bool general = path == Path::general || (levels > 0 && detail::needs_general_path<Scheme>(exec, M, options));
   detail::check_input<Scheme>(exec, M, C, levels, general || levels == 0);
   Plan<Scheme, S> plan;
   plan.options = options;
@@ -283,6 +297,11 @@ private:
 template <class Scheme, class Exec, class T, class S = typename Exec::space>
 Subdivided<T, S> build_and_eval(Exec& exec, linalg::MeshMatrix<S> M, Sharpness<S> C, int levels,
                                 const linalg::Dense<T, S>& P0, Options options = {}) {
+  if (levels > 0 && detail::needs_general_path<Scheme>(exec, M, options)) {
+    auto plan = build<Scheme>(exec, std::move(M), std::move(C), levels, options, Path::general);
+    auto data = eval(exec, plan, P0);
+    return Subdivided<T, S>{std::move(plan.refined), std::move(data)};
+  }
   detail::check_input<Scheme>(exec, M, C, levels, levels == 0);
   auto run = [&](auto sink) {
     auto mesh = detail::build_half_edges<Scheme>(exec, std::move(M), C, levels, options, sink);

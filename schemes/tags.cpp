@@ -115,10 +115,13 @@ private:
     else fail("creasemethod expects 'chaikin' or 'uniform'");
   }
 
-  // Catmark's own triangle rule is the only one spmesh has; OpenSubdiv's "smooth" is not.
+  // t smoothtriangles 0/0/1 catmark|smooth: Catmull-Clark's own triangle rule, or OpenSubdiv's
+  // smooth one.
   void smooth_triangles() {
-    if (tag_->strings.size() != 1 || tag_->strings[0] != "catmark")
-      fail("smoothtriangles other than 'catmark' is not supported");
+    const auto& s = tag_->strings;
+    if (s.size() == 1 && s[0] == "catmark") out_.triangles = TriangleRule::catmark;
+    else if (s.size() == 1 && s[0] == "smooth") out_.triangles = TriangleRule::smooth;
+    else fail("smoothtriangles expects 'catmark' or 'smooth'");
   }
 
   // t hole N/0/0 f0 f1 ...: faces of the input (before any triangulation) that are holes.
@@ -174,6 +177,7 @@ Options options_from(const TagSettings& tags, std::optional<Boundary> boundary,
   Options o;
   o.boundary = boundary.value_or(tags.boundary.value_or(o.boundary));
   o.crease = crease.value_or(tags.crease.value_or(o.crease));
+  o.triangles = tags.triangles.value_or(o.triangles);
   return o;
 }
 

@@ -24,13 +24,15 @@ struct TagSettings {
   Sharpness<> sharpness;
   std::optional<Boundary> boundary;     // from `interpolateboundary`
   std::optional<CreaseMethod> crease;   // from `creasemethod`
+  std::optional<TriangleRule> triangles;  // from `smoothtriangles`
   std::vector<std::string> ignored;     // tags that do not affect vertex data, with their line
   // From `hole`, where the caller keeps holes: per face of the mesh, whether it is a hole (a
   // triangulated face is one where its input face is); empty without hole tags.
   std::vector<char> holes;
 };
 
-// Reads `crease`, `corner`, `interpolateboundary`, `creasemethod` and `smoothtriangles catmark`,
+// Reads `crease`, `corner`, `interpolateboundary`, `creasemethod` and `smoothtriangles` (`catmark`
+// or `smooth`),
 // and `hole` where `keep_holes` (a caller that leaves the holes' descendants out of its refined
 // mesh: holes.hpp; others refuse the tag by name);
 // ignores the face-varying tags (they leave vertex data alone) and rejects every other tag by

@@ -34,6 +34,8 @@ Sdc::Options sdc_options(const schemes::Options& o, bool boundary_none) {
                                     : Sdc::Options::VTX_BOUNDARY_EDGE_ONLY);
   s.SetCreasingMethod(o.crease == schemes::CreaseMethod::chaikin ? Sdc::Options::CREASE_CHAIKIN
                                                                  : Sdc::Options::CREASE_UNIFORM);
+  s.SetTriangleSubdivision(o.triangles == schemes::TriangleRule::smooth ? Sdc::Options::TRI_SUB_SMOOTH
+                                                                         : Sdc::Options::TRI_SUB_CATMARK);
   return s;
 }
 

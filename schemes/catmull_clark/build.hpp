@@ -61,6 +61,24 @@ linalg::MeshMatrix<S> refined_mesh(Exec& exec, const linalg::MeshMatrix<S>& M, c
   return linalg::MeshMatrix<S>(L.child_vertices(), std::move(offsets), std::move(indices));
 }
 
+// OpenSubdiv's smooth triangle rule (TriangleRule::smooth, its TRI_SUB_SMOOTH): the smooth
+// mask of an edge between two faces of which one or both are triangles weighs each face point
+// f_w = (t_0 + t_1) / 2 (t = 0.47 at a triangle, 1/4 at another face) and each end 1/2 - f_w.
+// That is EdgeWeights' mask at blend weight w' = 1 - 4 f_w, and its crease blend
+// (1 - w) smooth + w crease is EdgeWeights' at 1 - (1 - w)(1 - w'): the rule changes the edges'
+// blend weights (CreaseRules::edge_crease) and nothing else, so eval and S_l take it as they are.
+template <class Exec, class S = typename Exec::space>
+void smooth_triangle_edges(Exec& exec, const linalg::Array<index_t, S>& face_orders, Level<S>& L) {
+  const index_t *order = face_orders.data(), *face0 = L.edge_face0.data(), *face1 = L.edge_face1.data();
+  double* blend = L.rules.edge_crease.data();
+  exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
+    const index_t f0 = face0[e], f1 = face1[e];
+    if (f0 < 0 || f1 < 0 || (order[f0] != 3 && order[f1] != 3)) return;
+    const double face_weight = 0.5 * ((order[f0] == 3 ? 0.47 : 0.25) + (order[f1] == 3 ? 0.47 : 0.25));
+    blend[e] = 1 - (1 - blend[e]) * (4 * face_weight);
+  });
+}
+
 }  // namespace detail
 
 // One level: the topology of M and its sharpness -> the level's operators, the child mesh and
@@ -103,6 +121,7 @@ LevelResult<Level<typename Exec::space>> build_level(Exec& exec,
   auto [rules, child_C] = crease_rules(exec, L.E, edge_of, L.edge_from, L.edge_to, edges.sides,
                                        C, options, detail::SmoothMask{}, first_edge_point, V1);
   L.rules = std::move(rules);
+  if (options.triangles == TriangleRule::smooth) detail::smooth_triangle_edges(exec, c, L);
 
   auto child = detail::refined_mesh(exec, M, L, edge_of);
   L.M = std::move(M);

@@ -22,6 +22,8 @@ struct CatmullClark {
   static constexpr const char* title = "Catmull-Clark";  // in messages
   static constexpr bool triangles_only = false;
   static constexpr bool crease_rules = true;  // takes sharpness and Options
+  // Takes Options::triangles (on the general path: build and build_and_eval go there for it).
+  static constexpr bool triangle_rules = true;
 
   // The base face that face `face` of level `levels` descends from: level 1 has a quad at each
   // corner of the base mesh, in their order, and each quad after four children in a row.

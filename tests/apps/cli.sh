@@ -67,6 +67,24 @@ cmp -s <(grep '^f ' "$tmp/holed_limit.obj" | sed 's|//[0-9]*||g') <(grep '^f ' "
 "$spmesh" limit "$tmp/holed.obj" --scheme loop --triangulate fan --tessellate 2 -o "$tmp/htl.obj" >/dev/null ||
   fail "tessellate a hole by Loop"
 [[ $(grep -c '^f ' "$tmp/htl.obj") -eq 40 ]] || fail "tessellate a hole by Loop: not 40 facets"
+# OpenSubdiv's smooth triangle rule (`t smoothtriangles ... smooth`) moves the points of the tent's
+# base vertices at level 2 (its first 14, in both edge numberings; the parity test checks the
+# values against Far); build and replay make subdivide's faces; limit refuses it by name.
+(cat "$data/meshes/tent.obj"; echo "t smoothtriangles 0/0/1 smooth") >"$tmp/smooth_tent.obj"
+"$spmesh" subdivide "$data/meshes/tent.obj" --levels 2 -o "$tmp/tent2.obj" >/dev/null || fail "subdivide the tent"
+"$spmesh" subdivide "$tmp/smooth_tent.obj" --levels 2 -o "$tmp/smooth_tent2.obj" >/dev/null ||
+  fail "subdivide by the smooth triangle rule"
+moved=$(paste -d' ' <(grep '^v ' "$tmp/tent2.obj" | head -14) <(grep '^v ' "$tmp/smooth_tent2.obj" | head -14) |
+  awk '{for (c = 2; c <= 4; ++c) { d = $c - $(c + 4); if (d < 0) d = -d; if (d > m) m = d }} END {print (m > 1e-3)}')
+[[ $moved == 1 ]] || fail "the smooth triangle rule moved no base vertex's point"
+[[ $(grep -c '^f ' "$tmp/smooth_tent2.obj") -eq 172 ]] || fail "the smooth triangle rule: not 172 faces"
+"$spmesh" build "$tmp/smooth_tent.obj" --levels 2 -o "$tmp/smooth_tent.spr" >/dev/null || fail "build by the smooth triangle rule"
+mkdir -p "$tmp/smooth_poses" "$tmp/smooth_out" && cp "$tmp/smooth_tent.obj" "$tmp/smooth_poses/"
+"$spmesh" replay "$tmp/smooth_tent.spr" "$tmp/smooth_poses/smooth_tent.obj" -o "$tmp/smooth_out" >/dev/null ||
+  fail "replay by the smooth triangle rule"
+cmp -s <(grep '^f ' "$tmp/smooth_out/smooth_tent.obj") <(grep '^f ' "$tmp/smooth_tent2.obj") ||
+  fail "replay by the smooth triangle rule: other faces"
+expect_error "limit by the smooth triangle rule" "$tmp/stl.obj" limit "$tmp/smooth_tent.obj" --levels 1 -o "$tmp/stl.obj"
 grep -q '<polygon' "$tmp/cube.svg" || fail "subdivide: no picture"
 
 # build + replay gives the same points as subdivide (to 1e-12).

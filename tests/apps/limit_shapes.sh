@@ -6,7 +6,8 @@
 # tessellation at rate 3 (a normal a point, faces on its points); `--approximate` for the samples
 # no exact patch holds (the shapes' corners, darts, boundary vertices). Every number written is
 # finite. A shape that `subdivide` refuses (exit code 1, one line), `limit` refuses with the same
-# line and writes nothing. A shape with holes (`t hole`) has no limit surface there: its samples
+# line and writes nothing, as it does for OpenSubdiv's smooth triangle rule, which subdivide takes
+# (catmark_smoothtris1). A shape with holes (`t hole`) has no limit surface there: its samples
 # and tessellation leave the hole faces out (--at refuses a sample on one, naming its line). Exit 77 (skipped) without the shared folder.
 #   tests/apps/limit_shapes.sh SPMESH SHARED_DIR
 set -uo pipefail
@@ -48,6 +49,20 @@ for mesh in "$shapes"/catmark_*.obj "$shapes"/loop_*.obj; do
       [[ $rc -eq 1 ]] || fail "$name: limit $args: exit code $rc where subdivide refused"
       [[ $(message "$tmp/limit.err") == "$(message "$tmp/sub.err")" ]] ||
         fail "$name: limit says '$(cat "$tmp/limit.err")', subdivide '$(cat "$tmp/sub.err")'"
+      [[ ! -e $tmp/limit.obj ]] || fail "$name: limit $args wrote a file"
+    done
+    continue
+  fi
+  # The smooth triangle rule (catmark_smoothtris1): subdivided, but limit, --at and --tessellate
+  # refuse it by name, writing nothing.
+  if grep -q '^t smoothtriangles .* smooth' "$mesh" && [[ $scheme == catmark ]]; then
+    refused=$((refused + 1))
+    for args in "--levels 1 -o $tmp/limit.obj" "--tessellate 3 -o $tmp/limit.obj"; do
+      # shellcheck disable=SC2086
+      "$spmesh" limit "$mesh" $args 2>"$tmp/limit.err" >/dev/null
+      rc=$?
+      [[ $rc -eq 1 ]] && grep -q "smooth triangle rule" "$tmp/limit.err" ||
+        fail "$name: limit $args: exit code $rc, '$(cat "$tmp/limit.err")', not the smooth triangle rule refused"
       [[ ! -e $tmp/limit.obj ]] || fail "$name: limit $args wrote a file"
     done
     continue

@@ -217,6 +217,31 @@ std::string refused(const std::string& bytes) {
   return thrown_message<InputError>([&] { schemes::parse_refinement<float>(bytes, "edited.spr"); });
 }
 
+TEST_CASE("the smooth triangle rule reaches R, which replays as eval does, and its file keeps the rule") {
+  const auto triangles = meshops::triangulate(meshops::read_obj(tent_path), meshops::Triangulation::shortest_diagonal);
+  schemes::Options smooth;
+  smooth.triangles = schemes::TriangleRule::smooth;
+  const auto [r, R] = refinement<double, schemes::CatmullClark>(triangles, tent_sharpness(), 2, smooth);
+  const auto [catmark, R_catmark] = refinement<double, schemes::CatmullClark>(triangles, tent_sharpness(), 2);
+  CHECK(rows_of(R) != rows_of(R_catmark));
+  cpu::Executor exec;
+  const auto plan = schemes::build<schemes::CatmullClark>(exec, triangles.M.clone(), tent_sharpness(), 2, smooth);
+  const auto by_eval = schemes::eval(exec, plan, triangles.positions);
+  Dense<double> by_R(R.rows, 3);
+  la::spmm(exec, R, triangles.positions, by_R);
+  double largest = 0;
+  for (index_t i = 0; i < by_R.rows; ++i)
+    for (int c = 0; c < 3; ++c) largest = std::max(largest, std::abs(by_R(i, c) - by_eval(i, c)));
+  CHECK(largest < 1e-13);
+  const std::string bytes = file_bytes(r);
+  CHECK(field<std::uint32_t>(bytes, 68) == 1);  // the header's rule word
+  const auto back = schemes::parse_refinement<double>(bytes, "smooth.spr");
+  CHECK(back.options.triangles == schemes::TriangleRule::smooth);
+  CHECK(rows_of(back.R) == rows_of(R));
+  CHECK(schemes::parse_refinement<double>(file_bytes(catmark), "catmark.spr").options.triangles ==
+        schemes::TriangleRule::catmark);
+}
+
 TEST_CASE("holes make a version 4 file that keeps their flags, and a flag other than 0 or 1, or flags for "
           "another face count, are refused") {
   auto [r, R] = refinement<float, schemes::CatmullClark>(meshops::read_obj(tent_path), tent_sharpness(), 2);

@@ -37,6 +37,9 @@ TEST_CASE("tags give sharpness per edge and vertex, the boundary mode and the cr
   const auto o = schemes::options_from(t, schemes::Boundary::edge_only);
   CHECK(o.boundary == schemes::Boundary::edge_only);  // the caller's choice wins
   CHECK(o.crease == schemes::CreaseMethod::chaikin);
+  CHECK(o.triangles == schemes::TriangleRule::catmark);  // no smoothtriangles tag
+  CHECK(schemes::options_from(tags("t smoothtriangles 0/0/1 smooth\n")).triangles == schemes::TriangleRule::smooth);
+  CHECK(schemes::options_from(tags("t smoothtriangles 0/0/1 catmark\n")).triangles == schemes::TriangleRule::catmark);
 }
 
 TEST_CASE("bad tags are rejected naming file:line and the problem") {
@@ -52,6 +55,7 @@ TEST_CASE("bad tags are rejected naming file:line and the problem") {
   fails_with("t vertexedit 1/0/0 0\n", "tag 'vertexedit' is not supported");
   fails_with("t interpolateboundary 1/0/0 7\n", "interpolateboundary 7");
   fails_with("t creasemethod 0/0/1 fancy\n", "creasemethod expects");
+  fails_with("t smoothtriangles 0/0/1 loop\n", "two.obj:9: smoothtriangles expects 'catmark' or 'smooth'");
   fails_with("t crease 3/3/0 0 1 2 1 1 1\n", "has 3 sharpness values for 2 items");
 }
 
