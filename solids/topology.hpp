@@ -305,44 +305,68 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
   Array<index_t, S> corner_of(slots * std::size_t(instances)), sorted_of(slots * std::size_t(instances));
   Array<index_t, S> cell_of_instance(instances);
   index_t *corner = corner_of.data(), *sorted = sorted_of.data(), *instance_cell = cell_of_instance.data();
-  exec.for_each(cells, [=] SPMESH_HD(index_t c) {
-    const index_t begin = cell_at[c];
-    const CellShape shape = view.shape(c);
-    for (index_t i = first[c]; i < first[c + 1]; ++i) {
-      instance_cell[i] = c;
-      index_t* face = corner + slots * i;
-      index_t* key = sorted + slots * i;
-      const int n = shape.face_size(int(i - first[c]));
-      for (int k = 0; k < slots; ++k)
-        face[k] = key[k] = k < n ? cell_vertex[begin + shape.corner(int(i - first[c]), k)] : vertices;
-      for (int a = 1; a < slots; ++a)  // the vertex set, ascending
-        for (int b = a; b > 0 && key[b] < key[b - 1]; --b) {
-          const index_t t = key[b];
-          key[b] = key[b - 1], key[b - 1] = t;
-        }
-    }
-  });
+  // A cell's faces spread over lanes where the cells are few (for_each_entry).
+  detail::for_each_entry(
+      exec, cells, [=] SPMESH_HD(index_t c) { return first[c + 1] - first[c]; },
+      [=] SPMESH_HD(index_t c, index_t local) {
+        const index_t i = first[c] + local;
+        const CellShape shape = view.shape(c);
+        instance_cell[i] = c;
+        index_t* face = corner + slots * i;
+        index_t* key = sorted + slots * i;
+        const int n = shape.face_size(int(local));
+        for (int k = 0; k < slots; ++k)
+          face[k] = key[k] = k < n ? cell_vertex[cell_at[c] + shape.corner(int(local), k)] : vertices;
+        for (int a = 1; a < slots; ++a)  // the vertex set, ascending
+          for (int b = a; b > 0 && key[b] < key[b - 1]; --b) {
+            const index_t t = key[b];
+            key[b] = key[b - 1], key[b - 1] = t;
+          }
+      });
 
-  // Instances ordered by their vertex sets (stable least-significant-slot-first radix passes,
-  // so the instances of one face stay in cell order), runs of equal sets numbered as faces.
-  Array<index_t, S> order_of(instances), key_of(instances);
-  index_t *order = order_of.data(), *key = key_of.data();
-  exec.for_each(instances, [=] SPMESH_HD(index_t i) { order[i] = i; });
+  // Instances ordered by their vertex sets: stable sorts from the last slots to the first, as
+  // many slots to a 64-bit key as fit (a hexahedral mesh of fewer than 65,535 vertices sorts
+  // once), so the instances of one face stay in cell order.
+  Array<index_t, S> order_of(instances);
+  Array<std::uint64_t, S> key_of(instances);
+  index_t* order = order_of.data();
+  std::uint64_t* key = key_of.data();
   const int key_bits = linalg::detail::bits_for(static_cast<std::uint64_t>(vertices) + 1);
-  for (int k = slots - 1; k >= 0; --k) {
-    exec.for_each(instances, [=] SPMESH_HD(index_t j) { key[j] = sorted[slots * order[j] + k]; });
-    exec.sort_pairs(key, order, instances, key_bits);
+  const int slots_a_key = std::min(slots, 64 / key_bits);
+  for (int end = slots; end > 0; end -= slots_a_key) {
+    const int begin = std::max(0, end - slots_a_key);
+    const bool first_sort = end == slots;
+    exec.for_each(instances, [=] SPMESH_HD(index_t j) {
+      if (first_sort) order[j] = j;
+      const index_t* set = sorted + slots * order[j];
+      std::uint64_t packed = 0;
+      for (int k = begin; k < end; ++k) packed = packed << key_bits | std::uint64_t(set[k]);
+      key[j] = packed;
+    });
+    exec.sort_pairs(key, order, instances, (end - begin) * key_bits);
   }
-  // Runs of equal sets numbered as faces, counted with the sets held more than twice: one wait.
+  key_of = {};
+  // Runs of equal sets numbered as faces, their corners (d2's rows, each face's cycle as its first
+  // instance sees it) counted, with the sets held more than twice and the faces whose two cells
+  // see it turning the same way (one of them inverted): one wait for the four counts.
   const detail::FaceInstances inst{corner, sorted, vertices, slots};
+  auto is_head = [=] SPMESH_HD(index_t j) { return j == 0 || !inst.same_set(order[j], order[j - 1]); };
   auto is_crowded = [=] SPMESH_HD(index_t j) { return j >= 2 && inst.same_set(order[j], order[j - 2]); };
-  Array<index_t, S> face_number(instances);
-  index_t* number = face_number.data();
+  auto is_inverted_pair = [=] SPMESH_HD(index_t j) { return !is_head(j) && inst.same_turn(order[j - 1], order[j]); };
+  Array<index_t, S> face_number(instances), side_number(instances), totals(4);
+  index_t *number = face_number.data(), *side_at = side_number.data();
   exec.for_each(instances, [=] SPMESH_HD(index_t j) {
-    number[j] = j == 0 || !inst.same_set(order[j], order[j - 1]) ? 1 : 0;
+    const bool head = is_head(j);
+    number[j] = head ? 1 : 0;
+    side_at[j] = head ? inst.corners(order[j]) : 0;
   });
-  const auto faces_and_crowded = detail::scan_and_count(exec, number, number, instances, instances, is_crowded);
-  const index_t faces = faces_and_crowded[0], crowded_faces = faces_and_crowded[1];
+  exec.exclusive_scan(number, number, instances, totals.data());
+  exec.exclusive_scan(side_at, side_at, instances, totals.data() + 1);
+  exec.count_if(instances, is_crowded, totals.data() + 2);
+  exec.count_if(instances, is_inverted_pair, totals.data() + 3);
+  std::array<index_t, 4> counts;
+  exec.read(totals.data(), 4, counts.data());
+  const index_t faces = counts[0], sides = counts[1], crowded_faces = counts[2], inverted_faces = counts[3];
   if (crowded_faces > 0) {
     const index_t crowded = detail::first_where(exec, instances, is_crowded);
     const auto held = detail::host_copy(exec, order, crowded - 2, crowded + 1);
@@ -358,28 +382,23 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
   // face_of[i]: instance i's face; owner[f]: the instance face f is oriented by (the first in
   // cell order); twin[i]: the other instance of i's face, or -1 on the boundary. The sorted order
   // holds a face's instances together in cell order: t3's rows, its offsets the runs' heads.
-  Array<index_t, S> face_of_instance(instances), owner_of(faces), twin_of(instances);
-  index_t *face_of = face_of_instance.data(), *owner = owner_of.data(), *twin = twin_of.data();
-  exec.for_each(instances, [=] SPMESH_HD(index_t j) {
-    const bool head = j == 0 || !inst.same_set(order[j], order[j - 1]);
-    const bool paired = head ? j + 1 < instances && inst.same_set(order[j], order[j + 1]) : true;
-    const index_t i = order[j];
-    face_of[i] = head ? number[j] : number[j] - 1;
-    if (head) owner[number[j]] = i;
-    twin[i] = !paired ? -1 : head ? order[j + 1] : order[j - 1];
-  });
-
-  // The two cells of an interior face see it in opposite orientations, unless one is inverted;
-  // counted with d2's rows (each face's corners), one wait.
   BoundaryOperators<S> ops;
   ops.d2.rows = faces;
   ops.d2.offsets = Array<index_t, S>(faces + 1);
   index_t* d2_at = ops.d2.offsets.data();
-  exec.for_each(faces, [=] SPMESH_HD(index_t f) { d2_at[f] = inst.corners(owner[f]); });
-  auto is_inverted = [=] SPMESH_HD(index_t i) { return twin[i] > i && inst.same_turn(i, twin[i]); };
-  const auto sides_and_inverted = detail::scan_and_count(exec, d2_at, d2_at, faces, instances, is_inverted);
-  const index_t sides = sides_and_inverted[0], inverted_faces = sides_and_inverted[1];
-  if (inverted_faces > 0) {
+  Array<index_t, S> face_of_instance(instances), owner_of(faces), twin_of(instances);
+  index_t *face_of = face_of_instance.data(), *owner = owner_of.data(), *twin = twin_of.data();
+  exec.for_each(instances, [=] SPMESH_HD(index_t j) {
+    const bool head = is_head(j);
+    const bool paired = head ? j + 1 < instances && inst.same_set(order[j], order[j + 1]) : true;
+    const index_t i = order[j];
+    face_of[i] = head ? number[j] : number[j] - 1;
+    if (head) owner[number[j]] = i, d2_at[number[j]] = side_at[j];
+    twin[i] = !paired ? -1 : head ? order[j + 1] : order[j - 1];
+    if (j == 0) d2_at[faces] = sides;
+  });
+  if (inverted_faces > 0) {  // named by the first instance in cell order whose face is inverted
+    auto is_inverted = [=] SPMESH_HD(index_t i) { return twin[i] > i && inst.same_turn(i, twin[i]); };
     const index_t inverted = detail::first_where(exec, instances, is_inverted);
     const index_t other = exec.read(twin + inverted);
     const auto starts = detail::host_copy(exec, first, 0, cells + 1);
@@ -388,8 +407,6 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
                      " see their shared face turning the same way: one of them is inverted "
                      "(its vertices in mirrored order; ids count from 0)");
   }
-
-  exec.for_each(1, [=] SPMESH_HD(index_t) { d2_at[faces] = sides; });
 
   // d3: a cell's faces in its local order, + where it owns the face's orientation.
   ops.d3 = {cells, faces, Array<index_t, S>(cells + 1), Array<index_t, S>(instances)};
@@ -433,7 +450,7 @@ BoundaryOperators<S> boundary_operators(Exec& exec, const CellMesh<S>& mesh, Tra
   });
   // The instances' arrays are read no more (the kernels that read them are queued before the
   // frees): freed before the edges' sort, whose buffers then set the peak.
-  for (auto* done : {&corner_of, &sorted_of, &cell_of_instance, &order_of, &key_of, &face_number, &face_of_instance,
+  for (auto* done : {&corner_of, &sorted_of, &cell_of_instance, &order_of, &face_number, &side_number, &face_of_instance,
                      &owner_of, &twin_of})
     *done = {};
   exec.sort_pairs(pair, side, sides, 2 * vertex_bits);
