@@ -74,7 +74,8 @@ void smooth_triangle_edges(Exec& exec, const linalg::Array<index_t, S>& face_ord
   exec.for_each(L.edges, [=] SPMESH_HD(index_t e) {
     const index_t f0 = face0[e], f1 = face1[e];
     if (f0 < 0 || f1 < 0 || (order[f0] != 3 && order[f1] != 3)) return;
-    const double face_weight = 0.5 * ((order[f0] == 3 ? 0.47 : 0.25) + (order[f1] == 3 ? 0.47 : 0.25));
+    auto weight = [](index_t corners) { return corners == 3 ? 0.47 : 0.25; };  // t of the face
+    const double face_weight = 0.5 * (weight(order[f0]) + weight(order[f1]));
     blend[e] = 1 - (1 - blend[e]) * (4 * face_weight);
   });
 }
