@@ -260,6 +260,17 @@ index_t count_or_refuse(Exec& exec, const linalg::Array<std::uint8_t, S>& status
   return 0;
 }
 
+// A plan's levels as the samples go down them: level l's points to level l + 1's, and the same as
+// a matrix. (An adaptive plan, catmull_clark/adaptive.hpp, has its own, found by its namespace.)
+template <class Scheme, class Exec, class T, class S>
+linalg::Dense<T, S> step_points(Exec& exec, const Plan<Scheme, S>& plan, std::size_t l, const linalg::Dense<T, S>& P) {
+  return subdivide(exec, plan, l, P);
+}
+template <class Scheme, class Exec, class S>
+linalg::Csr<double, S> step_matrix(Exec& exec, const Plan<Scheme, S>& plan, std::size_t l) {
+  return level_matrix(exec, plan.levels[l]);
+}
+
 // The samples' limits (out's arrays, sized) from P0 by `terms` on `plan`'s levels: every level's
 // points subdivided; Stam's nets of the levels with samples enough (stam_net_depth; one wait for
 // their sizes); then one thread a sample.
@@ -270,7 +281,7 @@ void sample_points(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_
   const index_t n = out.position.rows, k = P0.cols;
   std::vector<linalg::Dense<T, S>> points;  // every level's
   points.push_back(copy(exec, P0));
-  for (int l = 1; l < levels; ++l) points.push_back(subdivide(exec, plan, std::size_t(l - 1), points.back()));
+  for (int l = 1; l < levels; ++l) points.push_back(step_points(exec, plan, std::size_t(l - 1), points.back()));
   SamplePoints<Terms, T> kernel{terms, {}, {}, out.position.data.data(), out.du.data.data(), out.dv.data.data(),
                                 status, k};
   for (int l = 0; l < levels; ++l) kernel.P[l] = points[std::size_t(l)].data.data();
@@ -342,7 +353,7 @@ void sample_matrices(Exec& exec, const Plan& plan, const Terms& terms, std::uint
   std::vector<linalg::Csr<double, S>> R;
   R.push_back(linalg::identity<double>(exec, base));
   for (int l = 1; l < terms.levels; ++l)
-    R.push_back(linalg::spgemm(exec, level_matrix(exec, plan.levels[std::size_t(l - 1)]), R.back()));
+    R.push_back(linalg::spgemm(exec, step_matrix(exec, plan, std::size_t(l - 1)), R.back()));
   SampleRows<Terms> rows{terms, {}, 0};
   for (int l = 0; l < terms.levels; ++l) rows.first[l] = l == 0 ? 0 : rows.first[l - 1] + R[std::size_t(l - 1)].rows;
   const auto all = stacked(exec, R);

@@ -55,12 +55,51 @@ using schemes::SampleMatrices;
 namespace detail {
 
 // A level as the samples read it: its quads, its vertices' kinds and which half-edges are on an
-// infinitely sharp inner edge (irregular_vertices).
+// infinitely sharp inner edge (irregular_vertices), and where a face's children are on the next
+// level: face f's child a is 4 f + a there, or, where the level was refined in a region only
+// (adaptive.hpp), 4 position[f] + a (position -1: a face not refined); and there, which faces
+// samples reach: those whose parent, face f / 4 of the region above, was refined (`reached`; null:
+// every face), the only ones whose rings the level holds whole.
 struct SampleLevel {
   QuadView q;
   const index_t* irregular = nullptr;
   const std::uint8_t* sharp_sides = nullptr;
+  const index_t* position = nullptr;
+  const std::uint8_t* reached = nullptr;
 };
+
+// What takes a quad's limit on its level (SampleTerms below): its bicubic patch, that with sides
+// on the boundary or an infinitely sharp crease, Stam's (at corner `corner`, of `valence` edges),
+// the smooth corner's or a boundary fan's; or none, and the samples go down to its children.
+enum class FaceHolder : std::uint8_t { none, patch, boundary_patch, stam, smooth_corner, boundary_fan };
+struct HeldBy {
+  FaceHolder holder = FaceHolder::none;
+  int corner = -1, valence = 0;
+  FanPlace fan;
+};
+SPMESH_HD inline HeldBy held_by(const SampleLevel& L, index_t f) {
+  HeldBy by;
+  const FaceCorners c = face_corners(L.q, L.irregular, f);
+  if (c.extraordinary < 0 && c.others == 0) {
+    by.holder = c.on_boundary == 0 ? FaceHolder::patch : FaceHolder::boundary_patch;
+    return by;
+  }
+  by.corner = schemes::stam_corner(L.q, f, c, max_stam_valence, by.valence);
+  if (by.corner >= 0) {
+    by.holder = FaceHolder::stam;
+    return by;
+  }
+  if (c.extraordinary < 0 && c.others == 1) {
+    by.corner = smooth_corner_at(L.q, L.irregular, f);
+    if (by.corner >= 0) {
+      by.holder = FaceHolder::smooth_corner;
+      return by;
+    }
+    by.fan = boundary_fan_at(L.q, L.irregular, f);
+    if (by.fan.corner >= 0) by.holder = FaceHolder::boundary_fan;
+  }
+  return by;
+}
 
 // What a sample's limit is: status 0 and its terms, f(level, vertex, position weight, u
 // derivative's, v derivative's) for the control points of the patch, or of Stam's quad, that
@@ -92,6 +131,7 @@ struct SampleTerms {
   SPMESH_HD index_t faces(int l) const { return level[l].irregular ? level[l].q.faces : 0; }
   SPMESH_HD int stam_corner(int l, index_t f, int& n) const {
     const SampleLevel& L = level[l];
+    if (L.reached && !L.reached[f >> 2]) return -1;
     return schemes::stam_corner(L.q, f, face_corners(L.q, L.irregular, f), max_stam_valence, n);
   }
   template <class Visit>
@@ -118,29 +158,14 @@ struct SampleTerms {
       const double scale = double(1 << l);
       auto on_level = [&](index_t vertex, double p, double pu, double pv) { f(l, vertex, p, pu, pv); };
       if (stam_nets.terms(stam, l, at, x, y, scale, f)) return 0;
-      const FaceCorners c = face_corners(L.q, L.irregular, at);
-      if (c.extraordinary < 0 && c.others == 0) {
-        if (c.on_boundary == 0) patch(L.q, at, x, y, scale, on_level);
-        else boundary_patch(L.q, L.sharp_sides, at, x, y, scale, on_level);
-        return 0;
-      }
-      int n = 0;
-      const int a = schemes::stam_corner(L.q, at, c, max_stam_valence, n);
-      if (a >= 0) {
-        stam.limit(L.q, at, a, n, x, y, scale, on_level);
-        return 0;
-      }
-      if (c.extraordinary < 0 && c.others == 1) {
-        const int corner = smooth_corner_at(L.q, L.irregular, at);
-        if (corner >= 0) {
-          smooth_corner.limit(L.q, at, corner, x, y, scale, on_level);
-          return 0;
-        }
-        const FanPlace fan = boundary_fan_at(L.q, L.irregular, at);
-        if (fan.corner >= 0) {
-          boundary_fan.limit(L.q, fan, x, y, scale, on_level);
-          return 0;
-        }
+      const HeldBy by = held_by(L, at);
+      switch (by.holder) {
+        case FaceHolder::patch: patch(L.q, at, x, y, scale, on_level); return 0;
+        case FaceHolder::boundary_patch: boundary_patch(L.q, L.sharp_sides, at, x, y, scale, on_level); return 0;
+        case FaceHolder::stam: stam.limit(L.q, at, by.corner, by.valence, x, y, scale, on_level); return 0;
+        case FaceHolder::smooth_corner: smooth_corner.limit(L.q, at, by.corner, x, y, scale, on_level); return 0;
+        case FaceHolder::boundary_fan: boundary_fan.limit(L.q, by.fan, x, y, scale, on_level); return 0;
+        case FaceHolder::none: break;
       }
       if (l + 1 == levels) {
         if (!approximate) return 1;
@@ -148,8 +173,10 @@ struct SampleTerms {
         return 4;
       }
       // The child holding (x, y): child a lies at corner a.
+      const index_t parent = L.position ? linalg::ldg(L.position + at) : at;
+      if (parent < 0) return 1;  // not refined (an adaptive plan refines every face a sample reaches)
       const int i = x >= 0.5, j = y >= 0.5;
-      at = 4 * at + (j ? 3 - i : i), x = 2 * x - i, y = 2 * y - j;
+      at = 4 * parent + (j ? 3 - i : i), x = 2 * x - i, y = 2 * y - j;
     }
     return 1;
   }
@@ -263,44 +290,19 @@ struct SampleLevelKinds {
   }
 };
 
-// Every level to `depth` (1 at least for polygons) of mesh M with its topology and rules
-// (plan.levels and last), the samples' terms on them, and f(plan, terms, statuses); then the
-// first sample not evaluated is refused by name. Returns how many were approximated.
-template <class Exec, class F, class S = typename Exec::space>
-index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C,
-                          const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
-                          const linalg::Array<double, S>& v, int depth, const Options& options, bool approximate,
-                          F&& f) {
-  schemes::detail::check_input<CatmullClark>(exec, M, C, depth, false);
-  schemes::detail::check_samples(depth, faces, u, v);
-  // A polygon mesh's samples start on level 1 (parameterization.hpp), so it goes down one at least.
-  const bool polygons = linalg::has_faces_other_than(exec, M, 4);
-  if (polygons && depth == 0) depth = 1;
-  const index_t n = faces.size(), base_faces = M.faces;
-  Plan<S> plan;
-  std::optional<AnyLevel<S>> last;
-  std::optional<SharpTable<S>> table;
-  schemes::detail::KeepLevelsAndLast<Exec, Plan<S>, AnyLevel<S>> sink{{plan}, exec, last, table};
-  schemes::detail::build_half_edges<CatmullClark>(exec, std::move(M), C, depth, options, sink);
-  std::vector<linalg::Array<index_t, S>> irregular;
-  std::vector<linalg::Array<std::uint8_t, S>> sharp_sides;
-  linalg::Array<index_t, S> near;
-  SampleTerms terms{};
-  terms.levels = depth + 1, terms.base_faces = base_faces;
-  terms.face = faces.data(), terms.u = u.data(), terms.v = v.data();
-  const int first = polygons ? 1 : 0;
-  if (polygons) terms.polygon_offsets = std::get<PolygonLevel<S>>(plan.levels[0]).M.offsets.data();
-  for (int l = first; l <= depth; ++l) {
-    const auto& L = std::get<QuadLevel<S>>(l < depth ? plan.levels[std::size_t(l)] : *last);
-    sharp_sides.emplace_back();
-    irregular.push_back(irregular_vertices(exec, L, near, &sharp_sides.back()));
-    terms.level[l] = {view(L), irregular.back().data(), sharp_sides.back().data()};
-  }
+// The samples' tables on levels `first` to terms.levels - 1 of `terms` (their levels set; and
+// terms.last where approximate): Stam's, the smooth corner's and the boundary fans' where a level
+// has one of theirs (one wait for what the levels hold); then f(plan, terms, statuses), and the
+// first sample not evaluated refused by name (`depth`: the levels asked). Returns how many were
+// approximated.
+template <class Exec, class PlanT, class F, class S = typename Exec::space>
+index_t with_tables(Exec& exec, const PlanT& plan, SampleTerms& terms, int first, const linalg::Array<index_t, S>& faces,
+                    const linalg::Array<double, S>& u, const linalg::Array<double, S>& v, int depth, F&& f) {
   // What the levels hold (kinds_present_*), read once.
   linalg::Array<index_t, S> present(kinds_present_size);
   const std::vector<index_t> none(static_cast<std::size_t>(kinds_present_size), 0);
   exec.write(present.data(), none.data(), kinds_present_size);
-  for (int l = first; l <= depth; ++l) {
+  for (int l = first; l < terms.levels; ++l) {
     const StamValences<QuadView> valences{terms.level[l].q, terms.level[l].irregular, present.data(), max_stam_valence};
     exec.for_each(terms.level[l].q.vertices, SampleLevelKinds{valences});
   }
@@ -316,6 +318,67 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
   StamTables<S> fans;
   if (std::any_of(fan_flags.begin(), fan_flags.end(), [](index_t flag) { return flag != 0; }))
     fans = boundary_fan_tables(exec, fan_flags), terms.boundary_fan = stam_view<BoundaryFanView>(fans);
+  const index_t n = faces.size();
+  linalg::Array<std::uint8_t, S> status(n);
+  f(plan, terms, status.data());
+  return schemes::detail::count_or_refuse(
+      exec, status, faces, u, v, terms.base_faces, terms.approximate,
+      "a quad's is [0, 1] x [0, 1], a polygon's the squares of its sub-faces, docs/rules.md",
+      "no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
+          " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a boundary "
+          "vertex of more than " + std::to_string(max_fan_faces + 1) + " edges or an inner one of 2 or more than " +
+          std::to_string(max_stam_valence) + " edges is near, whose exact patches are not built yet; approximate "
+          "evaluates it between the last level's limit points)");
+}
+
+// A level's SampleLevel, its kinds and sharp sides kept in `irregular` and `sharp_sides`.
+template <class Exec, class S = typename Exec::space>
+SampleLevel sample_level(Exec& exec, const QuadLevel<S>& L, std::vector<linalg::Array<index_t, S>>& irregular,
+                         std::vector<linalg::Array<std::uint8_t, S>>& sharp_sides) {
+  linalg::Array<index_t, S> near;
+  sharp_sides.emplace_back();
+  irregular.push_back(irregular_vertices(exec, L, near, &sharp_sides.back()));
+  return {view(L), irregular.back().data(), sharp_sides.back().data()};
+}
+
+// The samples' (faces[s], u[s], v[s]) terms that start on the base mesh M (polygon_offsets set
+// for polygons).
+template <class S>
+SampleTerms samples_on(const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
+                       const linalg::Array<double, S>& v, index_t base_faces, bool approximate) {
+  SampleTerms terms{};
+  terms.base_faces = base_faces, terms.approximate = approximate;
+  terms.face = faces.data(), terms.u = u.data(), terms.v = v.data();
+  return terms;
+}
+
+// Every level to `depth` (1 at least for polygons) of mesh M with its topology and rules
+// (plan.levels and last), the samples' terms on them, and f(plan, terms, statuses); then the
+// first sample not evaluated is refused by name. Returns how many were approximated.
+template <class Exec, class F, class S = typename Exec::space>
+index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C,
+                          const linalg::Array<index_t, S>& faces, const linalg::Array<double, S>& u,
+                          const linalg::Array<double, S>& v, int depth, const Options& options, bool approximate,
+                          F&& f) {
+  schemes::detail::check_input<CatmullClark>(exec, M, C, depth, false);
+  schemes::detail::check_samples(depth, faces, u, v);
+  // A polygon mesh's samples start on level 1 (parameterization.hpp), so it goes down one at least.
+  const bool polygons = linalg::has_faces_other_than(exec, M, 4);
+  if (polygons && depth == 0) depth = 1;
+  SampleTerms terms = samples_on(faces, u, v, M.faces, approximate);
+  Plan<S> plan;
+  std::optional<AnyLevel<S>> last;
+  std::optional<SharpTable<S>> table;
+  schemes::detail::KeepLevelsAndLast<Exec, Plan<S>, AnyLevel<S>> sink{{plan}, exec, last, table};
+  schemes::detail::build_half_edges<CatmullClark>(exec, std::move(M), C, depth, options, sink);
+  std::vector<linalg::Array<index_t, S>> irregular;
+  std::vector<linalg::Array<std::uint8_t, S>> sharp_sides;
+  terms.levels = depth + 1;
+  const int first = polygons ? 1 : 0;
+  if (polygons) terms.polygon_offsets = std::get<PolygonLevel<S>>(plan.levels[0]).M.offsets.data();
+  for (int l = first; l <= depth; ++l)
+    terms.level[l] = sample_level(exec, std::get<QuadLevel<S>>(l < depth ? plan.levels[std::size_t(l)] : *last),
+                                  irregular, sharp_sides);
   // The last level's limit masks, for the samples that no patch holds.
   linalg::Array<std::uint8_t, S> turned;
   linalg::Array<float, S> vertex_sharpness;
@@ -323,18 +386,8 @@ index_t with_sample_terms(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S
     const auto& L = std::get<QuadLevel<S>>(*last);
     turned = schemes::detail::ring_starts<LimitMask>(exec, plan.levels, L.vertices);
     terms.last = limit_terms<LimitMask>(exec, L, table->at(depth), turned, vertex_sharpness);
-    terms.approximate = true;
   }
-  linalg::Array<std::uint8_t, S> status(n);
-  f(plan, terms, status.data());
-  return schemes::detail::count_or_refuse(
-      exec, status, faces, u, v, base_faces, approximate,
-      "a quad's is [0, 1] x [0, 1], a polygon's the squares of its sub-faces, docs/rules.md",
-      "no regular quad nor one of Stam's holds it within " + std::to_string(depth) +
-          " levels (a semi-sharp crease, a crease vertex of other than 4 edges or a turning crease, a dart, a boundary "
-          "vertex of more than " + std::to_string(max_fan_faces + 1) + " edges or an inner one of 2 or more than " +
-          std::to_string(max_stam_valence) + " edges is near, whose exact patches are not built yet; approximate "
-          "evaluates it between the last level's limit points)");
+  return with_tables(exec, plan, terms, first, faces, u, v, depth, f);
 }
 
 }  // namespace detail

@@ -1,0 +1,293 @@
+// Feature-adaptive Catmull-Clark (schemes/catmull_clark/adaptive.hpp) against the uniform plan's
+// limit at the same (face, u, v) (limit_at.hpp, itself Bfr's to rounding: osd_parity.cpp): the
+// same positions and derivatives to 1e-12 of the diagonal, the same samples approximated, on the
+// bundled meshes, every OpenSubdiv shape the uniform plan takes and the shared characters; the
+// region extraction on its own (a pinch split, creases carried); and the levels' growth.
+#include "../backends.hpp"
+#include "meshops/checks.hpp"
+#include "meshops/io.hpp"
+#include "meshops/obj.hpp"
+#include "schemes/catmull_clark/adaptive.hpp"
+#include "schemes/tags.hpp"
+#include "wavy_fan.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace spmesh::test::adaptive_tests {
+
+namespace cc = schemes::catmull_clark;
+using linalg::Array;
+using linalg::Dense;
+
+// Samples on every face: a grid of places, denser near the corners (on each sub-face of a
+// polygon: parameterization.hpp).
+struct Samples {
+  std::vector<index_t> faces;
+  std::vector<double> u, v;
+};
+Samples samples_on(const meshops::PolyMesh& mesh, bool dense = true) {
+  const std::vector<double> places = dense ? std::vector<double>{0, 0.004, 0.03, 0.3, 0.5, 0.77, 0.99, 1}
+                                           : std::vector<double>{0, 0.03, 0.5, 0.99};
+  Samples s;
+  for (index_t f = 0; f < mesh.face_count(); ++f) {
+    const index_t n = mesh.M.offsets[f + 1] - mesh.M.offsets[f];
+    for (index_t a = 0; a < (n == 4 ? 1 : n); ++a)
+      for (const double x : places)
+        for (const double y : places) {
+          double u = x, v = y;
+          if (n != 4) cc::face_parameter(a, n, x, y, u, v);
+          s.faces.push_back(f), s.u.push_back(u), s.v.push_back(v);
+        }
+  }
+  return s;
+}
+
+double diagonal(const Dense<double>& P) {
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (index_t i = 0; i < P.rows; ++i)
+    for (int c = 0; c < 3; ++c) lo[c] = std::min(lo[c], P(i, c)), hi[c] = std::max(hi[c], P(i, c));
+  return std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
+}
+
+// What one comparison found.
+struct Comparison {
+  double position = 0, derivative = 0;  // largest differences over the diagonal
+  index_t uniform_approximated = 0, adaptive_approximated = 0;
+  index_t uniform_faces = 0, adaptive_faces = 0;  // on the last level
+  index_t adaptive_points = 0, uniform_points = 0;
+  Dense<double> positions;  // the adaptive limits, on the host
+};
+
+// Both plans' limits at every face's samples on backend B, approximating where no patch holds
+// (both the same way), compared.
+template <class B>
+Comparison compare(const meshops::PolyMesh& mesh, int isolation, bool dense = true) {
+  const auto tags = schemes::read_tags(mesh);
+  const schemes::Options options = schemes::options_from(tags);
+  const Samples s = samples_on(mesh, dense);
+  typename B::Exec exec;
+  auto upload_sharpness = [&] {
+    return schemes::Sharpness<typename B::Exec::space>{B::upload(tags.sharpness.edges), B::upload(tags.sharpness.vertices)};
+  };
+  const auto faces = B::upload(Array<index_t>(s.faces));
+  const auto u = B::upload(Array<double>(s.u)), v = B::upload(Array<double>(s.v));
+  const auto P0 = B::upload(mesh.positions);
+  const auto uniform = cc::limit_at_samples(exec, B::upload(mesh.M), upload_sharpness(), faces, u, v, P0, isolation,
+                                            options, true);
+  const auto plan = cc::build_adaptive(exec, B::upload(mesh.M), upload_sharpness(), isolation, options);
+  const auto adaptive = cc::limit_at_samples(exec, plan, faces, u, v, P0, true);
+  Comparison c;
+  c.uniform_approximated = uniform.approximated, c.adaptive_approximated = adaptive.approximated;
+  c.adaptive_faces = plan.levels.back().faces, c.adaptive_points = plan.points();
+  // The uniform plan's last level: 4^L faces a quad (4^(L - 1) a polygon's corner).
+  c.uniform_faces = plan.polygons ? mesh.M.nnz() << (2 * (plan.levels.size() - 2)) : mesh.face_count() << (2 * (plan.levels.size() - 1));
+  const double diag = diagonal(mesh.positions);
+  const auto a = B::download(adaptive.position), b = B::download(uniform.position);
+  const auto adu = B::download(adaptive.du), bdu = B::download(uniform.du);
+  const auto adv = B::download(adaptive.dv), bdv = B::download(uniform.dv);
+  for (index_t i = 0; i < a.rows; ++i)
+    for (int k = 0; k < 3; ++k) {
+      c.position = std::max(c.position, std::abs(a(i, k) - b(i, k)) / diag);
+      c.derivative = std::max(c.derivative, std::max(std::abs(adu(i, k) - bdu(i, k)), std::abs(adv(i, k) - bdv(i, k))) / diag);
+    }
+  c.positions = a.clone();
+  return c;
+}
+
+// Where a comparison must agree: the same samples approximated, positions to 1e-12 of the
+// diagonal, derivatives (scaled by 2^level down the levels) to 1e-9.
+void check_agrees(const Comparison& c) {
+  CHECK(c.adaptive_approximated == c.uniform_approximated);
+  CHECK(c.position <= 1e-12);
+  CHECK(c.derivative <= 1e-9);
+}
+
+std::vector<meshops::PolyMesh> bundled_meshes() {
+  std::vector<meshops::PolyMesh> meshes;
+  for (const char* name : {"cube.obj", "torus.obj", "lantern.obj", "creased_torus.obj", "tent.obj", "holed_plate.obj"})
+    meshes.push_back(meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + name));
+  meshes.push_back(test::wavy_fan(5, false));  // a boundary vertex of 5 quads: a boundary fan
+  meshes.push_back(meshops::parse_obj(meshops::read_file(SPMESH_DATA_DIR "/meshes/holed_plate.obj") +
+                                          "t corner 1/1/0 3 10\nt corner 1/1/0 16 10\n",
+                                      "holed plate, pinned"));
+  return meshes;
+}
+
+}  // namespace spmesh::test::adaptive_tests
+
+namespace spmesh::test {
+
+using namespace adaptive_tests;
+
+TEST_CASE_TEMPLATE("an adaptive plan's limit at (face, u, v) is the uniform plan's (bundled meshes, isolation 1 to 4)",
+                   B, SPMESH_TEST_BACKENDS) {
+  for (const auto& mesh : bundled_meshes())
+    for (int isolation = 1; isolation <= 4; ++isolation) {
+      CAPTURE(mesh.source);
+      CAPTURE(isolation);
+      const Comparison c = compare<B>(mesh, isolation);
+      check_agrees(c);
+      if constexpr (!std::is_same_v<B, CpuBackend>) {  // the GPU's limits are the CPU's
+        const Comparison on_cpu = compare<CpuBackend>(mesh, isolation);
+        double difference = 0;
+        for (index_t i = 0; i < c.positions.rows; ++i)
+          for (int k = 0; k < 3; ++k) difference = std::max(difference, std::abs(c.positions(i, k) - on_cpu.positions(i, k)));
+        CHECK(difference <= 1e-12 * diagonal(mesh.positions));
+        CHECK(c.adaptive_points == on_cpu.adaptive_points);
+      }
+    }
+}
+
+TEST_CASE_TEMPLATE("an adaptive plan's limit is the uniform plan's on OpenSubdiv's shapes and the characters (isolation 3)",
+                   B, SPMESH_TEST_BACKENDS) {
+  const std::filesystem::path shared = SPMESH_SHARED_DIR "/meshes";
+  if (!std::filesystem::exists(shared / "opensubdiv")) return;  // ../shared absent: nothing to read
+  std::vector<std::filesystem::path> paths;
+  for (const auto& entry : std::filesystem::directory_iterator(shared / "opensubdiv"))
+    if (entry.path().filename().string().starts_with("catmark_")) paths.push_back(entry.path());
+  std::sort(paths.begin(), paths.end());
+  for (const char* name : {"Bigguy", "Bishop", "Car", "Monsterfrog", "Rook", "ArmorGuy"})
+    paths.push_back(shared / "characters" / (std::string(name) + ".obj"));
+  int compared = 0, refused = 0;
+  for (const auto& path : paths) {
+    CAPTURE(path);
+    const bool character = path.parent_path().filename() == "characters";
+    const meshops::PolyMesh mesh = meshops::read_obj(path.string());
+    bool manifold = true;
+    try {
+      meshops::check_mesh(mesh);
+    } catch (const InputError&) {
+      manifold = false;
+    }
+    Comparison c;
+    try {  // the shapes spmesh refuses: holes, hierarchical edits, the smooth triangle rule
+      c = compare<B>(mesh, 3, !character);
+    } catch (const InputError& e) {
+      const std::string why = e.what();
+      MESSAGE(path.filename().string() << " refused: " << why);
+      // the non-manifold ones by name, as the front door's check refuses them
+      CHECK(manifold == (why.find("make more than one fan") == std::string::npos));
+      refused += manifold ? 0 : 1;
+      continue;
+    }
+    CHECK(manifold);
+    ++compared;
+    MESSAGE(path.filename().string() << ": differences " << c.position << " (positions), " << c.derivative
+                                     << " (derivatives) of the diagonal; " << c.adaptive_approximated
+                                     << " approximated; last level " << c.adaptive_faces << " faces (uniform "
+                                     << c.uniform_faces << ")");
+    check_agrees(c);
+  }
+  CHECK(compared >= 50);
+  CHECK(refused >= 4);
+}
+
+// A dart (a crease ending inside the mesh) has no exact patch: the faces at it are refined to
+// the isolation level, and the samples there approximated, the same in both plans; the levels
+// grow by the faces near the darts, not 4x.
+TEST_CASE_TEMPLATE("an adaptive plan grows with its features: a cube with a dart at each end of a crease, isolation 6",
+                   B, SPMESH_TEST_BACKENDS) {
+  const auto mesh = meshops::parse_obj(meshops::read_file(SPMESH_DATA_DIR "/meshes/cube.obj") + "t crease 2/1/0 0 1 10\n",
+                                       "cube with a dart");
+  const Comparison c = compare<B>(mesh, 6);
+  MESSAGE("faces " << c.adaptive_faces << " of " << c.uniform_faces << ", points " << c.adaptive_points);
+  check_agrees(c);
+  CHECK(c.adaptive_approximated > 0);
+  CHECK(c.uniform_faces == 6 * 4096);
+  CHECK(c.adaptive_faces * 20 < c.uniform_faces);
+  CHECK(c.adaptive_points * 20 < c.uniform_faces);
+}
+
+// W P0 (the samples' matrices of the base vertices through the adaptive levels) is the limits.
+TEST_CASE_TEMPLATE("an adaptive plan's sample matrices give its limits", B, SPMESH_TEST_BACKENDS) {
+  const auto mesh = meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_torus.obj");
+  const auto tags = schemes::read_tags(mesh);
+  const Samples s = samples_on(mesh);
+  typename B::Exec exec;
+  const auto faces = B::upload(Array<index_t>(s.faces));
+  const auto u = B::upload(Array<double>(s.u)), v = B::upload(Array<double>(s.v));
+  const auto P0 = B::upload(mesh.positions);
+  const auto plan = cc::build_adaptive(exec, B::upload(mesh.M),
+                                       schemes::Sharpness<typename B::Exec::space>{B::upload(tags.sharpness.edges),
+                                                                                 B::upload(tags.sharpness.vertices)},
+                                       4, schemes::options_from(tags));
+  const auto limits = cc::limit_at_samples(exec, plan, faces, u, v, P0, true);
+  const auto W = cc::limit_at_samples_matrices<double>(exec, plan, faces, u, v, true);
+  CHECK(W.approximated == limits.approximated);
+  const double diag = diagonal(mesh.positions);
+  auto check = [&](const auto& matrix, const auto& expected) {
+    const auto by_matrix = B::download(linalg::spmm(exec, matrix, P0));
+    const auto want = B::download(expected);
+    double difference = 0;
+    for (index_t i = 0; i < want.rows; ++i)
+      for (int k = 0; k < 3; ++k) difference = std::max(difference, std::abs(by_matrix(i, k) - want(i, k)));
+    CHECK(difference <= 1e-12 * diag);
+  };
+  check(W.position, limits.position);
+  check(W.du, limits.du);
+  check(W.dv, limits.dv);
+}
+
+// The extraction on its own: two faces of a 3 x 3 grid that meet at one vertex only make a
+// region pinched there, whose vertex is split, one copy a face; a crease between two of the
+// region's vertices is carried, one between a region vertex and another is not.
+TEST_CASE_TEMPLATE("a region is extracted as a manifold mesh: a pinch split, its creases carried", B, SPMESH_TEST_BACKENDS) {
+  std::string obj;
+  for (int y = 0; y <= 3; ++y)
+    for (int x = 0; x <= 3; ++x) obj += "v " + std::to_string(x) + " " + std::to_string(y) + " 0\n";
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 3; ++x) {
+      const int a = 4 * y + x + 1;
+      obj += "f " + std::to_string(a) + " " + std::to_string(a + 1) + " " + std::to_string(a + 5) + " " + std::to_string(a + 4) + "\n";
+    }
+  // vertex 5 = (1, 1) is shared by faces 0 and 4 alone; edge 5-6 is face 4's, edge 1-2 neither's
+  obj += "t crease 2/1/0 5 6 2.5\nt crease 2/1/0 1 2 3\nt corner 1/1/0 5 1.5\n";
+  const auto mesh = meshops::parse_obj(obj, "grid");
+  const auto tags = schemes::read_tags(mesh);
+  typename B::Exec exec;
+  const auto plan = cc::build_adaptive(exec, B::upload(mesh.M),
+                                       schemes::Sharpness<typename B::Exec::space>{B::upload(tags.sharpness.edges),
+                                                                                 B::upload(tags.sharpness.vertices)},
+                                       0);
+  std::vector<std::uint8_t> marks(9, 0);
+  marks[0] = marks[4] = 1;
+  const auto region = cc::extract_region(exec, plan.levels[0], B::upload(Array<std::uint8_t>(marks)));
+  const auto M = B::download(region.M);
+  const auto source = B::download(region.source), position = B::download(region.position), faces = B::download(region.faces);
+  const auto crease_from = B::download(region.C.edges.row_indices), crease_to = B::download(region.C.edges.col_indices);
+  const auto crease_values = B::download(region.C.edges.values);
+  const auto vertex_sharpness = B::download(region.C.vertices);
+  REQUIRE(M.faces == 2);
+  CHECK(M.vertices == 8);  // 7 vertices, the pinched one twice
+  CHECK(faces[0] == 0);
+  CHECK(faces[1] == 4);
+  for (index_t f = 0; f < 9; ++f) CHECK(position[f] == (f == 0 ? 0 : f == 4 ? 1 : -1));
+  // Each region corner is a copy of the level's corner; the two faces share none.
+  const index_t corners[2][4] = {{0, 1, 5, 4}, {5, 6, 10, 9}};
+  std::vector<index_t> seen;
+  for (index_t f = 0; f < 2; ++f)
+    for (index_t a = 0; a < 4; ++a) {
+      const index_t vertex = M.indices[4 * f + a];
+      CHECK(source[vertex] == corners[f][a]);
+      CHECK(std::find(seen.begin(), seen.end(), vertex) == seen.end());
+      seen.push_back(vertex);
+    }
+  REQUIRE(crease_values.size() == 1);
+  const index_t from = source[crease_from[0]], to = source[crease_to[0]];
+  CHECK(std::min(from, to) == 5);
+  CHECK(std::max(from, to) == 6);
+  CHECK(crease_values[0] == doctest::Approx(2.5));
+  for (index_t i = 0; i < M.vertices; ++i) CHECK(vertex_sharpness[i] == doctest::Approx(source[i] == 5 ? 1.5 : 0));
+  meshops::PolyMesh extracted;
+  extracted.M = M.clone();
+  extracted.positions = Dense<double>(M.vertices, 3);
+  CHECK_NOTHROW(meshops::check_mesh(extracted));  // manifold
+}
+
+}  // namespace spmesh::test
