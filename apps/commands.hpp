@@ -20,11 +20,11 @@ template <class T>
 schemes::SampleLimits<T> sample_limits_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh,
                                               const schemes::Sharpness<>& C, const schemes::Options& options,
                                               const meshops::Samples& samples, int depth, bool approximate,
-                                              Stages& stages);
+                                              bool adaptive, Stages& stages);
 template <class T>
 Limits<T> tessellation_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                               const schemes::Options& options, int rate, int depth, bool approximate,
-                              Stages& stages);
+                              bool adaptive, Stages& stages);
 template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages);
@@ -82,9 +82,9 @@ void check_device_memory(std::int64_t bytes);
                                    const schemes::Options&, int, Stages&);                                      \
   template schemes::SampleLimits<T> sample_limits_on_gpu(                                                      \
       const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&,        \
-      const meshops::Samples&, int, bool, Stages&);                                                            \
+      const meshops::Samples&, int, bool, bool, Stages&);                                                      \
   template Limits<T> tessellation_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&, \
-                                         const schemes::Options&, int, int, bool, Stages&);                      \
+                                         const schemes::Options&, int, int, bool, bool, Stages&);                  \
   template schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&,                  \
                                                const schemes::Sharpness<>&,                \
                                                const schemes::Options&, int, Stages&);     \

@@ -33,15 +33,15 @@ namespace {
 template <class T>
 schemes::SampleLimits<T> evaluate_samples(const std::string& device, const Input& in, const std::string& samples_path,
                                           const meshops::Samples& samples, int depth, bool approximate,
-                                          Stages& stages) {
+                                          bool adaptive, Stages& stages) {
   try {
     Progress progress(fmt::format("limit at {} samples on {}", samples.faces.size(), device));
     if (device == "cuda")
       return sample_limits_on_gpu<T>(in.scheme, in.mesh, in.tags.sharpness, in.options, samples, depth, approximate,
-                                     stages);
+                                     adaptive, stages);
     cpu::Executor exec;
     return sample_limits<T>(exec, in.scheme, in.mesh, in.tags.sharpness, in.options, samples, depth, approximate,
-                            stages);
+                            adaptive, stages);
   } catch (const schemes::SampleError& e) {
     throw InputError(samples_path + ":" + std::to_string(samples.lines[std::size_t(e.sample)]) + ": " + e.what());
   }
@@ -106,7 +106,8 @@ int limit_at_as(const Args& args) {
                                  samples.lines[std::size_t(s)], samples.faces[std::size_t(s)], input));
   Stages stages;
   const bool approximate = args.get("--approximate").has_value();
-  const auto r = evaluate_samples<T>(device, in, samples_path, samples, depth, approximate, stages);
+  const auto r = evaluate_samples<T>(device, in, samples_path, samples, depth, approximate,
+                                     args.get("--adaptive").has_value(), stages);
   const auto t = std::chrono::steady_clock::now();
   write_sample_lines(outputs, out, {&r.position, &r.du, &r.dv});
   fmt::print("{} limit at {} samples on {}{}: {}, write {:.2f} ms\n", in.scheme, r.position.rows, device,
@@ -131,12 +132,13 @@ int tessellate_as(const Args& args) {
   auto r = [&] {
     try {
       Progress progress(fmt::format("tessellation at {} on {}", rate, device));
-      const bool approximate = args.get("--approximate").has_value();
+      const bool approximate = args.get("--approximate").has_value(), adaptive = args.get("--adaptive").has_value();
       if (device == "cuda")
         return tessellation_on_gpu<T>(in.scheme, in.mesh, in.tags.sharpness, in.options, rate, depth, approximate,
-                                      stages);
+                                      adaptive, stages);
       cpu::Executor exec;
-      return tessellation<T>(exec, in.scheme, in.mesh, in.tags.sharpness, in.options, rate, depth, approximate, stages);
+      return tessellation<T>(exec, in.scheme, in.mesh, in.tags.sharpness, in.options, rate, depth, approximate,
+                             adaptive, stages);
     } catch (const schemes::SampleError& e) {
       throw InputError(std::string("the tessellation's points: ") + e.what());
     }
@@ -159,11 +161,14 @@ int tessellate_as(const Args& args) {
 
 template <class T>
 int limit_as(const Args& args) {
-  if (args.get("--at") && args.get("--tessellate")) throw InputError("spmesh limit: --at or --tessellate, not both");
+  if (args.get("--at") && args.get("--tessellate")) throw InputError("--at or --tessellate, not both");
   if (args.get("--at")) return limit_at_as<T>(args);
   if (args.get("--tessellate")) return tessellate_as<T>(args);
   if (args.get("--approximate"))
-    throw InputError("spmesh limit: --approximate is for --at and --tessellate (the limit at vertices is exact)");
+    throw InputError("--approximate is for --at and --tessellate (the limit at vertices is exact)");
+  if (args.get("--adaptive"))
+    throw InputError("--adaptive is for --at and --tessellate (the limit at a level's vertices needs every "
+                     "vertex of the level)");
   const int levels = args.get("--levels") ? args.levels() : 0;
   const std::string device = args.device(), input = args.positional.at(0);
   // The output is checked before any work: its name, format and place.

@@ -21,12 +21,13 @@ Limits<T> limits_on_gpu(const std::string&, const meshops::PolyMesh&, const sche
 }
 template <class T>
 schemes::SampleLimits<T> sample_limits_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,
-                                              const schemes::Options&, const meshops::Samples&, int, bool, Stages&) {
+                                              const schemes::Options&, const meshops::Samples&, int, bool, bool,
+                                              Stages&) {
   no_cuda();
 }
 template <class T>
 Limits<T> tessellation_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,
-                              const schemes::Options&, int, int, bool, Stages&) {
+                              const schemes::Options&, int, int, bool, bool, Stages&) {
   no_cuda();
 }
 template <class T>

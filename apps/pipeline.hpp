@@ -6,6 +6,7 @@
 #include "linalg/spmv.hpp"
 #include "meshops/mesh.hpp"
 #include "meshops/samples.hpp"
+#include "schemes/catmull_clark/adaptive.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
@@ -145,15 +146,24 @@ Limits<T> limits(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharp
   }
 }
 
+// InputError unless `scheme` has an adaptive plan (Catmull-Clark's).
+inline void check_adaptive(const std::string& scheme, bool adaptive) {
+  if (adaptive && scheme != "catmark")
+    throw InputError("--adaptive: " + scheme + "'s adaptive refinement is not built (Catmull-Clark's is)");
+}
+
 // Catmull-Clark's (`scheme` "catmark") or Loop's ("loop") limit and its u and v derivatives at
 // samples (face, u, v) (schemes/catmull_clark/limit_at.hpp, schemes/loop/limit_at.hpp), going
-// down at most `depth` levels.
+// down at most `depth` levels; where `adaptive`, through Catmull-Clark's adaptive plan of that
+// isolation level (schemes/catmull_clark/adaptive.hpp: the same limits).
 template <class T, class Exec>
 schemes::SampleLimits<T> sample_limits(Exec& exec, const std::string& scheme, const meshops::PolyMesh& mesh,
                                        const schemes::Sharpness<>& C, const schemes::Options& options,
-                                       const meshops::Samples& samples, int depth, bool approximate, Stages& stages) {
+                                       const meshops::Samples& samples, int depth, bool approximate, bool adaptive,
+                                       Stages& stages) {
   if (scheme != "catmark" && scheme != "loop")
     throw InputError(scheme + "'s limit at (face, u, v) is not built (Catmull-Clark's and Loop's are)");
+  check_adaptive(scheme, adaptive);
   using X = Transfer<Exec>;
   auto in = upload<T>(exec, mesh, C, stages);
   const auto faces = X::up(linalg::Array<index_t>(samples.faces));
@@ -161,8 +171,12 @@ schemes::SampleLimits<T> sample_limits(Exec& exec, const std::string& scheme, co
   auto t = std::chrono::steady_clock::now();
   auto r = scheme == "loop" ? schemes::loop::limit_at_samples(exec, std::move(in.M), std::move(in.sharpness), faces, u,
                                                               v, in.P, depth, options, approximate)
-                            : schemes::catmull_clark::limit_at_samples(exec, std::move(in.M), std::move(in.sharpness),
-                                                                       faces, u, v, in.P, depth, options, approximate);
+           : adaptive ? schemes::catmull_clark::limit_at_samples(
+                            exec,
+                            schemes::catmull_clark::build_adaptive(exec, std::move(in.M), in.sharpness, depth, options),
+                            faces, u, v, in.P, approximate)
+                      : schemes::catmull_clark::limit_at_samples(exec, std::move(in.M), std::move(in.sharpness), faces,
+                                                                 u, v, in.P, depth, options, approximate);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
   t = std::chrono::steady_clock::now();
@@ -175,20 +189,25 @@ schemes::SampleLimits<T> sample_limits(Exec& exec, const std::string& scheme, co
 
 // Catmull-Clark's (`scheme` "catmark") or Loop's ("loop") limit surface tessellated at `rate`
 // (schemes/catmull_clark/tessellation.hpp, schemes/loop/tessellation.hpp), layout, points and
-// normals made on the executor, going down at most `depth` levels.
+// normals made on the executor, going down at most `depth` levels (adaptive: as sample_limits).
 template <class T, class Exec>
 Limits<T> tessellation(Exec& exec, const std::string& scheme, const meshops::PolyMesh& mesh,
                        const schemes::Sharpness<>& C, const schemes::Options& options, int rate, int depth,
-                       bool approximate, Stages& stages) {
+                       bool approximate, bool adaptive, Stages& stages) {
   if (scheme != "catmark" && scheme != "loop")
     throw InputError(scheme + "'s tessellation is not built (Catmull-Clark's and Loop's are)");
+  check_adaptive(scheme, adaptive);
   using X = Transfer<Exec>;
   auto in = upload<T>(exec, mesh, C, stages);
   auto t = std::chrono::steady_clock::now();
   auto r = scheme == "loop" ? schemes::loop::tessellate(exec, std::move(in.M), std::move(in.sharpness), in.P, rate, depth,
                                                         options, approximate)
-                            : schemes::catmull_clark::tessellate(exec, std::move(in.M), std::move(in.sharpness), in.P,
-                                                                 rate, depth, options, approximate);
+           : adaptive ? schemes::catmull_clark::tessellate(
+                            exec, schemes::catmull_clark::build_adaptive(exec, schemes::detail::copy_mesh(exec, in.M),
+                                                                         in.sharpness, depth, options),
+                            in.M, in.P, rate, approximate)
+                      : schemes::catmull_clark::tessellate(exec, std::move(in.M), std::move(in.sharpness), in.P, rate,
+                                                           depth, options, approximate);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
   t = std::chrono::steady_clock::now();

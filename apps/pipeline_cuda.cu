@@ -41,19 +41,19 @@ template <class T>
 schemes::SampleLimits<T> sample_limits_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh,
                                               const schemes::Sharpness<>& C, const schemes::Options& options,
                                               const meshops::Samples& samples, int depth, bool approximate,
-                                              Stages& stages) {
+                                              bool adaptive, Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return sample_limits<T>(exec, scheme, mesh, C, options, samples, depth, approximate, stages);
+  return sample_limits<T>(exec, scheme, mesh, C, options, samples, depth, approximate, adaptive, stages);
 }
 
 template <class T>
 Limits<T> tessellation_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                               const schemes::Options& options, int rate, int depth, bool approximate,
-                              Stages& stages) {
+                              bool adaptive, Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return tessellation<T>(exec, scheme, mesh, C, options, rate, depth, approximate, stages);
+  return tessellation<T>(exec, scheme, mesh, C, options, rate, depth, approximate, adaptive, stages);
 }
 
 template <class T>

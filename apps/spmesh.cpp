@@ -63,6 +63,9 @@ constexpr const char* usage = R"(usage:
       the same limit surface as N x N quads a quad, N^2 triangles a triangle with --scheme loop
       (OpenSubdiv Bfr's uniform rate N), watertight: a point on a shared edge or vertex is one
       point; a unit normal a point
+  spmesh limit IN --at ...|--tessellate ... --adaptive [--levels L]
+      the same points through feature-adaptive refinement to isolation level L (Catmull-Clark):
+      each level refines only the faces no patch holds yet and two rings round them
   spmesh build IN --levels L -o FILE [options]
       the refinement matrix R of L levels, saved for replay; for a volume mesh IN, R of
       Catmull-Clark solids (with its sharp features, --vertex-rule and --crease)
@@ -114,7 +117,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     return limit_command(parse(command, rest,
                                {"--output", "--levels", "--at", "--tessellate", "--scheme", "--boundary", "--crease",
                                 "--device", "--precision", "--triangulate", "--samples", "--refine"},
-                               {"--approximate", "--jacobian", "--evaluable-only"}, 1, "one input mesh file"));
+                               {"--approximate", "--adaptive", "--jacobian", "--evaluable-only"}, 1,
+                               "one input mesh file"));
   if (command == "build") {
     auto options = scheme_options;
     options.push_back("--vertex-rule");  // volume meshes only

@@ -2,6 +2,8 @@
 #include "bench/peers/opensubdiv.hpp"
 
 #include <opensubdiv/bfr/parameterization.h>
+#include <opensubdiv/far/patchMap.h>
+#include <opensubdiv/far/patchTableFactory.h>
 #include <opensubdiv/far/primvarRefiner.h>
 #include <opensubdiv/far/ptexIndices.h>
 #include <opensubdiv/far/stencilTable.h>
@@ -9,6 +11,7 @@
 #include <opensubdiv/far/topologyDescriptor.h>
 #include <opensubdiv/far/topologyRefinerFactory.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -112,6 +115,27 @@ OsdLimits osd_limit(const OsdRefinement& r) {
   return out;
 }
 
+// Far locates samples by Ptex face: a quad is one, a polygon of n sides n, its sub-faces, whose
+// Ptex (s, t) are Bfr's normalized sub-face coordinates (twice the face's (u, v) from the tile, so
+// a derivative there is scaled by 2).
+void ptex_locations(const Far::TopologyRefiner& refiner, const std::vector<index_t>& faces, const std::vector<double>& u,
+                    const std::vector<double>& v, std::vector<int>& ptex_face, std::vector<double>& s_at,
+                    std::vector<double>& t_at, std::vector<double>& derivative_scale) {
+  const Far::PtexIndices ptex(refiner);
+  const auto& level = refiner.GetLevel(0);
+  ptex_face.resize(faces.size()), s_at = u, t_at = v;
+  derivative_scale.assign(faces.size(), 1.0);
+  for (std::size_t s = 0; s < faces.size(); ++s) {
+    const int f = int(faces[s]), n = level.GetFaceVertices(f).size();
+    ptex_face[s] = ptex.GetFaceId(f);
+    if (n == 4) continue;
+    const double uv[2] = {u[s], v[s]};
+    double st[2];
+    ptex_face[s] += Bfr::Parameterization(Sdc::SCHEME_CATMARK, n).ConvertCoordToNormalizedSubFace(uv, st);
+    s_at[s] = st[0], t_at[s] = st[1], derivative_scale[s] = 2;
+  }
+}
+
 struct FarLimitStencils::Table {
   std::unique_ptr<Far::TopologyRefiner> refiner;
   std::unique_ptr<const Far::LimitStencilTableReal<double>> stencils;
@@ -124,22 +148,9 @@ FarLimitStencils::FarLimitStencils(const meshops::PolyMesh& mesh, const schemes:
     : table_(std::make_unique<Table>()) {
   table_->refiner = osd_refiner(mesh, sharpness, options);
   table_->refiner->RefineAdaptive(Far::TopologyRefiner::AdaptiveOptions(isolation));
-  // Far locates samples by Ptex face: a quad is one, a polygon of n sides n, its sub-faces, whose
-  // Ptex (s, t) are Bfr's normalized sub-face coordinates (twice the face's (u, v) from the tile).
-  const Far::PtexIndices ptex(*table_->refiner);
-  const auto& level = table_->refiner->GetLevel(0);
-  std::vector<int> ptex_face(faces.size());
-  std::vector<double> s_at(u), t_at(v);
-  table_->derivative_scale.assign(faces.size(), 1.0);
-  for (std::size_t s = 0; s < faces.size(); ++s) {
-    const int f = int(faces[s]), n = level.GetFaceVertices(f).size();
-    ptex_face[s] = ptex.GetFaceId(f);
-    if (n == 4) continue;
-    const double uv[2] = {u[s], v[s]};
-    double st[2];
-    ptex_face[s] += Bfr::Parameterization(Sdc::SCHEME_CATMARK, n).ConvertCoordToNormalizedSubFace(uv, st);
-    s_at[s] = st[0], t_at[s] = st[1], table_->derivative_scale[s] = 2;
-  }
+  std::vector<int> ptex_face;
+  std::vector<double> s_at, t_at;
+  ptex_locations(*table_->refiner, faces, u, v, ptex_face, s_at, t_at, table_->derivative_scale);
   // A location array a run of samples on one Ptex face, in the samples' order.
   Far::LimitStencilTableFactoryReal<double>::LocationArrayVec locations;
   for (std::size_t s = 0; s < faces.size();) {
@@ -173,5 +184,62 @@ OsdLimits FarLimitStencils::evaluate(const std::vector<double>& points) const {
 }
 
 std::size_t FarLimitStencils::entries() const { return table_->stencils->GetWeights().size(); }
+
+struct FarAdaptive::Table {
+  std::unique_ptr<Far::TopologyRefiner> refiner;
+  std::unique_ptr<Far::PatchTable> patches;
+  std::unique_ptr<Far::PatchMap> map;
+};
+
+FarAdaptive::FarAdaptive(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness,
+                         const schemes::Options& options, int isolation)
+    : table_(std::make_unique<Table>()) {
+  table_->refiner = osd_refiner(mesh, sharpness, options);
+  table_->refiner->RefineAdaptive(Far::TopologyRefiner::AdaptiveOptions(isolation));
+  table_->patches.reset(Far::PatchTableFactory::Create(*table_->refiner, Far::PatchTableFactory::Options(isolation)));
+  table_->map = std::make_unique<Far::PatchMap>(*table_->patches);
+}
+
+FarAdaptive::~FarAdaptive() = default;
+
+std::size_t FarAdaptive::patches() const { return std::size_t(table_->patches->GetNumPatchesTotal()); }
+std::size_t FarAdaptive::points() const {
+  return std::size_t(table_->refiner->GetNumVerticesTotal() + table_->patches->GetNumLocalPoints());
+}
+
+OsdLimits FarAdaptive::evaluate(const std::vector<double>& points, const std::vector<index_t>& faces,
+                                const std::vector<double>& u, const std::vector<double>& v) const {
+  const Far::TopologyRefiner& refiner = *table_->refiner;
+  std::vector<Point> all(this->points());
+  std::copy(points.begin(), points.end(), &all[0].x[0]);
+  Far::PrimvarRefinerReal<double> primvars(refiner);
+  Point* from = all.data();
+  for (int level = 1; level <= refiner.GetMaxLevel(); ++level) {
+    Point* to = from + refiner.GetLevel(level - 1).GetNumVertices();
+    primvars.Interpolate(level, from, to);
+    from = to;
+  }
+  table_->patches->ComputeLocalPointValues(all.data(), all.data() + refiner.GetNumVerticesTotal());
+  std::vector<int> ptex_face;
+  std::vector<double> s_at, t_at, scale;
+  ptex_locations(refiner, faces, u, v, ptex_face, s_at, t_at, scale);
+  const std::size_t n = faces.size();
+  OsdLimits out{std::vector<double>(3 * n), std::vector<double>(3 * n), std::vector<double>(3 * n)};
+  double w[20], ws[20], wt[20];
+  for (std::size_t s = 0; s < n; ++s) {
+    const Far::PatchTable::PatchHandle* handle = table_->map->FindPatch(ptex_face[s], s_at[s], t_at[s]);
+    if (!handle) throw std::runtime_error("FarAdaptive: no patch at sample " + std::to_string(s));
+    table_->patches->EvaluateBasis(*handle, s_at[s], t_at[s], w, ws, wt);
+    const Far::ConstIndexArray cvs = table_->patches->GetPatchVertices(*handle);
+    for (int i = 0; i < cvs.size(); ++i)
+      for (int c = 0; c < 3; ++c) {
+        const double x = all[std::size_t(cvs[i])].x[c];
+        out.position[3 * s + std::size_t(c)] += w[i] * x;
+        out.tangent1[3 * s + std::size_t(c)] += scale[s] * ws[i] * x;
+        out.tangent2[3 * s + std::size_t(c)] += scale[s] * wt[i] * x;
+      }
+  }
+  return out;
+}
 
 }  // namespace spmesh::test

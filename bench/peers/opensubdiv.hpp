@@ -62,4 +62,25 @@ private:
   std::unique_ptr<Table> table_;
 };
 
+// OpenSubdiv's feature-adaptive path (issue 28's peer): the build, RefineAdaptive(isolation) and
+// PatchTableFactory's table (its defaults: Gregory end caps at the isolation level) and PatchMap;
+// evaluate(), at samples (faces[s], u[s], v[s]) in Bfr's parameterization (a polygon's
+// sub-faces as Far's Ptex faces), the refined vertices (PrimvarRefiner::Interpolate level by
+// level), the patches' local points, and each sample's patch (EvaluateBasis on its points), one
+// thread, double. What a Far user evaluating an animated mesh's adaptive patches does a frame.
+class FarAdaptive {
+public:
+  FarAdaptive(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& sharpness, const schemes::Options& options,
+              int isolation);
+  ~FarAdaptive();
+  OsdLimits evaluate(const std::vector<double>& points, const std::vector<index_t>& faces, const std::vector<double>& u,
+                     const std::vector<double>& v) const;  // position, tangent1 = du, tangent2 = dv
+  std::size_t patches() const;
+  std::size_t points() const;  // refined vertices and local points
+
+private:
+  struct Table;
+  std::unique_ptr<Table> table_;
+};
+
 }  // namespace spmesh::test

@@ -25,6 +25,7 @@
 
 #include "schemes/catmull_clark/extraction.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
+#include "schemes/catmull_clark/tessellation.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -295,6 +296,22 @@ SampleMatrices<T, S> limit_at_samples_matrices(Exec& exec, const AdaptivePlan<S>
                                                bool approximate = false) {
   return schemes::detail::matrices_by_terms<T>(exec, plan.base_vertices, faces.size(), [&](auto&& f) {
     return detail::with_adaptive_terms(exec, plan, faces, u, v, approximate, f);
+  });
+}
+
+// tessellate (tessellation.hpp) on an adaptive plan of base mesh M (the plan's): the layout of M
+// at `rate`, its points by the plan.
+template <class Exec, class T, class S = typename Exec::space>
+Tessellation<T, S> tessellate(Exec& exec, const AdaptivePlan<S>& plan, const linalg::MeshMatrix<S>& M,
+                              const linalg::Dense<T, S>& P0, int rate, bool approximate = false) {
+  check_tessellated_data(P0);
+  if (M.vertices != plan.base_vertices || M.faces != plan.base_faces)
+    throw DimensionError("tessellate: a mesh of " + std::to_string(M.vertices) + " vertices and " +
+                         std::to_string(M.faces) + " faces, the plan's base has " + std::to_string(plan.base_vertices) +
+                         " and " + std::to_string(plan.base_faces));
+  auto layout = tessellation_samples(exec, M, rate);
+  return evaluated(exec, std::move(layout), [&](const auto& faces, const auto& u, const auto& v) {
+    return limit_at_samples(exec, plan, faces, u, v, P0, approximate);
   });
 }
 

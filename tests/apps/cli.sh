@@ -453,6 +453,22 @@ grep -q "a dart" "$tmp/stderr" || fail "limit --tessellate: $(cat "$tmp/stderr")
 grep -q "approximated between the limit points of level 3" "$tmp/stdout" || fail "limit --approximate: $(cat "$tmp/stdout")"
 expect_error "limit: --approximate is for --at and --tessellate" "$tmp/limit_approx.obj" limit \
   "$data/meshes/cube.obj" --approximate -o "$tmp/limit_approx.obj"
+# --adaptive: the same points through feature-adaptive refinement (docs/adaptive.md), a level's
+# faces near the dart refined and no others; refused where there is no adaptive plan.
+"$spmesh" limit "$tmp/dart.obj" --tessellate 3 --approximate --precision double -o "$tmp/dart_uniform.obj" >/dev/null &&
+  "$spmesh" limit "$tmp/dart.obj" --tessellate 3 --approximate --adaptive --precision double \
+    -o "$tmp/dart_adaptive.obj" >"$tmp/stdout" || fail "limit --tessellate --adaptive"
+grep -q "approximated between the limit points of level 3" "$tmp/stdout" || fail "limit --adaptive: $(cat "$tmp/stdout")"
+python3 - "$tmp/dart_uniform.obj" "$tmp/dart_adaptive.obj" <<'PY' || fail "limit --adaptive: not the uniform plan's points"
+import sys
+points = [[list(map(float, l.split()[1:4])) for l in open(f) if l.startswith('v ')] for f in sys.argv[1:]]
+assert len(points[0]) == len(points[1]) > 0
+assert max(abs(a - b) for p, q in zip(*points) for a, b in zip(p, q)) < 1e-12
+PY
+expect_error "limit: --adaptive is for --at and --tessellate" "$tmp/limit_adaptive.obj" limit \
+  "$data/meshes/cube.obj" --adaptive -o "$tmp/limit_adaptive.obj"
+expect_error "limit --adaptive: Loop's is not built" "$tmp/loop_adaptive.obj" limit "$data/meshes/cube.obj" \
+  --triangulate fan --scheme loop --tessellate 2 --adaptive -o "$tmp/loop_adaptive.obj"
 expect_error "limit --tessellate: a rate of 1 to 1024" "$tmp/tess_bad.obj" limit "$data/meshes/cube.obj" \
   --tessellate 0 -o "$tmp/tess_bad.obj"
 # As PLY: the OBJ's points and normals (float64 x y z nx ny nz a vertex) and quads.

@@ -1,0 +1,2 @@
+// The adaptive benchmark with the GPU rows: bench/adaptive.cpp compiled by nvcc.
+#include "../adaptive.cpp"
