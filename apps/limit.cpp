@@ -54,12 +54,13 @@ std::string approximated(index_t count, int depth) {
 }
 
 // The input of --at and --tessellate (Catmull-Clark or Loop): the mesh read for `depth` levels
-// down, its holes kept (a hole has no limit surface: --at refuses samples on one, --tessellate
+// down (its memory estimated for the uniform levels; an adaptive plan's is not known before its
+// build), its holes kept (a hole has no limit surface: --at refuses samples on one, --tessellate
 // leaves its facets out).
 Input sample_input(const Args& args, int depth, const char* option) {
   Input in = [&] {
     Progress progress("reading " + args.positional.at(0));
-    return read_input(args, depth, false, true);
+    return read_input(args, args.get("--adaptive") ? 0 : depth, false, true);
   }();
   if (in.scheme != "catmark" && in.scheme != "loop")
     throw InputError(std::string("spmesh limit ") + option + " evaluates Catmull-Clark and Loop (--scheme catmark, loop); " +

@@ -15,11 +15,13 @@ namespace spmesh::apps {
 namespace {
 
 constexpr const char* usage = R"(usage:
-  spmesh info MESH
+  spmesh info MESH [--adaptive L [--boundary B] [--crease C]]
       vertex, edge and face counts, Euler characteristic, boundary, face orders, valences; for
       a volume (.mesh, .vtk, .vtu, .msh): cells, cell kinds, edge valences, extraordinary edges and
       vertices, and the cells by how their limit is evaluated (regular, layered, irregular,
-      not evaluable)
+      not evaluable); with --adaptive, Catmull-Clark's feature-adaptive plan to isolation level
+      L: per level its faces and points, and the faces samples reach there by how their limit
+      is taken (bicubic patch, boundary patch, Stam, smooth corner, boundary fan, or refined)
   spmesh subdivide IN -o OUT --levels L [options] [--picture FILE.svg] [--dry-run]
       subdivision of IN (.obj/.off/.ply) into OUT (.obj/.ply); --dry-run prints every level's
       size and the memory needed (and free, with --device cuda), and stops. A volume mesh IN
@@ -107,7 +109,8 @@ Args parse(const std::string& command, const std::vector<std::string>& rest,
 }
 
 int dispatch(const std::string& command, const std::vector<std::string>& rest) {
-  if (command == "info") return info_command(parse(command, rest, {}, {}, 1, "one mesh file"));
+  if (command == "info")
+    return info_command(parse(command, rest, {"--adaptive", "--scheme", "--boundary", "--crease"}, {}, 1, "one mesh file"));
   if (command == "subdivide") {
     auto options = scheme_options;
     options.insert(options.end(), {"--surface", "--vertex-rule"});  // volume meshes only

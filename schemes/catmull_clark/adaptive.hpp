@@ -27,6 +27,7 @@
 #include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/catmull_clark/tessellation.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -297,6 +298,29 @@ SampleMatrices<T, S> limit_at_samples_matrices(Exec& exec, const AdaptivePlan<S>
   return schemes::detail::matrices_by_terms<T>(exec, plan.base_vertices, faces.size(), [&](auto&& f) {
     return detail::with_adaptive_terms(exec, plan, faces, u, v, approximate, f);
   });
+}
+
+// What each level of an adaptive plan does with the faces samples reach: per FaceHolder, how
+// many it takes by that patch; FaceHolder::none counts the faces refined (on the last level, those
+// left to approximation or refusal).
+using PatchCounts = std::array<index_t, 6>;
+template <class Exec, class S = typename Exec::space>
+std::vector<PatchCounts> patch_counts(Exec& exec, const AdaptivePlan<S>& plan) {
+  std::vector<PatchCounts> counts;
+  const int first = plan.first_level();
+  for (int l = first; l < int(plan.levels.size()); ++l) {
+    const auto ul = std::size_t(l);
+    const detail::SampleLevel level{view(plan.levels[ul]), plan.kinds[ul].data(), plan.sharp_sides[ul].data()};
+    const std::uint8_t* reached = l > first ? plan.steps[ul - 1].refined.data() : nullptr;
+    PatchCounts& c = counts.emplace_back();
+    for (std::size_t k = 0; k < c.size(); ++k) {
+      const auto holder = FaceHolder(k);
+      c[k] = exec.count_if(plan.levels[ul].faces, [=] SPMESH_HD(index_t f) {
+        return (!reached || reached[f >> 2]) && detail::held_by(level, f).holder == holder;
+      });
+    }
+  }
+  return counts;
 }
 
 // tessellate (tessellation.hpp) on an adaptive plan of base mesh M (the plan's): the layout of M

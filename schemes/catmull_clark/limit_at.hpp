@@ -52,6 +52,11 @@ using schemes::SampleError;
 using schemes::SampleLimits;
 using schemes::SampleMatrices;
 
+// What takes a quad's limit on its level (detail::SampleTerms below): its bicubic patch, that with
+// sides on the boundary or an infinitely sharp crease, Stam's, the smooth corner's or a boundary
+// fan's; or none, and the samples go down to its children.
+enum class FaceHolder : std::uint8_t { none, patch, boundary_patch, stam, smooth_corner, boundary_fan };
+
 namespace detail {
 
 // A level as the samples read it: its quads, its vertices' kinds and which half-edges are on an
@@ -68,10 +73,8 @@ struct SampleLevel {
   const std::uint8_t* reached = nullptr;
 };
 
-// What takes a quad's limit on its level (SampleTerms below): its bicubic patch, that with sides
-// on the boundary or an infinitely sharp crease, Stam's (at corner `corner`, of `valence` edges),
-// the smooth corner's or a boundary fan's; or none, and the samples go down to its children.
-enum class FaceHolder : std::uint8_t { none, patch, boundary_patch, stam, smooth_corner, boundary_fan };
+// Which of them, and where (at corner `corner`, of `valence` edges: Stam's and the smooth
+// corner's; `fan`: a boundary fan's).
 struct HeldBy {
   FaceHolder holder = FaceHolder::none;
   int corner = -1, valence = 0;

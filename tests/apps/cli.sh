@@ -465,6 +465,10 @@ points = [[list(map(float, l.split()[1:4])) for l in open(f) if l.startswith('v 
 assert len(points[0]) == len(points[1]) > 0
 assert max(abs(a - b) for p, q in zip(*points) for a, b in zip(p, q)) < 1e-12
 PY
+# info --adaptive: a row a level, the last one's faces near the darts left.
+"$spmesh" info "$tmp/dart.obj" --adaptive 3 >"$tmp/stdout" || fail "info --adaptive"
+[[ $(grep -c -E '^ +[0-9]+ ' "$tmp/stdout") -eq 4 ]] || fail "info --adaptive: not 4 levels: $(cat "$tmp/stdout")"
+grep -q "(left: approximated or refused)" "$tmp/stdout" || fail "info --adaptive: $(cat "$tmp/stdout")"
 expect_error "limit: --adaptive is for --at and --tessellate" "$tmp/limit_adaptive.obj" limit \
   "$data/meshes/cube.obj" --adaptive -o "$tmp/limit_adaptive.obj"
 expect_error "limit --adaptive: Loop's is not built" "$tmp/loop_adaptive.obj" limit "$data/meshes/cube.obj" \

@@ -202,6 +202,25 @@ TEST_CASE_TEMPLATE("an adaptive plan grows with its features: a cube with a dart
   CHECK(c.uniform_faces == 6 * 4096);
   CHECK(c.adaptive_faces * 20 < c.uniform_faces);
   CHECK(c.adaptive_points * 20 < c.uniform_faces);
+  // patch_counts: a level's faces reached are its parent's refined ones' children, and those
+  // refined are the step's; the darts' faces are left on the last level.
+  typename B::Exec exec;
+  const auto tags = schemes::read_tags(mesh);
+  const auto plan = cc::build_adaptive(exec, B::upload(mesh.M),
+                                       schemes::Sharpness<typename B::Exec::space>{B::upload(tags.sharpness.edges),
+                                                                                 B::upload(tags.sharpness.vertices)},
+                                       6, schemes::options_from(tags));
+  const auto counts = cc::patch_counts(exec, plan);
+  REQUIRE(counts.size() == 7);
+  const auto refined = std::size_t(cc::FaceHolder::none);
+  for (std::size_t l = 0; l < counts.size(); ++l) {
+    index_t reached = 0;
+    for (index_t n : counts[l]) reached += n;
+    CHECK(reached == (l == 0 ? mesh.face_count() : 4 * plan.steps[l - 1].refined_faces));
+    if (l + 1 < counts.size()) CHECK(counts[l][refined] == plan.steps[l].refined_faces);
+  }
+  CHECK(counts.back()[refined] > 0);
+  CHECK(counts.back()[std::size_t(cc::FaceHolder::patch)] > 0);
 }
 
 // W P0 (the samples' matrices of the base vertices through the adaptive levels) is the limits.
