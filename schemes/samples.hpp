@@ -343,20 +343,26 @@ linalg::Csr<T, S> stacked(Exec& exec, const std::vector<linalg::Csr<T, S>>& part
                            std::move(values));
 }
 
+// The refinement matrices of a plan's first `levels` levels from its `base` vertices (of level 0
+// to level levels - 1), stacked: the rows of R_0 = I, R_1 = S_0 R_0, ... (step_matrix's S_l);
+// first[l] the row where level l's start.
+template <class Exec, class Plan, class S = typename Exec::space>
+linalg::Csr<double, S> stacked_levels(Exec& exec, const Plan& plan, int levels, index_t base, index_t* first) {
+  std::vector<linalg::Csr<double, S>> R;
+  R.push_back(linalg::identity<double>(exec, base));
+  for (int l = 1; l < levels; ++l) R.push_back(linalg::spgemm(exec, step_matrix(exec, plan, std::size_t(l - 1)), R.back()));
+  for (int l = 0; l < levels; ++l) first[l] = l == 0 ? 0 : first[l - 1] + R[std::size_t(l - 1)].rows;
+  return stacked(exec, R);
+}
+
 // The samples' weights as matrices of the `base` base vertices: the terms' weights on every
 // level's vertices composed with that level's refinement matrix (level_matrix of the plan's
 // levels, stacked; in double, stored as T).
 template <class T, class Exec, class Plan, class Terms, class S = typename Exec::space>
 void sample_matrices(Exec& exec, const Plan& plan, const Terms& terms, std::uint8_t* status, index_t base, index_t n,
                      SampleMatrices<T, S>& out) {
-  // Every level's refinement matrix, stacked: the rows of R_0 = I, R_1 = S_0 R_0, ...
-  std::vector<linalg::Csr<double, S>> R;
-  R.push_back(linalg::identity<double>(exec, base));
-  for (int l = 1; l < terms.levels; ++l)
-    R.push_back(linalg::spgemm(exec, step_matrix(exec, plan, std::size_t(l - 1)), R.back()));
   SampleRows<Terms> rows{terms, {}, 0};
-  for (int l = 0; l < terms.levels; ++l) rows.first[l] = l == 0 ? 0 : rows.first[l - 1] + R[std::size_t(l - 1)].rows;
-  const auto all = stacked(exec, R);
+  const auto all = stacked_levels(exec, plan, terms.levels, base, rows.first);
   exec.for_each(n, SampleStatus<Terms>{terms, status});
   auto weights = [&](int which) {
     rows.which = which;

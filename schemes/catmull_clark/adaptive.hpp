@@ -300,6 +300,26 @@ SampleMatrices<T, S> limit_at_samples_matrices(Exec& exec, const AdaptivePlan<S>
   });
 }
 
+// R_adaptive: every level's points of an adaptive plan (plan.points() rows, level by level, level
+// 0's the base vertices) from the base vertices, in double and stored as T, so that a pose's
+// points are one SpMV (AlSub Eq. 27 through the extractions: each level's matrix times its X).
+template <class T, class Exec, class S = typename Exec::space>
+linalg::Csr<T, S> refinement_matrix(Exec& exec, const AdaptivePlan<S>& plan) {
+  index_t first[max_sample_depth + 1];
+  return linalg::cast_values<T>(
+      exec, schemes::detail::stacked_levels(exec, plan, int(plan.levels.size()), plan.base_vertices, first));
+}
+
+// Every level's points of an adaptive plan for base vertex data P0, level 0's P0 (a copy).
+template <class Exec, class T, class S = typename Exec::space>
+std::vector<linalg::Dense<T, S>> level_points(Exec& exec, const AdaptivePlan<S>& plan, const linalg::Dense<T, S>& P0) {
+  check_vertex_data(P0.rows, plan.base_vertices, "level_points");
+  std::vector<linalg::Dense<T, S>> points;
+  points.push_back(schemes::detail::copy(exec, P0));
+  for (std::size_t l = 0; l < plan.steps.size(); ++l) points.push_back(step_points(exec, plan, l, points.back()));
+  return points;
+}
+
 // What each level of an adaptive plan does with the faces samples reach: per FaceHolder, how
 // many it takes by that patch; FaceHolder::none counts the faces refined (on the last level, those
 // left to approximation or refusal).

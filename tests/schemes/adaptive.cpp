@@ -48,6 +48,15 @@ Samples samples_on(const meshops::PolyMesh& mesh, bool dense = true) {
   return s;
 }
 
+// Whether two host arrays hold the same values, bit for bit.
+template <class X>
+bool same_values(const Array<X>& a, const Array<X>& b) {
+  if (a.size() != b.size()) return false;
+  for (index_t i = 0; i < a.size(); ++i)
+    if (!(a[i] == b[i])) return false;
+  return true;
+}
+
 double diagonal(const Dense<double>& P) {
   double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
   for (index_t i = 0; i < P.rows; ++i)
@@ -251,6 +260,53 @@ TEST_CASE_TEMPLATE("an adaptive plan's sample matrices give its limits", B, SPME
   check(W.position, limits.position);
   check(W.du, limits.du);
   check(W.dv, limits.dv);
+}
+
+// R_adaptive P0 is every level's points, one SpMV; building and evaluating twice gives the same
+// bits.
+TEST_CASE_TEMPLATE("an adaptive plan's refinement matrix gives every level's points, and the same bits run to run", B,
+                   SPMESH_TEST_BACKENDS) {
+  const auto mesh = meshops::parse_obj(meshops::read_file(SPMESH_DATA_DIR "/meshes/lantern.obj") + "t crease 2/1/0 0 1 3.5\n",
+                                       "lantern with a crease");
+  const auto tags = schemes::read_tags(mesh);
+  typename B::Exec exec;
+  auto build = [&] {
+    return cc::build_adaptive(exec, B::upload(mesh.M),
+                              schemes::Sharpness<typename B::Exec::space>{B::upload(tags.sharpness.edges),
+                                                                        B::upload(tags.sharpness.vertices)},
+                              5, schemes::options_from(tags));
+  };
+  const auto plan = build();
+  const auto P0 = B::upload(mesh.positions);
+  const auto R = cc::refinement_matrix<double>(exec, plan);
+  CHECK(R.rows == plan.points());
+  CHECK(R.cols == mesh.vertex_count());
+  const auto replayed = B::download(linalg::spmm(exec, R, P0));
+  const auto levels = cc::level_points(exec, plan, P0);
+  REQUIRE(levels.size() == plan.levels.size());
+  CHECK(levels.size() > 3);  // the crease decays over 4 levels
+  double difference = 0;
+  index_t row = 0;
+  for (const auto& level : levels) {
+    const auto points = B::download(level);
+    for (index_t i = 0; i < points.rows; ++i, ++row)
+      for (int k = 0; k < 3; ++k) difference = std::max(difference, std::abs(points(i, k) - replayed(row, k)));
+  }
+  CHECK(row == R.rows);
+  CHECK(difference <= 1e-13 * diagonal(mesh.positions));
+  // Run to run: the plan's topology and the limits, bit for bit.
+  const Samples s = samples_on(mesh);
+  const auto faces = B::upload(Array<index_t>(s.faces));
+  const auto u = B::upload(Array<double>(s.u)), v = B::upload(Array<double>(s.v));
+  const auto first = B::download(cc::limit_at_samples(exec, plan, faces, u, v, P0, true).position);
+  for (int run = 0; run < 3; ++run) {
+    const auto again = build();
+    REQUIRE(again.levels.size() == plan.levels.size());
+    for (std::size_t l = 1; l < plan.levels.size(); ++l)
+      CHECK(same_values(B::download(again.steps[l - 1].source), B::download(plan.steps[l - 1].source)));
+    const auto limits = B::download(cc::limit_at_samples(exec, again, faces, u, v, P0, true).position);
+    CHECK(same_values(limits.data, first.data));
+  }
 }
 
 // The extraction on its own: two faces of a 3 x 3 grid that meet at one vertex only make a
