@@ -66,8 +66,8 @@ struct AdaptivePlan {
   std::vector<linalg::Array<index_t, S>> kinds;
   std::vector<linalg::Array<std::uint8_t, S>> sharp_sides;
   std::vector<AdaptiveStep<S>> steps;
-  std::optional<SharpTable<S>> last_table;
-  int last_depth = 0;
+  std::optional<SharpTable<S>> last_table;  // of the build that made the last level
+  int last_depth = 0;                        // 1, or 0 where that is the base's build
 
   int first_level() const { return polygons ? 1 : 0; }
   // The vertices (points) of every level, the memory the vertex data takes per column.
@@ -105,15 +105,16 @@ struct MissedCorners {
   }
 };
 
-// InputError naming the first vertex of the first level L (its mesh M) whose faces make more than
-// one fan: the regions' extraction (and the rings it reads) needs a manifold mesh, as the front
-// door's check_mesh asks.
+// InputError naming the first vertex of the first level L whose faces make more than one fan: the
+// regions' extraction (and the rings it reads) needs a manifold mesh, as the front door's
+// check_mesh asks.
 template <class Exec, class Level, class S = typename Exec::space>
-void check_manifold(Exec& exec, const Level& L, const index_t* corners, index_t halves) {
-  linalg::Array<index_t, S> corners_at(L.vertices), first(1), count(1);
+void check_manifold(Exec& exec, const Level& L) {
+  linalg::Array<index_t, S> corners_at(L.vertices), count(1);
   index_t* at = corners_at.data();
+  const index_t* corners = L.M.indices.data();
   exec.for_each(L.vertices, [=] SPMESH_HD(index_t v) { at[v] = 0; });
-  exec.for_each(halves, [=] SPMESH_HD(index_t h) { linalg::atomic_add(at + corners[h], 1); });
+  exec.for_each(L.M.indices.size(), [=] SPMESH_HD(index_t h) { linalg::atomic_add(at + corners[h], 1); });
   const MissedCorners<decltype(view(L))> missed{view(L), at};
   if (exec.count_if(L.vertices, missed) == 0) return;
   linalg::Array<index_t, S> vertices(L.vertices);
@@ -159,15 +160,13 @@ AdaptivePlan<S> build_adaptive(Exec& exec, linalg::MeshMatrix<S> M, const Sharpn
     plan.steps.emplace_back().whole = true;
     plan.levels.push_back(detail::refine_region(exec, std::move(M), C, options, plan.steps[0], plan.last_table));
     plan.last_depth = 1;
-    const auto& base = std::get<PolygonLevel<S>>(plan.steps[0].plan.levels[0]);
-    detail::check_manifold(exec, base, base.M.indices.data(), base.M.nnz());
+    detail::check_manifold(exec, std::get<PolygonLevel<S>>(plan.steps[0].plan.levels[0]));
   } else {
     Plan<S> none;
     std::optional<AnyLevel<S>> last;
     schemes::detail::KeepLevelsAndLast<Exec, Plan<S>, AnyLevel<S>> sink{{none}, exec, last, plan.last_table};
     schemes::detail::build_half_edges<CatmullClark>(exec, std::move(M), C, 0, options, sink);
-    const auto& base = plan.levels.emplace_back(std::get<QuadLevel<S>>(std::move(*last)));
-    detail::check_manifold(exec, base, base.M.indices.data(), 4 * base.faces);
+    detail::check_manifold(exec, plan.levels.emplace_back(std::get<QuadLevel<S>>(std::move(*last))));
   }
   plan.kinds.resize(plan.levels.size()), plan.sharp_sides.resize(plan.levels.size());
   for (int l = plan.first_level();; ++l) {
