@@ -74,10 +74,10 @@ nb::tuple limit_at(const Mesh& mesh, const Indices& faces, const Values& u, cons
     auto r = [&] {
       if constexpr (on_gpu)
         return apps::sample_limits_on_gpu<double>(scheme, mesh.mesh, tags.sharpness, options, samples, depth, approximate,
-                                                  stages);
+                                                  false, stages);
       Cpu exec;
       return apps::sample_limits<double>(exec, scheme, mesh.mesh, tags.sharpness, options, samples, depth, approximate,
-                                         stages);
+                                         false, stages);
     }();
     return nb::make_tuple(out<Cpu>(std::move(r.position)), out<Cpu>(std::move(r.du)), out<Cpu>(std::move(r.dv)),
                           r.approximated);
