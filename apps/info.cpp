@@ -1,6 +1,7 @@
 // spmesh info: a mesh's counts and statistics.
 #include "apps/args.hpp"
 #include "apps/input.hpp"
+#include "apps/pipeline.hpp"
 #include "apps/volume.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "meshops/info.hpp"
@@ -18,8 +19,7 @@ namespace {
 int info_adaptive(const Args& args) {
   namespace cc = schemes::catmull_clark;
   const int isolation = args.levels("--adaptive");
-  if (const auto scheme = args.get("--scheme"); scheme && *scheme != "catmark")
-    throw InputError("--adaptive: " + *scheme + "'s adaptive refinement is not built (Catmull-Clark's is)");
+  if (const auto scheme = args.get("--scheme")) check_adaptive(*scheme, true);
   const Input in = read_input(args, 0, false);  // the plan's memory is not known before its build
   cpu::Executor exec;
   const auto plan = cc::build_adaptive(exec, in.mesh.M.clone(),
