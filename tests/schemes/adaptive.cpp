@@ -69,7 +69,7 @@ struct Comparison {
   double position = 0, derivative = 0;  // largest differences over the diagonal
   index_t uniform_approximated = 0, adaptive_approximated = 0;
   index_t uniform_faces = 0, adaptive_faces = 0;  // on the last level
-  index_t adaptive_points = 0, uniform_points = 0;
+  index_t adaptive_points = 0;
   Dense<double> positions;  // the adaptive limits, on the host
 };
 
