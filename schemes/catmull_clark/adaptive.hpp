@@ -23,6 +23,7 @@
 // not) and nothing reads them.
 #pragma once
 
+#include "linalg/search.hpp"
 #include "schemes/catmull_clark/extraction.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
 #include "schemes/catmull_clark/tessellation.hpp"
@@ -47,6 +48,7 @@ struct AdaptiveStep {
   bool whole = false;
   linalg::Array<index_t, S> source;    // per vertex of the region, its vertex on level l (X)
   linalg::Array<index_t, S> position;  // per face of level l, its place in the region or -1 (X-ring)
+  linalg::Array<index_t, S> faces;     // per face of the region, its face on level l (position's inverse)
   linalg::Array<std::uint8_t, S> refined;  // per face of the region: in T_l (its children are read)
   index_t refined_faces = 0;               // |T_l|
   Plan<S> plan;                            // the region's one level, its rules made
@@ -76,21 +78,45 @@ struct AdaptivePlan {
     for (std::size_t l = 1; l < levels.size(); ++l) n += levels[l].vertices;
     return n;
   }
+  // Where each level's points start among them (refinement_matrix's rows): level 0's (the base
+  // vertices) at 0, level 1's after them, and so on.
+  std::vector<index_t> level_rows() const {
+    std::vector<index_t> rows(levels.size(), 0);
+    for (std::size_t l = 1; l < rows.size(); ++l) rows[l] = l == 1 ? base_vertices : rows[l - 1] + levels[l - 1].vertices;
+    return rows;
+  }
 };
 
 namespace detail {
 
 // T_l: the faces of level L (`first`: its first level; else the children of T_(l-1), `parent`'s
-// marks per face of its region) that no patch holds.
+// marks per face of its region) that no patch holds, or that descend from a selected face
+// (`chosen`, per face of L; null: none).
 struct FacesToRefine {
   SampleLevel level;
   const std::uint8_t* parent;
+  const std::uint8_t* chosen;
   std::uint8_t* refine;
   SPMESH_HD void operator()(index_t f) const {
     const bool candidate = !parent || parent[f >> 2];
-    refine[f] = candidate && held_by(level, f).holder == FaceHolder::none;
+    refine[f] = candidate && ((chosen && chosen[f]) || held_by(level, f).holder == FaceHolder::none);
   }
 };
+
+// A selection of base faces (one mark a face) on the first level of an adaptive plan: the same
+// for a quad mesh; a polygon mesh's level-1 faces are its faces' children, face F's from
+// offsets[F] on.
+template <class Exec, class S = typename Exec::space>
+linalg::Array<std::uint8_t, S> chosen_on_first_level(Exec& exec, const linalg::Array<std::uint8_t, S>& selected,
+                                                      const linalg::MeshMatrix<S>& M, bool polygons) {
+  const index_t n = polygons ? M.nnz() : M.faces, faces = M.faces;
+  linalg::Array<std::uint8_t, S> chosen(n);
+  const std::uint8_t* marks = selected.data();
+  const index_t* offsets = M.offsets.data();
+  std::uint8_t* out = chosen.data();
+  exec.for_each(n, [=] SPMESH_HD(index_t f) { out[f] = marks[polygons ? linalg::row_of(offsets, faces, f) : f]; });
+  return chosen;
+}
 
 // Whether vertex v's walk round its edges misses some of its corners (`corners_at`): its faces
 // make more than one fan (a non-manifold vertex or edge, or neighbours of opposite orientation).
@@ -141,20 +167,28 @@ QuadLevel<S> refine_region(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<
 // The adaptive plan of mesh M (level-0 sharpness C) to `isolation` levels (0 to
 // max_sample_depth; a polygon mesh goes to 1 at least, its first level refined whole): the build
 // of limit_at_samples(exec, plan, ...), which evaluates it for any vertex data. Refines while
-// some face is refined (fewer levels where every face is held sooner). Throws as
+// some face is refined (fewer levels where every face is held sooner). `selected` (one mark per
+// base face, or empty) asks for selective refinement: those faces are refined to the isolation
+// level too, their patches (adaptive_patches.hpp) 4^L a face, the surface the same. Throws as
 // limit_at_samples does for input the half-edge build does not take.
 template <class Exec, class S = typename Exec::space>
 AdaptivePlan<S> build_adaptive(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C, int isolation,
-                               Options options = {}) {
+                               Options options = {}, const linalg::Array<std::uint8_t, S>& selected = {}) {
   schemes::detail::check_input<CatmullClark>(exec, M, C, isolation, false);
   if (isolation < 0 || isolation > max_sample_depth)
     throw InputError("build_adaptive: isolation level " + std::to_string(isolation) + ", not 0 to " +
                      std::to_string(max_sample_depth));
+  if (selected.size() != 0 && selected.size() != M.faces)
+    throw DimensionError("build_adaptive: a selection of " + std::to_string(selected.size()) + " faces, the mesh has " +
+                         std::to_string(M.faces));
   AdaptivePlan<S> plan;
   plan.options = options;
   plan.base_vertices = M.vertices, plan.base_faces = M.faces;
   plan.polygons = linalg::has_faces_other_than(exec, M, 4);
   plan.isolation = plan.polygons && isolation == 0 ? 1 : isolation;
+  // Per face of the current level, whether it descends from a selected face.
+  linalg::Array<std::uint8_t, S> chosen;
+  if (selected.size() != 0) chosen = detail::chosen_on_first_level(exec, selected, M, plan.polygons);
   if (plan.polygons) {  // level 1 whole: the samples start there
     plan.levels.emplace_back();
     plan.steps.emplace_back().whole = true;
@@ -177,18 +211,27 @@ AdaptivePlan<S> build_adaptive(Exec& exec, linalg::MeshMatrix<S> M, const Sharpn
     const detail::SampleLevel level{view(L), kinds.data(), plan.sharp_sides[std::size_t(l)].data()};
     linalg::Array<std::uint8_t, S> refine(L.faces);
     const std::uint8_t* parent = l == plan.first_level() ? nullptr : plan.steps[std::size_t(l - 1)].refined.data();
-    exec.for_each(L.faces, detail::FacesToRefine{level, parent, refine.data()});
+    exec.for_each(L.faces, detail::FacesToRefine{level, parent, chosen.size() ? chosen.data() : nullptr, refine.data()});
     const std::uint8_t* marks = refine.data();
     const index_t refined_faces = exec.count_if(L.faces, [=] SPMESH_HD(index_t f) { return marks[f] != 0; });
     if (refined_faces == 0) break;
     auto region = extract_region(exec, L, faces_within(exec, L, refine, adaptive_rings));
     AdaptiveStep<S>& step = plan.steps.emplace_back();
     step.refined_faces = refined_faces;
-    step.refined = linalg::Array<std::uint8_t, S>(region.faces.size());
+    const index_t region_size = region.faces.size();
+    step.refined = linalg::Array<std::uint8_t, S>(region_size);
     std::uint8_t* refined = step.refined.data();
     const index_t* region_faces = region.faces.data();
-    exec.for_each(region.faces.size(), [=] SPMESH_HD(index_t i) { refined[i] = marks[region_faces[i]]; });
+    exec.for_each(region_size, [=] SPMESH_HD(index_t i) { refined[i] = marks[region_faces[i]]; });
+    if (chosen.size()) {  // the children's marks: their region face's
+      linalg::Array<std::uint8_t, S> children(4 * region_size);
+      const std::uint8_t* parent_chosen = chosen.data();
+      std::uint8_t* child_chosen = children.data();
+      exec.for_each(4 * region_size, [=] SPMESH_HD(index_t f) { child_chosen[f] = parent_chosen[region_faces[f >> 2]]; });
+      chosen = std::move(children);
+    }
     step.source = std::move(region.source), step.position = std::move(region.position);
+    step.faces = std::move(region.faces);
     plan.levels.push_back(detail::refine_region(exec, std::move(region.M), region.C, options, step, plan.last_table));
     plan.last_depth = 1;
     plan.kinds.emplace_back(), plan.sharp_sides.emplace_back();

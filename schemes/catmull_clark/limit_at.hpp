@@ -104,6 +104,29 @@ SPMESH_HD inline HeldBy held_by(const SampleLevel& L, index_t f) {
   return by;
 }
 
+// The 4 x 4 grid of a quad f with sides on the boundary or on an infinitely sharp crease
+// (sharp_sides, or null: none; SampleTerms::boundary_patch), as patch_grid's with -1 for the
+// points beyond such a side, and which sides are (beyond[a]: side a, corner a to a + 1; row 0,
+// column 3, row 3, column 0).
+SPMESH_HD inline void boundary_patch_grid(const QuadView& q, const std::uint8_t* sharp_sides, index_t f, index_t grid[16],
+                                          bool beyond[4]) {
+  for (int a = 0; a < 4; ++a)
+    beyond[a] = linalg::ldg(q.twin + 4 * f + a) < 0 || (sharp_sides && linalg::ldg(sharp_sides + 4 * f + a));
+  for (int a = 0; a < 4; ++a) {
+    const unsigned places = unsigned(detail::corner_places >> (16 * a));
+    auto place = [&](int j) -> index_t& { return grid[(places >> (4 * j)) & 15]; };
+    const index_t h = 4 * f + a, t = linalg::ldg(q.twin + h);
+    place(0) = linalg::ldg(q.corners + h);
+    place(1) = place(2) = place(3) = -1;
+    if (beyond[a]) continue;
+    const index_t across = t & ~index_t(3);
+    const int b = int(t & 3);
+    place(1) = linalg::ldg(q.corners + across + ((b + 2) & 3)), place(2) = linalg::ldg(q.corners + across + ((b + 3) & 3));
+    const index_t u = linalg::ldg(q.twin + next_half(t));  // in the face diagonal to corner a
+    if (u >= 0) place(3) = linalg::ldg(q.corners + prev_half(u));
+  }
+}
+
 // What a sample's limit is: status 0 and its terms, f(level, vertex, position weight, u
 // derivative's, v derivative's) for the control points of the patch, or of Stam's quad, that
 // holds it (found level by level); else, with `approximate`, status 4 and the terms of the
@@ -211,22 +234,8 @@ struct SampleTerms {
   SPMESH_HD static void boundary_patch(const QuadView& q, const std::uint8_t* sharp_sides, index_t f, double x,
                                        double y, double scale, G&& g) {
     index_t grid[16];
-    bool beyond[4];  // side a (corner a to a + 1) on the boundary: row 0, column 3, row 3, column 0
-    for (int a = 0; a < 4; ++a)
-      beyond[a] = linalg::ldg(q.twin + 4 * f + a) < 0 || (sharp_sides && linalg::ldg(sharp_sides + 4 * f + a));
-    for (int a = 0; a < 4; ++a) {
-      const unsigned places = unsigned(detail::corner_places >> (16 * a));
-      auto place = [&](int j) -> index_t& { return grid[(places >> (4 * j)) & 15]; };
-      const index_t h = 4 * f + a, t = linalg::ldg(q.twin + h);
-      place(0) = linalg::ldg(q.corners + h);
-      place(1) = place(2) = place(3) = -1;
-      if (beyond[a]) continue;
-      const index_t across = t & ~index_t(3);
-      const int b = int(t & 3);
-      place(1) = linalg::ldg(q.corners + across + ((b + 2) & 3)), place(2) = linalg::ldg(q.corners + across + ((b + 3) & 3));
-      const index_t u = linalg::ldg(q.twin + next_half(t));  // in the face diagonal to corner a
-      if (u >= 0) place(3) = linalg::ldg(q.corners + prev_half(u));
-    }
+    bool beyond[4];
+    boundary_patch_grid(q, sharp_sides, f, grid, beyond);
     double bx[4], dbx[4], by[4], dby[4];
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, x, bx, dbx);
     patches::basis_functions(patches::Basis::bspline, 3, nullptr, y, by, dby);

@@ -3,13 +3,8 @@
 // same positions and derivatives to 1e-12 of the diagonal, the same samples approximated, on the
 // bundled meshes, every OpenSubdiv shape the uniform plan takes and the shared characters; the
 // region extraction on its own (a pinch split, creases carried); and the levels' growth.
-#include "../backends.hpp"
+#include "adaptive_common.hpp"
 #include "meshops/checks.hpp"
-#include "meshops/io.hpp"
-#include "meshops/obj.hpp"
-#include "schemes/catmull_clark/adaptive.hpp"
-#include "schemes/tags.hpp"
-#include "wavy_fan.hpp"
 
 #include <doctest/doctest.h>
 
@@ -20,49 +15,6 @@
 #include <vector>
 
 namespace spmesh::test::adaptive_tests {
-
-namespace cc = schemes::catmull_clark;
-using linalg::Array;
-using linalg::Dense;
-
-// Samples on every face: a grid of places, denser near the corners (on each sub-face of a
-// polygon: parameterization.hpp).
-struct Samples {
-  std::vector<index_t> faces;
-  std::vector<double> u, v;
-};
-Samples samples_on(const meshops::PolyMesh& mesh, bool dense = true) {
-  const std::vector<double> places = dense ? std::vector<double>{0, 0.004, 0.03, 0.3, 0.5, 0.77, 0.99, 1}
-                                           : std::vector<double>{0, 0.03, 0.5, 0.99};
-  Samples s;
-  for (index_t f = 0; f < mesh.face_count(); ++f) {
-    const index_t n = mesh.M.offsets[f + 1] - mesh.M.offsets[f];
-    for (index_t a = 0; a < (n == 4 ? 1 : n); ++a)
-      for (const double x : places)
-        for (const double y : places) {
-          double u = x, v = y;
-          if (n != 4) cc::face_parameter(a, n, x, y, u, v);
-          s.faces.push_back(f), s.u.push_back(u), s.v.push_back(v);
-        }
-  }
-  return s;
-}
-
-// Whether two host arrays hold the same values, bit for bit.
-template <class X>
-bool same_values(const Array<X>& a, const Array<X>& b) {
-  if (a.size() != b.size()) return false;
-  for (index_t i = 0; i < a.size(); ++i)
-    if (!(a[i] == b[i])) return false;
-  return true;
-}
-
-double diagonal(const Dense<double>& P) {
-  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
-  for (index_t i = 0; i < P.rows; ++i)
-    for (int c = 0; c < 3; ++c) lo[c] = std::min(lo[c], P(i, c)), hi[c] = std::max(hi[c], P(i, c));
-  return std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
-}
 
 // What one comparison found.
 struct Comparison {
@@ -115,17 +67,6 @@ void check_agrees(const Comparison& c) {
   CHECK(c.adaptive_approximated == c.uniform_approximated);
   CHECK(c.position <= 1e-12);
   CHECK(c.derivative <= 1e-9);
-}
-
-std::vector<meshops::PolyMesh> bundled_meshes() {
-  std::vector<meshops::PolyMesh> meshes;
-  for (const char* name : {"cube.obj", "torus.obj", "lantern.obj", "creased_torus.obj", "tent.obj", "holed_plate.obj"})
-    meshes.push_back(meshops::read_obj(std::string(SPMESH_DATA_DIR "/meshes/") + name));
-  meshes.push_back(test::wavy_fan(5, false));  // a boundary vertex of 5 quads: a boundary fan
-  meshes.push_back(meshops::parse_obj(meshops::read_file(SPMESH_DATA_DIR "/meshes/holed_plate.obj") +
-                                          "t corner 1/1/0 3 10\nt corner 1/1/0 16 10\n",
-                                      "holed plate, pinned"));
-  return meshes;
 }
 
 }  // namespace spmesh::test::adaptive_tests
@@ -214,11 +155,7 @@ TEST_CASE_TEMPLATE("an adaptive plan grows with its features: a cube with a dart
   // patch_counts: a level's faces reached are its parent's refined ones' children, and those
   // refined are the step's; the darts' faces are left on the last level.
   typename B::Exec exec;
-  const auto tags = schemes::read_tags(mesh);
-  const auto plan = cc::build_adaptive(exec, B::upload(mesh.M),
-                                       schemes::Sharpness<typename B::Exec::space>{B::upload(tags.sharpness.edges),
-                                                                                 B::upload(tags.sharpness.vertices)},
-                                       6, schemes::options_from(tags));
+  const auto plan = plan_of<B>(exec, mesh, 6);
   const auto counts = cc::patch_counts(exec, plan);
   REQUIRE(counts.size() == 7);
   const auto refined = std::size_t(cc::FaceHolder::none);
@@ -235,16 +172,12 @@ TEST_CASE_TEMPLATE("an adaptive plan grows with its features: a cube with a dart
 // W P0 (the samples' matrices of the base vertices through the adaptive levels) is the limits.
 TEST_CASE_TEMPLATE("an adaptive plan's sample matrices give its limits", B, SPMESH_TEST_BACKENDS) {
   const auto mesh = meshops::read_obj(SPMESH_DATA_DIR "/meshes/creased_torus.obj");
-  const auto tags = schemes::read_tags(mesh);
   const Samples s = samples_on(mesh);
   typename B::Exec exec;
   const auto faces = B::upload(Array<index_t>(s.faces));
   const auto u = B::upload(Array<double>(s.u)), v = B::upload(Array<double>(s.v));
   const auto P0 = B::upload(mesh.positions);
-  const auto plan = cc::build_adaptive(exec, B::upload(mesh.M),
-                                       schemes::Sharpness<typename B::Exec::space>{B::upload(tags.sharpness.edges),
-                                                                                 B::upload(tags.sharpness.vertices)},
-                                       4, schemes::options_from(tags));
+  const auto plan = plan_of<B>(exec, mesh, 4);
   const auto limits = cc::limit_at_samples(exec, plan, faces, u, v, P0, true);
   const auto W = cc::limit_at_samples_matrices<double>(exec, plan, faces, u, v, true);
   CHECK(W.approximated == limits.approximated);
@@ -268,14 +201,8 @@ TEST_CASE_TEMPLATE("an adaptive plan's refinement matrix gives every level's poi
                    SPMESH_TEST_BACKENDS) {
   const auto mesh = meshops::parse_obj(meshops::read_file(SPMESH_DATA_DIR "/meshes/lantern.obj") + "t crease 2/1/0 0 1 3.5\n",
                                        "lantern with a crease");
-  const auto tags = schemes::read_tags(mesh);
   typename B::Exec exec;
-  auto build = [&] {
-    return cc::build_adaptive(exec, B::upload(mesh.M),
-                              schemes::Sharpness<typename B::Exec::space>{B::upload(tags.sharpness.edges),
-                                                                        B::upload(tags.sharpness.vertices)},
-                              5, schemes::options_from(tags));
-  };
+  auto build = [&] { return plan_of<B>(exec, mesh, 5); };
   const auto plan = build();
   const auto P0 = B::upload(mesh.positions);
   const auto R = cc::refinement_matrix<double>(exec, plan);
