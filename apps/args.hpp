@@ -74,5 +74,13 @@ int subdivide_command(const Args& args);
 int build_command(const Args& args);
 int replay_command(const Args& args);
 int limit_command(const Args& args);
+// --tessellate N (spmesh limit, spmesh subdivide --adaptive): the limit surface as N x N quads a
+// quad, N^2 triangles a triangle (Loop) (Bfr's facets), watertight, with a unit normal a point,
+// written as OBJ or PLY; going down at most `depth` levels, through Catmull-Clark's adaptive plan
+// of that isolation level where `adaptive`.
+int tessellate_command(const Args& args, int depth, bool adaptive);
+// spmesh subdivide --adaptive L (adaptive.cpp): Catmull-Clark's adaptive plan written as patches,
+// a selective refinement as a mesh, or a tessellation.
+int subdivide_adaptive(const Args& args);
 
 }  // namespace spmesh::apps

@@ -26,6 +26,13 @@ Limits<T> tessellation_on_gpu(const std::string& scheme, const meshops::PolyMesh
                               const schemes::Options& options, int rate, int depth, bool approximate,
                               bool adaptive, Stages& stages);
 template <class T>
+PatchSet<T> adaptive_patch_set_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                                      const schemes::Options& options, int isolation,
+                                      const std::vector<std::uint8_t>& selected, Stages& stages);
+template <class T>
+Limits<T> selective_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C, const schemes::Options& options,
+                           int levels, const std::vector<std::uint8_t>& selected, bool approximate, Stages& stages);
+template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages);
 // A stored refinement's refined mesh built on the GPU, on the host and checked (pipeline.hpp's
@@ -85,6 +92,11 @@ void check_device_memory(std::int64_t bytes);
       const meshops::Samples&, int, bool, bool, Stages&);                                                      \
   template Limits<T> tessellation_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&, \
                                          const schemes::Options&, int, int, bool, bool, Stages&);                  \
+  template PatchSet<T> adaptive_patch_set_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,             \
+                                                 const schemes::Options&, int, const std::vector<std::uint8_t>&,  \
+                                                 Stages&);                                                        \
+  template Limits<T> selective_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&, \
+                                      int, const std::vector<std::uint8_t>&, bool, Stages&);                        \
   template schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&,                  \
                                                const schemes::Sharpness<>&,                \
                                                const schemes::Options&, int, Stages&);     \

@@ -116,11 +116,8 @@ int limit_at_as(const Args& args) {
   return 0;
 }
 
-// --tessellate N: the limit surface as N x N quads a quad, N^2 triangles a triangle (Loop) (Bfr's
-// facets), watertight, with a unit normal a point, written as OBJ or PLY.
 template <class T>
-int tessellate_as(const Args& args) {
-  const int depth = args.get("--levels") ? args.levels() : 3;
+int tessellate_as(const Args& args, int depth, bool adaptive) {
   const std::string device = args.device(), input = args.positional.at(0), rate_text = args.need("--tessellate");
   int rate = 0;
   if (!meshops::parse_number(rate_text, rate) || rate < 1 || rate > 1024)
@@ -133,7 +130,7 @@ int tessellate_as(const Args& args) {
   auto r = [&] {
     try {
       Progress progress(fmt::format("tessellation at {} on {}", rate, device));
-      const bool approximate = args.get("--approximate").has_value(), adaptive = args.get("--adaptive").has_value();
+      const bool approximate = args.get("--approximate").has_value();
       if (device == "cuda")
         return tessellation_on_gpu<T>(in.scheme, in.mesh, in.tags.sharpness, in.options, rate, depth, approximate,
                                       adaptive, stages);
@@ -164,7 +161,8 @@ template <class T>
 int limit_as(const Args& args) {
   if (args.get("--at") && args.get("--tessellate")) throw InputError("--at or --tessellate, not both");
   if (args.get("--at")) return limit_at_as<T>(args);
-  if (args.get("--tessellate")) return tessellate_as<T>(args);
+  if (args.get("--tessellate"))
+    return tessellate_as<T>(args, args.get("--levels") ? args.levels() : 3, args.get("--adaptive").has_value());
   if (args.get("--approximate"))
     throw InputError("--approximate is for --at and --tessellate (the limit at vertices is exact)");
   if (args.get("--adaptive"))
@@ -202,6 +200,10 @@ int limit_as(const Args& args) {
 }
 
 }  // namespace
+
+int tessellate_command(const Args& args, int depth, bool adaptive) {
+  return args.dbl() ? tessellate_as<double>(args, depth, adaptive) : tessellate_as<float>(args, depth, adaptive);
+}
 
 int limit_command(const Args& args) {
   if (is_volume_file(args.positional.at(0))) return limit_volume(args);

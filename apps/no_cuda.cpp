@@ -31,6 +31,16 @@ Limits<T> tessellation_on_gpu(const std::string&, const meshops::PolyMesh&, cons
   no_cuda();
 }
 template <class T>
+PatchSet<T> adaptive_patch_set_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&, int,
+                                      const std::vector<std::uint8_t>&, Stages&) {
+  no_cuda();
+}
+template <class T>
+Limits<T> selective_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&, int,
+                           const std::vector<std::uint8_t>&, bool, Stages&) {
+  no_cuda();
+}
+template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&, const schemes::Sharpness<>&,
                                     const schemes::Options&, int, Stages&) {
   no_cuda();

@@ -7,7 +7,9 @@
 #include "meshops/mesh.hpp"
 #include "meshops/samples.hpp"
 #include "schemes/catmull_clark/adaptive.hpp"
+#include "schemes/catmull_clark/adaptive_patches.hpp"
 #include "schemes/catmull_clark/limit_at.hpp"
+#include "schemes/catmull_clark/selective_mesh.hpp"
 #include "schemes/catmull_clark/tessellation.hpp"
 #include "schemes/limit.hpp"
 #include "schemes/loop/limit_at.hpp"
@@ -208,6 +210,70 @@ Limits<T> tessellation(Exec& exec, const std::string& scheme, const meshops::Pol
                             in.M, in.P, rate, approximate)
                       : schemes::catmull_clark::tessellate(exec, std::move(in.M), std::move(in.sharpness), in.P, rate,
                                                            depth, options, approximate);
+  exec.synchronize();
+  stages.build_and_eval = elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  Limits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.normal)),
+                linalg::MeshMatrix<>(r.facets.vertices, on_host<X>(std::move(r.facets.offsets)),
+                                     on_host<X>(std::move(r.facets.indices))),
+                r.approximated};
+  stages.download = elapsed_ms(t);
+  stages.peak_bytes = X::peak_bytes();
+  return out;
+}
+
+// Catmull-Clark's adaptive plan to `isolation` levels (`selected`: base faces refined to it too,
+// or empty) as a patch set on the host (schemes/catmull_clark/patch_file.hpp writes it): every
+// level's points, where each level's start, and the patches.
+template <class T>
+struct PatchSet {
+  linalg::Dense<T> points;
+  std::vector<index_t> level_rows;
+  schemes::catmull_clark::AdaptivePatches<linalg::Host> patches;
+};
+template <class T, class Exec>
+PatchSet<T> adaptive_patch_set(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                               const schemes::Options& options, int isolation, const std::vector<std::uint8_t>& selected,
+                               Stages& stages) {
+  namespace cc = schemes::catmull_clark;
+  using X = Transfer<Exec>;
+  auto in = upload<T>(exec, mesh, C, stages);
+  auto t = std::chrono::steady_clock::now();
+  const auto plan = cc::build_adaptive(exec, std::move(in.M), in.sharpness, isolation, options,
+                                       X::up(linalg::Array<std::uint8_t>(selected)));
+  auto patches = cc::adaptive_patches(exec, plan);
+  auto levels = cc::level_points(exec, plan, in.P);
+  exec.synchronize();
+  stages.build_and_eval = elapsed_ms(t);
+  t = std::chrono::steady_clock::now();
+  PatchSet<T> out{linalg::Dense<T>(plan.points(), 3), plan.level_rows(), {}};
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const auto points = on_host<X>(std::move(levels[l]));
+    std::copy(points.data.data(), points.data.data() + points.data.size(), out.points.data.data() + 3 * out.level_rows[l]);
+  }
+  out.patches = {on_host<X>(std::move(patches.base_face)), on_host<X>(std::move(patches.u0)),
+                 on_host<X>(std::move(patches.v0)),        on_host<X>(std::move(patches.level)),
+                 on_host<X>(std::move(patches.face)),      on_host<X>(std::move(patches.kind)),
+                 on_host<X>(std::move(patches.detail)),    on_host<X>(std::move(patches.offsets)),
+                 on_host<X>(std::move(patches.points))};
+  stages.download = elapsed_ms(t);
+  stages.peak_bytes = X::peak_bytes();
+  return out;
+}
+
+// Selective refinement as a crack-free polygon mesh (schemes/catmull_clark/selective_mesh.hpp):
+// the `selected` base faces refined `levels` levels as the limit surface's points, the others
+// whole, through Catmull-Clark's adaptive plan of that isolation level.
+template <class T, class Exec>
+Limits<T> selective(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                    const schemes::Options& options, int levels, const std::vector<std::uint8_t>& selected,
+                    bool approximate, Stages& stages) {
+  namespace cc = schemes::catmull_clark;
+  using X = Transfer<Exec>;
+  auto in = upload<T>(exec, mesh, C, stages);
+  auto t = std::chrono::steady_clock::now();
+  const auto plan = cc::build_adaptive(exec, schemes::detail::copy_mesh(exec, in.M), in.sharpness, levels, options);
+  auto r = cc::selective_mesh(exec, plan, in.M, in.P, X::up(linalg::Array<std::uint8_t>(selected)), approximate);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
   t = std::chrono::steady_clock::now();

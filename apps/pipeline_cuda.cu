@@ -57,6 +57,23 @@ Limits<T> tessellation_on_gpu(const std::string& scheme, const meshops::PolyMesh
 }
 
 template <class T>
+PatchSet<T> adaptive_patch_set_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
+                                      const schemes::Options& options, int isolation,
+                                      const std::vector<std::uint8_t>& selected, Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  return adaptive_patch_set<T>(exec, mesh, C, options, isolation, selected, stages);
+}
+
+template <class T>
+Limits<T> selective_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C, const schemes::Options& options,
+                           int levels, const std::vector<std::uint8_t>& selected, bool approximate, Stages& stages) {
+  linalg::cuda::Executor exec;
+  linalg::Device::reset_peak();
+  return selective<T>(exec, mesh, C, options, levels, selected, approximate, stages);
+}
+
+template <class T>
 schemes::Refinement<T> build_on_gpu(const std::string& scheme, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                     const schemes::Options& options, int levels, Stages& stages) {
   linalg::cuda::Executor exec;

@@ -34,6 +34,19 @@ constexpr const char* usage = R"(usage:
       the product of the surface rule and the cubic B-spline, the default, or Joy-MacCracken's).
       Medit Ridges and Corners crease the boundary surface and the inside (--sharp-edges: its
       Edges too, the curves gmsh writes), with --crease uniform|chaikin
+  spmesh subdivide IN --adaptive L -o OUT.patches [--select FACES.txt] [options]
+      Catmull-Clark's feature-adaptive plan to isolation level L as patches: every level's
+      points, then a line a patch: its kind (patch, boundary_patch, stam, smooth_corner,
+      boundary_fan, approximated), base face, (u0, v0) and level (its square of side 2^-level
+      in the face's parameters), face on its level, detail and control points (docs/adaptive.md
+      "Patch file"); --select (face ids, 0-based, any number a line) refines those faces to
+      level L too
+  spmesh subdivide IN --adaptive L --select FACES.txt -o OUT.obj|OUT.ply [--approximate]
+      selective refinement as a crack-free mesh: the selected faces as the limit surface's
+      points of level L (2^L x 2^L quads a quad), the others whole, joined by transition faces
+      that hold their selected neighbours' side points
+  spmesh subdivide IN --adaptive L --tessellate N -o OUT.obj|OUT.ply [--approximate]
+      the same as spmesh limit IN --tessellate N --adaptive --levels L
   spmesh limit IN -o OUT.obj|OUT.ply [--levels L] [options]
       the limit surface at the vertices of level L (default 0: IN's own vertices): their limit
       positions and unit normals (OBJ vn, PLY nx ny nz), in the vertex and face order of
@@ -113,8 +126,10 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     return info_command(parse(command, rest, {"--adaptive", "--scheme", "--boundary", "--crease"}, {}, 1, "one mesh file"));
   if (command == "subdivide") {
     auto options = scheme_options;
-    options.insert(options.end(), {"--surface", "--vertex-rule"});  // volume meshes only
-    return subdivide_command(parse(command, rest, options, {"--dry-run", "--sharp-edges"}, 1, "one input mesh file"));
+    options.insert(options.end(), {"--surface", "--vertex-rule"});               // volume meshes only
+    options.insert(options.end(), {"--adaptive", "--select", "--tessellate"});  // Catmull-Clark's adaptive plan
+    return subdivide_command(
+        parse(command, rest, options, {"--dry-run", "--sharp-edges", "--approximate"}, 1, "one input mesh file"));
   }
   if (command == "limit")
     return limit_command(parse(command, rest,

@@ -58,4 +58,30 @@ Samples read_samples(const std::string& path, index_t faces, bool solid) {
   return parse_samples(read_file(path), path, faces, solid);
 }
 
+std::vector<std::uint8_t> parse_face_selection(std::string_view text, const std::string& name, index_t faces) {
+  std::vector<std::uint8_t> selected(std::size_t(faces), 0);
+  text = skip_bom(text);
+  index_t line = 0, count = 0;
+  for (std::size_t pos = 0; pos <= text.size();) {
+    std::string_view s = next_line(text, pos);
+    ++line;
+    if (const std::size_t hash = s.find('#'); hash != std::string_view::npos) s = s.substr(0, hash);
+    for (std::string_view token = next_token(s); !token.empty(); token = next_token(s)) {
+      std::int64_t face = 0;
+      auto fail = [&](const std::string& what) { throw InputError(name + ":" + std::to_string(line) + ": " + what); };
+      if (!parse_number(token, face)) fail("bad face '" + std::string(token.substr(0, 32)) + "' (a face id, 0-based)");
+      if (face < 0 || face >= faces)
+        fail("face " + std::to_string(face) + " is out of range (the mesh has faces 0 to " + std::to_string(faces - 1) + ")");
+      count += selected[std::size_t(face)] ? 0 : 1;
+      selected[std::size_t(face)] = 1;
+    }
+  }
+  if (count == 0) throw InputError(name + ": no face selected");
+  return selected;
+}
+
+std::vector<std::uint8_t> read_face_selection(const std::string& path, index_t faces) {
+  return parse_face_selection(read_file(path), path, faces);
+}
+
 }  // namespace spmesh::meshops

@@ -5,7 +5,9 @@
 
 #include "linalg/base.hpp"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace spmesh::meshops {
@@ -23,5 +25,12 @@ struct Samples {
 // (u, v) is in the face is the evaluation's to say: a polygon's parameters reach past 1).
 Samples parse_samples(std::string_view text, const std::string& name, index_t faces, bool solid = false);
 Samples read_samples(const std::string& path, index_t faces, bool solid = false);
+
+// A selection of faces (`spmesh subdivide --select`): face ids (0-based), any number a line,
+// blank lines and `#` comments skipped; one mark per face of a mesh of `faces` faces. InputError
+// naming name:line for a token that is not a face id or a face out of range, and for a selection
+// of no face.
+std::vector<std::uint8_t> parse_face_selection(std::string_view text, const std::string& name, index_t faces);
+std::vector<std::uint8_t> read_face_selection(const std::string& path, index_t faces);
 
 }  // namespace spmesh::meshops

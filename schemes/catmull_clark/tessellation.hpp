@@ -300,7 +300,7 @@ struct ToBaseFace {
 // How many facets face f of n sides has in tessellation_samples' layout at rate N, whose facets
 // come face by face: N^2 in a quad mesh, N^2 / 4 a sub-face of a polygon mesh at an even rate
 // (its level-1 quads), OddPolygonPoints' at an odd one.
-inline std::int64_t facets_of_face(std::int64_t n, int N, bool polygons) {
+SPMESH_HD inline std::int64_t facets_of_face(std::int64_t n, int N, bool polygons) {
   if (!polygons) return std::int64_t(N) * N;
   return N % 2 ? detail::OddPolygonPoints::facets(n, N) : n * std::int64_t(N / 2) * (N / 2);
 }

@@ -473,6 +473,91 @@ expect_error "limit: --adaptive is for --at and --tessellate" "$tmp/limit_adapti
   "$data/meshes/cube.obj" --adaptive -o "$tmp/limit_adaptive.obj"
 expect_error "limit --adaptive: Loop's is not built" "$tmp/loop_adaptive.obj" limit "$data/meshes/cube.obj" \
   --triangulate fan --scheme loop --tessellate 2 --adaptive -o "$tmp/loop_adaptive.obj"
+# subdivide --adaptive L -o OUT.patches: the plan's patches (docs/adaptive.md "Patch file"). Each
+# base face's patches tile it; each regular patch, evaluated here from its 16 points by the cubic
+# B-spline basis, is the limit that spmesh limit --at gives at the same (face, u, v).
+"$spmesh" subdivide "$tmp/dart.obj" --adaptive 3 --precision double -o "$tmp/dart.patches" >"$tmp/stdout" ||
+  fail "subdivide --adaptive: $(cat "$tmp/stdout")"
+python3 - "$tmp/dart.patches" "$tmp/dart_samples.txt" "$tmp/dart_bspline.txt" <<'PY' || fail "subdivide --adaptive: the patch file"
+import sys
+lines = open(sys.argv[1]).read().split('\n')
+assert lines[0] == '# spmesh adaptive patches 1', lines[0]
+at = 2
+rows, cols = map(int, lines[at].split()[1:]); at += 1
+points = [list(map(float, lines[at + i].split())) for i in range(rows)]; at += rows
+levels = int(lines[at].split()[1]); at += 1 + levels
+count = int(lines[at].split()[1]); at += 1
+area, samples, expected = {}, [], []
+def bspline(t):
+    return [(1 - t) ** 3 / 6, (3 * t ** 3 - 6 * t * t + 4) / 6, (-3 * t ** 3 + 3 * t * t + 3 * t + 1) / 6, t ** 3 / 6]
+for line in lines[at:at + count]:
+    w = line.split()
+    kind, face, u0, v0, level, n = w[0], int(w[1]), float(w[2]), float(w[3]), int(w[4]), int(w[7])
+    ids = list(map(int, w[8:]))
+    assert len(ids) == n and all(-1 <= i < rows for i in ids), line
+    size = 2.0 ** -level
+    area[face] = area.get(face, 0) + size * size
+    if kind in ('patch', 'boundary_patch'):  # the 4 x 4 grid, reflected beyond the sides in detail
+        sides = int(w[6]) if kind == 'boundary_patch' else 0
+        beyond = [bool(sides >> a & 1) for a in range(4)]  # rows 0, 3 (sides 0, 2), columns 3, 0 (sides 1, 3)
+        P = [points[i] if i >= 0 else None for i in ids]
+        def reflect(to, near, far):
+            P[to] = [2 * a - b for a, b in zip(P[near], P[far])]
+        for c in range(4):
+            if (c == 0 and beyond[3]) or (c == 3 and beyond[1]):
+                continue
+            if beyond[0]: reflect(c, 4 + c, 8 + c)
+            if beyond[2]: reflect(12 + c, 8 + c, 4 + c)
+        for r in range(4):
+            if beyond[3]: reflect(4 * r, 4 * r + 1, 4 * r + 2)
+            if beyond[1]: reflect(4 * r + 3, 4 * r + 2, 4 * r + 1)
+        s, t = 0.3, 0.7
+        bs, bt = bspline(s), bspline(t)
+        expected.append([sum(bt[r] * bs[c] * P[4 * r + c][k] for r in range(4) for c in range(4)) for k in range(3)])
+        samples.append('%d %.17g %.17g' % (face, u0 + s * size, v0 + t * size))
+assert lines[at + count] == '' and len(lines) == at + count + 1
+assert sorted(area) == list(range(9)) and all(a == 1 for a in area.values()), area
+assert len(samples) > 50
+open(sys.argv[2], 'w').write('\n'.join(samples) + '\n')
+open(sys.argv[3], 'w').write('\n'.join(' '.join('%.17g' % x for x in p) for p in expected) + '\n')
+PY
+"$spmesh" limit "$tmp/dart.obj" --at "$tmp/dart_samples.txt" --approximate --precision double \
+  -o "$tmp/dart_limits.txt" >/dev/null || fail "limit --at the patches' samples"
+cut -d' ' -f1-3 "$tmp/dart_limits.txt" >"$tmp/dart_limit_points.txt"
+same_lines "$tmp/dart_bspline.txt" "$tmp/dart_limit_points.txt" 3 || fail "subdivide --adaptive: a patch is not the limit"
+# --select: faces 0 and 2 refined to level 2, 16 patches each; as a mesh, crack-free: the cube
+# stays closed, every edge two faces', faces 0 and 2 as 4 x 4 quads and the others whole.
+printf '# faces\n0 2\n' >"$tmp/select.txt"
+"$spmesh" subdivide "$data/meshes/cube.obj" --adaptive 2 --select "$tmp/select.txt" -o "$tmp/select.patches" \
+  >/dev/null || fail "subdivide --adaptive --select"
+[[ $(awk '$2 == 0 && $5 == 2' "$tmp/select.patches" | grep -c '^stam\|^patch') -eq 16 ]] ||
+  fail "subdivide --select: face 0 is not 16 patches of level 2"
+"$spmesh" subdivide "$data/meshes/cube.obj" --adaptive 2 --select "$tmp/select.txt" -o "$tmp/select.obj" \
+  >/dev/null || fail "subdivide --adaptive --select -o mesh"
+python3 - "$tmp/select.obj" <<'PY' || fail "subdivide --select: not a closed mesh of 36 faces"
+import sys, collections
+faces = [[int(t.split('/')[0]) for t in l.split()[1:]] for l in open(sys.argv[1]) if l.startswith('f ')]
+assert len(faces) == 2 * 16 + 4, len(faces)
+edges = collections.Counter(tuple(sorted((f[i], f[(i + 1) % len(f)]))) for f in faces for i in range(len(f)))
+assert set(edges.values()) == {2}, edges
+# the transition faces: 4 corners and 3 points a side shared with face 0 or 2 (faces 1 and 3 share
+# one side, 4 and 5 two)
+assert sorted(len(f) for f in faces)[-4:] == [7, 7, 10, 10], sorted(len(f) for f in faces)[-4:]
+PY
+# --adaptive L --tessellate N: limit --tessellate N --adaptive --levels L's points.
+"$spmesh" subdivide "$tmp/dart.obj" --adaptive 3 --tessellate 3 --approximate --precision double \
+  -o "$tmp/dart_adaptive2.obj" >/dev/null || fail "subdivide --adaptive --tessellate"
+cmp -s "$tmp/dart_adaptive.obj" "$tmp/dart_adaptive2.obj" || fail "subdivide --adaptive --tessellate: not limit's"
+expect_error "subdivide --adaptive: a mesh needs --select" "$tmp/adaptive.obj" subdivide "$data/meshes/cube.obj" \
+  --adaptive 2 -o "$tmp/adaptive.obj"
+expect_error "subdivide: --select is for --adaptive" "$tmp/select2.obj" subdivide "$data/meshes/cube.obj" \
+  --levels 2 --select "$tmp/select.txt" -o "$tmp/select2.obj"
+printf '0\n9\n' >"$tmp/select_bad.txt"
+expect_error "subdivide --select: a face out of range" "$tmp/select3.patches" subdivide "$data/meshes/cube.obj" \
+  --adaptive 2 --select "$tmp/select_bad.txt" -o "$tmp/select3.patches"
+grep -q "select_bad.txt:2: face 9 is out of range" "$tmp/stderr" || fail "subdivide --select: $(cat "$tmp/stderr")"
+expect_error "subdivide --adaptive: Loop's is not built" "$tmp/loop.patches" subdivide "$data/meshes/cube.obj" \
+  --triangulate fan --scheme loop --adaptive 2 -o "$tmp/loop.patches"
 expect_error "limit --tessellate: a rate of 1 to 1024" "$tmp/tess_bad.obj" limit "$data/meshes/cube.obj" \
   --tessellate 0 -o "$tmp/tess_bad.obj"
 # As PLY: the OBJ's points and normals (float64 x y z nx ny nz a vertex) and quads.

@@ -1,5 +1,6 @@
 // The samples file of `spmesh limit --at`: a line `face u v` a sample, comments and blank lines
-// skipped, every line ending and a byte order mark read, and every bad line named.
+// skipped, every line ending and a byte order mark read, and every bad line named; and the face
+// selection of `spmesh subdivide --select`.
 #include "meshops/samples.hpp"
 
 #include "input_error.hpp"
@@ -50,4 +51,14 @@ TEST_CASE("samples of a solid: cell u v w a line, in [0, 1]^3, and every bad lin
   CHECK(error("1") == "c.txt:1: a sample is 'cell u v w': u, v and w are missing");
   CHECK(error("1 0.5 0.5 0.5 0.5") == "c.txt:1: a sample is 'cell u v w': more follows");
   CHECK(error("x 0.5 0.5 0.5") == "c.txt:1: bad cell 'x' (a sample is 'cell u v w')");
+}
+
+TEST_CASE("a face selection: face ids, any number a line, every bad one named") {
+  const auto selected = parse_face_selection("\xEF\xBB\xBF# chosen\r\n3 0\n\n3 # again\n5", "f.txt", 6);
+  CHECK(selected == std::vector<std::uint8_t>{1, 0, 0, 1, 0, 1});
+  auto error = [](const std::string& text) { return input_error([&] { parse_face_selection(text, "f.txt", 6); }); };
+  CHECK(error("0\n1 6\n") == "f.txt:2: face 6 is out of range (the mesh has faces 0 to 5)");
+  CHECK(error("-1") == "f.txt:1: face -1 is out of range (the mesh has faces 0 to 5)");
+  CHECK(error("1 two") == "f.txt:1: bad face 'two' (a face id, 0-based)");
+  CHECK(error("# none\n\n") == "f.txt: no face selected");
 }

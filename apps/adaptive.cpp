@@ -1,0 +1,127 @@
+// spmesh subdivide --adaptive L: Catmull-Clark's feature-adaptive plan to isolation level L
+// (schemes/catmull_clark/adaptive.hpp) written as its patches (OUT.patches: patch_file.hpp),
+// with --select FACES.txt those faces refined to level L too; with --select and a mesh output
+// (.obj, .ply) the selective refinement as a crack-free mesh (selective_mesh.hpp); with
+// --tessellate N the limit surface tessellated at rate N through the plan.
+#include "apps/args.hpp"
+#include "apps/commands.hpp"
+#include "apps/input.hpp"
+#include "apps/progress.hpp"
+#include "apps/report.hpp"
+#include "apps/transfer.hpp"
+#include "meshops/io.hpp"
+#include "meshops/samples.hpp"
+#include "schemes/catmull_clark/patch_file.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spmesh::apps {
+
+namespace {
+
+namespace cc = schemes::catmull_clark;
+
+// InputError naming what --adaptive does not take with its other options: --levels (L is
+// --adaptive's), a scheme other than Catmull-Clark, holes, and --select with --tessellate.
+void check_adaptive_options(const Args& args, const Input* in) {
+  if (args.get("--levels")) throw InputError("--adaptive L is the isolation level: --levels is not taken with it");
+  if (args.get("--tessellate") && args.get("--select"))
+    throw InputError("--select or --tessellate, not both (--select's mesh is a tessellation of its faces at 2^L)");
+  if (args.get("--picture") || args.get("--dry-run"))
+    throw InputError(std::string(args.get("--picture") ? "--picture" : "--dry-run") + " is not taken with --adaptive");
+  if (!in) return;
+  check_adaptive(in->scheme, true);
+  if (!in->tags.holes.empty())
+    throw InputError(args.positional.at(0) + ": t hole faces: adaptive patches and selective meshes of meshes with "
+                     "holes are not built (spmesh limit --tessellate N leaves holes out)");
+}
+
+template <class T>
+int adaptive_as(const Args& args) {
+  const int isolation = args.levels("--adaptive");
+  const std::string device = args.device(), input = args.positional.at(0), out = args.need("--output");
+  const auto select = args.get("--select");
+  const bool patches = std::filesystem::path(out).extension() == ".patches";
+  if (!patches && !select)
+    throw InputError(out + ": --adaptive writes its patches (an output ending in .patches), or with --select FACES.txt "
+                     "a selective refinement as a mesh (.obj, .ply), or with --tessellate N a tessellation");
+  if (!patches && isolation > 10) throw InputError("--adaptive " + std::to_string(isolation) + ": a selective mesh takes 0 to 10 levels");
+  meshops::OutputFiles outputs(select ? std::vector<std::string>{input, *select} : std::vector<std::string>{input});
+  std::optional<meshops::MeshFormat> format;
+  if (!patches) format = meshops::output_format(out);
+  outputs.add(out);
+  const auto gpu_started = device == "cuda" ? start_gpu() : std::future<void>();
+  const Input in = [&] {
+    Progress progress("reading " + input);
+    return read_input(args, 0, false, true);  // the plan's memory is not known before its build
+  }();
+  check_adaptive_options(args, &in);
+  const std::vector<std::uint8_t> selected =
+      select ? meshops::read_face_selection(*select, in.mesh.face_count()) : std::vector<std::uint8_t>{};
+  Stages stages;
+  const bool approximate = args.get("--approximate").has_value();
+  if (patches) {
+    PatchSet<T> r;
+    {
+      Progress progress(fmt::format("adaptive patches to level {} on {}", isolation, device));
+      if (device == "cuda") {
+        r = adaptive_patch_set_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, isolation, selected, stages);
+      } else {
+        cpu::Executor exec;
+        r = adaptive_patch_set<T>(exec, in.mesh, in.tags.sharpness, in.options, isolation, selected, stages);
+      }
+    }
+    const auto t = std::chrono::steady_clock::now();
+    {
+      Progress progress("writing " + out);
+      outputs.write(out, [&](std::ostream& o) { cc::write_patch_file(o, input, r.points, r.level_rows, r.patches); });
+      outputs.commit();
+    }
+    fmt::print("catmark adaptive to level {} on {}: {} patches, {} points on {} levels; {}, write {:.2f} ms\n",
+               isolation, device, r.patches.size(), r.points.rows, r.level_rows.size(), summary(stages, device),
+               elapsed_ms(t));
+    return 0;
+  }
+  Limits<T> r;
+  try {
+    Progress progress(fmt::format("selective refinement to level {} on {}", isolation, device));
+    if (device == "cuda") {
+      r = selective_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, isolation, selected, approximate, stages);
+    } else {
+      cpu::Executor exec;
+      r = selective<T>(exec, in.mesh, in.tags.sharpness, in.options, isolation, selected, approximate, stages);
+    }
+  } catch (const schemes::SampleError& e) {
+    throw InputError(std::string("the selective mesh's points: ") + e.what() + " (--approximate takes them)");
+  }
+  const auto t = std::chrono::steady_clock::now();
+  {
+    Progress progress("writing " + out);
+    meshops::write_mesh(outputs, out, *format, input, r.positions, r.normals, r.mesh);
+    outputs.commit();
+  }
+  fmt::print("catmark selective to level {} on {}: {} points, {} facets{}; {}, write {:.2f} ms\n", isolation, device,
+             r.positions.rows, r.mesh.faces,
+             r.approximated ? fmt::format(" ({} points approximated)", r.approximated) : std::string(),
+             summary(stages, device), elapsed_ms(t));
+  return 0;
+}
+
+}  // namespace
+
+int subdivide_adaptive(const Args& args) {
+  check_adaptive_options(args, nullptr);
+  if (args.get("--tessellate")) {
+    if (const auto scheme = args.get("--scheme")) check_adaptive(*scheme, true);
+    return tessellate_command(args, args.levels("--adaptive"), true);
+  }
+  return args.dbl() ? adaptive_as<double>(args) : adaptive_as<float>(args);
+}
+
+}  // namespace spmesh::apps
