@@ -13,7 +13,9 @@
 //             double (bench/peers/opensubdiv.hpp's FarAdaptive); its points and patches;
 //   |d|       the largest difference of spmesh's adaptive points from its uniform ones, and from
 //             Far's (Gregory patches at the isolation level: close, not equal, near extraordinary
-//             vertices), over the diagonal.
+//             vertices), over the diagonal;
+//   patches   adaptive_patches on the plan: how many, and its time (what subdivide --adaptive writes);
+//   replay    R_adaptive P0 (refinement_matrix, made once): every level's points, one SpMV.
 //   spmesh_bench_adaptive [--json FILE] [--rate N] [--cpu-max-level L] [--uniform-max-level L]
 //                         MESH.obj:L0-L1 ...
 // (isolation levels L0 to L1 of each mesh; the CPU's rows to --cpu-max-level, default 4; the
@@ -23,6 +25,7 @@
 #include "linalg/cpu/executor.hpp"
 #include "meshops/obj.hpp"
 #include "schemes/catmull_clark/adaptive.hpp"
+#include "schemes/catmull_clark/adaptive_patches.hpp"
 #include "schemes/catmull_clark/tessellation.hpp"
 #if defined(__CUDACC__)
 #include "linalg/cuda/executor.cuh"
@@ -47,7 +50,8 @@ struct Row {
   int isolation = 0;
   index_t samples = 0, approximated = 0;
   double build = 0, eval = 0, uniform = 0, far_build = 0, far_eval = 0;
-  std::int64_t points = 0, uniform_points = 0, far_points = 0, far_patches = 0;
+  double patch_ms = 0, replay = 0;  // adaptive_patches on the plan; R_adaptive P0 (R made once)
+  std::int64_t points = 0, uniform_points = 0, far_points = 0, far_patches = 0, patches = 0, replay_nnz = 0;
   double peak_mb = 0, uniform_peak_mb = 0;
   double from_uniform = 0, from_far = 0;
 };
@@ -108,6 +112,17 @@ Row measure(linalg::Dense<double>& ours, Exec& exec, Up up, Down down, Peak peak
   r.peak_mb = peak(false);
   r.points = plan.points(), r.approximated = adaptive.approximated;
   ours = down(adaptive.position);
+  r.patch_ms = time_ms([&] {
+    cc::adaptive_patches(exec, plan);
+    exec.synchronize();
+  });
+  r.patches = cc::adaptive_patches(exec, plan).size();
+  const auto R = cc::refinement_matrix<double>(exec, plan);
+  r.replay_nnz = R.nnz();
+  r.replay = time_ms([&] {
+    linalg::spmm(exec, R, P0);
+    exec.synchronize();
+  });
   if (with_uniform) {
     r.uniform = time_ms([&] {
       cc::limit_at_samples(exec, up(mesh.M), sharpness(), faces_up, u_up, v_up, P0, isolation, options, true);
@@ -128,11 +143,12 @@ Row measure(linalg::Dense<double>& ours, Exec& exec, Up up, Down down, Peak peak
 
 void print(const Row& r) {
   std::printf("%-14s %2d %-4s %9lld %8.2f %8.2f %9.2f %9lld %10lld %8.0f %8.0f %9.1f %9.1f %6.1f %6.1f %9lld %7.2g "
-              "%7.2g\n",
+              "%7.2g %9lld %8.2f %8.3f\n",
               r.mesh.c_str(), r.isolation, r.device.c_str(), static_cast<long long>(r.samples), r.build, r.eval,
               r.uniform, static_cast<long long>(r.points), static_cast<long long>(r.uniform_points), r.peak_mb,
               r.uniform_peak_mb, r.far_build, r.far_eval, r.far_build / r.build, r.far_eval / r.eval,
-              static_cast<long long>(r.far_points), r.from_uniform, r.from_far);
+              static_cast<long long>(r.far_points), r.from_uniform, r.from_far, static_cast<long long>(r.patches),
+              r.patch_ms, r.replay);
   std::fflush(stdout);
 }
 
@@ -141,11 +157,13 @@ void write_row(std::FILE* f, const Row& r) {
                "\"mesh\": \"%s\", \"isolation\": %d, \"device\": \"%s\", \"samples\": %lld, \"approximated\": %lld, "
                "\"build_ms\": %.4f, \"eval_ms\": %.4f, \"uniform_ms\": %.4f, \"points\": %lld, \"uniform_points\": %lld, "
                "\"peak_mb\": %.1f, \"uniform_peak_mb\": %.1f, \"far_build_ms\": %.3f, \"far_eval_ms\": %.3f, "
-               "\"far_points\": %lld, \"far_patches\": %lld, \"from_uniform\": %.3g, \"from_far\": %.3g",
+               "\"far_points\": %lld, \"far_patches\": %lld, \"from_uniform\": %.3g, \"from_far\": %.3g, "
+               "\"patches\": %lld, \"patches_ms\": %.4f, \"replay_ms\": %.4f, \"replay_nnz\": %lld",
                r.mesh.c_str(), r.isolation, r.device.c_str(), static_cast<long long>(r.samples),
                static_cast<long long>(r.approximated), r.build, r.eval, r.uniform, static_cast<long long>(r.points),
                static_cast<long long>(r.uniform_points), r.peak_mb, r.uniform_peak_mb, r.far_build, r.far_eval,
-               static_cast<long long>(r.far_points), static_cast<long long>(r.far_patches), r.from_uniform, r.from_far);
+               static_cast<long long>(r.far_points), static_cast<long long>(r.far_patches), r.from_uniform, r.from_far,
+               static_cast<long long>(r.patches), r.patch_ms, r.replay, static_cast<long long>(r.replay_nnz));
 }
 
 int run(int argc, char** argv) {
@@ -183,12 +201,13 @@ int run(int argc, char** argv) {
   linalg::cuda::Executor gpu;
   rates.push_back(memory_gbs(gpu));
 #endif
-  std::printf("rate %d; CPU threads %d\n%-14s %2s %-4s %9s %8s %8s %9s %9s %10s %8s %8s %9s %9s %6s %6s %9s %7s %7s  "
-              "(ms; points: vertex data rows, adaptive and uniform; peak: the GPU pool's MB, adaptive build + eval and "
-              "uniform; far: OpenSubdiv's adaptive build and eval on one core, xb/xe over spmesh's; |d|: over the "
-              "diagonal)\n",
+  std::printf("rate %d; CPU threads %d\n%-14s %2s %-4s %9s %8s %8s %9s %9s %10s %8s %8s %9s %9s %6s %6s %9s %7s %7s "
+              "%9s %8s %8s  (ms; points: vertex data rows, adaptive and uniform; peak: the GPU pool's MB, adaptive "
+              "build + eval and uniform; far: OpenSubdiv's adaptive build and eval on one core, xb/xe over spmesh's; "
+              "|d|: over the diagonal; patches: adaptive_patches' count and time; replay: R_adaptive P0)\n",
               rate, cpu.threads(), "mesh", "L", "dev", "samples", "build", "eval", "uniform", "points", "uniform pts",
-              "peak", "u peak", "far build", "far eval", "xb", "xe", "far pts", "|d|unif", "|d|far");
+              "peak", "u peak", "far build", "far eval", "xb", "xe", "far pts", "|d|unif", "|d|far", "patches",
+              "patch ms", "replay");
   for (const auto& c : cases) {
     const auto mesh = meshops::read_obj(c.path);
     const auto tags = schemes::read_tags(mesh);
