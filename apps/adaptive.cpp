@@ -27,19 +27,14 @@ namespace {
 
 namespace cc = schemes::catmull_clark;
 
-// InputError naming what --adaptive does not take with its other options: --levels (L is
-// --adaptive's), a scheme other than Catmull-Clark, holes, and --select with --tessellate.
-void check_adaptive_options(const Args& args, const Input* in) {
+// InputError naming what --adaptive does not take with it: --levels (L is --adaptive's),
+// --picture, --dry-run, and --select with --tessellate.
+void check_adaptive_options(const Args& args) {
   if (args.get("--levels")) throw InputError("--adaptive L is the isolation level: --levels is not taken with it");
   if (args.get("--tessellate") && args.get("--select"))
     throw InputError("--select or --tessellate, not both (--select's mesh is a tessellation of its faces at 2^L)");
-  if (args.get("--picture") || args.get("--dry-run"))
-    throw InputError(std::string(args.get("--picture") ? "--picture" : "--dry-run") + " is not taken with --adaptive");
-  if (!in) return;
-  check_adaptive(in->scheme, true);
-  if (!in->tags.holes.empty())
-    throw InputError(args.positional.at(0) + ": t hole faces: adaptive patches and selective meshes of meshes with "
-                     "holes are not built (spmesh limit --tessellate N leaves holes out)");
+  for (const char* option : {"--picture", "--dry-run"})
+    if (args.get(option)) throw InputError(std::string(option) + " is not taken with --adaptive");
 }
 
 template <class T>
@@ -51,7 +46,6 @@ int adaptive_as(const Args& args) {
   if (!patches && !select)
     throw InputError(out + ": --adaptive writes its patches (an output ending in .patches), or with --select FACES.txt "
                      "a selective refinement as a mesh (.obj, .ply), or with --tessellate N a tessellation");
-  if (!patches && isolation > 10) throw InputError("--adaptive " + std::to_string(isolation) + ": a selective mesh takes 0 to 10 levels");
   meshops::OutputFiles outputs(select ? std::vector<std::string>{input, *select} : std::vector<std::string>{input});
   std::optional<meshops::MeshFormat> format;
   if (!patches) format = meshops::output_format(out);
@@ -61,7 +55,10 @@ int adaptive_as(const Args& args) {
     Progress progress("reading " + input);
     return read_input(args, 0, false, true);  // the plan's memory is not known before its build
   }();
-  check_adaptive_options(args, &in);
+  check_adaptive(in.scheme, true);
+  if (!in.tags.holes.empty())
+    throw InputError(input + ": t hole faces: adaptive patches and selective meshes of meshes with holes are not "
+                     "built (spmesh limit --tessellate N leaves holes out)");
   const std::vector<std::uint8_t> selected =
       select ? meshops::read_face_selection(*select, in.mesh.face_count()) : std::vector<std::uint8_t>{};
   Stages stages;
@@ -116,11 +113,8 @@ int adaptive_as(const Args& args) {
 }  // namespace
 
 int subdivide_adaptive(const Args& args) {
-  check_adaptive_options(args, nullptr);
-  if (args.get("--tessellate")) {
-    if (const auto scheme = args.get("--scheme")) check_adaptive(*scheme, true);
-    return tessellate_command(args, args.levels("--adaptive"), true);
-  }
+  check_adaptive_options(args);
+  if (args.get("--tessellate")) return tessellate_command(args, args.levels("--adaptive"), true);
   return args.dbl() ? adaptive_as<double>(args) : adaptive_as<float>(args);
 }
 

@@ -127,6 +127,20 @@ struct Limits {
   index_t approximated = 0;  // points that no patch held (tessellation with approximate)
 };
 
+// A tessellation's points, normals and facets on the host (stages.download times it, and the
+// executor's peak memory is taken).
+template <class X, class T, class S>
+Limits<T> on_host(schemes::Tessellation<T, S>&& r, Stages& stages) {
+  const auto t = std::chrono::steady_clock::now();
+  Limits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.normal)),
+                linalg::MeshMatrix<>(r.facets.vertices, on_host<X>(std::move(r.facets.offsets)),
+                                     on_host<X>(std::move(r.facets.indices))),
+                r.approximated};
+  stages.download = elapsed_ms(t);
+  stages.peak_bytes = X::peak_bytes();
+  return out;
+}
+
 template <class T, class Scheme, class Exec>
 Limits<T> limits(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                  const schemes::Options& options, int levels, Stages& stages) {
@@ -212,14 +226,7 @@ Limits<T> tessellation(Exec& exec, const std::string& scheme, const meshops::Pol
                                                            depth, options, approximate);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
-  t = std::chrono::steady_clock::now();
-  Limits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.normal)),
-                linalg::MeshMatrix<>(r.facets.vertices, on_host<X>(std::move(r.facets.offsets)),
-                                     on_host<X>(std::move(r.facets.indices))),
-                r.approximated};
-  stages.download = elapsed_ms(t);
-  stages.peak_bytes = X::peak_bytes();
-  return out;
+  return on_host<X>(std::move(r), stages);
 }
 
 // Catmull-Clark's adaptive plan to `isolation` levels (`selected`: base faces refined to it too,
@@ -276,14 +283,7 @@ Limits<T> selective(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sh
   auto r = cc::selective_mesh(exec, plan, in.M, in.P, X::up(linalg::Array<std::uint8_t>(selected)), approximate);
   exec.synchronize();
   stages.build_and_eval = elapsed_ms(t);
-  t = std::chrono::steady_clock::now();
-  Limits<T> out{on_host<X>(std::move(r.position)), on_host<X>(std::move(r.normal)),
-                linalg::MeshMatrix<>(r.facets.vertices, on_host<X>(std::move(r.facets.offsets)),
-                                     on_host<X>(std::move(r.facets.indices))),
-                r.approximated};
-  stages.download = elapsed_ms(t);
-  stages.peak_bytes = X::peak_bytes();
-  return out;
+  return on_host<X>(std::move(r), stages);
 }
 
 // The refinement matrix R of `levels` levels encoded as a stencil table (on the executor, then
