@@ -40,11 +40,12 @@ nb::tuple limit(const Mesh& mesh, int level, const std::string& scheme) {
 }
 
 // The limit and its u and v derivatives at samples (faces[i], u[i], v[i]), going down at most
-// `depth` levels, on the GPU (results copied down) or the CPU: (positions, du, dv, how many were
+// `depth` levels (`adaptive`: through Catmull-Clark's adaptive plan of that isolation level, the
+// same limits), on the GPU (results copied down) or the CPU: (positions, du, dv, how many were
 // approximated).
 template <bool on_gpu>
 nb::tuple limit_at(const Mesh& mesh, const Indices& faces, const Values& u, const Values& v, const std::string& scheme,
-                   int depth, bool approximate) {
+                   int depth, bool approximate, bool adaptive) {
   meshops::check_mesh(mesh.mesh);
   if (faces.size() != u.size() || faces.size() != v.size())
     throw DimensionError("limit_at: " + std::to_string(faces.size()) + " faces, " + std::to_string(u.size()) + " u and " +
@@ -74,10 +75,10 @@ nb::tuple limit_at(const Mesh& mesh, const Indices& faces, const Values& u, cons
     auto r = [&] {
       if constexpr (on_gpu)
         return apps::sample_limits_on_gpu<double>(scheme, mesh.mesh, tags.sharpness, options, samples, depth, approximate,
-                                                  false, stages);
+                                                  adaptive, stages);
       Cpu exec;
       return apps::sample_limits<double>(exec, scheme, mesh.mesh, tags.sharpness, options, samples, depth, approximate,
-                                         false, stages);
+                                         adaptive, stages);
     }();
     return nb::make_tuple(out<Cpu>(std::move(r.position)), out<Cpu>(std::move(r.du)), out<Cpu>(std::move(r.dv)),
                           r.approximated);
@@ -91,11 +92,12 @@ nb::tuple limit_at(const Mesh& mesh, const Indices& faces, const Values& u, cons
 void bind_limits(nb::module_& module) {
   using namespace nb::literals;
   module.def("_limit", &limit<false>, "mesh"_a, "level"_a, "scheme"_a);
-  module.def("_limit_at", &limit_at<false>, "mesh"_a, "faces"_a, "u"_a, "v"_a, "scheme"_a, "depth"_a, "approximate"_a);
+  module.def("_limit_at", &limit_at<false>, "mesh"_a, "faces"_a, "u"_a, "v"_a, "scheme"_a, "depth"_a, "approximate"_a,
+             "adaptive"_a);
 #ifdef SPMESH_PYTHON_CUDA
   module.def("_limit_cuda", &limit<true>, "mesh"_a, "level"_a, "scheme"_a);
   module.def("_limit_at_cuda", &limit_at<true>, "mesh"_a, "faces"_a, "u"_a, "v"_a, "scheme"_a, "depth"_a,
-             "approximate"_a);
+             "approximate"_a, "adaptive"_a);
 #endif
 }
 

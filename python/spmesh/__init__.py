@@ -252,15 +252,17 @@ def limit(mesh: Mesh, level: int = 0, scheme: str = "catmark", device: str = "cp
 
 
 def limit_at(mesh: Mesh, faces, u, v, scheme: str = "catmark", depth: int = 3, approximate: bool = False,
-             device: str = "cpu"):
+             device: str = "cpu", adaptive: bool = False):
     """The limit and its derivatives at samples (faces[i], u[i], v[i]) of the base mesh's faces
     (0-based; a quad's (u, v) in [0, 1]^2, a triangle's barycentric (u, v)), computed on `device`:
     (positions, d/du, d/dv), each n x 3 NumPy. Irregular faces are evaluated by Stam's method or
     down to `depth` levels; with approximate=True a sample that no patch holds at that depth is
-    interpolated instead of refused."""
+    interpolated instead of refused. adaptive=True (Catmull-Clark) goes down through the
+    feature-adaptive plan of isolation level `depth`: the same limits, refining only near the
+    features (docs/adaptive.md)."""
     positions, du, dv, _ = _on_device("limit_at", device, mesh, np.ascontiguousarray(faces, dtype=np.int32),
                                       np.ascontiguousarray(u, dtype=np.float64),
-                                      np.ascontiguousarray(v, dtype=np.float64), scheme, depth, approximate)
+                                      np.ascontiguousarray(v, dtype=np.float64), scheme, depth, approximate, adaptive)
     return positions, du, dv
 
 

@@ -144,5 +144,9 @@ def test_limits_on_the_gpu_equal_the_cpus():
         got = spmesh.limit_at(mesh, faces, u, v, scheme, approximate=True, device="cuda")
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, rtol=0, atol=1e-12, err_msg=scheme)
+        if scheme == "catmark":  # through the adaptive plan on the GPU: the same limits
+            adaptive = spmesh.limit_at(mesh, faces, u, v, scheme, approximate=True, device="cuda", adaptive=True)
+            for a, w in zip(adaptive, want):
+                np.testing.assert_allclose(a, w, rtol=0, atol=1e-12, err_msg="adaptive")
     with pytest.raises(ValueError, match="sample 0 names face 99"):
         spmesh.limit_at(cube, [99], [0.5], [0.5], device="cuda")

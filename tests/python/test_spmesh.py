@@ -216,6 +216,18 @@ def test_limit_at_vertices_and_samples_agree_with_the_closed_form_and_each_other
     np.testing.assert_allclose((ahead - behind) / (2 * h), dv, rtol=0, atol=1e-7)
 
 
+def test_limit_at_adaptive_is_the_uniform_limit():
+    lantern = spmesh.read_mesh(data("lantern.obj"))  # polygons and extraordinary vertices
+    faces = np.repeat(np.arange(lantern.face_count), 3)
+    u, v = np.tile([0.0, 0.2, 0.45], lantern.face_count), np.tile([0.0, 0.3, 0.1], lantern.face_count)
+    uniform = spmesh.limit_at(lantern, faces, u, v, depth=4)
+    adaptive = spmesh.limit_at(lantern, faces, u, v, depth=4, adaptive=True)
+    for a, b in zip(adaptive, uniform):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+    with pytest.raises(spmesh.InputError, match="adaptive refinement is not built"):
+        spmesh.limit_at(spmesh.triangulate(lantern), faces[:1], u[:1], v[:1], scheme="loop", adaptive=True)
+
+
 def test_errors_are_python_exceptions_with_spmesh_messages():
     with pytest.raises(ValueError, match="nothing.obj: cannot open for reading"):
         spmesh.read_mesh(data("nothing.obj"))
