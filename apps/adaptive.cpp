@@ -2,7 +2,8 @@
 // (schemes/catmull_clark/adaptive.hpp) written as its patches (OUT.patches: patch_file.hpp),
 // with --select FACES.txt those faces refined to level L too; with --select and a mesh output
 // (.obj, .ply) the selective refinement as a crack-free mesh (selective_mesh.hpp); with
-// --tessellate N the limit surface tessellated at rate N through the plan.
+// --tessellate N the limit surface tessellated at rate N through the plan. A mesh's holes (t hole)
+// take part in the rules and have neither patches nor facets.
 #include "apps/args.hpp"
 #include "apps/commands.hpp"
 #include "apps/input.hpp"
@@ -11,6 +12,7 @@
 #include "apps/transfer.hpp"
 #include "meshops/io.hpp"
 #include "meshops/samples.hpp"
+#include "schemes/holes.hpp"
 #include "schemes/catmull_clark/patch_file.hpp"
 
 #include <fmt/format.h>
@@ -37,6 +39,31 @@ void check_adaptive_options(const Args& args) {
     if (args.get(option)) throw InputError(std::string(option) + " is not taken with --adaptive");
 }
 
+// The patches of the faces that are not holes (t hole faces take part in the rules and have no
+// surface).
+cc::AdaptivePatches<linalg::Host> without_holes(cc::AdaptivePatches<linalg::Host> patches, const std::vector<char>& holes) {
+  std::vector<index_t> kept;
+  for (index_t p = 0; p < patches.size(); ++p)
+    if (!holes[std::size_t(patches.base_face[p])]) kept.push_back(p);
+  const auto n = index_t(kept.size());
+  cc::AdaptivePatches<linalg::Host> out{linalg::Array<index_t>(n), linalg::Array<double>(n), linalg::Array<double>(n),
+                                        linalg::Array<std::uint8_t>(n), linalg::Array<index_t>(n),
+                                        linalg::Array<std::uint8_t>(n), linalg::Array<std::uint8_t>(n),
+                                        linalg::Array<index_t>(n + 1), {}};
+  std::vector<index_t> points;
+  out.offsets[0] = 0;
+  for (index_t i = 0; i < n; ++i) {
+    const index_t p = kept[std::size_t(i)];
+    out.base_face[i] = patches.base_face[p], out.u0[i] = patches.u0[p], out.v0[i] = patches.v0[p];
+    out.level[i] = patches.level[p], out.face[i] = patches.face[p], out.kind[i] = patches.kind[p];
+    out.detail[i] = patches.detail[p];
+    points.insert(points.end(), patches.points.data() + patches.offsets[p], patches.points.data() + patches.offsets[p + 1]);
+    out.offsets[i + 1] = index_t(points.size());
+  }
+  out.points = linalg::Array<index_t>(points);
+  return out;
+}
+
 template <class T>
 int adaptive_as(const Args& args) {
   const int isolation = args.levels("--adaptive");
@@ -56,9 +83,6 @@ int adaptive_as(const Args& args) {
     return read_input(args, 0, false, true);  // the plan's memory is not known before its build
   }();
   check_adaptive(in.scheme, true);
-  if (!in.tags.holes.empty())
-    throw InputError(input + ": t hole faces: adaptive patches and selective meshes of meshes with holes are not "
-                     "built (spmesh limit --tessellate N leaves holes out)");
   const std::vector<std::uint8_t> selected =
       select ? meshops::read_face_selection(*select, in.mesh.face_count()) : std::vector<std::uint8_t>{};
   Stages stages;
@@ -74,6 +98,7 @@ int adaptive_as(const Args& args) {
         r = adaptive_patch_set<T>(exec, in.mesh, in.tags.sharpness, in.options, isolation, selected, stages);
       }
     }
+    if (!in.tags.holes.empty()) r.patches = without_holes(std::move(r.patches), in.tags.holes);
     const auto t = std::chrono::steady_clock::now();
     {
       Progress progress("writing " + out);
@@ -96,6 +121,14 @@ int adaptive_as(const Args& args) {
     }
   } catch (const schemes::SampleError& e) {
     throw InputError(std::string("the selective mesh's points: ") + e.what() + " (--approximate takes them)");
+  }
+  if (!in.tags.holes.empty()) {  // the holes' facets left out (their points in none)
+    const int N = 1 << isolation;
+    cpu::Executor exec;
+    const bool polygons = linalg::has_faces_other_than(exec, in.mesh.M, 4);
+    r.mesh = schemes::facets_without_holes(r.mesh, in.mesh.M, in.tags.holes, [&](index_t f, index_t n) {
+      return selected[std::size_t(f)] ? cc::facets_of_face(n, N, polygons) : 1;
+    });
   }
   const auto t = std::chrono::steady_clock::now();
   {

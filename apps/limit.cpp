@@ -144,7 +144,7 @@ int tessellate_as(const Args& args, int depth, bool adaptive) {
   if (!in.tags.holes.empty()) {  // the holes' facets left out (their points in none)
     cpu::Executor exec;
     const bool polygons = linalg::has_faces_other_than(exec, in.mesh.M, 4);
-    r.mesh = schemes::facets_without_holes(r.mesh, in.mesh.M, in.tags.holes, [&](index_t n) {
+    r.mesh = schemes::facets_without_holes(r.mesh, in.mesh.M, in.tags.holes, [&](index_t, index_t n) {
       return in.scheme == "loop" ? schemes::loop::facets_of_face(n, rate, polygons)
                                  : schemes::catmull_clark::facets_of_face(n, rate, polygons);
     });

@@ -35,14 +35,14 @@ linalg::MeshMatrix<> without_holes(linalg::MeshMatrix<> refined, const linalg::M
 }
 
 // A tessellation's facets (tessellation_samples', face by face) without the holes': face f of n
-// sides has facets_of(n) of them. Its points stay (those inside a hole in no facet).
+// sides has facets_of(f, n) of them. Its points stay (those inside a hole in no facet).
 template <class FacetsOf>
 linalg::MeshMatrix<> facets_without_holes(const linalg::MeshMatrix<>& facets, const linalg::MeshMatrix<>& base,
                                           const std::vector<char>& holes, FacetsOf&& facets_of) {
   std::vector<index_t> offsets{0}, indices;
   index_t facet = 0;
   for (index_t f = 0; f < base.faces; ++f) {
-    const index_t count = index_t(facets_of(base.offsets[f + 1] - base.offsets[f]));
+    const index_t count = index_t(facets_of(f, base.offsets[f + 1] - base.offsets[f]));
     if (!holes[std::size_t(f)])
       for (index_t k = facet; k < facet + count; ++k) {
         indices.insert(indices.end(), facets.indices.begin() + facets.offsets[k], facets.indices.begin() + facets.offsets[k + 1]);

@@ -544,6 +544,14 @@ assert set(edges.values()) == {2}, edges
 # one side, 4 and 5 two)
 assert sorted(len(f) for f in faces)[-4:] == [7, 7, 10, 10], sorted(len(f) for f in faces)[-4:]
 PY
+# A hole has no patch and no facet: the holed cube's face 2 is in neither.
+"$spmesh" subdivide "$tmp/holed.obj" --adaptive 2 -o "$tmp/holed.patches" >/dev/null &&
+  "$spmesh" subdivide "$tmp/holed.obj" --adaptive 2 --select "$tmp/select.txt" -o "$tmp/holed_select.obj" >/dev/null ||
+  fail "subdivide --adaptive of a mesh with a hole"
+[[ $(awk '/^(patch|stam|boundary_patch) / && $2 == 2' "$tmp/holed.patches" | wc -l) -eq 0 &&
+   $(awk '/^(patch|stam|boundary_patch) / && $2 == 1' "$tmp/holed.patches" | wc -l) -gt 0 ]] ||
+  fail "subdivide --adaptive: the hole's patches are not left out"
+[[ $(grep -c '^f ' "$tmp/holed_select.obj") -eq 20 ]] || fail "subdivide --select: the hole's facets are not left out"
 # --adaptive L --tessellate N: limit --tessellate N --adaptive --levels L's points.
 "$spmesh" subdivide "$tmp/dart.obj" --adaptive 3 --tessellate 3 --approximate --precision double \
   -o "$tmp/dart_adaptive2.obj" >/dev/null || fail "subdivide --adaptive --tessellate"
