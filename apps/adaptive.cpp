@@ -12,8 +12,8 @@
 #include "apps/transfer.hpp"
 #include "meshops/io.hpp"
 #include "meshops/samples.hpp"
-#include "schemes/holes.hpp"
 #include "schemes/catmull_clark/patch_file.hpp"
+#include "schemes/holes.hpp"
 
 #include <fmt/format.h>
 
