@@ -683,6 +683,32 @@ TEST_CASE_TEMPLATE("Catmull-Clark solids' limit on grids of samples equals the l
   }
 }
 
+// More than four columns are summed a block of four at a time (five: blocks of four and one),
+// here with 12 samples an axis in a grid of 5^3 cells.
+TEST_CASE_TEMPLATE("Catmull-Clark solids' limit on grids equals the limit at the same samples with five columns and "
+                   "12 samples an axis",
+                   B, SPMESH_TEST_BACKENDS) {
+  std::vector<double> t;
+  for (int i = 0; i < 12; ++i) t.push_back(0.08 * i + 0.03 * (i % 3));
+  constexpr int side = 5;
+  const CellMesh<> mesh = turned(grid_cells(side));
+  const linalg::Dense<double> P = perturbed_grid(side, 7);
+  linalg::Dense<double> wide(P.rows, 5);
+  for (index_t v = 0; v < P.rows; ++v) {
+    for (index_t x = 0; x < 3; ++x) wide(v, x) = P(v, x);
+    wide(v, 3) = P(v, 0) * P(v, 1), wide(v, 4) = P(v, 2) - 0.5 * P(v, 0);
+  }
+  const linalg::Dense<double>* three_and_five[] = {&P, &wide};
+  for (const linalg::Dense<double>* columns : three_and_five) {
+    const linalg::Dense<double>& points = *columns;
+    CAPTURE(points.cols);
+    index_t evaluated = 0;
+    CHECK(grids_against_samples<B, double>(mesh, points, t, nullptr, evaluated) <= 1e-12);
+    CHECK(evaluated == side * side * side);
+    CHECK(grids_against_samples<B, float>(mesh, points, t, nullptr, evaluated) <= 2e-5);
+  }
+}
+
 TEST_CASE_TEMPLATE("Catmull-Clark solids' limit on grids refuses, naming it, a cell without a net or out of range, "
                    "and a parameter outside [0, 1]",
                    B, SPMESH_TEST_BACKENDS) {
