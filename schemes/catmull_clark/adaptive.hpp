@@ -7,10 +7,11 @@
 // Level l (the base mesh if it is all quads, else its level 1) holds the faces that the previous
 // level refined, and rings round them. The faces it refines, T_l, are those among the children of
 // T_(l-1) (every face on the first level) that the samples go down from (limit_at.hpp's held_by:
-// none; irregular features, creases not yet decayed). Its region E_l is T_l and two rings of
-// faces round it (extraction.hpp's faces_within: the indicator propagated with the mesh matrix),
-// extracted as a mesh, X M X-ring (Eq. 25), with its vertex data X P (Eq. 24), and refined one
-// level as any mesh is. Two rings make every point, edge and sharpness that level l + 1 reads
+// none; irregular features, creases not yet decayed), and where asked the faces within a number of
+// rings of those (still children of T_(l-1), itself widened as much). Its region E_l is T_l and
+// two rings of faces round it (extraction.hpp's faces_within: the indicator propagated with the
+// mesh matrix), extracted as a mesh, X M X-ring (Eq. 25), with its vertex data X P (Eq. 24), and
+// refined one level as any mesh is. Two rings make every point, edge and sharpness that level l + 1 reads
 // about T_l's children exact:
 //  - a child vertex is exact where its rule reads faces of E_l only: the vertex points of T_l's
 //    corners read their stars (one ring), the edge points of their edges two faces;
@@ -169,15 +170,19 @@ QuadLevel<S> refine_region(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<
 // of limit_at_samples(exec, plan, ...), which evaluates it for any vertex data. Refines while
 // some face is refined (fewer levels where every face is held sooner). `selected` (one mark per
 // base face, or empty) asks for selective refinement: those faces are refined to the isolation
-// level too, their patches (adaptive_patches.hpp) 4^L a face, the surface the same. Throws as
-// limit_at_samples does for input the half-edge build does not take.
+// level too, their patches (adaptive_patches.hpp) 4^L a face, the surface the same. `rings` (0 or
+// more) widens each level's refined faces by that many rings of faces round them: more patches of
+// the deeper levels round each feature, the same surface. Throws as limit_at_samples does for
+// input the half-edge build does not take.
 template <class Exec, class S = typename Exec::space>
 AdaptivePlan<S> build_adaptive(Exec& exec, linalg::MeshMatrix<S> M, const Sharpness<S>& C, int isolation,
-                               Options options = {}, const linalg::Array<std::uint8_t, S>& selected = {}) {
+                               Options options = {}, const linalg::Array<std::uint8_t, S>& selected = {},
+                               int rings = 0) {
   schemes::detail::check_input<CatmullClark>(exec, M, C, isolation, false);
   if (isolation < 0 || isolation > max_sample_depth)
     throw InputError("build_adaptive: isolation level " + std::to_string(isolation) + ", not 0 to " +
                      std::to_string(max_sample_depth));
+  if (rings < 0) throw InputError("build_adaptive: " + std::to_string(rings) + " rings round the refined faces, not 0 or more");
   if (selected.size() != 0 && selected.size() != M.faces)
     throw DimensionError("build_adaptive: a selection of " + std::to_string(selected.size()) + " faces, the mesh has " +
                          std::to_string(M.faces));
@@ -212,6 +217,9 @@ AdaptivePlan<S> build_adaptive(Exec& exec, linalg::MeshMatrix<S> M, const Sharpn
     linalg::Array<std::uint8_t, S> refine(L.faces);
     const std::uint8_t* parent = l == plan.first_level() ? nullptr : plan.steps[std::size_t(l - 1)].refined.data();
     exec.for_each(L.faces, detail::FacesToRefine{level, parent, chosen.size() ? chosen.data() : nullptr, refine.data()});
+    // Widened: r rings of children lie in the children of r rings of parents, so the faces
+    // refined stay among the children of the (widened) faces refined before.
+    if (rings > 0) refine = faces_within(exec, L, refine, rings);
     const std::uint8_t* marks = refine.data();
     const index_t refined_faces = exec.count_if(L.faces, [=] SPMESH_HD(index_t f) { return marks[f] != 0; });
     if (refined_faces == 0) break;

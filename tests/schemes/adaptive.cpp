@@ -26,9 +26,9 @@ struct Comparison {
 };
 
 // Both plans' limits at every face's samples on backend B, approximating where no patch holds
-// (both the same way), compared.
+// (both the same way), compared; the adaptive plan's refined faces widened by `rings`.
 template <class B>
-Comparison compare(const meshops::PolyMesh& mesh, int isolation, bool dense = true) {
+Comparison compare(const meshops::PolyMesh& mesh, int isolation, bool dense = true, int rings = 0) {
   const auto tags = schemes::read_tags(mesh);
   const schemes::Options options = schemes::options_from(tags);
   const Samples s = samples_on(mesh, dense);
@@ -41,7 +41,7 @@ Comparison compare(const meshops::PolyMesh& mesh, int isolation, bool dense = tr
   const auto P0 = B::upload(mesh.positions);
   const auto uniform = cc::limit_at_samples(exec, B::upload(mesh.M), upload_sharpness(), faces, u, v, P0, isolation,
                                             options, true);
-  const auto plan = cc::build_adaptive(exec, B::upload(mesh.M), upload_sharpness(), isolation, options);
+  const auto plan = cc::build_adaptive(exec, B::upload(mesh.M), upload_sharpness(), isolation, options, {}, rings);
   const auto adaptive = cc::limit_at_samples(exec, plan, faces, u, v, P0, true);
   Comparison c;
   c.uniform_approximated = uniform.approximated, c.adaptive_approximated = adaptive.approximated;
@@ -92,6 +92,43 @@ TEST_CASE_TEMPLATE("an adaptive plan's limit at (face, u, v) is the uniform plan
         CHECK(c.adaptive_points == on_cpu.adaptive_points);
       }
     }
+}
+
+TEST_CASE_TEMPLATE("an adaptive plan's refined faces widened by rings: more points, the same limit as the uniform plan",
+                   B, SPMESH_TEST_BACKENDS) {
+  for (const auto& mesh : bundled_meshes()) {
+    CAPTURE(mesh.source);
+    index_t points = compare<B>(mesh, 3).adaptive_points;
+    bool grew = false;
+    for (int rings = 1; rings <= 2; ++rings) {
+      CAPTURE(rings);
+      const Comparison c = compare<B>(mesh, 3, true, rings);
+      check_agrees(c);
+      CHECK(c.adaptive_points >= points);
+      grew |= c.adaptive_points > points;
+      points = c.adaptive_points;
+    }
+    // Widening stops where the refined faces cover the mesh (then the plan is the uniform one).
+    CHECK((grew || points == compare<B>(mesh, 3, true, 8).adaptive_points));
+  }
+  // Where the first level's refined faces are a small part of the mesh, so that the levels below
+  // hold faces that are no candidates (children of the region's outer rings).
+  const std::filesystem::path characters = SPMESH_SHARED_DIR "/meshes/characters";
+  for (const char* name : {"Bigguy", "Monsterfrog"}) {
+    const auto path = characters / (std::string(name) + ".obj");
+    if (!std::filesystem::exists(path)) continue;  // ../shared absent: nothing to read
+    CAPTURE(path);
+    const meshops::PolyMesh mesh = meshops::read_obj(path.string());
+    const Comparison narrow = compare<B>(mesh, 3, false), wide = compare<B>(mesh, 3, false, 4);
+    check_agrees(wide);
+    CHECK(wide.adaptive_points > narrow.adaptive_points);
+  }
+  typename B::Exec exec;
+  const auto meshes = bundled_meshes();
+  const auto tags = schemes::read_tags(meshes.front());
+  const schemes::Sharpness<typename B::Exec::space> C{B::upload(tags.sharpness.edges), B::upload(tags.sharpness.vertices)};
+  CHECK_THROWS_WITH_AS(cc::build_adaptive(exec, B::upload(meshes.front().M), C, 2, schemes::options_from(tags), {}, -1),
+                       "build_adaptive: -1 rings round the refined faces, not 0 or more", InputError);
 }
 
 TEST_CASE_TEMPLATE("an adaptive plan's limit is the uniform plan's on OpenSubdiv's shapes and the characters (isolation 3)",

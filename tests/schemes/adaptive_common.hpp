@@ -75,12 +75,12 @@ inline std::vector<meshops::PolyMesh> bundled_meshes() {
 // base faces refined to the isolation level too (empty: none).
 template <class B>
 auto plan_of(typename B::Exec& exec, const meshops::PolyMesh& mesh, int isolation,
-             const std::vector<std::uint8_t>& selected = {}) {
+             const std::vector<std::uint8_t>& selected = {}, int rings = 0) {
   const auto tags = schemes::read_tags(mesh);
   return cc::build_adaptive(exec, B::upload(mesh.M),
                             schemes::Sharpness<typename B::Exec::space>{B::upload(tags.sharpness.edges),
                                                                       B::upload(tags.sharpness.vertices)},
-                            isolation, schemes::options_from(tags), B::upload(Array<std::uint8_t>(selected)));
+                            isolation, schemes::options_from(tags), B::upload(Array<std::uint8_t>(selected)), rings);
 }
 
 }  // namespace spmesh::test::adaptive_tests

@@ -169,6 +169,37 @@ TEST_CASE_TEMPLATE("an adaptive plan's patches tile its base faces and their B-s
   CHECK(regular > 500);  // the B-spline check above is not idle
 }
 
+// Rings round the refined faces: more patches, of deeper levels, still tiling every base face,
+// each B-spline still the limit.
+TEST_CASE_TEMPLATE("an adaptive plan widened by rings: more patches, tiling the base faces, the same limit", B,
+                   SPMESH_TEST_BACKENDS) {
+  auto meshes = bundled_meshes();
+  const std::string character = SPMESH_SHARED_DIR "/meshes/characters/Bigguy.obj";
+  if (std::filesystem::exists(character)) meshes.push_back(meshops::read_obj(character));
+  for (const auto& mesh : meshes) {
+    CAPTURE(mesh.source);
+    typename B::Exec exec;
+    index_t patches = check_patches<B>(exec, mesh, plan_of<B>(exec, mesh, 3)).patches.size();
+    for (int rings = 1; rings <= 2; ++rings) {
+      CAPTURE(rings);
+      const auto plan = plan_of<B>(exec, mesh, 3, {}, rings);
+      const auto c = check_patches<B>(exec, mesh, plan);
+      CHECK(c.difference <= 1e-12);
+      CHECK(c.patches.size() >= patches);
+      patches = c.patches.size();
+      // The widening stays among the faces samples reach: a refined face's parent was refined.
+      for (std::size_t l = 1; l < plan.steps.size(); ++l) {
+        if (plan.steps[l - 1].whole) continue;
+        const auto refined = B::download(plan.steps[l].refined);
+        const auto faces = B::download(plan.steps[l].faces);
+        const auto parents = B::download(plan.steps[l - 1].refined);
+        for (index_t i = 0; i < refined.size(); ++i)
+          if (refined[i]) CHECK(parents[faces[i] >> 2] != 0);
+      }
+    }
+  }
+}
+
 // A selection refines its faces to the isolation level whatever they hold, 4^L patches a quad
 // (n 4^(L - 1) an n-gon); the other faces' patches are the plan's without it, and the limits the
 // same.
