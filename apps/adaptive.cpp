@@ -30,9 +30,12 @@ namespace {
 namespace cc = schemes::catmull_clark;
 
 // InputError naming what --adaptive does not take with it: --levels (L is --adaptive's),
-// --picture, --dry-run, and --select with --tessellate.
+// --picture, --dry-run, --select with --tessellate, and --adaptive-rings but for patches.
 void check_adaptive_options(const Args& args) {
   if (args.get("--levels")) throw InputError("--adaptive L is the isolation level: --levels is not taken with it");
+  // More rings change the patches, not the surface: a mesh of the surface would be the same.
+  if (args.get("--adaptive-rings") && std::filesystem::path(args.get("--output").value_or("")).extension() != ".patches")
+    throw InputError("--adaptive-rings changes the patches, not the surface: taken with an output ending in .patches");
   if (args.get("--tessellate") && args.get("--select"))
     throw InputError("--select or --tessellate, not both (--select's mesh is a tessellation of its faces at 2^L)");
   for (const char* option : {"--picture", "--dry-run"})
@@ -73,6 +76,7 @@ int adaptive_as(const Args& args) {
   if (!patches && !select)
     throw InputError(out + ": --adaptive writes its patches (an output ending in .patches), or with --select FACES.txt "
                      "a selective refinement as a mesh (.obj, .ply), or with --tessellate N a tessellation");
+  const int rings = args.get("--adaptive-rings") ? args.levels("--adaptive-rings") : 0;
   meshops::OutputFiles outputs(select ? std::vector<std::string>{input, *select} : std::vector<std::string>{input});
   std::optional<meshops::MeshFormat> format;
   if (!patches) format = meshops::output_format(out);
@@ -92,10 +96,10 @@ int adaptive_as(const Args& args) {
     {
       Progress progress(fmt::format("adaptive patches to level {} on {}", isolation, device));
       if (device == "cuda") {
-        r = adaptive_patch_set_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, isolation, selected, stages);
+        r = adaptive_patch_set_on_gpu<T>(in.mesh, in.tags.sharpness, in.options, isolation, selected, rings, stages);
       } else {
         cpu::Executor exec;
-        r = adaptive_patch_set<T>(exec, in.mesh, in.tags.sharpness, in.options, isolation, selected, stages);
+        r = adaptive_patch_set<T>(exec, in.mesh, in.tags.sharpness, in.options, isolation, selected, rings, stages);
       }
     }
     if (!in.tags.holes.empty()) r.patches = without_holes(std::move(r.patches), in.tags.holes);

@@ -28,7 +28,7 @@ Limits<T> tessellation_on_gpu(const std::string& scheme, const meshops::PolyMesh
 template <class T>
 PatchSet<T> adaptive_patch_set_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                       const schemes::Options& options, int isolation,
-                                      const std::vector<std::uint8_t>& selected, Stages& stages);
+                                      const std::vector<std::uint8_t>& selected, int rings, Stages& stages);
 template <class T>
 Limits<T> selective_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C, const schemes::Options& options,
                            int levels, const std::vector<std::uint8_t>& selected, bool approximate, Stages& stages);
@@ -94,7 +94,7 @@ void check_device_memory(std::int64_t bytes);
                                          const schemes::Options&, int, int, bool, bool, Stages&);                  \
   template PatchSet<T> adaptive_patch_set_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&,             \
                                                  const schemes::Options&, int, const std::vector<std::uint8_t>&,  \
-                                                 Stages&);                                                        \
+                                                 int, Stages&);                                                   \
   template Limits<T> selective_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&, \
                                       int, const std::vector<std::uint8_t>&, bool, Stages&);                        \
   template schemes::Refinement<T> build_on_gpu(const std::string&, const meshops::PolyMesh&,                  \

@@ -32,7 +32,7 @@ Limits<T> tessellation_on_gpu(const std::string&, const meshops::PolyMesh&, cons
 }
 template <class T>
 PatchSet<T> adaptive_patch_set_on_gpu(const meshops::PolyMesh&, const schemes::Sharpness<>&, const schemes::Options&, int,
-                                      const std::vector<std::uint8_t>&, Stages&) {
+                                      const std::vector<std::uint8_t>&, int, Stages&) {
   no_cuda();
 }
 template <class T>

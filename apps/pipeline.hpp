@@ -230,7 +230,7 @@ Limits<T> tessellation(Exec& exec, const std::string& scheme, const meshops::Pol
 }
 
 // Catmull-Clark's adaptive plan to `isolation` levels (`selected`: base faces refined to it too,
-// or empty) as a patch set on the host (schemes/catmull_clark/patch_file.hpp writes it): every
+// or empty; `rings`: rings of faces round each level's refined faces refined too) as a patch set on the host (schemes/catmull_clark/patch_file.hpp writes it): every
 // level's points, where each level's start, and the patches.
 template <class T>
 struct PatchSet {
@@ -241,13 +241,13 @@ struct PatchSet {
 template <class T, class Exec>
 PatchSet<T> adaptive_patch_set(Exec& exec, const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                const schemes::Options& options, int isolation, const std::vector<std::uint8_t>& selected,
-                               Stages& stages) {
+                               int rings, Stages& stages) {
   namespace cc = schemes::catmull_clark;
   using X = Transfer<Exec>;
   auto in = upload<T>(exec, mesh, C, stages);
   auto t = std::chrono::steady_clock::now();
   const auto plan = cc::build_adaptive(exec, std::move(in.M), in.sharpness, isolation, options,
-                                       X::up(linalg::Array<std::uint8_t>(selected)));
+                                       X::up(linalg::Array<std::uint8_t>(selected)), rings);
   auto patches = cc::adaptive_patches(exec, plan);
   auto levels = cc::level_points(exec, plan, in.P);
   exec.synchronize();

@@ -59,10 +59,10 @@ Limits<T> tessellation_on_gpu(const std::string& scheme, const meshops::PolyMesh
 template <class T>
 PatchSet<T> adaptive_patch_set_on_gpu(const meshops::PolyMesh& mesh, const schemes::Sharpness<>& C,
                                       const schemes::Options& options, int isolation,
-                                      const std::vector<std::uint8_t>& selected, Stages& stages) {
+                                      const std::vector<std::uint8_t>& selected, int rings, Stages& stages) {
   linalg::cuda::Executor exec;
   linalg::Device::reset_peak();
-  return adaptive_patch_set<T>(exec, mesh, C, options, isolation, selected, stages);
+  return adaptive_patch_set<T>(exec, mesh, C, options, isolation, selected, rings, stages);
 }
 
 template <class T>

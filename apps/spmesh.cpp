@@ -34,13 +34,14 @@ constexpr const char* usage = R"(usage:
       the product of the surface rule and the cubic B-spline, the default, or Joy-MacCracken's).
       Medit Ridges and Corners crease the boundary surface and the inside (--sharp-edges: its
       Edges too, the curves gmsh writes), with --crease uniform|chaikin
-  spmesh subdivide IN --adaptive L -o OUT.patches [--select FACES.txt] [options]
+  spmesh subdivide IN --adaptive L -o OUT.patches [--select FACES.txt] [--adaptive-rings R] [options]
       Catmull-Clark's feature-adaptive plan to isolation level L as patches: every level's
       points, then a line a patch: its kind (patch, boundary_patch, stam, smooth_corner,
       boundary_fan, approximated), base face, (u0, v0) and level (its square of side 2^-level
       in the face's parameters), face on its level, detail and control points (docs/adaptive.md
       "Patch file"); --select (face ids, 0-based, any number a line) refines those faces to
-      level L too
+      level L too; --adaptive-rings R refines R rings of faces round each level's refined
+      faces too (more patches of the deeper levels, the same surface)
   spmesh subdivide IN --adaptive L --select FACES.txt -o OUT.obj|OUT.ply [--approximate]
       selective refinement as a crack-free mesh: the selected faces as the limit surface's
       points of level L (2^L x 2^L quads a quad), the others whole, joined by transition faces
@@ -127,7 +128,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
   if (command == "subdivide") {
     auto options = scheme_options;
     options.insert(options.end(), {"--surface", "--vertex-rule"});               // volume meshes only
-    options.insert(options.end(), {"--adaptive", "--select", "--tessellate"});  // Catmull-Clark's adaptive plan
+    options.insert(options.end(), {"--adaptive", "--adaptive-rings", "--select", "--tessellate"});  // Catmull-Clark's adaptive plan
     return subdivide_command(
         parse(command, rest, options, {"--dry-run", "--sharp-edges", "--approximate"}, 1, "one input mesh file"));
   }

@@ -110,7 +110,7 @@ int subdivide_as(const Args& args) {
 
 int subdivide_command(const Args& args) {
   if (args.get("--adaptive")) return subdivide_adaptive(args);
-  for (const char* option : {"--select", "--tessellate", "--approximate"})
+  for (const char* option : {"--select", "--tessellate", "--approximate", "--adaptive-rings"})
     if (args.get(option)) throw InputError(std::string(option) + " is for --adaptive L (Catmull-Clark's adaptive plan)");
   if (is_volume_file(args.positional.at(0))) return subdivide_volume(args);
   return args.dbl() ? subdivide_as<double>(args) : subdivide_as<float>(args);

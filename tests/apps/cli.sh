@@ -475,10 +475,12 @@ expect_error "limit --adaptive: Loop's is not built" "$tmp/loop_adaptive.obj" li
   --triangulate fan --scheme loop --tessellate 2 --adaptive -o "$tmp/loop_adaptive.obj"
 # subdivide --adaptive L -o OUT.patches: the plan's patches (docs/adaptive.md "Patch file"). Each
 # base face's patches tile it; each regular patch, evaluated here from its 16 points by the cubic
-# B-spline basis, is the limit that spmesh limit --at gives at the same (face, u, v).
-"$spmesh" subdivide "$tmp/dart.obj" --adaptive 3 --precision double -o "$tmp/dart.patches" >"$tmp/stdout" ||
-  fail "subdivide --adaptive: $(cat "$tmp/stdout")"
-python3 - "$tmp/dart.patches" "$tmp/dart_samples.txt" "$tmp/dart_bspline.txt" <<'PY' || fail "subdivide --adaptive: the patch file"
+# B-spline basis, is the limit that spmesh limit --at gives at the same (face, u, v). With
+# --adaptive-rings 1, more patches, the same checks.
+for rings in 0 1; do
+"$spmesh" subdivide "$tmp/dart.obj" --adaptive 3 --adaptive-rings $rings --precision double \
+  -o "$tmp/dart$rings.patches" >"$tmp/stdout" || fail "subdivide --adaptive --adaptive-rings $rings: $(cat "$tmp/stdout")"
+python3 - "$tmp/dart$rings.patches" "$tmp/dart_samples.txt" "$tmp/dart_bspline.txt" <<'PY' || fail "the patch file (rings $rings)"
 import sys
 lines = open(sys.argv[1]).read().split('\n')
 assert lines[0] == '# spmesh adaptive patches 1', lines[0]
@@ -524,7 +526,13 @@ PY
 "$spmesh" limit "$tmp/dart.obj" --at "$tmp/dart_samples.txt" --approximate --precision double \
   -o "$tmp/dart_limits.txt" >/dev/null || fail "limit --at the patches' samples"
 cut -d' ' -f1-3 "$tmp/dart_limits.txt" >"$tmp/dart_limit_points.txt"
-same_lines "$tmp/dart_bspline.txt" "$tmp/dart_limit_points.txt" 3 || fail "subdivide --adaptive: a patch is not the limit"
+same_lines "$tmp/dart_bspline.txt" "$tmp/dart_limit_points.txt" 3 ||
+  fail "subdivide --adaptive --adaptive-rings $rings: a patch is not the limit"
+done
+[[ $(grep -c '^patch ' "$tmp/dart1.patches") -gt $(grep -c '^patch ' "$tmp/dart0.patches") ]] ||
+  fail "subdivide --adaptive-rings 1: no more patches than without"
+expect_error "subdivide --adaptive-rings: for patches only" "$tmp/rings.obj" subdivide "$tmp/dart.obj" \
+  --adaptive 3 --adaptive-rings 1 --tessellate 2 -o "$tmp/rings.obj"
 # --select: faces 0 and 2 refined to level 2, 16 patches each; as a mesh, crack-free: the cube
 # stays closed, every edge two faces', faces 0 and 2 as 4 x 4 quads and the others whole.
 printf '# faces\n0 2\n' >"$tmp/select.txt"
