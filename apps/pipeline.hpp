@@ -230,8 +230,9 @@ Limits<T> tessellation(Exec& exec, const std::string& scheme, const meshops::Pol
 }
 
 // Catmull-Clark's adaptive plan to `isolation` levels (`selected`: base faces refined to it too,
-// or empty; `rings`: rings of faces round each level's refined faces refined too) as a patch set on the host (schemes/catmull_clark/patch_file.hpp writes it): every
-// level's points, where each level's start, and the patches.
+// or empty; `rings`: rings of faces round each level's refined faces refined too) as a patch set
+// on the host (schemes/catmull_clark/patch_file.hpp writes it): every level's points, where each
+// level's start, and the patches.
 template <class T>
 struct PatchSet {
   linalg::Dense<T> points;

@@ -128,7 +128,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
   if (command == "subdivide") {
     auto options = scheme_options;
     options.insert(options.end(), {"--surface", "--vertex-rule"});               // volume meshes only
-    options.insert(options.end(), {"--adaptive", "--adaptive-rings", "--select", "--tessellate"});  // Catmull-Clark's adaptive plan
+    // Catmull-Clark's adaptive plan
+    options.insert(options.end(), {"--adaptive", "--adaptive-rings", "--select", "--tessellate"});
     return subdivide_command(
         parse(command, rest, options, {"--dry-run", "--sharp-edges", "--approximate"}, 1, "one input mesh file"));
   }

@@ -11,8 +11,8 @@
 // rings of those (still children of T_(l-1), itself widened as much). Its region E_l is T_l and
 // two rings of faces round it (extraction.hpp's faces_within: the indicator propagated with the
 // mesh matrix), extracted as a mesh, X M X-ring (Eq. 25), with its vertex data X P (Eq. 24), and
-// refined one level as any mesh is. Two rings make every point, edge and sharpness that level l + 1 reads
-// about T_l's children exact:
+// refined one level as any mesh is. Two rings make every point, edge and sharpness that level
+// l + 1 reads about T_l's children exact:
 //  - a child vertex is exact where its rule reads faces of E_l only: the vertex points of T_l's
 //    corners read their stars (one ring), the edge points of their edges two faces;
 //  - the children's patches read their 1-rings, exact with one ring; a boundary fan's net reads
@@ -182,7 +182,8 @@ AdaptivePlan<S> build_adaptive(Exec& exec, linalg::MeshMatrix<S> M, const Sharpn
   if (isolation < 0 || isolation > max_sample_depth)
     throw InputError("build_adaptive: isolation level " + std::to_string(isolation) + ", not 0 to " +
                      std::to_string(max_sample_depth));
-  if (rings < 0) throw InputError("build_adaptive: " + std::to_string(rings) + " rings round the refined faces, not 0 or more");
+  if (rings < 0)
+    throw InputError("build_adaptive: " + std::to_string(rings) + " rings round the refined faces, not 0 or more");
   if (selected.size() != 0 && selected.size() != M.faces)
     throw DimensionError("build_adaptive: a selection of " + std::to_string(selected.size()) + " faces, the mesh has " +
                          std::to_string(M.faces));

@@ -111,8 +111,8 @@ TEST_CASE_TEMPLATE("an adaptive plan's refined faces widened by rings: more poin
     // Widening stops where the refined faces cover the mesh (then the plan is the uniform one).
     CHECK((grew || points == compare<B>(mesh, 3, true, 8).adaptive_points));
   }
-  // Where the first level's refined faces are a small part of the mesh, so that the levels below
-  // hold faces that are no candidates (children of the region's outer rings).
+  // Characters, whose refined faces are a small part of the mesh, widened by 4 rings: the regions
+  // reach far from the features and stay exact.
   const std::filesystem::path characters = SPMESH_SHARED_DIR "/meshes/characters";
   for (const char* name : {"Bigguy", "Monsterfrog"}) {
     const auto path = characters / (std::string(name) + ".obj");
