@@ -568,6 +568,8 @@ expect_error "subdivide --adaptive: a mesh needs --select" "$tmp/adaptive.obj" s
   --adaptive 2 -o "$tmp/adaptive.obj"
 expect_error "subdivide: --select is for --adaptive" "$tmp/select2.obj" subdivide "$data/meshes/cube.obj" \
   --levels 2 --select "$tmp/select.txt" -o "$tmp/select2.obj"
+expect_error "subdivide: --adaptive-rings is for --adaptive" "$tmp/rings2.obj" subdivide "$data/meshes/cube.obj" \
+  --levels 1 --adaptive-rings 1 -o "$tmp/rings2.obj"
 printf '0\n9\n' >"$tmp/select_bad.txt"
 expect_error "subdivide --select: a face out of range" "$tmp/select3.patches" subdivide "$data/meshes/cube.obj" \
   --adaptive 2 --select "$tmp/select_bad.txt" -o "$tmp/select3.patches"
