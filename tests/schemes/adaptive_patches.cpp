@@ -197,6 +197,13 @@ TEST_CASE_TEMPLATE("an adaptive plan widened by rings: more patches, tiling the 
           if (refined[i]) CHECK(parents[faces[i] >> 2] != 0);
       }
     }
+    // With a selection (face 0) too: its neighbours' patches a level deeper, the tiling the same.
+    std::vector<std::uint8_t> first(std::size_t(mesh.face_count()), 0);
+    first[0] = 1;
+    const auto selected = check_patches<B>(exec, mesh, plan_of<B>(exec, mesh, 2, first));
+    const auto widened = check_patches<B>(exec, mesh, plan_of<B>(exec, mesh, 2, first, 1));
+    CHECK(widened.difference <= 1e-12);
+    CHECK(widened.patches.size() >= selected.patches.size());
   }
 }
 
