@@ -6,7 +6,7 @@
 // function); in layered cells of an extruded surface, the surface's limit (Stam's, checked against
 // OpenSubdiv's Bfr in tests/schemes) times the cubic B-spline written here, and the limit of the
 // cells three levels down (deep subdivision: spmesh's refinement, the samples in regular cells
-// there); W; the refusals. The same source runs on the GPU (cuda/limit.cu).
+// there); W; the refusals. The same source runs on the GPU (cuda/solids.cu).
 #include "../backends.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "schemes/catmull_clark/scheme.hpp"

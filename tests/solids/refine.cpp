@@ -2,7 +2,7 @@
 // inside a perturbed regular grid the tricubic B-spline's refinement (a tensor product of the
 // cubic B-spline's 1-D rule), on the boundary the Catmull-Clark surface refinement of the
 // boundary surface (spmesh's schemes, which match OpenSubdiv), and the refined mesh's counts,
-// cells and orientation. The same source runs on the GPU (cuda/refine.cu), compared with the CPU.
+// cells and orientation. The same source runs on the GPU (cuda/solids.cu), compared with the CPU.
 #include "../backends.hpp"
 #include "linalg/cpu/executor.hpp"
 #include "schemes/catmull_clark/scheme.hpp"

@@ -4,7 +4,7 @@
 // R's rows sum to 1 (the rules are affine), and zero levels give the identity; and its file
 // (solids/refinement_file.hpp): a round trip keeps R, the cells, sharpness and options, and a
 // file that does not hold together is refused by name. The same source runs on the GPU
-// (cuda/refinement.cu), whose R is compared with the CPU's.
+// (cuda/solids.cu), whose R is compared with the CPU's.
 #include "../backends.hpp"
 #include "../meshops/temp_dir.hpp"
 #include "linalg/cpu/executor.hpp"

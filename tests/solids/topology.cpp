@@ -2,7 +2,7 @@
 // the cells say independently: counts and the Euler characteristic, d3 d2 = 0 and d2 d1 = 0,
 // each face row of d2 a closed cycle, each face oriented outward from the cells that own it
 // (by the geometry of the cells), and every bad cell named. The same source runs on the GPU
-// (cuda/topology.cu), where the operators must equal the CPU's bit for bit.
+// (cuda/solids.cu), where the operators must equal the CPU's bit for bit.
 #include "../backends.hpp"
 #include "solids/refine.hpp"
 #include "solids/refined_topology.hpp"

@@ -1,7 +1,0 @@
-// Every scheme's eval, build_and_eval and refinement matrix on the GPU for double vertex data,
-// compiled once (schemes.hpp declares them extern).
-#include "schemes/schemes.hpp"
-
-namespace spmesh::schemes {
-SPMESH_SCHEMES(SPMESH_SCHEME_DATA, , linalg::cuda::Executor, double)
-}  // namespace spmesh::schemes

@@ -1,2 +1,0 @@
-// Tensor-product patches on the GPU: the CPU test source compiled by nvcc.
-#include "../patches.cpp"

@@ -1,2 +1,0 @@
-// The limit of Catmull-Clark solids on the GPU: the CPU test source compiled by nvcc.
-#include "../limit.cpp"

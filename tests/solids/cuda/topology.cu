@@ -1,2 +1,0 @@
-// Boundary operators on the GPU: the CPU test source compiled by nvcc (results equal the CPU's).
-#include "../topology.cpp"
