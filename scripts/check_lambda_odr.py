@@ -57,9 +57,19 @@ def links(build):
 
 
 def holder(symbol):
-    """The function whose lambda a wrapper symbol names (the first tag's), shortened."""
-    m = re.search(r"__nv_dl_tag<[^&]*&\(?(?:[\w:<>, ]*? )?([\w:]+)(?:<|\()", symbol)
-    return m.group(1) if m else symbol[:120]
+    """The function whose lambda a wrapper symbol names (its first tag's), without template or
+    call arguments: the tag reads __nv_dl_tag<TYPE, &(RETURN NAME<...>(...)), INDEX>."""
+    at = symbol.find("&(", symbol.find("__nv_dl_tag<"))
+    if at < 0:
+        return symbol[:120]
+    depth, name = 0, ""
+    for c in symbol[at + 2:]:
+        if c == "(" and depth == 0:
+            break
+        depth += (c == "<") - (c == ">")
+        if depth == 0 and c != ">":
+            name = "" if c == " " else name + c
+    return name
 
 
 def targets(build):
