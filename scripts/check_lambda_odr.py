@@ -72,15 +72,13 @@ def holder(symbol):
     return name
 
 
-def targets(build):
-    """(target, its .cu objects) for every CMake target of the build with .cu objects."""
-    by_target = collections.defaultdict(list)
-    for root, _, files in os.walk(build):
-        for f in files:
-            if f.endswith(".cu.o"):
-                folder = root[:root.index(".dir") + 4] if ".dir" in root else root
-                by_target[os.path.relpath(folder, build)].append(os.path.join(root, f))
-    return sorted(by_target.items())
+def by_target(programs):
+    """The linked .cu objects grouped by the CMake target that compiles them (its .dir folder)."""
+    groups = collections.defaultdict(set)
+    for _, objects in programs:
+        for obj in objects:
+            groups[obj[:obj.index(".dir") + 4] if ".dir" in obj else obj].add(obj)
+    return [(folder, sorted(objs)) for folder, objs in sorted(groups.items())]
 
 
 def main():
@@ -88,12 +86,9 @@ def main():
     build = args[0] if args else "build/ci"
     listing = "--list" in sys.argv
     per_target = "--per-target" in sys.argv
-    if per_target:  # objects of deleted sources stay in the build folder: count the linked ones
-        linked = {o for _, objs in links(build) for o in objs}
-        programs = [(t, [o for o in objs if o in linked]) for t, objs in targets(build)]
-    else:
-        programs = list(links(build))
-    programs = [(p, objs) for p, objs in programs if objs]
+    programs = [(p, objs) for p, objs in links(build) if objs]
+    if per_target:
+        programs = by_target(programs)
     if not programs:
         print(f"check_lambda_odr: no .cu object linked under {build}")
         return 77
